@@ -1,0 +1,6 @@
+//! The two machines gpufuzz compiles for: their ISAs, executors, timing and hazard detection.
+//!
+//! The simulators are the hardware: nothing here knows about the compiler.
+#![deny(missing_docs)]
+
+pub mod semantics;
