@@ -3,4 +3,5 @@
 //! The simulators are the hardware: nothing here knows about the compiler.
 #![deny(missing_docs)]
 
+pub mod dispatch;
 pub mod semantics;

@@ -1,0 +1,110 @@
+//! What a dispatch gives a program (invocations, uniforms, buffers, textures) and what it leaves
+//! behind (output slots and buffer contents) — the same for the interpreter and both machines,
+//! so the oracle compares like with like.
+
+use crate::semantics::{buffer_word, TextureDesc};
+
+/// The resources of one dispatch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dispatch {
+    /// Number of invocations; each has its own invocation id `0..invocations`.
+    pub invocations: u32,
+    /// Output slots (32-bit words) per invocation, all zero at the start.
+    pub outputs: u32,
+    /// The uniform (constant) file, shared by all invocations. Indices wrap at its length.
+    pub uniforms: Vec<u32>,
+    /// Length in words of each buffer, per invocation. Contents start as
+    /// [`buffer_word`]; indices wrap at the length.
+    pub buffers: Vec<u32>,
+    /// The textures, read through [`crate::semantics::texel`].
+    pub textures: Vec<TextureDesc>,
+}
+
+/// Everything a run leaves behind that the oracle compares.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Results {
+    /// Output slots, invocation-major: slot `s` of invocation `i` is `outputs[i * slots + s]`.
+    pub outputs: Vec<u32>,
+    /// Final buffer contents, one vector per buffer, invocation-major like `outputs`.
+    pub buffers: Vec<Vec<u32>>,
+}
+
+impl Dispatch {
+    /// The state before the first instruction runs: zeroed outputs, buffers at their
+    /// initial contents.
+    pub fn initial_results(&self) -> Results {
+        let n = self.invocations;
+        Results {
+            outputs: vec![0; (n * self.outputs) as usize],
+            buffers: self
+                .buffers
+                .iter()
+                .enumerate()
+                .map(|(b, &len)| {
+                    (0..n)
+                        .flat_map(|i| (0..len).map(move |k| buffer_word(b as u32, i, k)))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Results {
+    /// The first place where `self` (expected) and `actual` differ, as
+    /// (what, invocation, index, expected, actual).
+    pub fn first_difference(&self, actual: &Results, dispatch: &Dispatch) -> Option<Difference> {
+        let slots = dispatch.outputs.max(1) as usize;
+        let outputs = self.outputs.iter().zip(&actual.outputs).enumerate();
+        for (k, (&e, &a)) in outputs {
+            if e != a {
+                return Some(Difference {
+                    place: Place::Output,
+                    invocation: (k / slots) as u32,
+                    index: (k % slots) as u32,
+                    expected: e,
+                    actual: a,
+                });
+            }
+        }
+        for (b, (eb, ab)) in self.buffers.iter().zip(&actual.buffers).enumerate() {
+            let len = dispatch.buffers[b].max(1) as usize;
+            for (k, (&e, &a)) in eb.iter().zip(ab).enumerate() {
+                if e != a {
+                    return Some(Difference {
+                        place: Place::Buffer(b as u32),
+                        invocation: (k / len) as u32,
+                        index: (k % len) as u32,
+                        expected: e,
+                        actual: a,
+                    });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Where a difference between two runs lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// An output slot.
+    Output,
+    /// A word of the numbered buffer.
+    Buffer(u32),
+}
+
+/// One differing word between an expected and an actual run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Difference {
+    /// Output slots or which buffer.
+    pub place: Place,
+    /// The invocation whose word differs.
+    pub invocation: u32,
+    /// Slot or word index within that invocation's part.
+    pub index: u32,
+    /// The reference interpreter's value.
+    pub expected: u32,
+    /// The value the compiled program produced.
+    pub actual: u32,
+}
