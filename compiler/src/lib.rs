@@ -1,1 +1,4 @@
-//! x
+//! gpufuzz's compiler: the IR, the reference interpreter, the middle end and the backends.
+#![deny(missing_docs)]
+
+pub mod ir;

@@ -1,0 +1,289 @@
+//! ALU opcodes: their names, operand kinds and exact per-component semantics.
+//!
+//! [`AluOp::eval`] is the one definition the interpreter and constant folding share; the
+//! rules behind it are in `sim::semantics` (and `docs/semantics.md`). ALU ops work
+//! component-wise: every operand has the result's component count.
+
+use sim::semantics as sem;
+use std::fmt;
+
+/// What an operand or result of an ALU op holds.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// A 32-bit integer.
+    Int,
+    /// A 32-bit float.
+    Float,
+    /// A boolean (bit size 1).
+    Bool,
+    /// Any type, as long as all `Any` operands and the result agree (`bcsel`).
+    Any,
+}
+
+macro_rules! alu_ops {
+    ($($variant:ident $name:literal ($($src:ident),*) -> $dst:ident;)*) => {
+        /// An ALU opcode.
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+        #[allow(missing_docs)]
+        pub enum AluOp { $($variant,)* }
+
+        impl AluOp {
+            /// Every ALU opcode, in declaration order.
+            pub const ALL: &'static [AluOp] = &[$(AluOp::$variant,)*];
+
+            /// The name in the text format.
+            pub fn name(self) -> &'static str {
+                match self { $(AluOp::$variant => $name,)* }
+            }
+
+            /// Operand kinds, in order.
+            pub fn srcs(self) -> &'static [Kind] {
+                match self { $(AluOp::$variant => &[$(Kind::$src),*],)* }
+            }
+
+            /// Result kind.
+            pub fn dst(self) -> Kind {
+                match self { $(AluOp::$variant => Kind::$dst,)* }
+            }
+        }
+    };
+}
+
+alu_ops! {
+    Iadd "iadd" (Int, Int) -> Int;
+    Isub "isub" (Int, Int) -> Int;
+    Imul "imul" (Int, Int) -> Int;
+    Ineg "ineg" (Int) -> Int;
+    Iabs "iabs" (Int) -> Int;
+    Imin "imin" (Int, Int) -> Int;
+    Imax "imax" (Int, Int) -> Int;
+    Umin "umin" (Int, Int) -> Int;
+    Umax "umax" (Int, Int) -> Int;
+    Iand "iand" (Int, Int) -> Int;
+    Ior "ior" (Int, Int) -> Int;
+    Ixor "ixor" (Int, Int) -> Int;
+    Inot "inot" (Int) -> Int;
+    Ishl "ishl" (Int, Int) -> Int;
+    Ishr "ishr" (Int, Int) -> Int;
+    Ushr "ushr" (Int, Int) -> Int;
+    Udiv "udiv" (Int, Int) -> Int;
+    Umod "umod" (Int, Int) -> Int;
+    Idiv "idiv" (Int, Int) -> Int;
+    Irem "irem" (Int, Int) -> Int;
+    Imod "imod" (Int, Int) -> Int;
+    Fadd "fadd" (Float, Float) -> Float;
+    Fsub "fsub" (Float, Float) -> Float;
+    Fmul "fmul" (Float, Float) -> Float;
+    Ffma "ffma" (Float, Float, Float) -> Float;
+    Fneg "fneg" (Float) -> Float;
+    Fabs "fabs" (Float) -> Float;
+    Fmin "fmin" (Float, Float) -> Float;
+    Fmax "fmax" (Float, Float) -> Float;
+    Ffloor "ffloor" (Float) -> Float;
+    Fceil "fceil" (Float) -> Float;
+    Ftrunc "ftrunc" (Float) -> Float;
+    FroundEven "fround_even" (Float) -> Float;
+    Ffract "ffract" (Float) -> Float;
+    Fsqrt "fsqrt" (Float) -> Float;
+    Frcp "frcp" (Float) -> Float;
+    Frsq "frsq" (Float) -> Float;
+    Fexp2 "fexp2" (Float) -> Float;
+    Flog2 "flog2" (Float) -> Float;
+    Fsin "fsin" (Float) -> Float;
+    Fcos "fcos" (Float) -> Float;
+    Ieq "ieq" (Int, Int) -> Bool;
+    Ine "ine" (Int, Int) -> Bool;
+    Ilt "ilt" (Int, Int) -> Bool;
+    Ige "ige" (Int, Int) -> Bool;
+    Ult "ult" (Int, Int) -> Bool;
+    Uge "uge" (Int, Int) -> Bool;
+    Feq "feq" (Float, Float) -> Bool;
+    Fne "fne" (Float, Float) -> Bool;
+    Flt "flt" (Float, Float) -> Bool;
+    Fge "fge" (Float, Float) -> Bool;
+    Band "band" (Bool, Bool) -> Bool;
+    Bor "bor" (Bool, Bool) -> Bool;
+    Bxor "bxor" (Bool, Bool) -> Bool;
+    Bnot "bnot" (Bool) -> Bool;
+    Bcsel "bcsel" (Bool, Any, Any) -> Any;
+    I2f "i2f" (Int) -> Float;
+    U2f "u2f" (Int) -> Float;
+    F2i "f2i" (Float) -> Int;
+    F2u "f2u" (Float) -> Int;
+    B2i "b2i" (Bool) -> Int;
+    B2f "b2f" (Bool) -> Float;
+    I2b "i2b" (Int) -> Bool;
+}
+
+impl AluOp {
+    /// Number of operands.
+    pub fn arity(self) -> usize {
+        self.srcs().len()
+    }
+
+    /// Looks an opcode up by its text-format name.
+    pub fn from_name(name: &str) -> Option<AluOp> {
+        AluOp::ALL.iter().copied().find(|op| op.name() == name)
+    }
+
+    /// Whether swapping the two operands leaves the result unchanged (bit for bit).
+    pub fn is_commutative(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Iadd | Imul
+                | Imin
+                | Imax
+                | Umin
+                | Umax
+                | Iand
+                | Ior
+                | Ixor
+                | Fadd
+                | Fmul
+                | Fmin
+                | Fmax
+                | Ieq
+                | Ine
+                | Feq
+                | Fne
+                | Band
+                | Bor
+                | Bxor
+        )
+    }
+
+    /// Whether the op runs on a special-function / math unit on real hardware (SFU on a6xx,
+    /// the math box on Gen): the generator steers these across blocks and back-edges.
+    pub fn is_transcendental(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Fsqrt | Frcp | Frsq | Fexp2 | Flog2 | Fsin | Fcos | Udiv | Umod | Idiv | Irem | Imod
+        )
+    }
+
+    /// One component of the result, from the operands' components (bools are 0 or 1).
+    pub fn eval(self, a: u32, b: u32, c: u32) -> u32 {
+        use AluOp::*;
+        let f = f32::from_bits;
+        let canon = sem::canon;
+        match self {
+            Iadd => a.wrapping_add(b),
+            Isub => a.wrapping_sub(b),
+            Imul => a.wrapping_mul(b),
+            Ineg => a.wrapping_neg(),
+            Iabs => (a as i32).wrapping_abs() as u32,
+            Imin => (a as i32).min(b as i32) as u32,
+            Imax => (a as i32).max(b as i32) as u32,
+            Umin => a.min(b),
+            Umax => a.max(b),
+            Iand => a & b,
+            Ior => a | b,
+            Ixor => a ^ b,
+            Inot => !a,
+            Ishl => a.wrapping_shl(b),
+            Ishr => (a as i32).wrapping_shr(b) as u32,
+            Ushr => a.wrapping_shr(b),
+            Udiv => sem::udiv(a, b),
+            Umod => sem::umod(a, b),
+            Idiv => sem::idiv(a, b),
+            Irem => sem::irem(a, b),
+            Imod => sem::imod(a, b),
+            Fadd => canon(f(a) + f(b)),
+            Fsub => canon(f(a) - f(b)),
+            Fmul => canon(f(a) * f(b)),
+            Ffma => canon(f(a).mul_add(f(b), f(c))),
+            Fneg => a ^ 0x8000_0000,
+            Fabs => a & 0x7fff_ffff,
+            Fmin => sem::fmin(a, b),
+            Fmax => sem::fmax(a, b),
+            Ffloor => canon(f(a).floor()),
+            Fceil => canon(f(a).ceil()),
+            Ftrunc => canon(f(a).trunc()),
+            FroundEven => canon(f(a).round_ties_even()),
+            Ffract => canon(f(a) - f(a).floor()),
+            Fsqrt => canon(f(a).sqrt()),
+            Frcp => canon(1.0 / f(a)),
+            Frsq => canon(1.0 / f(a).sqrt()),
+            Fexp2 => canon(f(a).exp2()),
+            Flog2 => canon(f(a).log2()),
+            Fsin => canon(f(a).sin()),
+            Fcos => canon(f(a).cos()),
+            Ieq => u32::from(a == b),
+            Ine => u32::from(a != b),
+            Ilt => u32::from((a as i32) < (b as i32)),
+            Ige => u32::from((a as i32) >= (b as i32)),
+            Ult => u32::from(a < b),
+            Uge => u32::from(a >= b),
+            Feq => u32::from(f(a) == f(b)),
+            Fne => u32::from(f(a) != f(b)),
+            Flt => u32::from(f(a) < f(b)),
+            Fge => u32::from(f(a) >= f(b)),
+            Band => a & b,
+            Bor => a | b,
+            Bxor => a ^ b,
+            Bnot => a ^ 1,
+            Bcsel => {
+                if a != 0 {
+                    b
+                } else {
+                    c
+                }
+            }
+            I2f => sem::i2f(a),
+            U2f => sem::u2f(a),
+            F2i => sem::f2i(a),
+            F2u => sem::f2u(a),
+            B2i => a,
+            B2f => {
+                if a != 0 {
+                    1.0f32.to_bits()
+                } else {
+                    0
+                }
+            }
+            I2b => u32::from(a != 0),
+        }
+    }
+}
+
+impl fmt::Display for AluOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &op in AluOp::ALL {
+            assert_eq!(AluOp::from_name(op.name()), Some(op));
+        }
+    }
+
+    #[test]
+    fn known_answers() {
+        let one = 1.0f32.to_bits();
+        assert_eq!(
+            AluOp::Ishl.eval(1, 33, 0),
+            2,
+            "shift amount is taken modulo 32"
+        );
+        assert_eq!(AluOp::Ishr.eval(0x8000_0000, 31, 0), u32::MAX);
+        assert_eq!(AluOp::Idiv.eval(5, 0, 0), u32::MAX);
+        assert_eq!(AluOp::Fadd.eval(one, one, 0), 2.0f32.to_bits());
+        assert_eq!(
+            AluOp::Fsqrt.eval((-1.0f32).to_bits(), 0, 0),
+            sem::CANONICAL_NAN
+        );
+        assert_eq!(AluOp::Flt.eval(sem::CANONICAL_NAN, one, 0), 0);
+        assert_eq!(AluOp::Fne.eval(sem::CANONICAL_NAN, one, 0), 1);
+        assert_eq!(AluOp::Bcsel.eval(0, 7, 9), 9);
+        assert_eq!(AluOp::B2f.eval(1, 0, 0), one);
+        assert_eq!(AluOp::Iabs.eval(i32::MIN as u32, 0, 0), i32::MIN as u32);
+    }
+}

@@ -1,0 +1,324 @@
+//! Instruction kinds: what an instruction does and which values it reads.
+//!
+//! An instruction defines at most one value (its result, NIR's destination). The result's
+//! type lives on the value; the kind holds the operands.
+
+use super::{AluOp, Block, Reg, Value, Var, VarType};
+use cranelift_entity::packed_option::ReservedValue;
+
+/// One walk over the operands, instantiated for shared and mutable access (as rustc's
+/// visitors are), so the two can never disagree about which fields are operands.
+macro_rules! visit_operands {
+    ($kind:expr, $f:ident $(, $mut:tt)?) => {
+        let reserved = Value::reserved_value();
+        match $kind {
+            InstKind::Alu { op, args } => {
+                for v in &$($mut)? args[..op.arity()] {
+                    $f(v);
+                }
+            }
+            InstKind::Vec { args } => {
+                for v in &$($mut)? args[..] {
+                    if *v != reserved {
+                        $f(v);
+                    }
+                }
+            }
+            InstKind::Phi { sources } => {
+                for s in &$($mut)? sources[..] {
+                    $f(&$($mut)? s.value);
+                }
+            }
+            InstKind::Mov { src: v, .. }
+            | InstKind::LoadUniform { index: v }
+            | InstKind::LoadBuffer { index: v, .. }
+            | InstKind::StoreOutput { value: v, .. }
+            | InstKind::StoreReg { value: v, .. }
+            | InstKind::DerefStruct { parent: v, .. }
+            | InstKind::DerefCast { parent: v, .. }
+            | InstKind::LoadDeref { deref: v } => $f(v),
+            InstKind::StoreBuffer { index: a, value: b, .. }
+            | InstKind::DerefArray { parent: a, index: b }
+            | InstKind::StoreDeref { deref: a, value: b } => {
+                $f(a);
+                $f(b);
+            }
+            InstKind::Tex { coord, params, .. } | InstKind::Txf { coord, params, .. } => {
+                $f(coord);
+                for p in [&$($mut)? params.lod, &$($mut)? params.bias, &$($mut)? params.layer] {
+                    if *p != reserved {
+                        $f(p);
+                    }
+                }
+            }
+            InstKind::Const { .. }
+            | InstKind::InvocationId
+            | InstKind::DerefVar { .. }
+            | InstKind::LoadReg { .. }
+            | InstKind::Break
+            | InstKind::Continue => {}
+        }
+    };
+}
+
+/// One source of a phi: the value flowing in along the edge from `pred`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PhiSource {
+    /// The predecessor block the edge leaves.
+    pub pred: Block,
+    /// The value on that edge.
+    pub value: Value,
+}
+
+/// Optional parameters of a texture instruction. An absent parameter is zero (what the
+/// hardware reads for a parameter a message does not send).
+///
+/// Absent is stored as `Value::reserved_value()` (what `PackedOption` does inside) so the
+/// operand walk can hand out `&mut Value` for present ones; read them through the accessors.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct TexParams {
+    /// Level of detail: float for `tex`, integer for `txf`.
+    pub lod: Value,
+    /// LOD bias (float, `tex` only).
+    pub bias: Value,
+    /// Array layer: float (rounded to even) for `tex`, integer for `txf`.
+    pub layer: Value,
+}
+
+impl Default for TexParams {
+    fn default() -> Self {
+        let none = Value::reserved_value();
+        TexParams {
+            lod: none,
+            bias: none,
+            layer: none,
+        }
+    }
+}
+
+impl TexParams {
+    /// The lod, if given.
+    pub fn lod(&self) -> Option<Value> {
+        present(self.lod)
+    }
+
+    /// The bias, if given.
+    pub fn bias(&self) -> Option<Value> {
+        present(self.bias)
+    }
+
+    /// The layer, if given.
+    pub fn layer(&self) -> Option<Value> {
+        present(self.layer)
+    }
+}
+
+fn present(v: Value) -> Option<Value> {
+    (v != Value::reserved_value()).then_some(v)
+}
+
+/// What an instruction does.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum InstKind {
+    /// A constant; the result type says how many components of `bits` are used.
+    Const {
+        /// Component bit patterns (bools are 0 or 1); unused components are 0.
+        bits: [u32; 4],
+    },
+    /// A component-wise ALU operation; `args[..op.arity()]` are the operands.
+    Alu {
+        /// The opcode.
+        op: AluOp,
+        /// Operands; slots past the arity hold `Value::reserved_value()`.
+        args: [Value; 3],
+    },
+    /// Builds a vector from scalars: `args[..comps]`.
+    Vec {
+        /// One scalar per result component; slots past the count are reserved values.
+        args: [Value; 4],
+    },
+    /// Copies components of `src` selected by `swizzle[..comps]` (component extraction,
+    /// shuffles, plain copies).
+    Mov {
+        /// The source vector.
+        src: Value,
+        /// Source component index for each result component.
+        swizzle: [u8; 4],
+    },
+    /// A phi at the head of a block: one source per CFG predecessor.
+    Phi {
+        /// The sources, in the order they were written.
+        sources: Vec<PhiSource>,
+    },
+    /// The invocation id (`vec1 32`).
+    InvocationId,
+    /// Reads consecutive uniform words starting at `index` (wrapping at the uniform count).
+    LoadUniform {
+        /// Word index (32-bit integer).
+        index: Value,
+    },
+    /// Reads consecutive words of this invocation's part of `buffer`, starting at `index`.
+    LoadBuffer {
+        /// Buffer number (a declaration index).
+        buffer: u32,
+        /// Word index (32-bit integer), wrapping at the buffer length.
+        index: Value,
+    },
+    /// Writes the components of `value` to consecutive words of `buffer`.
+    StoreBuffer {
+        /// Buffer number.
+        buffer: u32,
+        /// Word index, wrapping at the buffer length.
+        index: Value,
+        /// The data (32-bit, 1–4 components).
+        value: Value,
+    },
+    /// Writes the components of `value` to this invocation's output slots from `slot` on.
+    StoreOutput {
+        /// First output slot (wrapping at the output count).
+        slot: u32,
+        /// The data (32-bit, 1–4 components).
+        value: Value,
+    },
+    /// Samples a texture with float coordinates (nearest texel); result `vec4 32` floats.
+    Tex {
+        /// Texture number.
+        texture: u32,
+        /// `vec2 32` float coordinates (u, v).
+        coord: Value,
+        /// Optional lod, bias and layer.
+        params: TexParams,
+    },
+    /// Fetches a texel with integer coordinates; result `vec4 32` (the texel's float bits).
+    Txf {
+        /// Texture number.
+        texture: u32,
+        /// `vec2 32` integer coordinates (x, y).
+        coord: Value,
+        /// Optional lod and layer (bias is never set).
+        params: TexParams,
+    },
+    /// The root of a deref chain: a whole local variable.
+    DerefVar {
+        /// The variable.
+        var: Var,
+    },
+    /// An element of the array `parent` points at; `index` wraps at the array length.
+    DerefArray {
+        /// A deref of an array.
+        parent: Value,
+        /// Element index (32-bit integer).
+        index: Value,
+    },
+    /// Field `field` of the struct `parent` points at.
+    DerefStruct {
+        /// A deref of a struct.
+        parent: Value,
+        /// Field number.
+        field: u32,
+    },
+    /// Reinterprets the storage `parent` points at as `ty` (no larger than the parent's type).
+    DerefCast {
+        /// Any deref.
+        parent: Value,
+        /// The new pointee type.
+        ty: VarType,
+    },
+    /// Loads the vector a deref points at.
+    LoadDeref {
+        /// A deref of a vector type.
+        deref: Value,
+    },
+    /// Stores `value` where a deref points.
+    StoreDeref {
+        /// A deref of a vector type with `value`'s component count.
+        deref: Value,
+        /// The data.
+        value: Value,
+    },
+    /// Reads a register (register-form IR, after out-of-SSA).
+    LoadReg {
+        /// The register.
+        reg: Reg,
+    },
+    /// Writes a register.
+    StoreReg {
+        /// The register.
+        reg: Reg,
+        /// The data, of the register's type.
+        value: Value,
+    },
+    /// Leaves the innermost loop. Last instruction of its block.
+    Break,
+    /// Starts the next iteration of the innermost loop. Last instruction of its block.
+    Continue,
+}
+
+impl InstKind {
+    /// Calls `f` with every value operand, phi sources included.
+    pub fn visit_args(&self, mut f: impl FnMut(Value)) {
+        let mut g = |v: &Value| f(*v);
+        visit_operands!(self, g);
+    }
+
+    /// Calls `f` with a mutable reference to every value operand, phi sources included.
+    pub fn visit_args_mut(&mut self, mut f: impl FnMut(&mut Value)) {
+        visit_operands!(self, f, mut);
+    }
+
+    /// Whether the instruction ends its block's straight-line code (`break`, `continue`).
+    pub fn is_jump(&self) -> bool {
+        matches!(self, InstKind::Break | InstKind::Continue)
+    }
+
+    /// Whether removing the instruction (when its result is unused) could change what a
+    /// program does: stores and jumps.
+    pub fn has_side_effects(&self) -> bool {
+        matches!(
+            self,
+            InstKind::StoreBuffer { .. }
+                | InstKind::StoreOutput { .. }
+                | InstKind::StoreDeref { .. }
+                | InstKind::StoreReg { .. }
+                | InstKind::Break
+                | InstKind::Continue
+        )
+    }
+
+    /// The text-format name of the instruction.
+    pub fn name(&self) -> &'static str {
+        match self {
+            InstKind::Const { .. } => "load_const",
+            InstKind::Alu { op, .. } => op.name(),
+            InstKind::Vec { args } => match args
+                .iter()
+                .filter(|v| **v != Value::reserved_value())
+                .count()
+            {
+                2 => "vec2",
+                3 => "vec3",
+                4 => "vec4",
+                _ => "vec1",
+            },
+            InstKind::Mov { .. } => "mov",
+            InstKind::Phi { .. } => "phi",
+            InstKind::InvocationId => "load_invocation_id",
+            InstKind::LoadUniform { .. } => "load_uniform",
+            InstKind::LoadBuffer { .. } => "load_buffer",
+            InstKind::StoreBuffer { .. } => "store_buffer",
+            InstKind::StoreOutput { .. } => "store_output",
+            InstKind::Tex { .. } => "tex",
+            InstKind::Txf { .. } => "txf",
+            InstKind::DerefVar { .. } => "deref_var",
+            InstKind::DerefArray { .. } => "deref_array",
+            InstKind::DerefStruct { .. } => "deref_struct",
+            InstKind::DerefCast { .. } => "deref_cast",
+            InstKind::LoadDeref { .. } => "load_deref",
+            InstKind::StoreDeref { .. } => "store_deref",
+            InstKind::LoadReg { .. } => "load_reg",
+            InstKind::StoreReg { .. } => "store_reg",
+            InstKind::Break => "break",
+            InstKind::Continue => "continue",
+        }
+    }
+}
