@@ -1,0 +1,1 @@
+//! Hand-assembled programs checking values, timing, hazards and divergence.
