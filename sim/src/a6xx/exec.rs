@@ -171,10 +171,11 @@ impl<const W: usize> Machine<'_, W> {
             }
             Op::Sfu { op, dst, src } => {
                 let until = self.now + SFU_LATENCY;
-                self.read_async(src, until, &mut a);
+                self.read(src, Reader::Other, &mut a);
                 super::alu::sfu(op, &a, &mut out);
                 self.ss_ready = self.ss_ready.max(until);
                 self.write(dst, &out, Producer::Ss(SFU_LATENCY));
+                self.note_src(src, until);
             }
             Op::Div {
                 op,
@@ -183,11 +184,13 @@ impl<const W: usize> Machine<'_, W> {
                 b: sb,
             } => {
                 let until = self.now + SFU_LATENCY;
-                self.read_async(sa, until, &mut a);
-                self.read_async(sb, until, &mut b);
+                self.read(sa, Reader::Other, &mut a);
+                self.read(sb, Reader::Other, &mut b);
                 super::alu::divide(op, &a, &b, &mut out);
                 self.ss_ready = self.ss_ready.max(until);
                 self.write(dst, &out, Producer::Ss(SFU_LATENCY));
+                self.note_src(sa, until);
+                self.note_src(sb, until);
             }
             Op::Tex {
                 op,
@@ -232,9 +235,9 @@ impl<const W: usize> Machine<'_, W> {
         true
     }
 
-    /// Reads a source of an SFU-class instruction, which holds it until `until`.
-    fn read_async(&mut self, src: super::reg::Src, until: u64, out: &mut [u32; W]) {
-        self.read(src, Reader::Other, out);
+    /// Notes that an SFU-class instruction holds `src` until `until` (after its own write,
+    /// so an instruction may overwrite its own source).
+    fn note_src(&mut self, src: super::reg::Src, until: u64) {
         if let super::reg::Src::Reg(r) = src {
             self.note_late_read(r, until, false);
         }

@@ -30,12 +30,11 @@ fn lanes(mut m: u128) -> impl Iterator<Item = usize> {
 }
 
 impl<const W: usize> Machine<'_, W> {
-    /// Reads the base address register (if any) of an async instruction landing at `until`.
-    fn address(&mut self, addr: Addr, until: u64) -> [u32; W] {
+    /// Reads the base address register (if any) of an async instruction.
+    fn address(&mut self, addr: Addr) -> [u32; W] {
         let mut base = [0u32; W];
         if let Some(r) = addr.base {
             self.read_reg(r, Reader::Other, &mut base);
-            self.note_late_read(r, until, true);
         }
         let off = addr.offset as u32;
         for b in base.iter_mut() {
@@ -59,7 +58,7 @@ impl<const W: usize> Machine<'_, W> {
             Space::Uniform => ldc_latency(count),
             _ => MEM_LATENCY,
         };
-        let base = self.address(addr, self.now + lat);
+        let base = self.address(addr);
         let words = self.config.private_words.max(1) as usize;
         for c in 0..count {
             let Some(d) = dst.add(c) else { return };
@@ -101,12 +100,18 @@ impl<const W: usize> Machine<'_, W> {
             }
             self.write(d, &out, Producer::Sy(lat));
         }
+        if let Some(r) = addr.base {
+            self.note_late_read(r, self.now + lat, true);
+        }
     }
 
     /// `stg` (buffers and outputs), `stp`.
     pub fn store(&mut self, space: Space, addr: Addr, src: Reg, count: u8) {
         let until = self.now + MEM_LATENCY;
-        let base = self.address(addr, until);
+        let base = self.address(addr);
+        if let Some(r) = addr.base {
+            self.note_late_read(r, until, true);
+        }
         let words = self.config.private_words.max(1) as usize;
         let mut v = [0u32; W];
         for c in 0..count {
@@ -147,7 +152,6 @@ impl<const W: usize> Machine<'_, W> {
         for (k, row) in p.iter_mut().enumerate().take(params as usize) {
             let Some(s) = src.add(k as u8) else { break };
             self.read_reg(s, Reader::Other, row);
-            self.note_late_read(s, until, true);
         }
         let desc = self.dispatch.textures[tex as usize];
         let mut out = [[0u32; W]; 4];
@@ -166,6 +170,11 @@ impl<const W: usize> Machine<'_, W> {
                 if let Some(d) = dst.add(c as u8) {
                     self.write(d, row, Producer::Sy(TEX_LATENCY));
                 }
+            }
+        }
+        for k in 0..params {
+            if let Some(s) = src.add(k) {
+                self.note_late_read(s, until, true);
             }
         }
     }
