@@ -4,8 +4,9 @@
 //! A read is stale when the latest write to the register has not become visible to this kind
 //! of reader for some active fiber: it then returns the old contents for the fibers of that
 //! write and records a [`HazardKind::ReadTooEarly`]. A write checks the two write hazards (an
-//! outstanding async result for the same fibers; an async reader that has not read the old
-//! value yet) before it lands.
+//! outstanding async result for the same fibers that would land *after* this write, so the
+//! older value would win; an async reader that has not read the old value yet) before it
+//! lands. Results are written at issue; "landing" only decides what readers see.
 
 use super::hazard::{Hazard, HazardKind, Missing};
 use super::machine::{Machine, Sync, Track};
@@ -117,7 +118,14 @@ impl<const W: usize> Machine<'_, W> {
         let row = dst.row();
         let (now, m) = (self.now, self.mask);
         let t = self.track[row];
-        if now < t.settle && t.sync != Sync::None && t.lanes & m != 0 {
+        let (mut vis, sync) = match p {
+            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
+            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
+            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
+            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
+        };
+        let lands = vis[0].max(vis[1]).max(vis[2]);
+        if now < t.settle && t.sync != Sync::None && t.lanes & m != 0 && lands < t.settle {
             let missing = if t.sync == Sync::Ss {
                 Missing::Ss
             } else {
@@ -156,14 +164,9 @@ impl<const W: usize> Machine<'_, W> {
             }
         }
         self.written[row] |= m;
-        let (mut vis, sync) = match p {
-            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
-            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
-            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
-            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
-        };
         let t = &mut self.track[row];
-        let pending = now < t.settle;
+        // A write covering every pending fiber replaces the record; otherwise merge it.
+        let pending = now < t.settle && t.lanes & !m != 0;
         if pending {
             t.lanes |= m;
             for (v, o) in vis.iter_mut().zip(t.vis) {

@@ -39,7 +39,9 @@ pub enum HazardKind {
     ReadTooEarly(Missing),
     /// A register written while an async instruction still had to read it as a source.
     WriteAfterRead(Missing),
-    /// A register written while an async result for the same fibers was still outstanding.
+    /// A register written while an async result for the same fibers was still outstanding
+    /// and would land after this write (an ALU write after a load, a texture after a slower
+    /// load). The model keeps the newer value; the hardware would not.
     WriteAfterWrite(Missing),
     /// A register read by fibers that never wrote it (`producer` is `None`).
     Uninitialized,

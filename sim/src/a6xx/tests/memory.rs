@@ -123,3 +123,35 @@ fn uniforms_through_consts_and_ldc() {
         );
     }
 }
+
+#[test]
+fn alu_write_over_an_outstanding_load_is_a_hazard() {
+    let d = Dispatch {
+        buffers: vec![2],
+        ..dispatch(1, 1)
+    };
+    let p = |sync: bool| {
+        let over = mov(r(1, 0), imm(5));
+        program(vec![
+            ld(Space::Global(0), r(1, 0), None, 0, 1),
+            ld(Space::Global(0), r(1, 0), None, 1, 1), // same class, lands later: fine
+            if sync { over.sy() } else { over },
+            nops(6),
+            st(Space::Output, None, 0, r(1, 0), 1),
+            end(),
+        ])
+    };
+    let res = run_default(&p(true), &d);
+    assert_clean(&p(true), &res);
+    assert_eq!(slot(&res, &d, 0, 0), 5);
+    let res = run_default(&p(false), &d);
+    assert_eq!(res.hazards.len(), 1);
+    assert_eq!(
+        res.hazards[0].kind,
+        HazardKind::WriteAfterWrite(Missing::Sy)
+    );
+    assert_eq!(
+        (res.hazards[0].producer, res.hazards[0].consumer),
+        (Some(1), 2)
+    );
+}
