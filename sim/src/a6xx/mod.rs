@@ -4,11 +4,23 @@
 //!
 //! Reading order:
 //! * ISA — [`reg`] (registers and operands), [`isa`] (instructions), [`disasm`] (text);
-//! * rules — [`config`] (knobs), [`timing`] (delays and latencies), [`validate`] (static
+//! * rules — [`config`] (knobs), [`timing`] (delays and latencies), [`mod@validate`] (static
 //!   faults), [`hazard`] and [`stats`] (what a run reports);
 //! * executor — `machine` (state of a run), `access` (operand reads and writes with the
 //!   timing checks), `alu` (lane arithmetic), `flow` (min-PC divergence), `mem` (texture and
-//!   memory), `exec` (the issue loop), [`run`] (the entry point).
+//!   memory), `exec` (the issue loop), [`mod@run`] (the entry point).
+//!
+//! The model, in short:
+//! * a dispatch of N invocations runs as `ceil(N / wave)` waves, one after another (cycles add
+//!   up); fibers past N are disabled. At the start of a wave `r0.x` = invocation id, nothing
+//!   else is written;
+//! * the const file `c[k]` is the dispatch's uniform `k` (0 past the end);
+//! * results are computed at issue and become *visible* after the [`timing`] rules; a read
+//!   before that sees the old contents and is a [`Hazard`]; sync flags stall until every
+//!   outstanding result of their class has landed;
+//! * divergence is min-PC scheduling with reconvergence at `(jp)` (see `flow`);
+//! * simplifications: no half registers, no `a0.x` / relative addressing, `(rptN)` only on
+//!   `nop`, integer division as an SFU-class op, no cat7, no branch-stack limit.
 
 pub mod config;
 pub mod disasm;

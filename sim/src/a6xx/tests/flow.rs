@@ -265,3 +265,33 @@ fn wave_128_runs_the_same() {
     assert_eq!(res.results, run_default(&p, &d).results);
     assert_eq!(slot(&res, &d, 199, 0), 199 * 198 / 2);
 }
+
+#[test]
+fn writes_in_one_branch_do_not_delay_the_other_branch() {
+    // The then-side writes r1.x (ALU) and r2.x (texture-free async: rcp) just before leaving;
+    // the else-side reads its own fibers' r1.x and r2.x at once. Different fibers: clean.
+    let d = dispatch(8, 1);
+    let p = program(vec![
+        mov(r(1, 0), imm(3)),
+        mov(r(2, 0), imm(4)),
+        cmps(CmpType::U, CmpCond::Lt, Reg::p(0), rs(0, 0), imm(4)),
+        nops(6),
+        br(Cond::not(0), 4), // 4: to else
+        Instr::new(Op::Sfu {
+            op: SfuOp::Rcp,
+            dst: r(2, 0),
+            src: fimm(2.0),
+        }),
+        mov(r(1, 0), imm(10)),
+        jump(2),                                              // 7: to endif
+        alu2(Binary::AddU, r(1, 0), rs(1, 0), rs(2, 0)).jp(), // 8: else: 3 + 4
+        nops(6).jp(),                                         // 9: endif
+        out(0, r(1, 0)).ss(),
+        end(),
+    ]);
+    let res = run_default(&p, &d);
+    assert_clean(&p, &res);
+    for inv in 0..8 {
+        assert_eq!(slot(&res, &d, inv, 0), if inv < 4 { 10 } else { 7 });
+    }
+}
