@@ -1,19 +1,32 @@
 //! The text format: a printer and a parser, print → parse → print being the identity.
 //!
-//! The format is specified by example in [the IR's module doc](super). The pieces:
-//! * [`print`] — [`print_program`] and [`print_inst`];
-//! * [`lex`] — tokens with line and column, comments dropped, line ends kept;
-//! * [`parse`] — header and control-flow structure;
-//! * [`inst`] — one instruction line;
-//! * [`check`] — the checks that need every definition first (undefined values, unknown
+//! The format is specified by example in [the IR's module doc](super). The pieces, in the
+//! order text flows through them:
+//! * `print.rs` — [`print_program`] and [`print_inst`];
+//! * `lex.rs` — tokens with line and column, comments dropped, line ends kept;
+//! * `parse.rs` — header and control-flow structure ([`parse_program`]);
+//! * `inst.rs` — one instruction line;
+//! * `check.rs` — the checks that need every definition first (undefined values, unknown
 //!   phi predecessors, operand and result types), run once the whole body is read.
 //!
-//! The parser is line-oriented: every header line, block label, `if ssa_N {`, `loop {`,
-//! `} else {`, `}` and instruction ends at a line end (a `/* */` comment is whitespace, even
-//! when it spans lines). It never panics: bad input is a [`ParseError`] at the first problem.
-//! Entity numbers are kept (`ssa_7` is value 7); gaps are filled with placeholder values and
-//! blocks that no instruction and no layout refers to. Deep semantic rules (dominance, phi
-//! sources matching predecessors) are the verifier's.
+//! Rules the example leaves open, as implemented:
+//! * the parser is line-oriented: every header line, block label, `if ssa_N {`, `loop {`,
+//!   `} else {`, `}` and instruction ends at a line end (a `/* */` comment is whitespace,
+//!   even when it spans lines); indentation is free;
+//! * header lines come in the order invocations, outputs, uniforms (once), buffer lines,
+//!   texture lines, `var_N` lines, `reg_N` lines; vars and regs are numbered densely from 0;
+//! * numbers are decimal or `0x` hex everywhere; a `vec1 1` constant component may be a
+//!   number (the printer writes one for a bit pattern other than 0 or 1);
+//! * `tex`/`txf` parameters go in the order lod, bias, layer, each at most once; a `mov`
+//!   always has a swizzle, of exactly the result's width; an `if` always has `} else {`;
+//! * a phi may have no sources (`vec1 32 ssa_3 = phi`);
+//! * an empty body (no block at all) parses, so `Program::default()` round-trips.
+//!
+//! It never panics: bad input is a [`ParseError`] at the first problem. Entity numbers are
+//! kept (`ssa_7` is value 7, at most [`MAX_ENTITY`]); gaps are filled with placeholder
+//! values (`vec1 32`, no definition) and empty blocks outside the layout. Nesting is limited
+//! to [`MAX_DEPTH`]. Deep semantic rules (dominance, phi sources matching predecessors,
+//! declared buffer and texture numbers) are the verifier's.
 
 mod check;
 mod inst;
@@ -24,8 +37,10 @@ mod print;
 mod tests;
 #[cfg(test)]
 mod tests_errors;
+#[cfg(test)]
+mod tests_fuzz;
 
-pub use parse::parse_program;
+pub use parse::{parse_program, MAX_DEPTH, MAX_ENTITY};
 pub use print::{nice_float, print_inst, print_program};
 
 /// Where and why parsing failed.
