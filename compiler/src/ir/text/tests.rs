@@ -256,3 +256,25 @@ fn float_comments_only_when_every_component_is_nice() {
     assert!(text.contains("(0x3f800000 /* 1.0 */, 0x40000000 /* 2.0 */)\n"));
     round_trip(&text);
 }
+
+/// The example in the IR's module doc (the format's specification) parses, and prints as
+/// itself without its `;` comments.
+#[test]
+fn module_doc_example_parses() {
+    let doc = include_str!("../mod.rs");
+    let start = doc.find("//! ```text\n").expect("example start") + "//! ```text\n".len();
+    let len = doc[start..].find("//! ```\n").expect("example end");
+    let mut example = String::new();
+    let mut expected = String::new();
+    for line in doc[start..start + len].lines() {
+        let line = line.strip_prefix("//!").unwrap_or(line);
+        let line = line.strip_prefix(' ').unwrap_or(line);
+        example.push_str(line);
+        example.push('\n');
+        let code = line.split(';').next().unwrap_or("").trim_end();
+        expected.push_str(code);
+        expected.push('\n');
+    }
+    let p = parse_program(&example, "mod.rs").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(print_program(&p), expected);
+}
