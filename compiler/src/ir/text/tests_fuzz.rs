@@ -184,6 +184,16 @@ fn random_strings_never_panic() {
 }
 
 #[test]
+fn random_bytes_never_panic() {
+    fn prop(bytes: Vec<u8>) -> bool {
+        parses_sanely(&String::from_utf8_lossy(&bytes))
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(Vec<u8>) -> bool);
+}
+
+#[test]
 fn random_token_soups_never_panic() {
     fn prop(words: Vec<u16>) -> bool {
         let mut text = String::from("invocations 1\noutputs 1\n");
