@@ -67,6 +67,7 @@ pub mod builder;
 pub mod entities;
 pub mod function;
 pub mod instructions;
+pub mod text;
 pub mod types;
 
 pub use alu::AluOp;
@@ -77,4 +78,5 @@ pub use function::{
     Program, ValueData,
 };
 pub use instructions::{InstKind, PhiSource, TexParams};
+pub use text::{parse_program, print_program, ParseError};
 pub use types::{BitSize, Type, VarType};
