@@ -508,3 +508,7 @@ fn intersect(doms: &[u32], mut a: u32, mut b: u32) -> u32 {
     }
     a
 }
+
+#[cfg(test)]
+#[path = "cfg_tests.rs"]
+mod tests;
