@@ -6,8 +6,8 @@
 //! * [`instructions`] — instruction kinds and their operands;
 //! * [`function`] — programs, the data-flow graph and the control-flow tree;
 //! * [`builder`] — building functions front to back;
-//! * [`cfg`] — the CFG derived from the tree: edges, reverse post-order, loops, dominators;
-//! * [`verify`] — the verifier: every rule a well-formed program keeps.
+//! * [`cfg`](mod@cfg) — the CFG derived from the tree: edges, reverse post-order, loops, dominators;
+//! * [`verify`](mod@verify) — the verifier: every rule a well-formed program keeps.
 //!
 //! # Text format
 //!

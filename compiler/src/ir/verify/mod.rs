@@ -5,7 +5,7 @@
 //!
 //! # Rules
 //!
-//! Layout ([`layout`]):
+//! Layout (`layout.rs`):
 //! * `list-shape` — every control-flow list starts and ends with a block, and blocks alternate
 //!   with `if`s/`loop`s (no two blocks and no two ifs/loops are adjacent);
 //! * `unknown-entity` — every block, instruction, value, variable and register referenced
@@ -18,7 +18,7 @@
 //! * `jump-outside-loop` — `break`/`continue` sits inside a loop;
 //! * `if-condition` — an `if` condition is a `vec1 1` value.
 //!
-//! SSA ([`ssa`]); dominance and phi-edge rules are checked only when the tree is well formed
+//! SSA (`ssa.rs`); dominance and phi-edge rules are checked only when the tree is well formed
 //! (no `list-shape` error and no unknown or duplicated block), since the CFG is meaningless
 //! otherwise, and uses in unreachable blocks are exempt from dominance:
 //! * `undefined-value` — every operand (and `if` condition) is a value defined by a placed
@@ -30,7 +30,7 @@
 //! * `phi-extra-source` — a phi has no source from a block that is not a predecessor;
 //! * `phi-duplicate-source` — a phi has at most one source per predecessor.
 //!
-//! Types and operands ([`types`]):
+//! Types and operands (`types.rs`):
 //! * `declaration` — variable types are well formed (vectors of 1–4, arrays of ≥ 1 element,
 //!   non-empty structs); register types are data types;
 //! * `result-presence` — an instruction that defines a value has a result, one that does not
