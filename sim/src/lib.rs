@@ -4,4 +4,5 @@
 #![deny(missing_docs)]
 
 pub mod dispatch;
+pub mod gen;
 pub mod semantics;
