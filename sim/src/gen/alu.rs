@@ -64,8 +64,9 @@ fn fetch(t: &Thread, op: Operand, m: Modifier, h: u32) -> [u32; 8] {
 
 /// Apply `op` to every enabled channel of `d`; write results and flags.
 #[inline(always)]
-fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, op: F) {
+fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid: u32, op: F) {
     let rel = en >> d.group;
+    let valid = valid >> d.group;
     let halves = d.lanes.div_ceil(8);
     for h in 0..halves {
         let n = (d.lanes - h * 8).min(8);
@@ -85,7 +86,7 @@ fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, op: F)
                     dst[i] = out[i];
                 }
             }
-            t.mark(base, live);
+            t.mark(base, live & (valid >> (h * 8)));
         }
         if d.flag_write != FlagWrite::None {
             let mut bits = 0u32;
@@ -106,92 +107,112 @@ fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, op: F)
     }
 }
 
-/// Report reads of unwritten dwords by the sources of `d` in channels `en`.
+/// Report reads of unwritten dwords by the sources of `d` in the channels that matter, and
+/// return the channels whose result counts as written.
+///
+/// The channels that matter are the enabled ones; for a NoMask instruction only those the
+/// control-flow mask enables too. A NoMask instruction's other channels propagate
+/// written-ness instead: their result counts as written only if every source dword they read
+/// was (so a NoMask copy of a partially written register, as spill code makes, is no hazard,
+/// while a later masked read of the copy's unwritten channels still is).
 #[inline]
-pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) {
-    let mut need = [en; 3];
+pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) -> u32 {
+    let matter = if d.no_mask { en & t.mask } else { en };
+    let mut need = [matter; 3];
     if d.kind == Kind::SelPred {
         let p = t.pred_bits(d);
-        need = [en & p, en & !p, 0];
+        need = [matter & p, matter & !p, 0];
     }
+    let all = d.exec_bits >> d.group;
+    let mut sources_written = all;
     for k in 0..3 {
-        let rel = (need[k] >> d.group) & (d.exec_bits >> d.group);
-        let (start, missing) = match d.src[k] {
-            Operand::Vector(s) => (s, !t.window(s) & rel),
-            Operand::Scalar(s) => (s, (rel != 0 && t.window(s) & 1 == 0) as u32),
+        let rel = (need[k] >> d.group) & all;
+        let have = match d.src[k] {
+            Operand::Vector(s) => t.window(s),
+            Operand::Scalar(s) => 0u32.wrapping_sub(t.window(s) & 1),
             _ => continue,
         };
+        sources_written &= have;
+        let missing = !have & rel;
         if missing != 0 {
+            let start = match d.src[k] {
+                Operand::Vector(s) => s + missing.trailing_zeros(),
+                Operand::Scalar(s) => s,
+                _ => 0,
+            };
             log.report(Hazard {
                 thread: t.index,
                 inst: pc,
-                reg: ((start + missing.trailing_zeros()) / 8) as u16,
+                reg: (start / 8) as u16,
                 kind: HazardKind::UnwrittenRead,
             });
         }
     }
+    matter | (en & (sources_written << d.group))
 }
 
 /// Execute an ALU instruction on channels `en`.
-pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32) {
+pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     match d.kind {
-        Kind::MovRaw => map(t, d, en, |a, _, _| a),
-        Kind::MovF2I => map(t, d, en, |a, _, _| f2i(a)),
-        Kind::MovF2U => map(t, d, en, |a, _, _| f2u(a)),
-        Kind::MovI2F => map(t, d, en, |a, _, _| i2f(a)),
-        Kind::MovU2F => map(t, d, en, |a, _, _| u2f(a)),
-        Kind::SelPred => select(t, d, en),
-        Kind::MinF => map(t, d, en, |a, b, _| fmin(a, b)),
-        Kind::MaxF => map(t, d, en, |a, b, _| fmax(a, b)),
-        Kind::MinD => map(t, d, en, |a, b, _| (a as i32).min(b as i32) as u32),
-        Kind::MaxD => map(t, d, en, |a, b, _| (a as i32).max(b as i32) as u32),
-        Kind::MinU => map(t, d, en, |a, b, _| a.min(b)),
-        Kind::MaxU => map(t, d, en, |a, b, _| a.max(b)),
-        Kind::Not => map(t, d, en, |a, _, _| !a),
-        Kind::And => map(t, d, en, |a, b, _| a & b),
-        Kind::Or => map(t, d, en, |a, b, _| a | b),
-        Kind::Xor => map(t, d, en, |a, b, _| a ^ b),
-        Kind::Shl => map(t, d, en, |a, b, _| a << (b & 31)),
-        Kind::Shr => map(t, d, en, |a, b, _| a >> (b & 31)),
-        Kind::Asr => map(t, d, en, |a, b, _| ((a as i32) >> (b & 31)) as u32),
-        Kind::AddI => map(t, d, en, |a, b, _| a.wrapping_add(b)),
-        Kind::AddF => map(t, d, en, |a, b, _| canon(f(a) + f(b))),
-        Kind::MulI => map(t, d, en, |a, b, _| a.wrapping_mul(b)),
-        Kind::MulF => map(t, d, en, |a, b, _| canon(f(a) * f(b))),
-        Kind::MadI => map(t, d, en, |a, b, c| b.wrapping_mul(c).wrapping_add(a)),
-        Kind::MadF => map(t, d, en, |a, b, c| canon(f(b).mul_add(f(c), f(a)))),
+        Kind::MovRaw => map(t, d, en, valid, |a, _, _| a),
+        Kind::MovF2I => map(t, d, en, valid, |a, _, _| f2i(a)),
+        Kind::MovF2U => map(t, d, en, valid, |a, _, _| f2u(a)),
+        Kind::MovI2F => map(t, d, en, valid, |a, _, _| i2f(a)),
+        Kind::MovU2F => map(t, d, en, valid, |a, _, _| u2f(a)),
+        Kind::SelPred => select(t, d, en, valid),
+        Kind::MinF => map(t, d, en, valid, |a, b, _| fmin(a, b)),
+        Kind::MaxF => map(t, d, en, valid, |a, b, _| fmax(a, b)),
+        Kind::MinD => map(t, d, en, valid, |a, b, _| (a as i32).min(b as i32) as u32),
+        Kind::MaxD => map(t, d, en, valid, |a, b, _| (a as i32).max(b as i32) as u32),
+        Kind::MinU => map(t, d, en, valid, |a, b, _| a.min(b)),
+        Kind::MaxU => map(t, d, en, valid, |a, b, _| a.max(b)),
+        Kind::Not => map(t, d, en, valid, |a, _, _| !a),
+        Kind::And => map(t, d, en, valid, |a, b, _| a & b),
+        Kind::Or => map(t, d, en, valid, |a, b, _| a | b),
+        Kind::Xor => map(t, d, en, valid, |a, b, _| a ^ b),
+        Kind::Shl => map(t, d, en, valid, |a, b, _| a << (b & 31)),
+        Kind::Shr => map(t, d, en, valid, |a, b, _| a >> (b & 31)),
+        Kind::Asr => map(t, d, en, valid, |a, b, _| ((a as i32) >> (b & 31)) as u32),
+        Kind::AddI => map(t, d, en, valid, |a, b, _| a.wrapping_add(b)),
+        Kind::AddF => map(t, d, en, valid, |a, b, _| canon(f(a) + f(b))),
+        Kind::MulI => map(t, d, en, valid, |a, b, _| a.wrapping_mul(b)),
+        Kind::MulF => map(t, d, en, valid, |a, b, _| canon(f(a) * f(b))),
+        Kind::MadI => map(t, d, en, valid, |a, b, c| b.wrapping_mul(c).wrapping_add(a)),
+        Kind::MadF => map(t, d, en, valid, |a, b, c| canon(f(b).mul_add(f(c), f(a)))),
         Kind::Cmp(ty) => {
             let cm = d.cmod.unwrap_or(CondMod::Nz);
-            map(
-                t,
-                d,
-                en,
-                |a, b, _| if holds(cm, ty, a, b) { u32::MAX } else { 0 },
-            )
+            map(t, d, en, valid, |a, b, _| {
+                if holds(cm, ty, a, b) {
+                    u32::MAX
+                } else {
+                    0
+                }
+            })
         }
-        Kind::Frc => map(t, d, en, |a, _, _| canon(f(a) - f(a).floor())),
-        Kind::Rndd => map(t, d, en, |a, _, _| canon(f(a).floor())),
-        Kind::Rndz => map(t, d, en, |a, _, _| canon(f(a).trunc())),
-        Kind::Rnde => map(t, d, en, |a, _, _| canon(f(a).round_ties_even())),
-        Kind::Inv => map(t, d, en, |a, _, _| canon(1.0 / f(a))),
-        Kind::Sqrt => map(t, d, en, |a, _, _| canon(f(a).sqrt())),
-        Kind::Rsq => map(t, d, en, |a, _, _| canon(1.0 / f(a).sqrt())),
-        Kind::Exp => map(t, d, en, |a, _, _| canon(f(a).exp2())),
-        Kind::Log => map(t, d, en, |a, _, _| canon(f(a).log2())),
-        Kind::Sin => map(t, d, en, |a, _, _| canon(f(a).sin())),
-        Kind::Cos => map(t, d, en, |a, _, _| canon(f(a).cos())),
-        Kind::Pow => map(t, d, en, |a, b, _| canon(f(a).powf(f(b)))),
-        Kind::DivD => map(t, d, en, |a, b, _| idiv(a, b)),
-        Kind::DivU => map(t, d, en, |a, b, _| udiv(a, b)),
-        Kind::ModD => map(t, d, en, |a, b, _| irem(a, b)),
-        Kind::ModU => map(t, d, en, |a, b, _| umod(a, b)),
+        Kind::Frc => map(t, d, en, valid, |a, _, _| canon(f(a) - f(a).floor())),
+        Kind::Rndd => map(t, d, en, valid, |a, _, _| canon(f(a).floor())),
+        Kind::Rndz => map(t, d, en, valid, |a, _, _| canon(f(a).trunc())),
+        Kind::Rnde => map(t, d, en, valid, |a, _, _| canon(f(a).round_ties_even())),
+        Kind::Inv => map(t, d, en, valid, |a, _, _| canon(1.0 / f(a))),
+        Kind::Sqrt => map(t, d, en, valid, |a, _, _| canon(f(a).sqrt())),
+        Kind::Rsq => map(t, d, en, valid, |a, _, _| canon(1.0 / f(a).sqrt())),
+        Kind::Exp => map(t, d, en, valid, |a, _, _| canon(f(a).exp2())),
+        Kind::Log => map(t, d, en, valid, |a, _, _| canon(f(a).log2())),
+        Kind::Sin => map(t, d, en, valid, |a, _, _| canon(f(a).sin())),
+        Kind::Cos => map(t, d, en, valid, |a, _, _| canon(f(a).cos())),
+        Kind::Pow => map(t, d, en, valid, |a, b, _| canon(f(a).powf(f(b)))),
+        Kind::DivD => map(t, d, en, valid, |a, b, _| idiv(a, b)),
+        Kind::DivU => map(t, d, en, valid, |a, b, _| udiv(a, b)),
+        Kind::ModD => map(t, d, en, valid, |a, b, _| irem(a, b)),
+        Kind::ModU => map(t, d, en, valid, |a, b, _| umod(a, b)),
         _ => {}
     }
 }
 
 /// Predicated `sel`: every enabled channel takes `src0` where the predicate holds, else `src1`.
-fn select(t: &mut Thread, d: &Decoded, en: u32) {
+fn select(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     let rel = en >> d.group;
+    let valid = valid >> d.group;
     let p = t.pred_bits(d) >> d.group;
     for h in 0..d.lanes.div_ceil(8) {
         let n = (d.lanes - h * 8).min(8);
@@ -207,7 +228,7 @@ fn select(t: &mut Thread, d: &Decoded, en: u32) {
                     dst[i] = if choose >> i & 1 != 0 { a[i] } else { b[i] };
                 }
             }
-            t.mark(base, live);
+            t.mark(base, live & (valid >> (h * 8)));
         }
     }
 }

@@ -197,8 +197,8 @@ impl Machine<'_> {
                 _ => {
                     let en = self.enabled(t, d, d.kind != Kind::SelPred);
                     lanes += en.count_ones() as u64;
-                    alu::check_sources(t, d, en, self.log, pc);
-                    alu::execute(t, d, en);
+                    let valid = alu::check_sources(t, d, en, self.log, pc);
+                    alu::execute(t, d, en, valid);
                 }
             }
             pc += 1;
