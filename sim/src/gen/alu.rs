@@ -125,9 +125,9 @@ pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLo
     }
     let all = d.exec_bits >> d.group;
     let mut sources_written = all;
-    for k in 0..3 {
-        let rel = (need[k] >> d.group) & all;
-        let have = match d.src[k] {
+    for (&src, &need) in d.src.iter().zip(&need) {
+        let rel = (need >> d.group) & all;
+        let have = match src {
             Operand::Vector(s) => t.window(s),
             Operand::Scalar(s) => 0u32.wrapping_sub(t.window(s) & 1),
             _ => continue,
@@ -135,7 +135,7 @@ pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLo
         sources_written &= have;
         let missing = !have & rel;
         if missing != 0 {
-            let start = match d.src[k] {
+            let start = match src {
                 Operand::Vector(s) => s + missing.trailing_zeros(),
                 Operand::Scalar(s) => s,
                 _ => 0,

@@ -11,6 +11,7 @@
 //! * `while`: parked channels return; a predicated `while` keeps only channels whose
 //!   predicate holds. Any left: jump to JIP (the body). Else the loop ends and the channels
 //!   that entered it are restored.
+//!
 //! Whenever no channel remains active, execution skips to the innermost frame's join point
 //! (its `else`/`endif`, or the loop's `while`), where channels can come back.
 

@@ -195,15 +195,16 @@ impl fmt::Display for Inst {
             Op::EndIf | Op::Do | Op::Nop => return f.write_str(&head),
             _ => {}
         }
-        write!(f, "{head:<16} {:<14}", self.dst.to_string())?;
+        let mut line = format!("{head:<16} {:<14}", self.dst.to_string());
         for s in &self.src {
             if *s != Src::Null {
-                write!(f, " {:<16}", s.to_string())?;
+                line.push_str(&format!(" {:<16}", s.to_string()));
             }
         }
         if let Op::Send(d) = self.op {
-            write!(f, " {d}")?;
+            line = format!("{} {d}", line.trim_end());
         }
+        f.write_str(line.trim_end())?;
         let mut opts = Vec::new();
         if self.no_mask {
             opts.push("WE_all".to_string());
@@ -238,7 +239,7 @@ impl fmt::Display for Program {
         };
         writeln!(f, "// SIMD{} gen{}", self.width.lanes(), gen)?;
         for (i, inst) in self.insts.iter().enumerate() {
-            writeln!(f, "{i:4}: {}", inst.to_string().trim_end())?;
+            writeln!(f, "{i:4}: {inst}")?;
         }
         Ok(())
     }

@@ -253,16 +253,7 @@ impl Machine<'_> {
                 self.stats.sampler_sends += 1;
                 let tex = self.dispatch.textures[texture as usize];
                 let channels = desc.rlen as u32 / per;
-                sampler::execute(
-                    t,
-                    &l,
-                    self.program.gen,
-                    op,
-                    texture as u32,
-                    &tex,
-                    channels,
-                    d.lanes,
-                );
+                sampler::execute(t, &l, self.program.gen, op, texture as u32, &tex, channels);
             }
             Message::UntypedRead { surface, channels } => dataport::read(
                 t,

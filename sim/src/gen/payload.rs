@@ -22,6 +22,8 @@ pub(super) struct Layout {
     pub dst: u32,
     /// Enabled channels relative to the instruction's group.
     pub live: u32,
+    /// Channels of the instruction (8 or 16).
+    pub lanes: u32,
 }
 
 impl Layout {
@@ -40,6 +42,7 @@ impl Layout {
             sent: (desc.mlen as u32).saturating_sub(h) / per,
             dst: d.dst.unwrap_or(0),
             live: (en >> d.group) & ((1u32 << d.lanes) - 1),
+            lanes: d.lanes,
         }
     }
 

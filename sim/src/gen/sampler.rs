@@ -17,9 +17,8 @@ pub(super) fn execute(
     texture: u32,
     desc: &TextureDesc,
     channels: u32,
-    lanes: u32,
 ) {
-    for i in 0..lanes {
+    for i in 0..l.lanes {
         if l.live >> i & 1 == 0 {
             continue;
         }

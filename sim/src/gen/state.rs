@@ -164,8 +164,9 @@ impl Thread {
     pub fn issue(&mut self, d: &Decoded, flag_read: bool) -> u64 {
         let mut start = self.now;
         let mut wait = |r: Regs, ready: &[u64; 128]| {
-            for k in r.first as usize..r.first as usize + r.count as usize {
-                start = start.max(ready[k]);
+            let first = r.first as usize;
+            for &at in &ready[first..first + r.count as usize] {
+                start = start.max(at);
             }
         };
         for r in d.reads {

@@ -202,10 +202,10 @@ impl Checker<'_> {
             _ => 2,
         };
         const NAMES: [&str; 3] = ["src0", "src1", "src2"];
-        for k in 0..3 {
-            let present = inst.src[k] != Src::Null;
+        for (k, (src, name)) in inst.src.iter().zip(NAMES).enumerate() {
+            let present = *src != Src::Null;
             if k < arity && !present {
-                self.err(Problem::MissingOperand { operand: NAMES[k] });
+                self.err(Problem::MissingOperand { operand: name });
             } else if k >= arity && present {
                 self.err(Problem::Types("extra source operand"));
             }
