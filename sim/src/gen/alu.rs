@@ -47,8 +47,18 @@ fn fetch(t: &Thread, op: Operand, m: Modifier, h: u32) -> [u32; 8] {
             v
         }
     };
+    if m != Modifier::None {
+        modify(&mut v, m);
+    }
+    v
+}
+
+/// Apply a source modifier to eight values (kept out of line: rare, and `map` is inlined
+/// into every opcode).
+#[inline(never)]
+fn modify(v: &mut [u32; 8], m: Modifier) {
     let g: fn(u32) -> u32 = match m {
-        Modifier::None => return v,
+        Modifier::None => return,
         Modifier::NegF => |x| x ^ 0x8000_0000,
         Modifier::AbsF => |x| x & 0x7fff_ffff,
         Modifier::NegAbsF => |x| x | 0x8000_0000,
@@ -56,10 +66,9 @@ fn fetch(t: &Thread, op: Operand, m: Modifier, h: u32) -> [u32; 8] {
         Modifier::AbsI => |x| (x as i32).wrapping_abs() as u32,
         Modifier::NegAbsI => |x| ((x as i32).wrapping_abs() as u32).wrapping_neg(),
     };
-    for x in &mut v {
+    for x in v.iter_mut() {
         *x = g(*x);
     }
-    v
 }
 
 /// Apply `op` to every enabled channel of `d`; write results and flags.
@@ -89,22 +98,28 @@ fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid:
             t.mark(base, live & (valid >> (h * 8)));
         }
         if d.flag_write != FlagWrite::None {
-            let mut bits = 0u32;
-            for (i, &r) in out.iter().enumerate().take(n as usize) {
-                let set = match d.flag_write {
-                    FlagWrite::Outcome => r != 0,
-                    FlagWrite::Result(cm, ty) => holds(cm, ty, r, 0),
-                    FlagWrite::None => false,
-                };
-                bits |= (set as u32) << i;
-            }
-            let shift = d.group + h * 8;
-            let m = live << shift;
-            let fl = &mut t.flags[d.flag];
-            *fl = (*fl & !m) | ((bits << shift) & m);
-            t.flag_written[d.flag] |= m;
+            write_flags(t, d, h, live, n, &out);
         }
     }
+}
+
+/// Conditional-modifier flag bits of half `h` from its results (out of line, like `modify`).
+#[inline(never)]
+fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u32; 8]) {
+    let mut bits = 0u32;
+    for (i, &r) in out.iter().enumerate().take(n as usize) {
+        let set = match d.flag_write {
+            FlagWrite::Outcome => r != 0,
+            FlagWrite::Result(cm, ty) => holds(cm, ty, r, 0),
+            FlagWrite::None => false,
+        };
+        bits |= (set as u32) << i;
+    }
+    let shift = d.group + h * 8;
+    let m = live << shift;
+    let fl = &mut t.flags[d.flag];
+    *fl = (*fl & !m) | ((bits << shift) & m);
+    t.flag_written[d.flag] |= m;
 }
 
 /// Report reads of unwritten dwords by the sources of `d` in the channels that matter, and
