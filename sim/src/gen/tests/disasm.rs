@@ -135,3 +135,9 @@ fn programs_list_instruction_indices() {
         "// SIMD8 gen7\n   0: do(8)\n   1: while(8) JIP: 1\n"
     );
 }
+
+#[test]
+fn instruction_size_is_pinned() {
+    // Programs are stored and copied by the fuzzer; keep instructions small.
+    assert_eq!(std::mem::size_of::<Inst>(), 48);
+}

@@ -5,6 +5,7 @@ mod control;
 mod disasm;
 mod hazards;
 mod memory;
+mod robust;
 mod sampler;
 mod timing;
 
