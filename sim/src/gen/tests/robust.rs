@@ -28,8 +28,8 @@ fn src(g: &mut Lcg) -> Src {
             subreg: g.pick(&[0, 0, 3, 7, 9]),
             ty,
             region: g.pick(&[Region::Vector, Region::Scalar]),
-            neg: g.next() % 5 == 0,
-            abs: g.next() % 5 == 0,
+            neg: g.next().is_multiple_of(5),
+            abs: g.next().is_multiple_of(5),
         }),
     }
 }
@@ -77,8 +77,8 @@ fn inst(g: &mut Lcg, len: u32) -> Inst {
         msg,
         mlen: (g.next() % 14) as u8,
         rlen: (g.next() % 10) as u8,
-        header: g.next() % 2 == 0,
-        eot: g.next() % 4 == 0,
+        header: g.next().is_multiple_of(2),
+        eot: g.next().is_multiple_of(4),
     };
     let op = match g.next() % 16 {
         0 => Op::If {
@@ -113,11 +113,11 @@ fn inst(g: &mut Lcg, len: u32) -> Inst {
         op,
         exec_size: g.pick(&[ExecSize::S1, ExecSize::S8, ExecSize::S16]),
         group: g.pick(&[0, 0, 8, 3]),
-        no_mask: g.next() % 3 == 0,
+        no_mask: g.next().is_multiple_of(3),
         pred: g.pick(&[Pred::None, Pred::Normal, Pred::Inverted]),
         cmod: g.pick(&[None, Some(CondMod::L), Some(CondMod::Ge), Some(CondMod::Nz)]),
         flag: g.pick(&[Flag::F0_0, Flag::F1_1]),
-        dst: if g.next() % 4 == 0 {
+        dst: if g.next().is_multiple_of(4) {
             Dst::Null(Type::UD)
         } else {
             Dst::Grf {
