@@ -1,4 +1,5 @@
 //! gpufuzz's compiler: the IR, the reference interpreter, the middle end and the backends.
 #![deny(missing_docs)]
 
+pub mod interp;
 pub mod ir;
