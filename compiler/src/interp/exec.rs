@@ -10,7 +10,7 @@ use super::lower::{Code, Op, NONE};
 use super::memory::{Slot, State};
 use super::{InterpError, RunOptions, RunStats};
 use crate::ir::{Block, Inst, Program, Value};
-use cranelift_entity::EntityRef;
+use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{fetch_coords, sample_coords, texel};
 
@@ -36,7 +36,10 @@ fn check_dispatch(d: &Dispatch) -> Result<(), InterpError> {
     if words(d.outputs) > u64::from(u32::MAX) {
         return bad("output slots overflow 32 bits");
     }
-    if d.buffers.iter().any(|&len| words(len) > u64::from(u32::MAX)) {
+    if d.buffers
+        .iter()
+        .any(|&len| words(len) > u64::from(u32::MAX))
+    {
         return bad("a buffer overflows 32 bits");
     }
     for t in &d.textures {
@@ -103,7 +106,8 @@ pub(super) fn run<const STATS: bool>(
 
 /// The error for `fault` at op `pc` of invocation `inv`.
 fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> InterpError {
-    let inst = code.op_inst.get(pc).copied().unwrap_or(Inst::new(0));
+    let at = code.op_inst.get(pc).copied();
+    let inst = at.filter(|i| *i != Inst::reserved_value());
     match fault {
         Fault::Fuel if total => InterpError::OutOfTotalFuel { invocation },
         Fault::Fuel => InterpError::OutOfFuel { invocation },
@@ -114,7 +118,7 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
         },
         Fault::UndefinedPhi { value, inst } => InterpError::UndefinedValue {
             invocation,
-            inst,
+            inst: Some(inst),
             value: Value::from_u32(value),
         },
         Fault::NoPhi { block, pred } => InterpError::NoPhiSource {
@@ -124,7 +128,7 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
         },
         Fault::Deref(reason) => InterpError::DerefMisuse {
             invocation,
-            inst,
+            inst: inst.unwrap_or(Inst::reserved_value()),
             reason,
         },
     }
@@ -351,11 +355,9 @@ impl Invocation<'_> {
             }
             Op::DerefStruct { dst, parent, field } => {
                 let (var, off, ty) = self.deref(parent)?;
-                let (delta, fty) = self
-                    .code
-                    .types
-                    .field(ty, field)
-                    .ok_or(Fault::Deref("deref_struct of a non-struct or a missing field"))?;
+                let (delta, fty) = self.code.types.field(ty, field).ok_or(Fault::Deref(
+                    "deref_struct of a non-struct or a missing field",
+                ))?;
                 self.set(dst, [var, off.wrapping_add(delta), fty, 0]);
             }
             Op::DerefCast { dst, parent, ty } => {

@@ -16,6 +16,7 @@
 use super::memory::{Types, MAX_VAR_WORDS};
 use super::InterpError;
 use crate::ir::{AluOp, BlockData, CfNode, Function, Inst, InstKind, Program, Type, Value};
+use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
 
 /// "No block" / "no source" in the tables.
@@ -26,26 +27,46 @@ pub const NONE: u32 = u32::MAX;
 #[allow(missing_docs)]
 pub enum Op {
     /// Enter `block`: charge `insts` fuel, become the last block.
-    Enter { block: u32, insts: u32 },
+    Enter {
+        block: u32,
+        insts: u32,
+    },
     /// Like `Enter`, running the phis of [`Code::phi_blocks`]`[table]` first.
-    EnterPhis { block: u32, insts: u32, table: u32 },
+    EnterPhis {
+        block: u32,
+        insts: u32,
+        table: u32,
+    },
     /// `dst = consts[k]`.
-    Const { dst: u32, k: u32 },
+    Const {
+        dst: u32,
+        k: u32,
+    },
     Alu {
         op: AluOp,
         comps: u8,
         dst: u32,
         args: [u32; 3],
     },
-    Vec { comps: u8, dst: u32, args: [u32; 4] },
+    Vec {
+        comps: u8,
+        dst: u32,
+        args: [u32; 4],
+    },
     Mov {
         comps: u8,
         swizzle: [u8; 4],
         dst: u32,
         src: u32,
     },
-    InvocationId { dst: u32 },
-    LoadUniform { comps: u8, dst: u32, index: u32 },
+    InvocationId {
+        dst: u32,
+    },
+    LoadUniform {
+        comps: u8,
+        dst: u32,
+        index: u32,
+    },
     LoadBuffer {
         comps: u8,
         buffer: u32,
@@ -58,26 +79,76 @@ pub enum Op {
         index: u32,
         value: u32,
     },
-    StoreOutput { comps: u8, slot: u32, value: u32 },
+    StoreOutput {
+        comps: u8,
+        slot: u32,
+        value: u32,
+    },
     /// A texture op described by `texs[k]`.
-    Tex { k: u32 },
-    DerefVar { dst: u32, var: u32, ty: u32 },
-    DerefArray { dst: u32, parent: u32, index: u32 },
-    DerefStruct { dst: u32, parent: u32, field: u32 },
-    DerefCast { dst: u32, parent: u32, ty: u32 },
-    LoadDeref { comps: u8, dst: u32, deref: u32 },
-    StoreDeref { comps: u8, deref: u32, value: u32 },
-    LoadReg { dst: u32, reg: u32 },
-    StoreReg { reg: u32, value: u32 },
+    Tex {
+        k: u32,
+    },
+    DerefVar {
+        dst: u32,
+        var: u32,
+        ty: u32,
+    },
+    DerefArray {
+        dst: u32,
+        parent: u32,
+        index: u32,
+    },
+    DerefStruct {
+        dst: u32,
+        parent: u32,
+        field: u32,
+    },
+    DerefCast {
+        dst: u32,
+        parent: u32,
+        ty: u32,
+    },
+    LoadDeref {
+        comps: u8,
+        dst: u32,
+        deref: u32,
+    },
+    StoreDeref {
+        comps: u8,
+        deref: u32,
+        value: u32,
+    },
+    LoadReg {
+        dst: u32,
+        reg: u32,
+    },
+    StoreReg {
+        reg: u32,
+        value: u32,
+    },
     /// Falls through when `cond` is true, else jumps to `else_pc`; `node` numbers the `if`.
-    Branch { cond: u32, else_pc: u32, node: u32 },
-    Jump { target: u32 },
+    Branch {
+        cond: u32,
+        else_pc: u32,
+        node: u32,
+    },
+    Jump {
+        target: u32,
+    },
     /// `continue` of loop `node` (its fuel is charged with its block).
-    Continue { header: u32, node: u32 },
+    Continue {
+        header: u32,
+        node: u32,
+    },
     /// Falling off the body of loop `node`: costs 1 fuel.
-    BackEdge { header: u32, node: u32 },
+    BackEdge {
+        header: u32,
+        node: u32,
+    },
     /// Loop `node` starts an execution.
-    LoopEnter { node: u32 },
+    LoopEnter {
+        node: u32,
+    },
 }
 
 /// A lowered `tex` or `txf`; absent parameters name the always-zero slot.
@@ -226,7 +297,7 @@ impl Code {
     }
 
     fn list(&mut self, p: &Program, list: &[CfNode]) -> Result<(), InterpError> {
-        let none = Inst::new(NONE as usize);
+        let none = Inst::reserved_value();
         for node in list {
             match node {
                 CfNode::Block(b) => {
@@ -315,7 +386,7 @@ impl Code {
     fn block(&mut self, p: &Program, block: u32, data: &BlockData) -> Result<(), InterpError> {
         let f = &p.func;
         let enter_at = self.ops.len();
-        self.emit(Op::Enter { block, insts: 0 }, Inst::new(NONE as usize));
+        self.emit(Op::Enter { block, insts: 0 }, Inst::reserved_value());
         self.block_phis.clear();
         let mut count = 0u32;
         for &inst in &data.insts {

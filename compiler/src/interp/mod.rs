@@ -62,12 +62,15 @@ pub enum InterpError {
         invocation: u32,
     },
     /// An instruction read a value not defined yet in this invocation.
-    #[error("invocation {invocation}: {inst} reads {value}, not defined yet")]
+    #[error("invocation {invocation}: {} reads {value}, not defined yet", match inst {
+        Some(i) => i.to_string(),
+        None => "an if condition".to_string(),
+    })]
     UndefinedValue {
         /// The invocation.
         invocation: u32,
-        /// The reading instruction (a phi for a phi source).
-        inst: Inst,
+        /// The reading instruction (a phi for a phi source; none for an `if` condition).
+        inst: Option<Inst>,
         /// The value read.
         value: Value,
     },
@@ -172,9 +175,6 @@ pub fn run(p: &Program, opts: &RunOptions) -> Result<Results, InterpError> {
 }
 
 /// Runs `p` with a fresh [`Interpreter`], collecting [`RunStats`].
-pub fn run_with_stats(
-    p: &Program,
-    opts: &RunOptions,
-) -> Result<(Results, RunStats), InterpError> {
+pub fn run_with_stats(p: &Program, opts: &RunOptions) -> Result<(Results, RunStats), InterpError> {
     Interpreter::new().run_with_stats(p, opts)
 }
