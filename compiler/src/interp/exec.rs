@@ -14,6 +14,9 @@ use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{fetch_coords, sample_coords, texel};
 
+/// Phi groups up to this size are read into a stack buffer.
+const SMALL_PHIS: usize = 8;
+
 /// What went wrong inside the hot loop.
 #[derive(Clone, Copy, Debug)]
 enum Fault {
@@ -166,7 +169,7 @@ impl Invocation<'_> {
         let ops = &self.code.ops[..];
         let mut pc = 0usize;
         let mut last_block = NONE;
-        while let Some(&op) = ops.get(pc) {
+        while let Some(op) = ops.get(pc) {
             pc += 1;
             let r = self.step::<STATS>(op, &mut pc, &mut last_block);
             if let Err(f) = r {
@@ -217,11 +220,11 @@ impl Invocation<'_> {
     #[inline(always)]
     fn step<const STATS: bool>(
         &mut self,
-        op: Op,
+        op: &Op,
         pc: &mut usize,
         last_block: &mut u32,
     ) -> Result<(), Fault> {
-        match op {
+        match *op {
             Op::Enter { block, insts } => {
                 self.charge(u64::from(insts))?;
                 self.executed += u64::from(insts);
@@ -438,22 +441,36 @@ impl Invocation<'_> {
         let npreds = preds.len();
         let epoch = self.st.epoch;
         let first_phi = t.first_phi as usize;
-        self.st.phi_tmp.clear();
-        for k in 0..t.phis as usize {
+        let n = t.phis as usize;
+        let read = |k: usize| {
             let src = code.phi_srcs[t.first_src as usize + k * npreds + col];
             if src == NONE {
                 return Err(no_phi);
             }
-            let v = get(&self.st.vals, src, epoch).map_err(|_| Fault::UndefinedPhi {
+            get(&self.st.vals, src, epoch).map_err(|_| Fault::UndefinedPhi {
                 value: src,
                 inst: code.phi_insts[first_phi + k],
-            })?;
-            self.st.phi_tmp.push(v);
-        }
-        for k in 0..t.phis as usize {
-            let dst = code.phi_dsts[first_phi + k];
-            let c = self.st.phi_tmp[k];
-            self.set(dst, c);
+            })
+        };
+        if n <= SMALL_PHIS {
+            let mut tmp = [[0; 4]; SMALL_PHIS];
+            for (k, v) in tmp.iter_mut().enumerate().take(n) {
+                *v = read(k)?;
+            }
+            for (k, &c) in tmp.iter().enumerate().take(n) {
+                self.set(code.phi_dsts[first_phi + k], c);
+            }
+        } else {
+            let mut tmp = std::mem::take(&mut self.st.phi_tmp);
+            tmp.clear();
+            let all = (0..n).try_for_each(|k| read(k).map(|v| tmp.push(v)));
+            if all.is_ok() {
+                for (k, &c) in tmp.iter().enumerate() {
+                    self.set(code.phi_dsts[first_phi + k], c);
+                }
+            }
+            self.st.phi_tmp = tmp;
+            all?;
         }
         Ok(())
     }

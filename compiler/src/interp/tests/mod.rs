@@ -251,3 +251,34 @@ fn a_reused_interpreter_forgets_the_last_program() {
         it.clear();
     }
 }
+
+/// Ten phis rotating by one each iteration (more than fit the executor's stack buffer).
+#[test]
+fn many_rotating_phis_are_parallel() {
+    let mut b = Builder::new();
+    let b0 = b.current_block();
+    let consts: Vec<_> = (0..10).map(|k| b.iconst(k)).collect();
+    let one = b.iconst(1);
+    let three = b.iconst(3);
+    b.begin_loop();
+    let phis: Vec<_> = consts
+        .iter()
+        .map(|&c| b.phi(Type::I32, vec![src(b0, c)]))
+        .collect();
+    let (k, k_phi) = b.phi(Type::I32, vec![src(b0, consts[0])]);
+    let k1 = b.alu(AluOp::Iadd, &[k, one]);
+    let c = b.alu(AluOp::Ige, &[k, three]);
+    b.begin_if(c);
+    b.brk();
+    b.begin_else();
+    let latch = b.end_if();
+    for (i, &(_, inst)) in phis.iter().enumerate() {
+        b.add_phi_source(inst, latch, phis[(i + 1) % 10].0);
+    }
+    b.add_phi_source(k_phi, latch, k1);
+    b.end_loop();
+    let v = b.vec(&[phis[0].0, phis[1].0, phis[8].0, phis[9].0]);
+    b.ins(InstKind::StoreOutput { slot: 0, value: v }, Type::None);
+    let p = prog(b.finish(), 1, 4);
+    assert_eq!(run(&p, &RunOptions::default()).unwrap().outputs, vec![3, 4, 1, 2]);
+}
