@@ -24,16 +24,40 @@ fn program() -> Program {
     let low = b.alu(AluOp::Iand, &[id, seven]);
     let bound = b.alu(AluOp::Iadd, &[low, eight]);
     b.begin_loop();
-    let (i, i_phi) = b.phi(Type::I32, vec![PhiSource { pred: b0, value: zero }]);
-    let (acc, acc_phi) = b.phi(Type::I32, vec![PhiSource { pred: b0, value: id }]);
+    let (i, i_phi) = b.phi(
+        Type::I32,
+        vec![PhiSource {
+            pred: b0,
+            value: zero,
+        }],
+    );
+    let (acc, acc_phi) = b.phi(
+        Type::I32,
+        vec![PhiSource {
+            pred: b0,
+            value: id,
+        }],
+    );
     let done = b.alu(AluOp::Ige, &[i, sixteen]);
     b.begin_if(done);
     b.brk();
     b.begin_else();
     let pre = b.end_if();
     b.begin_loop();
-    let (j, j_phi) = b.phi(Type::I32, vec![PhiSource { pred: pre, value: zero }]);
-    let (x, x_phi) = b.phi(Type::I32, vec![PhiSource { pred: pre, value: acc }]);
+    let (j, j_phi) = b.phi(
+        Type::I32,
+        vec![PhiSource {
+            pred: pre,
+            value: zero,
+        }],
+    );
+    let (x, x_phi) = b.phi(
+        Type::I32,
+        vec![PhiSource {
+            pred: pre,
+            value: acc,
+        }],
+    );
     let jdone = b.alu(AluOp::Ige, &[j, bound]);
     b.begin_if(jdone);
     b.brk();
@@ -57,7 +81,13 @@ fn program() -> Program {
     b.add_phi_source(i_phi, after, i1);
     b.add_phi_source(acc_phi, after, acc1);
     b.end_loop();
-    b.ins(InstKind::StoreOutput { slot: 0, value: acc }, Type::None);
+    b.ins(
+        InstKind::StoreOutput {
+            slot: 0,
+            value: acc,
+        },
+        Type::None,
+    );
     Program {
         dispatch: Dispatch {
             invocations: 64,
@@ -77,7 +107,9 @@ fn main() {
     let runs = 2_000u32;
     let start = Instant::now();
     for _ in 0..runs {
-        let r = interp.run(std::hint::black_box(&p), &opts).expect("the program runs");
+        let r = interp
+            .run(std::hint::black_box(&p), &opts)
+            .expect("the program runs");
         assert_eq!(r, expected);
     }
     let secs = start.elapsed().as_secs_f64();
@@ -90,7 +122,9 @@ fn main() {
     );
     let start = Instant::now();
     for _ in 0..runs / 4 {
-        interp.run_with_stats(std::hint::black_box(&p), &opts).expect("the program runs");
+        interp
+            .run_with_stats(std::hint::black_box(&p), &opts)
+            .expect("the program runs");
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

@@ -6,7 +6,7 @@
 //! small [`Fault`] plus the op index; they become an [`InterpError`] with the instruction and
 //! invocation only on the way out.
 
-use super::lower::{Code, Op, NONE};
+use super::code::{Code, Op, NONE};
 use super::memory::{Slot, State};
 use super::{InterpError, RunOptions, RunStats};
 use crate::ir::{Block, Inst, Program, Value};

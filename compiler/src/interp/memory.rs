@@ -10,7 +10,7 @@
 //! * Each local variable is `VarType::words()` flat words, zeroed when an invocation starts.
 //!   Words past a variable's end read 0 and are not written.
 
-use super::lower::Code;
+use super::code::Code;
 use crate::ir::VarType;
 
 /// The most words all local variables of a program may take (a malformed program declaring

@@ -9,7 +9,7 @@
 //! * [`lower`] — the program is checked for what would make execution meaningless (bad ids,
 //!   phis below other instructions, jumps outside loops, …) and lowered once to flat code: one
 //!   op per instruction, jumps for `if`/`loop`/`break`/`continue`, a table per block of its
-//!   phis' sources by predecessor, interned variable types;
+//!   phis' sources by predecessor, interned variable types ([`code`]);
 //! * [`exec`] — the flat code runs once per invocation, in order, over scratch storage
 //!   ([`memory`]) allocated once per run and kept across runs by a reused [`Interpreter`].
 //!
@@ -17,6 +17,7 @@
 //! running (an undefined value read, a phi without a source for the edge taken, a misused deref,
 //! running out of fuel), comes back as an [`InterpError`].
 
+pub mod code;
 pub mod exec;
 pub mod lower;
 pub mod memory;
@@ -134,7 +135,7 @@ pub struct RunStats {
 /// loop allocates (almost) nothing per program.
 #[derive(Default)]
 pub struct Interpreter {
-    code: lower::Code,
+    code: code::Code,
     state: memory::State,
 }
 

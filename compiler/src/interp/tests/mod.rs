@@ -280,5 +280,8 @@ fn many_rotating_phis_are_parallel() {
     let v = b.vec(&[phis[0].0, phis[1].0, phis[8].0, phis[9].0]);
     b.ins(InstKind::StoreOutput { slot: 0, value: v }, Type::None);
     let p = prog(b.finish(), 1, 4);
-    assert_eq!(run(&p, &RunOptions::default()).unwrap().outputs, vec![3, 4, 1, 2]);
+    assert_eq!(
+        run(&p, &RunOptions::default()).unwrap().outputs,
+        vec![3, 4, 1, 2]
+    );
 }
