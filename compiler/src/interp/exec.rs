@@ -209,7 +209,8 @@ impl Invocation<'_> {
         Ok((var, off, ty))
     }
 
-    /// The words `base..base + len` of this invocation in a buffer.
+    /// Where word `(index + c) % len` of this invocation's part of `buffer` lies; none for a
+    /// 0-word buffer.
     #[inline(always)]
     fn buffer_word(&self, buffer: u32, index: u32, c: u32) -> Option<usize> {
         let len = self.d.buffers[buffer as usize];
