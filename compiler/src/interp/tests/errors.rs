@@ -199,3 +199,106 @@ fn impossible_dispatches_are_errors() {
         Err(InterpError::BadDispatch { .. })
     ));
 }
+
+/// Rewiring any operand of a program with loops, phis, derefs and memory to any other value
+/// gives results or an error, never a panic.
+#[test]
+fn rewired_operands_never_panic() {
+    let mut b = Builder::new();
+    let b0 = b.current_block();
+    let arr = b.var(VarType::Array(Box::new(VarType::Vector(2)), 3));
+    let id = b.ins(InstKind::InvocationId, Type::I32).unwrap();
+    let one = b.iconst(1);
+    let four = b.iconst(4);
+    let da = b.ins(InstKind::DerefVar { var: arr }, Type::Deref).unwrap();
+    b.begin_loop();
+    let (i, i_phi) = b.phi(Type::I32, vec![src(b0, id)]);
+    let e = b
+        .ins(
+            InstKind::DerefArray {
+                parent: da,
+                index: i,
+            },
+            Type::Deref,
+        )
+        .unwrap();
+    let v = b.vec(&[i, four]);
+    b.ins(InstKind::StoreDeref { deref: e, value: v }, Type::None);
+    let l = b
+        .ins(
+            InstKind::LoadBuffer {
+                buffer: 0,
+                index: i,
+            },
+            Type::vec32(2),
+        )
+        .unwrap();
+    let s = b.alu(AluOp::Udiv, &[l, v]);
+    b.ins(
+        InstKind::StoreBuffer {
+            buffer: 0,
+            index: i,
+            value: s,
+        },
+        Type::None,
+    );
+    let i1 = b.alu(AluOp::Iadd, &[i, one]);
+    let c = b.alu(AluOp::Ige, &[i1, four]);
+    b.begin_if(c);
+    b.brk();
+    b.begin_else();
+    let latch = b.end_if();
+    b.add_phi_source(i_phi, latch, i1);
+    b.end_loop();
+    let ld = b
+        .ins(InstKind::LoadDeref { deref: e }, Type::vec32(2))
+        .unwrap();
+    let t = b.ins(
+        InstKind::Txf {
+            texture: 0,
+            coord: ld,
+            params: Default::default(),
+        },
+        Type::vec32(4),
+    );
+    b.ins(
+        InstKind::StoreOutput {
+            slot: 1,
+            value: t.unwrap(),
+        },
+        Type::None,
+    );
+    let mut p = prog(b.finish(), 3, 3);
+    p.dispatch.buffers = vec![5];
+    p.dispatch.textures = vec![sim::semantics::TextureDesc {
+        width: 4,
+        height: 2,
+        levels: 2,
+        layers: 1,
+    }];
+    let opts = RunOptions {
+        fuel: 200,
+        ..RunOptions::default()
+    };
+    assert!(run(&p, &opts).is_ok());
+    let mut it = Interpreter::new();
+    let values: Vec<_> = p.func.values.keys().collect();
+    let insts: Vec<_> = p.func.insts.keys().collect();
+    for &inst in &insts {
+        let mut operands = 0;
+        p.func.insts[inst].kind.visit_args(|_| operands += 1);
+        for k in 0..operands {
+            for &w in &values {
+                let mut q = p.clone();
+                let mut n = 0;
+                q.func.insts[inst].kind.visit_args_mut(|a| {
+                    if n == k {
+                        *a = w;
+                    }
+                    n += 1;
+                });
+                let _ = it.run_with_stats(&q, &opts);
+            }
+        }
+    }
+}
