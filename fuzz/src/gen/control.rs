@@ -107,6 +107,8 @@ fn merge_sources(g: &mut Gen, phis: &mut [MergePhi]) -> Result<()> {
 
 /// `if cond { … } else { … }` with phis at the merge block.
 pub fn gen_if(g: &mut Gen) -> Result<()> {
+    // Control flow costs budget even when it emits nothing else, so nesting stays bounded.
+    g.budget = g.budget.saturating_sub(2);
     let cond = condition(g)?;
     let n = g.range(&g.cfg.merge_phis)?;
     let mut phis = Vec::with_capacity(n as usize);
@@ -259,6 +261,7 @@ pub fn back_edge(g: &mut Gen) -> Result<()> {
 /// A loop with a counter, carried phis, an exit test in the header, a body, and sometimes
 /// header values used only after the loop.
 pub fn gen_loop(g: &mut Gen) -> Result<()> {
+    g.budget = g.budget.saturating_sub(2);
     // Pre-header: trip limit, counter constants, entry values of carried phis.
     let x = limit_source(g)?;
     let mask = g.u.int_in_range(1..=g.cfg.max_trip_count)?;

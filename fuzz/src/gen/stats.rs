@@ -98,10 +98,10 @@ pub fn shape_stats(p: &Program) -> ShapeStats {
                         s.tex_const_zero_param += 1;
                     }
                 }
-                InstKind::DerefArray { index, .. } => {
-                    if !matches!(f.def_kind(*index), Some(InstKind::Const { .. })) {
-                        s.dynamic_derefs += 1;
-                    }
+                InstKind::DerefArray { index, .. }
+                    if !matches!(f.def_kind(*index), Some(InstKind::Const { .. })) =>
+                {
+                    s.dynamic_derefs += 1;
                 }
                 InstKind::Break => s.breaks += 1,
                 InstKind::Continue => s.continues += 1,

@@ -216,3 +216,26 @@ fn speed() {
         insts as f64 / n as f64
     );
 }
+
+/// A longer soak over swarm configs and random lengths; run with `--ignored soak`.
+#[test]
+#[ignore]
+fn soak() {
+    for seed in 0..50_000u64 {
+        let data = bytes(seed + 1_000_000, (seed as usize * 7919) % 6000);
+        let mut u = Unstructured::new(&data);
+        let cfg = if seed % 2 == 0 {
+            Config::arbitrary(&mut u).unwrap()
+        } else {
+            Config::default()
+        };
+        let t = std::time::Instant::now();
+        let p = generate(&mut u, &cfg).unwrap();
+        let n = p.func.inst_count();
+        let dt = t.elapsed();
+        if dt.as_millis() > 50 || n > 3000 {
+            eprintln!("seed {seed}: {n} insts in {dt:?}, {cfg:?}");
+        }
+        assert_valid(&p, &format!("soak seed {seed}"));
+    }
+}

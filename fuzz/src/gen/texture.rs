@@ -56,9 +56,11 @@ pub fn texture(g: &mut Gen) -> Result<()> {
     let is_tex = g.u.arbitrary::<bool>()?;
     let flavor = if is_tex { Flavor::Float } else { Flavor::Int };
     let coord = g.get(Type::vec32(2), flavor)?;
-    let mut params = TexParams::default();
-    // A param present as `maybe` returns the reserved value when absent.
-    params.lod = maybe(g, flavor)?;
+    // `maybe` returns the reserved value (absent) or a parameter.
+    let mut params = TexParams {
+        lod: maybe(g, flavor)?,
+        ..TexParams::default()
+    };
     if is_tex && params.lod().is_none() {
         params.bias = maybe(g, Flavor::Float)?;
     }
