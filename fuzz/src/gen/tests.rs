@@ -128,6 +128,29 @@ fn swarm_configs_are_valid() {
 }
 
 #[test]
+fn small_preset_is_valid_and_small() {
+    for seed in 0..300 {
+        let p = gen_seed(seed, &Config::SMALL);
+        assert_valid(&p, &format!("small seed {seed}"));
+        assert!(p.dispatch.invocations <= 24);
+    }
+}
+
+#[test]
+fn arbitrary_configs_are_clamped() {
+    for seed in 0..200 {
+        let data = bytes(seed + 20_000, 512);
+        let cfg = Config::arbitrary(&mut Unstructured::new(&data)).unwrap();
+        assert_eq!(cfg, cfg.clamped());
+    }
+    assert_eq!(
+        Config::DEFAULT,
+        Config::DEFAULT.clamped(),
+        "defaults are sane"
+    );
+}
+
+#[test]
 fn deterministic() {
     for seed in 0..50 {
         let a = gen_seed(seed, &Config::default());
@@ -238,4 +261,18 @@ fn soak() {
         }
         assert_valid(&p, &format!("soak seed {seed}"));
     }
+}
+
+/// Prints one program (`GEN_SEED=n cargo test -p fuzz -- --ignored --nocapture show`).
+#[test]
+#[ignore]
+fn show() {
+    let seed = std::env::var("GEN_SEED").map_or(0, |s| s.parse().unwrap_or(0));
+    let p = gen_seed(seed, &Config::default());
+    eprintln!(
+        "{:?}\n{}\n{:?}",
+        p.dispatch,
+        dump(&p.func.body, &p.func, 0),
+        shape_stats(&p)
+    );
 }
