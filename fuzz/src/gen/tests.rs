@@ -165,48 +165,49 @@ fn percent(stats: &[ShapeStats], f: impl Fn(&ShapeStats) -> bool) -> u32 {
 }
 
 #[test]
+/// Thresholds sit a little below what 1,000 seeds measured when they were set.
 fn shape_coverage() {
     let stats: Vec<ShapeStats> = (0..1000)
         .map(|s| shape_stats(&gen_seed(s, &Config::default())))
         .collect();
     let rows: [(&str, u32, u32); 9] = [
-        ("loop", percent(&stats, |s| s.loops > 0), 50),
+        ("loop", percent(&stats, |s| s.loops > 0), 60),
         (
             "nested loops",
             percent(&stats, |s| s.max_loop_depth >= 2),
-            10,
+            45,
         ),
         (
             "trivial back-edge phi",
             percent(&stats, |s| s.trivial_backedge_phis > 0),
-            5,
+            45,
         ),
         (
             "swapped phis",
             percent(&stats, |s| s.swapped_phi_pairs > 0),
-            2,
+            35,
         ),
         (
             "all-same-source phi",
             percent(&stats, |s| s.same_source_phis > 0),
-            5,
+            55,
         ),
         (
             "tex zero trailing param",
             percent(&stats, |s| s.tex_const_zero_param > 0),
-            20,
+            35,
         ),
         (
             "dynamic array index",
             percent(&stats, |s| s.dynamic_derefs > 0),
-            10,
+            25,
         ),
         (
             "break or continue",
             percent(&stats, |s| s.breaks + s.continues > 0),
-            30,
+            60,
         ),
-        ("if", percent(&stats, |s| s.ifs > 0), 50),
+        ("if", percent(&stats, |s| s.ifs > 0), 60),
     ];
     for (name, got, min) in rows {
         eprintln!("{name}: {got}% (min {min}%)");
