@@ -2,5 +2,6 @@
 #![deny(missing_docs)]
 
 pub mod a6xx;
+pub mod interp;
 pub mod ir;
 pub mod planted;
