@@ -87,19 +87,7 @@ struct Item {
 pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
     let nb = blocks.len();
     let items: Vec<Vec<Item>> = (0..nb).map(|b| block_items(blocks, b)).collect();
-    let mut preds = vec![Vec::new(); nb];
-    for (b, it) in items.iter().enumerate() {
-        let mut falls = true;
-        for i in it {
-            if let Some(t) = i.target {
-                preds[t].push(b);
-            }
-            falls = !matches!(i.ins.op, Op::Jump { .. } | Op::End);
-        }
-        if falls && b + 1 < nb {
-            preds[b + 1].push(b);
-        }
-    }
+    let preds = physical_preds(&items);
     let mut out: Vec<Option<State>> = vec![None; nb];
     let mut entry: Vec<Option<State>> = vec![None; nb];
     let mut emitted: Vec<Vec<Item>> = vec![Vec::new(); nb];
@@ -119,13 +107,57 @@ pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
             changed = true;
             let (list, end) = transfer(&items[b], st, plants);
             emitted[b] = list;
-            out[b] = Some(end);
+            // Exit states only grow (a flag added for a bigger entry state can clear more,
+            // so the transfer alone is not monotone): the iteration terminates.
+            out[b] = Some(match out[b].take() {
+                Some(mut o) => {
+                    o.merge(&end);
+                    o
+                }
+                None => end,
+            });
         }
         if !changed || plants.has(Plant::A6xxMissingSyBackedge) {
             break;
         }
     }
     layout(emitted)
+}
+
+/// Physical predecessors: the blocks whose end may be followed *in time* by the block's
+/// start in the same wave. Besides the CFG edges, min-PC scheduling resumes the lowest parked
+/// group when the running one jumps forward past it or ends, so a block's physical
+/// predecessors include every earlier block that jumps over it or ends. (A result still in
+/// flight for the fibers that ran the then-side is still in flight when the else-side runs.)
+fn physical_preds(items: &[Vec<Item>]) -> Vec<Vec<usize>> {
+    let nb = items.len();
+    let mut preds = vec![Vec::new(); nb];
+    let mut add = |preds: &mut Vec<Vec<usize>>, t: usize, b: usize| {
+        if t < nb && !preds[t].contains(&b) {
+            preds[t].push(b);
+        }
+    };
+    for (b, it) in items.iter().enumerate() {
+        let mut falls = true;
+        for i in it {
+            if let Some(t) = i.target {
+                add(&mut preds, t, b);
+                for x in b + 1..t.min(nb) {
+                    add(&mut preds, x, b);
+                }
+            }
+            if matches!(i.ins.op, Op::End) {
+                for x in b + 1..nb {
+                    add(&mut preds, x, b);
+                }
+            }
+            falls = !matches!(i.ins.op, Op::Jump { .. } | Op::End);
+        }
+        if falls {
+            add(&mut preds, b + 1, b);
+        }
+    }
+    preds
 }
 
 /// The block's instructions and terminator as items (jumps to the next block dropped).
@@ -168,7 +200,7 @@ fn block_items(blocks: &[MBlock], b: usize) -> Vec<Item> {
 pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
     let mut r = Vec::new();
     let mut w = Vec::new();
-    let mut src = |s: Src, k: usize, r: &mut Vec<(Reg, usize)>| {
+    let src = |s: Src, k: usize, r: &mut Vec<(Reg, usize)>| {
         if let Src::Reg(x) = s {
             r.push((x, k));
         }
