@@ -132,7 +132,7 @@ pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
 fn physical_preds(items: &[Vec<Item>]) -> Vec<Vec<usize>> {
     let nb = items.len();
     let mut preds = vec![Vec::new(); nb];
-    let mut add = |preds: &mut Vec<Vec<usize>>, t: usize, b: usize| {
+    let add = |preds: &mut Vec<Vec<usize>>, t: usize, b: usize| {
         if t < nb && !preds[t].contains(&b) {
             preds[t].push(b);
         }

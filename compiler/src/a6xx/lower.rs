@@ -64,6 +64,7 @@ pub fn lower(prog: &ir::Program) -> Result<VFunc, CompileError> {
         blocks: vec![VBlock::default(); order.len().max(1)],
         class: Vec::new(),
         local_words: words,
+        is_bool: Vec::new(),
     };
     let vid = out.new_reg(Class::Gpr);
     let mut l = Lower {
@@ -325,6 +326,13 @@ impl Lower<'_> {
             InstKind::Break | InstKind::Continue => {}
         }
         if let Some(v) = res {
+            if f.ty(v).bits() == Some(ir::BitSize::B1) {
+                for o in &out {
+                    if let Opnd::V(r) = o {
+                        self.out.is_bool[*r as usize] = true;
+                    }
+                }
+            }
             if !out.is_empty() {
                 self.vals[v.index()] = out;
             }

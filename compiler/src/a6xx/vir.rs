@@ -261,12 +261,15 @@ pub struct VFunc {
     pub class: Vec<Class>,
     /// Words of private memory used by local arrays (spill slots go after them).
     pub local_words: u32,
+    /// Virtual registers known to hold 0 or 1 (IR booleans).
+    pub is_bool: Vec<bool>,
 }
 
 impl VFunc {
     /// A new virtual register.
     pub fn new_reg(&mut self, c: Class) -> VReg {
         self.class.push(c);
+        self.is_bool.push(false);
         (self.class.len() - 1) as VReg
     }
 
