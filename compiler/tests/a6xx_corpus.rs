@@ -182,13 +182,79 @@ fn swapped_phis_in_a_loop() {
     agree_grid(SWAP);
 }
 
+
+/// Memory of every kind, a texture result consumed on the loop back-edge, a dynamically
+/// indexed local array; high register pressure so the starved runs spill.
+const MEMORY: &str = "
+invocations 70
+outputs 4
+uniforms 0x00000002 0x3f000000 0x00000005
+buffer 6
+texture 8x8 levels 2 layers 2
+var_0: vec1[5]
+
+block_0:
+  vec1 32 ssa_0 = load_invocation_id
+  vec1 32 ssa_1 = load_const (0x00000000)
+  vec1 32 ssa_2 = load_const (0x00000001)
+  vec1 32 ssa_3 = load_uniform ssa_0
+  vec2 32 ssa_4 = load_uniform ssa_2
+  vec2 32 ssa_5 = load_buffer 0, ssa_0
+  vec1 32 ssa_30 = mov ssa_5.x
+  vec1 32 ssa_31 = mov ssa_4.y
+  vec1 32 ssa_32 = mov ssa_4.x
+  vec4 32 ssa_33 = mov ssa_5.xyxy
+  vec1 32 ssa_6 = iadd ssa_30, ssa_3
+  store_buffer 0, ssa_2, ssa_6
+  vec1 32 ssa_7 = i2f ssa_0
+  vec1 32 ssa_8 = fmul ssa_7, ssa_31
+  vec2 32 ssa_9 = vec2 ssa_8, ssa_31
+  deref ssa_10 = deref_var var_0
+  deref ssa_11 = deref_array ssa_10[ssa_0]
+  store_deref ssa_11, ssa_6
+  vec1 32 ssa_12 = iand ssa_0, ssa_2
+  vec1 32 ssa_13 = iadd ssa_12, ssa_2
+  loop {
+    block_1:
+      vec1 32 ssa_14 = phi block_0: ssa_1, block_3: ssa_19
+      vec4 32 ssa_15 = phi block_0: ssa_33, block_3: ssa_18
+      vec1 1 ssa_16 = ige ssa_14, ssa_13
+      if ssa_16 {
+        block_2:
+          break
+      } else {
+        block_4:
+      }
+      block_3:
+        vec2 32 ssa_17 = vec2 ssa_14, ssa_0
+        vec4 32 ssa_18 = txf 0, ssa_17, lod ssa_2, layer ssa_2
+        vec1 32 ssa_19 = iadd ssa_14, ssa_2
+        deref ssa_20 = deref_array ssa_10[ssa_19]
+        vec1 32 ssa_21 = load_deref ssa_20
+        vec1 32 ssa_34 = mov ssa_18.x
+        store_deref ssa_20, ssa_34
+  }
+  block_5:
+    vec4 32 ssa_22 = tex 0, ssa_9, lod ssa_8, layer ssa_2
+    vec4 32 ssa_23 = fadd ssa_22, ssa_15
+    deref ssa_24 = deref_array ssa_10[ssa_3]
+    vec1 32 ssa_25 = load_deref ssa_24
+    vec1 32 ssa_35 = mov ssa_23.x
+    vec1 32 ssa_36 = mov ssa_23.w
+    vec4 32 ssa_26 = vec4 ssa_35, ssa_36, ssa_25, ssa_32
+    store_output 0, ssa_26
+";
+
 #[test]
-#[ignore]
-fn show() {
-    let p = parse(SWAP);
-    for regs in [192, 10] {
-        let o = compiler::a6xx::Options { registers: regs, predicates: 1, ..Default::default() };
-        let (r, s, dis) = run_with(&p, &o);
-        println!("{s:?}\n{:?}\n{dis}", r.stats);
-    }
+fn memory_textures_and_local_arrays() {
+    let runs = agree_grid(MEMORY);
+    assert!(runs.iter().any(|(o, s)| o.registers <= 8 && s.spills > 0 && s.fills > 0));
+}
+
+#[test]
+fn loop_needs_predicate_reloads() {
+    let prog = PRED_BACKEDGE.replace("imov ssa_11", "iadd ssa_11, ssa_1");
+    let runs = agree_grid(&prog);
+    assert!(runs.iter().any(|(o, s)| o.predicates == 1 && s.pred_reloads > 0));
+    assert!(runs.iter().any(|(o, s)| o.registers == 4 && s.spills > 0));
 }

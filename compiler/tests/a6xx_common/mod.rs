@@ -62,3 +62,61 @@ pub fn agree_grid(src: &str) -> Vec<(Options, CompileStats)> {
     let p = parse(src);
     grid().into_iter().filter_map(|o| Some((o, agree(&p, &o)?))).collect()
 }
+
+/// Whether `p` under `opts` shows something wrong: a checker error, a hazard, a mismatch or
+/// an incomplete run.
+pub fn shows_bug(p: &Program, opts: &Options) -> bool {
+    let want = interp::run(p, &RunOptions::default()).expect("interpreter runs");
+    let c = compile(p, opts).expect("compiles");
+    if c.check.is_err() {
+        return true;
+    }
+    let r = run(&c.program, &p.dispatch, &sim_config(opts));
+    r.outcome != Outcome::Completed
+        || !r.hazards.is_empty()
+        || want.first_difference(&r.results, &p.dispatch).is_some()
+}
+
+/// A loop whose header branches on a predicate made before the loop, while the loop's exit
+/// test takes the only predicate register: the back-edge must reload it.
+pub const PRED_BACKEDGE: &str = "
+invocations 64
+outputs 2
+
+block_0:
+  vec1 32 ssa_0 = load_invocation_id
+  vec1 32 ssa_1 = load_const (0x00000000)
+  vec1 32 ssa_2 = load_const (0x00000001)
+  vec1 32 ssa_3 = iand ssa_0, ssa_2
+  vec1 1 ssa_4 = ieq ssa_3, ssa_1
+  vec1 32 ssa_5 = load_const (0x00000003)
+  vec1 32 ssa_6 = iand ssa_0, ssa_5
+  loop {
+    block_1:
+      vec1 32 ssa_7 = phi block_0: ssa_1, block_5: ssa_12
+      vec1 32 ssa_8 = phi block_0: ssa_1, block_5: ssa_13
+    if ssa_4 {
+      block_2:
+        vec1 32 ssa_9 = iadd ssa_8, ssa_5
+    } else {
+      block_3:
+        vec1 32 ssa_10 = iadd ssa_8, ssa_2
+    }
+    block_4:
+      vec1 32 ssa_11 = phi block_2: ssa_9, block_3: ssa_10
+      vec1 1 ssa_14 = ige ssa_7, ssa_6
+    if ssa_14 {
+      block_6:
+        break
+    } else {
+      block_7:
+    }
+    block_5:
+      vec1 32 ssa_12 = iadd ssa_7, ssa_2
+      vec1 32 ssa_13 = imov ssa_11
+  }
+  block_8:
+    vec1 32 ssa_15 = phi block_6: ssa_11
+    vec2 32 ssa_16 = vec2 ssa_15, ssa_7
+    store_output 0, ssa_16
+";
