@@ -182,7 +182,6 @@ fn swapped_phis_in_a_loop() {
     agree_grid(SWAP);
 }
 
-
 /// Memory of every kind, a texture result consumed on the loop back-edge, a dynamically
 /// indexed local array; high register pressure so the starved runs spill.
 const MEMORY: &str = "
@@ -248,13 +247,17 @@ block_0:
 #[test]
 fn memory_textures_and_local_arrays() {
     let runs = agree_grid(MEMORY);
-    assert!(runs.iter().any(|(o, s)| o.registers <= 8 && s.spills > 0 && s.fills > 0));
+    assert!(runs
+        .iter()
+        .any(|(o, s)| o.registers <= 8 && s.spills > 0 && s.fills > 0));
 }
 
 #[test]
 fn loop_needs_predicate_reloads() {
     let prog = PRED_BACKEDGE.replace("imov ssa_11", "iadd ssa_11, ssa_1");
     let runs = agree_grid(&prog);
-    assert!(runs.iter().any(|(o, s)| o.predicates == 1 && s.pred_reloads > 0));
+    assert!(runs
+        .iter()
+        .any(|(o, s)| o.predicates == 1 && s.pred_reloads > 0));
     assert!(runs.iter().any(|(o, s)| o.registers == 4 && s.spills > 0));
 }

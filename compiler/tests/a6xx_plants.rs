@@ -10,7 +10,10 @@ fn assert_plant(src: &str, plant: Plant, opts: Options) {
     let p = parse(src);
     assert!(!shows_bug(&p, &opts), "{plant}: clean without the plant");
     agree(&p, &opts);
-    let planted = Options { plants: Plants::NONE.with(plant), ..opts };
+    let planted = Options {
+        plants: Plants::NONE.with(plant),
+        ..opts
+    };
     assert!(shows_bug(&p, &planted), "{plant}: shows with the plant");
 }
 
@@ -60,19 +63,31 @@ fn brao_invert() {
     assert_plant(OR_BRANCH, Plant::A6xxBraoInvert, Options::default());
 }
 
-
 #[test]
 fn pred_backedge_reload() {
-    let opts = Options { predicates: 1, ..Options::default() };
-    assert_plant(&PRED_BACKEDGE.replace("imov ssa_11", "iadd ssa_11, ssa_1"), Plant::A6xxPredBackedgeReload, opts);
+    let opts = Options {
+        predicates: 1,
+        ..Options::default()
+    };
+    assert_plant(
+        &PRED_BACKEDGE.replace("imov ssa_11", "iadd ssa_11, ssa_1"),
+        Plant::A6xxPredBackedgeReload,
+        opts,
+    );
 }
 
 #[test]
 fn spill_reload_stale() {
-    let opts = Options { registers: 4, ..Options::default() };
+    let opts = Options {
+        registers: 4,
+        ..Options::default()
+    };
     let src = PRED_BACKEDGE
         .replace("imov ssa_11", "iadd ssa_11, ssa_20")
-        .replace("block_5: ssa_13\n", "block_5: ssa_13\n      vec1 32 ssa_20 = iadd ssa_8, ssa_7\n");
+        .replace(
+            "block_5: ssa_13\n",
+            "block_5: ssa_13\n      vec1 32 ssa_20 = iadd ssa_8, ssa_7\n",
+        );
     assert_plant(&src, Plant::A6xxSpillReloadStale, opts);
 }
 
@@ -114,4 +129,3 @@ block_0:
 fn missing_sy_backedge() {
     assert_plant(DEAD_LOAD, Plant::A6xxMissingSyBackedge, Options::default());
 }
-

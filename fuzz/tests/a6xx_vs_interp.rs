@@ -27,10 +27,14 @@ fn bytes(seed: u64, len: usize) -> Vec<u8> {
 fn options(seed: u64) -> Options {
     let registers = [192, 48, 16, 10, 8][(seed % 5) as usize];
     Options {
-        wave: if seed % 3 == 0 { WaveSize::W128 } else { WaveSize::W64 },
-        predicates: if (seed / 2) % 2 == 0 { 4 } else { 1 },
+        wave: if seed.is_multiple_of(3) {
+            WaveSize::W128
+        } else {
+            WaveSize::W64
+        },
+        predicates: if (seed / 2).is_multiple_of(2) { 4 } else { 1 },
         registers,
-        opt_predicates: (seed / 7) % 3 != 0,
+        opt_predicates: !(seed / 7).is_multiple_of(3),
         plants: Plants::NONE,
     }
 }
@@ -69,7 +73,10 @@ fn check(p: &Program, opts: &Options, totals: &mut [u64; 4]) -> Result<bool, Str
 
 #[test]
 fn generated_programs_agree_with_the_interpreter() {
-    let n: u64 = std::env::var("A6XX_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let n: u64 = std::env::var("A6XX_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
     let mut failures = Vec::new();
     let mut compared = 0;
     let mut totals = [0u64; 4];
@@ -80,9 +87,15 @@ fn generated_programs_agree_with_the_interpreter() {
         let r = check(&p, &opts, &mut totals);
         compared += matches!(r, Ok(true)) as u32;
         if let Err(e) = r {
-            let path = format!("{}/../target/a6xx-failure-{seed}.ir", env!("CARGO_MANIFEST_DIR"));
+            let path = format!(
+                "{}/../target/a6xx-failure-{seed}.ir",
+                env!("CARGO_MANIFEST_DIR")
+            );
             let _ = std::fs::write(&path, print_program(&p));
-            failures.push(format!("seed {seed} {opts:?}: {}", e.lines().next().unwrap_or("")));
+            failures.push(format!(
+                "seed {seed} {opts:?}: {}",
+                e.lines().next().unwrap_or("")
+            ));
             if failures.len() == 1 {
                 eprintln!("seed {seed} {opts:?}: {e}");
             }
@@ -92,5 +105,10 @@ fn generated_programs_agree_with_the_interpreter() {
         "{compared} of {n} programs compared; instructions {}, spills {}, predicate reloads {}, fiber-instructions {}",
         totals[0], totals[1], totals[2], totals[3]
     );
-    assert!(failures.is_empty(), "{} of {n} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {n} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -59,9 +59,16 @@ pub fn check(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result<(
         .instrs
         .iter()
         .filter_map(|i| match i.op {
-            Op::Load { space: Space::Private, addr, .. } | Op::Store { space: Space::Private, addr, .. } => {
-                Some(addr.offset.max(0) as usize + 1)
+            Op::Load {
+                space: Space::Private,
+                addr,
+                ..
             }
+            | Op::Store {
+                space: Space::Private,
+                addr,
+                ..
+            } => Some(addr.offset.max(0) as usize + 1),
             _ => None,
         })
         .max()
@@ -124,15 +131,37 @@ pub fn check(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result<(
 
 fn apply(st: &mut [u32], op: &Op, rec: &Rec) {
     match (rec.kind, *op) {
-        (RecKind::Spill, Op::Store { space: Space::Private, addr, src, .. }) if addr.base.is_none() => {
+        (
+            RecKind::Spill,
+            Op::Store {
+                space: Space::Private,
+                addr,
+                src,
+                ..
+            },
+        ) if addr.base.is_none() => {
             st[slot_loc(addr.offset)] = st[src.row()];
             return;
         }
-        (RecKind::Fill, Op::Load { space: Space::Private, addr, dst, .. }) if addr.base.is_none() => {
+        (
+            RecKind::Fill,
+            Op::Load {
+                space: Space::Private,
+                addr,
+                dst,
+                ..
+            },
+        ) if addr.base.is_none() => {
             st[dst.row()] = st[slot_loc(addr.offset)];
             return;
         }
-        (RecKind::Move, Op::Mov { dst, src: sim::a6xx::Src::Reg(s) }) => {
+        (
+            RecKind::Move,
+            Op::Mov {
+                dst,
+                src: sim::a6xx::Src::Reg(s),
+            },
+        ) => {
             st[dst.row()] = st[s.row()];
             return;
         }
@@ -142,7 +171,13 @@ fn apply(st: &mut [u32], op: &Op, rec: &Rec) {
     for w in writes {
         st[w.row()] = 0;
     }
-    if let Op::Store { space: Space::Private, addr, count, .. } = *op {
+    if let Op::Store {
+        space: Space::Private,
+        addr,
+        count,
+        ..
+    } = *op
+    {
         if addr.base.is_none() {
             for c in 0..count as i32 {
                 if let Some(x) = st.get_mut(slot_loc(addr.offset + c)) {

@@ -46,7 +46,10 @@ struct State {
 
 impl State {
     fn new() -> State {
-        State { flags: vec![0; ROWS], wait: vec![[0; 3]; ROWS] }
+        State {
+            flags: vec![0; ROWS],
+            wait: vec![[0; 3]; ROWS],
+        }
     }
 
     fn merge(&mut self, o: &State) {
@@ -166,32 +169,68 @@ fn block_items(blocks: &[MBlock], b: usize) -> Vec<Item> {
     let mut v: Vec<Item> = blk
         .insts
         .iter()
-        .map(|m| Item { ins: Instr::new(m.op), rec: m.rec.clone(), target: None })
+        .map(|m| Item {
+            ins: Instr::new(m.op),
+            rec: m.rec.clone(),
+            target: None,
+        })
         .collect();
-    let jump = |t: usize| Item { ins: Instr::new(Op::Jump { offset: 0 }), rec: Rec::default(), target: Some(t) };
+    let jump = |t: usize| Item {
+        ins: Instr::new(Op::Jump { offset: 0 }),
+        rec: Rec::default(),
+        target: Some(t),
+    };
     match &blk.term {
         Term::Jump(t) => {
             if *t != b + 1 {
                 v.push(jump(*t));
             }
         }
-        Term::Branch { kind, a, b: b2, taken, fall } => {
-            let c = |x: &super::vir::PCond| Cond { pred: x.p.phys, inv: x.inv };
+        Term::Branch {
+            kind,
+            a,
+            b: b2,
+            taken,
+            fall,
+        } => {
+            let c = |x: &super::vir::PCond| Cond {
+                pred: x.p.phys,
+                inv: x.inv,
+            };
             let op = match (kind, b2) {
-                (BrKind::Braa, Some(y)) => Op::Braa { a: c(a), b: c(y), offset: 0 },
-                (BrKind::Brao, Some(y)) => Op::Brao { a: c(a), b: c(y), offset: 0 },
-                _ => Op::Br { cond: c(a), offset: 0 },
+                (BrKind::Braa, Some(y)) => Op::Braa {
+                    a: c(a),
+                    b: c(y),
+                    offset: 0,
+                },
+                (BrKind::Brao, Some(y)) => Op::Brao {
+                    a: c(a),
+                    b: c(y),
+                    offset: 0,
+                },
+                _ => Op::Br {
+                    cond: c(a),
+                    offset: 0,
+                },
             };
             let mut rec = Rec::default();
             for x in std::iter::once(a).chain(b2.as_ref()) {
                 rec.uses.push((Reg::p(x.p.phys), x.p.v));
             }
-            v.push(Item { ins: Instr::new(op), rec, target: Some(*taken) });
+            v.push(Item {
+                ins: Instr::new(op),
+                rec,
+                target: Some(*taken),
+            });
             if *fall != b + 1 {
                 v.push(jump(*fall));
             }
         }
-        Term::End => v.push(Item { ins: Instr::new(Op::End), rec: Rec::default(), target: None }),
+        Term::End => v.push(Item {
+            ins: Instr::new(Op::End),
+            rec: Rec::default(),
+            target: None,
+        }),
     }
     v
 }
@@ -207,7 +246,9 @@ pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
     };
     let range = |base: Reg, n: u8| (0..n).filter_map(move |i| base.add(i));
     match *op {
-        Op::Br { cond, .. } | Op::Bany { cond, .. } | Op::Ball { cond, .. } => r.extend(cond.reg().map(|x| (x, 2))),
+        Op::Br { cond, .. } | Op::Bany { cond, .. } | Op::Ball { cond, .. } => {
+            r.extend(cond.reg().map(|x| (x, 2)))
+        }
         Op::Braa { a, b, .. } | Op::Brao { a, b, .. } => {
             r.extend(a.reg().map(|x| (x, 2)));
             r.extend(b.reg().map(|x| (x, 2)));
@@ -236,15 +277,32 @@ pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
             src(b, 2, &mut r);
             w.push(dst);
         }
-        Op::Tex { dst, wrmask, src: s, params, .. } => {
+        Op::Tex {
+            dst,
+            wrmask,
+            src: s,
+            params,
+            ..
+        } => {
             r.extend(range(s, params).map(|x| (x, 2)));
-            w.extend((0..4u8).filter(|c| wrmask & (1 << c) != 0).filter_map(|c| dst.add(c)));
+            w.extend(
+                (0..4u8)
+                    .filter(|c| wrmask & (1 << c) != 0)
+                    .filter_map(|c| dst.add(c)),
+            );
         }
-        Op::Load { dst, addr, count, .. } => {
+        Op::Load {
+            dst, addr, count, ..
+        } => {
             r.extend(addr.base.map(|x| (x, 2)));
             w.extend(range(dst, count));
         }
-        Op::Store { addr, src: s, count, .. } => {
+        Op::Store {
+            addr,
+            src: s,
+            count,
+            ..
+        } => {
             r.extend(addr.base.map(|x| (x, 2)));
             r.extend(range(s, count).map(|x| (x, 2)));
         }
@@ -285,7 +343,11 @@ fn transfer(items: &[Item], mut st: State, plants: Plants) -> (Vec<Item>, State)
         }
         it.ins.flags.ss = ss;
         it.ins.flags.sy = sy;
-        let mut need = reads.iter().map(|&(r, k)| st.wait[r.row()][k]).max().unwrap_or(0);
+        let mut need = reads
+            .iter()
+            .map(|&(r, k)| st.wait[r.row()][k])
+            .max()
+            .unwrap_or(0);
         if need > 0 && plants.has(Plant::A6xxNopShort) {
             need -= 1;
         }
@@ -366,8 +428,8 @@ fn layout(emitted: Vec<Vec<Item>>) -> Legalized {
             recs.push(it.rec);
         }
     }
-    for k in 0..instrs.len() {
-        if matches!(instrs[k].op, Op::Br { .. } | Op::Braa { .. } | Op::Brao { .. }) {
+    for (k, ins) in instrs.iter().enumerate() {
+        if matches!(ins.op, Op::Br { .. } | Op::Braa { .. } | Op::Brao { .. }) {
             targets.push(k + 1);
         }
     }
@@ -383,7 +445,11 @@ fn layout(emitted: Vec<Vec<Item>>) -> Legalized {
             _ => i.flags.nop as u32,
         })
         .sum();
-    Legalized { program: Program { instrs }, recs, nops }
+    Legalized {
+        program: Program { instrs },
+        recs,
+        nops,
+    }
 }
 
 fn set_offset(op: &mut Op, off: i32) {

@@ -81,9 +81,17 @@ pub fn lower(prog: &ir::Program) -> Result<VFunc, CompileError> {
     l.emit(VInst::InvocationId { dst: vid });
     if words > 0 {
         let z = l.new_gpr();
-        l.emit(VInst::Mov { dst: z, src: Opnd::Imm(0) });
+        l.emit(VInst::Mov {
+            dst: z,
+            src: Opnd::Imm(0),
+        });
         for w in 0..words {
-            l.emit(VInst::Store { space: Space::Private, base: None, offset: w as i32, src: z });
+            l.emit(VInst::Store {
+                space: Space::Private,
+                base: None,
+                offset: w as i32,
+                src: z,
+            });
         }
     }
     for &b in &order {
@@ -129,7 +137,9 @@ impl Lower<'_> {
     fn val(&self, v: Value) -> Result<&[Opnd], CompileError> {
         match self.vals.get(v.index()) {
             Some(x) if !x.is_empty() => Ok(x),
-            _ => Err(CompileError::Unsupported(format!("{v} used before its definition"))),
+            _ => Err(CompileError::Unsupported(format!(
+                "{v} used before its definition"
+            ))),
         }
     }
 
@@ -189,7 +199,12 @@ impl Lower<'_> {
                         _ => {
                             let base = self.in_reg(idx);
                             let dst = self.new_gpr();
-                            let i = VInst::Load { space: Space::Uniform, dst, base: Some(base), offset: c as i32 };
+                            let i = VInst::Load {
+                                space: Space::Uniform,
+                                dst,
+                                base: Some(base),
+                                offset: c as i32,
+                            };
                             self.emit(i);
                             Opnd::V(dst)
                         }
@@ -202,18 +217,32 @@ impl Lower<'_> {
                 for c in 0..comps {
                     let dst = self.new_gpr();
                     let space = Space::Global(*buffer as u8);
-                    self.emit(VInst::Load { space, dst, base: Some(base), offset: c as i32 });
+                    self.emit(VInst::Load {
+                        space,
+                        dst,
+                        base: Some(base),
+                        offset: c as i32,
+                    });
                     out.push(Opnd::V(dst));
                 }
             }
-            InstKind::StoreBuffer { buffer, index, value } => {
+            InstKind::StoreBuffer {
+                buffer,
+                index,
+                value,
+            } => {
                 let base = self.comp(*index, 0)?;
                 let base = self.in_reg(base);
                 for c in 0..f.ty(*value).comps() as usize {
                     let src = self.comp(*value, c)?;
                     let src = self.in_reg(src);
                     let space = Space::Global(*buffer as u8);
-                    self.emit(VInst::Store { space, base: Some(base), offset: c as i32, src });
+                    self.emit(VInst::Store {
+                        space,
+                        base: Some(base),
+                        offset: c as i32,
+                        src,
+                    });
                 }
             }
             InstKind::StoreOutput { slot, value } => {
@@ -221,10 +250,24 @@ impl Lower<'_> {
                     let src = self.comp(*value, c)?;
                     let src = self.in_reg(src);
                     let offset = slot.wrapping_add(c as u32) as i32;
-                    self.emit(VInst::Store { space: Space::Output, base: None, offset, src });
+                    self.emit(VInst::Store {
+                        space: Space::Output,
+                        base: None,
+                        offset,
+                        src,
+                    });
                 }
             }
-            InstKind::Tex { texture, coord, params } | InstKind::Txf { texture, coord, params } => {
+            InstKind::Tex {
+                texture,
+                coord,
+                params,
+            }
+            | InstKind::Txf {
+                texture,
+                coord,
+                params,
+            } => {
                 let sam = matches!(data.kind, InstKind::Tex { .. });
                 let mut srcs = vec![self.comp(*coord, 0)?, self.comp(*coord, 1)?];
                 let extra: Vec<Option<Value>> = if sam {
@@ -246,12 +289,24 @@ impl Lower<'_> {
                     out.push(Opnd::V(r));
                 }
                 let op = if sam { TexOp::Sam } else { TexOp::Isam };
-                self.emit(VInst::Tex { op, dsts, srcs, tex: *texture as u8 });
+                self.emit(VInst::Tex {
+                    op,
+                    dsts,
+                    srcs,
+                    tex: *texture as u8,
+                });
             }
             InstKind::DerefVar { var } => {
                 let ty = f.vars[*var].clone();
                 let offset = self.var_base[var.index()];
-                self.set_ptr(res, Ptr { dynamic: None, offset, ty });
+                self.set_ptr(
+                    res,
+                    Ptr {
+                        dynamic: None,
+                        offset,
+                        ty,
+                    },
+                );
             }
             InstKind::DerefArray { parent, index } => {
                 let p = self.ptr(*parent)?;
@@ -261,7 +316,11 @@ impl Lower<'_> {
                 };
                 let ew = elem.words();
                 let idx = self.comp(*index, 0)?;
-                let mut ptr = Ptr { dynamic: p.dynamic, offset: p.offset, ty: elem };
+                let mut ptr = Ptr {
+                    dynamic: p.dynamic,
+                    offset: p.offset,
+                    ty: elem,
+                };
                 if let Opnd::Imm(k) = idx {
                     ptr.offset += (k % len) * ew;
                 } else {
@@ -269,7 +328,12 @@ impl Lower<'_> {
                         alu2(self, Binary::AndB, idx, Opnd::Imm(len - 1))
                     } else {
                         let d = self.new_gpr();
-                        self.emit(VInst::Div { op: DivOp::Umod, dst: d, a: idx, b: Opnd::Imm(len) });
+                        self.emit(VInst::Div {
+                            op: DivOp::Umod,
+                            dst: d,
+                            a: idx,
+                            b: Opnd::Imm(len),
+                        });
                         Opnd::V(d)
                     };
                     let scaled = match ew {
@@ -294,18 +358,36 @@ impl Lower<'_> {
                     VarType::Struct(fs) => fs.get(*field as usize).cloned().unwrap_or(p.ty.clone()),
                     t => t.clone(),
                 };
-                self.set_ptr(res, Ptr { dynamic: p.dynamic, offset: p.offset + off, ty });
+                self.set_ptr(
+                    res,
+                    Ptr {
+                        dynamic: p.dynamic,
+                        offset: p.offset + off,
+                        ty,
+                    },
+                );
             }
             InstKind::DerefCast { parent, ty } => {
                 let p = self.ptr(*parent)?;
-                self.set_ptr(res, Ptr { ty: ty.clone(), ..p });
+                self.set_ptr(
+                    res,
+                    Ptr {
+                        ty: ty.clone(),
+                        ..p
+                    },
+                );
             }
             InstKind::LoadDeref { deref } => {
                 let p = self.ptr(*deref)?;
                 for c in 0..comps as u32 {
                     let dst = self.new_gpr();
                     let offset = (p.offset + c) as i32;
-                    self.emit(VInst::Load { space: Space::Private, dst, base: p.dynamic, offset });
+                    self.emit(VInst::Load {
+                        space: Space::Private,
+                        dst,
+                        base: p.dynamic,
+                        offset,
+                    });
                     out.push(Opnd::V(dst));
                 }
             }
@@ -315,7 +397,12 @@ impl Lower<'_> {
                     let src = self.comp(*value, c as usize)?;
                     let src = self.in_reg(src);
                     let offset = (p.offset + c) as i32;
-                    self.emit(VInst::Store { space: Space::Private, base: p.dynamic, offset, src });
+                    self.emit(VInst::Store {
+                        space: Space::Private,
+                        base: p.dynamic,
+                        offset,
+                        src,
+                    });
                 }
             }
             InstKind::LoadReg { .. } | InstKind::StoreReg { .. } => {
@@ -399,11 +486,29 @@ impl Lower<'_> {
     /// `cmps.s.ne p, c, 0; br !p, else` at the end of the current block.
     fn branch_on(&mut self, c: Opnd, then_list: &[CfNode], else_list: &[CfNode]) -> Term {
         let p = self.out.new_reg(Class::Pred);
-        let pop = POp { v: p, phys: NO_PHYS };
-        self.emit(VInst::Cmps { ty: CmpType::S, cond: CmpCond::Ne, dst: Dst::P(pop), a: c, b: Opnd::Imm(0) });
-        let fall = then_list.first().map(|n| self.first(n)).unwrap_or(self.cur + 1);
+        let pop = POp {
+            v: p,
+            phys: NO_PHYS,
+        };
+        self.emit(VInst::Cmps {
+            ty: CmpType::S,
+            cond: CmpCond::Ne,
+            dst: Dst::P(pop),
+            a: c,
+            b: Opnd::Imm(0),
+        });
+        let fall = then_list
+            .first()
+            .map(|n| self.first(n))
+            .unwrap_or(self.cur + 1);
         let taken = else_list.first().map(|n| self.first(n)).unwrap_or(fall);
-        Term::Branch { kind: BrKind::Br, a: PCond { p: pop, inv: true }, b: None, taken, fall }
+        Term::Branch {
+            kind: BrKind::Br,
+            a: PCond { p: pop, inv: true },
+            b: None,
+            taken,
+            fall,
+        }
     }
 
     fn first(&self, n: &CfNode) -> usize {
@@ -422,8 +527,12 @@ impl Lower<'_> {
                 continue;
             }
             for &inst in &f.blocks[b].insts {
-                let InstKind::Phi { sources } = &f.insts[inst].kind else { continue };
-                let Some(res) = f.insts[inst].result.expand() else { continue };
+                let InstKind::Phi { sources } = &f.insts[inst].kind else {
+                    continue;
+                };
+                let Some(res) = f.insts[inst].result.expand() else {
+                    continue;
+                };
                 let dsts = self.vals[res.index()].clone();
                 for s in sources {
                     if !self.cfg.is_reachable(s.pred) {
@@ -431,7 +540,9 @@ impl Lower<'_> {
                     }
                     let pb = self.bmap[s.pred.index()];
                     for (c, d) in dsts.iter().enumerate() {
-                        let (Opnd::V(d), Ok(src)) = (d, self.comp(s.value, c)) else { continue };
+                        let (Opnd::V(d), Ok(src)) = (d, self.comp(s.value, c)) else {
+                            continue;
+                        };
                         self.out.blocks[pb].copies.push((*d, src));
                     }
                 }
@@ -443,6 +554,11 @@ impl Lower<'_> {
 /// Emits a cat2 two-source op into a fresh register.
 pub(super) fn alu2(l: &mut Lower<'_>, op: Binary, a: Opnd, b: Opnd) -> Opnd {
     let d = l.new_gpr();
-    l.emit(VInst::Alu2 { op, dst: Dst::G(d), a, b });
+    l.emit(VInst::Alu2 {
+        op,
+        dst: Dst::G(d),
+        a,
+        b,
+    });
     Opnd::V(d)
 }

@@ -17,8 +17,22 @@ pub(super) fn alu(l: &mut Lower<'_>, op: AluOp, s: [Opnd; 3]) -> Opnd {
         Iadd => alu2(l, Binary::AddU, a, b),
         Isub => alu2(l, Binary::SubU, a, b),
         Imul => alu2(l, Binary::MulLU, a, b),
-        Ineg => alu1(l, Unary::AbsNegS { abs: false, neg: true }, a),
-        Iabs => alu1(l, Unary::AbsNegS { abs: true, neg: false }, a),
+        Ineg => alu1(
+            l,
+            Unary::AbsNegS {
+                abs: false,
+                neg: true,
+            },
+            a,
+        ),
+        Iabs => alu1(
+            l,
+            Unary::AbsNegS {
+                abs: true,
+                neg: false,
+            },
+            a,
+        ),
         Imin => alu2(l, Binary::MinS, a, b),
         Imax => alu2(l, Binary::MaxS, a, b),
         Umin => alu2(l, Binary::MinU, a, b),
@@ -38,13 +52,34 @@ pub(super) fn alu(l: &mut Lower<'_>, op: AluOp, s: [Opnd; 3]) -> Opnd {
         Imod => div(l, DivOp::Imod, a, b),
         Fadd => alu2(l, Binary::AddF, a, b),
         Fsub => {
-            let nb = alu1(l, Unary::AbsNegF { abs: false, neg: true }, b);
+            let nb = alu1(
+                l,
+                Unary::AbsNegF {
+                    abs: false,
+                    neg: true,
+                },
+                b,
+            );
             alu2(l, Binary::AddF, a, nb)
         }
         Fmul => alu2(l, Binary::MulF, a, b),
         Ffma => alu3(l, Ternary::MadF32, a, b, c),
-        Fneg => alu1(l, Unary::AbsNegF { abs: false, neg: true }, a),
-        Fabs => alu1(l, Unary::AbsNegF { abs: true, neg: false }, a),
+        Fneg => alu1(
+            l,
+            Unary::AbsNegF {
+                abs: false,
+                neg: true,
+            },
+            a,
+        ),
+        Fabs => alu1(
+            l,
+            Unary::AbsNegF {
+                abs: true,
+                neg: false,
+            },
+            a,
+        ),
         Fmin => alu2(l, Binary::MinF, a, b),
         Fmax => alu2(l, Binary::MaxF, a, b),
         Ffloor => alu1(l, Unary::FloorF, a),
@@ -53,7 +88,14 @@ pub(super) fn alu(l: &mut Lower<'_>, op: AluOp, s: [Opnd; 3]) -> Opnd {
         FroundEven => alu1(l, Unary::RndneF, a),
         Ffract => {
             let fl = alu1(l, Unary::FloorF, a);
-            let n = alu1(l, Unary::AbsNegF { abs: false, neg: true }, fl);
+            let n = alu1(
+                l,
+                Unary::AbsNegF {
+                    abs: false,
+                    neg: true,
+                },
+                fl,
+            );
             alu2(l, Binary::AddF, a, n)
         }
         Fsqrt => sfu(l, SfuOp::Sqrt, a),
@@ -85,19 +127,35 @@ pub(super) fn alu(l: &mut Lower<'_>, op: AluOp, s: [Opnd; 3]) -> Opnd {
 
 fn alu1(l: &mut Lower<'_>, op: Unary, src: Opnd) -> Opnd {
     let d = l.new_gpr();
-    l.emit(VInst::Alu1 { op, dst: Dst::G(d), src });
+    l.emit(VInst::Alu1 {
+        op,
+        dst: Dst::G(d),
+        src,
+    });
     Opnd::V(d)
 }
 
 fn alu3(l: &mut Lower<'_>, op: Ternary, a: Opnd, b: Opnd, c: Opnd) -> Opnd {
     let d = l.new_gpr();
-    l.emit(VInst::Alu3 { op, dst: d, a, b, c });
+    l.emit(VInst::Alu3 {
+        op,
+        dst: d,
+        a,
+        b,
+        c,
+    });
     Opnd::V(d)
 }
 
 fn cmp(l: &mut Lower<'_>, ty: CmpType, cond: CmpCond, a: Opnd, b: Opnd) -> Opnd {
     let d = l.new_gpr();
-    l.emit(VInst::Cmps { ty, cond, dst: Dst::G(d), a, b });
+    l.emit(VInst::Cmps {
+        ty,
+        cond,
+        dst: Dst::G(d),
+        a,
+        b,
+    });
     Opnd::V(d)
 }
 

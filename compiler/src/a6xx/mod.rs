@@ -106,7 +106,10 @@ pub enum CompileError {
         needed: u32,
     },
     /// Locals and spill slots do not fit private memory.
-    #[error("{words} words of private memory needed, {} available", lower::PRIVATE_WORDS)]
+    #[error(
+        "{words} words of private memory needed, {} available",
+        lower::PRIVATE_WORDS
+    )]
     PrivateMemory {
         /// Words needed.
         words: u32,
@@ -146,5 +149,9 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         pred_reloads,
         registers_used: alloc.registers_used,
     };
-    Ok(Compiled { program: leg.program, stats, check })
+    Ok(Compiled {
+        program: leg.program,
+        stats,
+        check,
+    })
 }

@@ -36,7 +36,10 @@ pub fn opt_predicates(f: &mut VFunc, predicates: u8, plants: Plants) {
         f,
     };
     for (b, blk) in o.f.blocks.iter_mut().enumerate() {
-        let list: Vec<Option<VInst>> = std::mem::take(&mut blk.insts).into_iter().map(Some).collect();
+        let list: Vec<Option<VInst>> = std::mem::take(&mut blk.insts)
+            .into_iter()
+            .map(Some)
+            .collect();
         for (k, i) in list.iter().enumerate() {
             let i = i.as_ref().expect("all present");
             i.gpr_uses(|v| o.uses[v as usize] += 1);
@@ -77,16 +80,22 @@ impl Opt<'_> {
         if !self.f.is_bool[c as usize] {
             return false;
         }
-        let Some(at) = self.sole_def(c) else { return false };
+        let Some(at) = self.sole_def(c) else {
+            return false;
+        };
         let ok = match self.get(at) {
             Some(VInst::Cmps { dst: Dst::G(_), .. }) => true,
-            Some(VInst::Alu2 { op: Binary::AndB | Binary::OrB | Binary::XorB, dst: Dst::G(_), a, b, .. }) => {
-                [a, b].iter().all(|x| match x {
-                    Opnd::V(v) => self.f.is_bool[*v as usize],
-                    Opnd::Imm(k) => *k <= 1,
-                    Opnd::Const(_) => false,
-                })
-            }
+            Some(VInst::Alu2 {
+                op: Binary::AndB | Binary::OrB | Binary::XorB,
+                dst: Dst::G(_),
+                a,
+                b,
+                ..
+            }) => [a, b].iter().all(|x| match x {
+                Opnd::V(v) => self.f.is_bool[*v as usize],
+                Opnd::Imm(k) => *k <= 1,
+                Opnd::Const(_) => false,
+            }),
             _ => false,
         };
         if ok {
@@ -101,9 +110,18 @@ impl Opt<'_> {
 
     /// A predicate holding boolean `x` for a new branch operand, emitted at the end of `b`.
     fn pred_for(&mut self, b: usize, x: VReg) -> POp {
-        let p = POp { v: self.f.new_reg(Class::Pred), phys: NO_PHYS };
+        let p = POp {
+            v: self.f.new_reg(Class::Pred),
+            phys: NO_PHYS,
+        };
         if !self.retarget(x, p) {
-            let ne = VInst::Cmps { ty: CmpType::S, cond: CmpCond::Ne, dst: Dst::P(p), a: Opnd::V(x), b: Opnd::Imm(0) };
+            let ne = VInst::Cmps {
+                ty: CmpType::S,
+                cond: CmpCond::Ne,
+                dst: Dst::P(p),
+                a: Opnd::V(x),
+                b: Opnd::Imm(0),
+            };
             // The `cmps` takes over the use the folded `and`/`or` had.
             self.insts[b].push(Some(ne));
         }
@@ -111,7 +129,14 @@ impl Opt<'_> {
     }
 
     fn branch(&mut self, b: usize, predicates: u8, plants: Plants) {
-        let Some(Term::Branch { kind: BrKind::Br, a, b: None, taken, fall }) = self.f.blocks[b].term.clone() else {
+        let Some(Term::Branch {
+            kind: BrKind::Br,
+            a,
+            b: None,
+            taken,
+            fall,
+        }) = self.f.blocks[b].term.clone()
+        else {
             return;
         };
         let p = a.p;
@@ -120,12 +145,23 @@ impl Opt<'_> {
         }) else {
             return;
         };
-        let Some(VInst::Cmps { a: Opnd::V(mut c), .. }) = self.insts[b][k].clone() else { return };
+        let Some(VInst::Cmps {
+            a: Opnd::V(mut c), ..
+        }) = self.insts[b][k].clone()
+        else {
+            return;
+        };
         let mut inv = a.inv;
         // Negations into the invert bit.
         while self.f.is_bool[c as usize] {
             let Some(at) = self.sole_def(c) else { break };
-            let Some(VInst::Alu2 { op: Binary::XorB, a: Opnd::V(x), b: Opnd::Imm(1), .. }) = self.get(at).cloned() else {
+            let Some(VInst::Alu2 {
+                op: Binary::XorB,
+                a: Opnd::V(x),
+                b: Opnd::Imm(1),
+                ..
+            }) = self.get(at).cloned()
+            else {
                 break;
             };
             if !self.f.is_bool[x as usize] {
@@ -139,20 +175,32 @@ impl Opt<'_> {
         // and/or feeding only this branch → braa/brao.
         if predicates >= 2 && self.f.is_bool[c as usize] {
             if let Some(at) = self.sole_def(c) {
-                if let Some(VInst::Alu2 { op: op @ (Binary::AndB | Binary::OrB), a: Opnd::V(x), b: Opnd::V(y), .. }) =
-                    self.get(at).cloned()
+                if let Some(VInst::Alu2 {
+                    op: op @ (Binary::AndB | Binary::OrB),
+                    a: Opnd::V(x),
+                    b: Opnd::V(y),
+                    ..
+                }) = self.get(at).cloned()
                 {
                     if x != y && self.f.is_bool[x as usize] && self.f.is_bool[y as usize] {
                         self.insts[at.0][at.1] = None;
                         self.insts[b][k] = None;
                         let px = self.pred_for(b, x);
                         let py = self.pred_for(b, y);
-                        let mut kind = if op == Binary::AndB { BrKind::Braa } else { BrKind::Brao };
+                        let mut kind = if op == Binary::AndB {
+                            BrKind::Braa
+                        } else {
+                            BrKind::Brao
+                        };
                         let (mut ia, mut ib) = (false, false);
                         if inv {
                             // De Morgan: !(x & y) = !x | !y.
                             if !plants.has(Plant::A6xxBraoInvert) {
-                                kind = if kind == BrKind::Braa { BrKind::Brao } else { BrKind::Braa };
+                                kind = if kind == BrKind::Braa {
+                                    BrKind::Brao
+                                } else {
+                                    BrKind::Braa
+                                };
                             }
                             ia = true;
                             ib = true;
@@ -175,7 +223,13 @@ impl Opt<'_> {
         } else if let Some(VInst::Cmps { a: src, .. }) = self.insts[b][k].as_mut() {
             *src = Opnd::V(c);
         }
-        self.f.blocks[b].term = Some(Term::Branch { kind: BrKind::Br, a: PCond { p, inv }, b: None, taken, fall });
+        self.f.blocks[b].term = Some(Term::Branch {
+            kind: BrKind::Br,
+            a: PCond { p, inv },
+            b: None,
+            taken,
+            fall,
+        });
     }
 }
 
@@ -184,13 +238,24 @@ impl Opt<'_> {
 fn cse(list: &mut [Option<VInst>], term: Option<&mut Term>) {
     let mut rename: Vec<(VReg, VReg)> = Vec::new();
     for j in 0..list.len() {
-        let Some(VInst::Cmps { ty, cond, dst: Dst::P(pj), a, b }) = list[j].clone() else { continue };
+        let Some(VInst::Cmps {
+            ty,
+            cond,
+            dst: Dst::P(pj),
+            a,
+            b,
+        }) = list[j].clone()
+        else {
+            continue;
+        };
         let earlier = list[..j].iter().find_map(|i| match i {
-            Some(VInst::Cmps { ty: t, cond: c, dst: Dst::P(pi), a: x, b: y })
-                if (*t, *c, *x, *y) == (ty, cond, a, b) =>
-            {
-                Some(pi.v)
-            }
+            Some(VInst::Cmps {
+                ty: t,
+                cond: c,
+                dst: Dst::P(pi),
+                a: x,
+                b: y,
+            }) if (*t, *c, *x, *y) == (ty, cond, a, b) => Some(pi.v),
             _ => None,
         });
         if let Some(v) = earlier {

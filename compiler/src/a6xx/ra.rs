@@ -62,19 +62,25 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
         .unwrap_or(0);
     let budget = opts.registers.min(sim::a6xx::GPRS as u32);
     let hulls = hulls(f);
-    let mut order: Vec<usize> = (0..hulls.len()).filter(|&v| hulls[v].0 <= hulls[v].1).collect();
+    let mut order: Vec<usize> = (0..hulls.len())
+        .filter(|&v| hulls[v].0 <= hulls[v].1)
+        .collect();
     order.sort_by_key(|&v| (hulls[v].0, hulls[v].1));
-    let mut avail = budget.checked_sub(payload).ok_or(CompileError::NoRegisters {
-        budget,
-        needed: payload,
-    })?;
+    let mut avail = budget
+        .checked_sub(payload)
+        .ok_or(CompileError::NoRegisters {
+            budget,
+            needed: payload,
+        })?;
     let mut locs = scan(&hulls, &order, avail);
     let spilled = locs.iter().any(|l| matches!(l, Loc::Slot(_)));
     if spilled {
-        avail = avail.checked_sub(SCRATCH).ok_or(CompileError::NoRegisters {
-            budget,
-            needed: payload + SCRATCH,
-        })?;
+        avail = avail
+            .checked_sub(SCRATCH)
+            .ok_or(CompileError::NoRegisters {
+                budget,
+                needed: payload + SCRATCH,
+            })?;
         locs = scan(&hulls, &order, avail);
     }
     let mut slot = f.local_words;
@@ -120,7 +126,10 @@ fn sequentialise_copies(f: &mut VFunc) {
                 None => {
                     let d = pending[0].0;
                     let t = f.new_reg(super::vir::Class::Gpr);
-                    seq.push(VInst::Mov { dst: t, src: Opnd::V(d) });
+                    seq.push(VInst::Mov {
+                        dst: t,
+                        src: Opnd::V(d),
+                    });
                     for c in pending.iter_mut() {
                         if c.1 == Opnd::V(d) {
                             c.1 = Opnd::V(t);

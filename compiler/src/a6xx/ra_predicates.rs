@@ -56,7 +56,9 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
         if let Some(first) = fwd.first().and_then(|&p| end[p].clone()) {
             for k in 0..count {
                 let v = first[k];
-                let agree = fwd.iter().all(|&p| end[p].as_ref().is_some_and(|e| e[k] == v));
+                let agree = fwd
+                    .iter()
+                    .all(|&p| end[p].as_ref().is_some_and(|e| e[k] == v));
                 if agree && v.is_some_and(|v| live.live_in[b].contains(v as usize)) {
                     state[k] = v;
                 }
@@ -73,7 +75,9 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
         };
         let blk = &mut f.blocks[b];
         for inst in blk.insts.iter_mut() {
-            let Some(p) = inst.pred_def_mut() else { continue };
+            let Some(p) = inst.pred_def_mut() else {
+                continue;
+            };
             let k = pick(&state, &term_uses, |v| dead(v, &live.live_out[b]));
             p.phys = k as u8;
             state[k] = Some(p.v);
@@ -114,7 +118,10 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
         blk.tail.extend(tail);
         end[b] = Some(state);
     }
-    debug_assert!(f.class.iter().all(|c| matches!(c, Class::Gpr | Class::Pred)));
+    debug_assert!(f
+        .class
+        .iter()
+        .all(|c| matches!(c, Class::Gpr | Class::Pred)));
     reloads
 }
 

@@ -55,8 +55,14 @@ impl<'a> Rewriter<'a> {
 
     fn push(&mut self, op: Op, rec: Rec) {
         match op {
-            Op::Store { space: Space::Private, .. } => self.spills += (rec.kind == RecKind::Spill) as u32,
-            Op::Load { space: Space::Private, .. } => self.fills += (rec.kind == RecKind::Fill) as u32,
+            Op::Store {
+                space: Space::Private,
+                ..
+            } => self.spills += (rec.kind == RecKind::Spill) as u32,
+            Op::Load {
+                space: Space::Private,
+                ..
+            } => self.fills += (rec.kind == RecKind::Fill) as u32,
             _ => {}
         }
         self.out.push(MInst { op, rec });
@@ -75,31 +81,57 @@ impl<'a> Rewriter<'a> {
                 self.inst(i);
             }
             let term = blk.term.clone().unwrap_or(Term::End);
-            blocks.push(MBlock { insts: std::mem::take(&mut self.out), term });
+            blocks.push(MBlock {
+                insts: std::mem::take(&mut self.out),
+                term,
+            });
         }
         blocks
-    }
-
-    fn slot(&self, v: VReg) -> Option<u32> {
-        match self.locs[v as usize] {
-            Loc::Slot(s) => Some(s),
-            _ => None,
-        }
     }
 
     /// Loads spilled `v` into scratch `s`.
     fn fill(&mut self, v: VReg, s: usize, slot: u32) {
         let dst = self.reg(self.scratch_base + s as u32);
-        let addr = Addr { base: None, offset: slot as i32 };
-        let rec = Rec { uses: vec![], defs: vec![(dst, v)], kind: RecKind::Fill };
-        self.push(Op::Load { space: Space::Private, dst, addr, count: 1 }, rec);
+        let addr = Addr {
+            base: None,
+            offset: slot as i32,
+        };
+        let rec = Rec {
+            uses: vec![],
+            defs: vec![(dst, v)],
+            kind: RecKind::Fill,
+        };
+        self.push(
+            Op::Load {
+                space: Space::Private,
+                dst,
+                addr,
+                count: 1,
+            },
+            rec,
+        );
         self.cache[s] = Some(v);
     }
 
     fn spill(&mut self, src: Reg, v: VReg, slot: u32) {
-        let addr = Addr { base: None, offset: slot as i32 };
-        let rec = Rec { uses: vec![(src, v)], defs: vec![], kind: RecKind::Spill };
-        self.push(Op::Store { space: Space::Private, addr, src, count: 1 }, rec);
+        let addr = Addr {
+            base: None,
+            offset: slot as i32,
+        };
+        let rec = Rec {
+            uses: vec![(src, v)],
+            defs: vec![],
+            kind: RecKind::Spill,
+        };
+        self.push(
+            Op::Store {
+                space: Space::Private,
+                addr,
+                src,
+                count: 1,
+            },
+            rec,
+        );
     }
 
     fn forget(&mut self, v: VReg) {
@@ -118,8 +150,18 @@ impl<'a> Rewriter<'a> {
                     Loc::Reg(0) | Loc::None => {}
                     Loc::Reg(r) => {
                         let d = self.reg(r as u32);
-                        let rec = Rec { uses: vec![(r0, *dst)], defs: vec![(d, *dst)], kind: RecKind::Move };
-                        self.push(Op::Mov { dst: d, src: Src::Reg(r0) }, rec);
+                        let rec = Rec {
+                            uses: vec![(r0, *dst)],
+                            defs: vec![(d, *dst)],
+                            kind: RecKind::Move,
+                        };
+                        self.push(
+                            Op::Mov {
+                                dst: d,
+                                src: Src::Reg(r0),
+                            },
+                            rec,
+                        );
                     }
                     Loc::Slot(s) => self.spill(r0, *dst, s),
                 }
@@ -167,7 +209,10 @@ impl<'a> Rewriter<'a> {
             Some((_, Loc::Reg(r))) => (Some(self.reg(r as u32)), None),
             Some((v, Loc::Slot(slot))) => {
                 let s = (0..SCRATCH as usize).find(|&s| !locked[s]).unwrap_or(0);
-                (Some(self.reg(self.scratch_base + s as u32)), Some((v, s, slot)))
+                (
+                    Some(self.reg(self.scratch_base + s as u32)),
+                    Some((v, s, slot)),
+                )
             }
             _ => (None, None),
         };
@@ -200,7 +245,15 @@ impl<'a> Rewriter<'a> {
     }
 
     fn tex(&mut self, i: &VInst) {
-        let VInst::Tex { op, dsts, srcs, tex } = i else { return };
+        let VInst::Tex {
+            op,
+            dsts,
+            srcs,
+            tex,
+        } = i
+        else {
+            return;
+        };
         let mut rec = Rec::default();
         for (k, s) in srcs.iter().enumerate() {
             let pr = self.reg(self.payload_base + k as u32);
@@ -210,26 +263,73 @@ impl<'a> Rewriter<'a> {
                     match self.locs[v as usize] {
                         Loc::Reg(r) => {
                             let r = self.reg(r as u32);
-                            let m = Rec { uses: vec![(r, v)], defs: vec![(pr, v)], kind: RecKind::Move };
-                            self.push(Op::Mov { dst: pr, src: Src::Reg(r) }, m);
+                            let m = Rec {
+                                uses: vec![(r, v)],
+                                defs: vec![(pr, v)],
+                                kind: RecKind::Move,
+                            };
+                            self.push(
+                                Op::Mov {
+                                    dst: pr,
+                                    src: Src::Reg(r),
+                                },
+                                m,
+                            );
                         }
                         Loc::Slot(slot) => match self.cache.iter().position(|&c| c == Some(v)) {
                             Some(s) => {
                                 let r = gpr(self.scratch_base + s as u32);
-                                let m = Rec { uses: vec![(r, v)], defs: vec![(pr, v)], kind: RecKind::Move };
-                                self.push(Op::Mov { dst: pr, src: Src::Reg(r) }, m);
+                                let m = Rec {
+                                    uses: vec![(r, v)],
+                                    defs: vec![(pr, v)],
+                                    kind: RecKind::Move,
+                                };
+                                self.push(
+                                    Op::Mov {
+                                        dst: pr,
+                                        src: Src::Reg(r),
+                                    },
+                                    m,
+                                );
                             }
                             None => {
-                                let addr = Addr { base: None, offset: slot as i32 };
-                                let m = Rec { uses: vec![], defs: vec![(pr, v)], kind: RecKind::Fill };
-                                self.push(Op::Load { space: Space::Private, dst: pr, addr, count: 1 }, m);
+                                let addr = Addr {
+                                    base: None,
+                                    offset: slot as i32,
+                                };
+                                let m = Rec {
+                                    uses: vec![],
+                                    defs: vec![(pr, v)],
+                                    kind: RecKind::Fill,
+                                };
+                                self.push(
+                                    Op::Load {
+                                        space: Space::Private,
+                                        dst: pr,
+                                        addr,
+                                        count: 1,
+                                    },
+                                    m,
+                                );
                             }
                         },
                         Loc::None => unreachable!("a used register has a location"),
                     }
                 }
-                Opnd::Const(k) => self.push(Op::Mov { dst: pr, src: Src::Const(k) }, Rec::default()),
-                Opnd::Imm(x) => self.push(Op::Mov { dst: pr, src: Src::Imm(x) }, Rec::default()),
+                Opnd::Const(k) => self.push(
+                    Op::Mov {
+                        dst: pr,
+                        src: Src::Const(k),
+                    },
+                    Rec::default(),
+                ),
+                Opnd::Imm(x) => self.push(
+                    Op::Mov {
+                        dst: pr,
+                        src: Src::Imm(x),
+                    },
+                    Rec::default(),
+                ),
             }
         }
         let mut wrmask = 0u8;
@@ -242,7 +342,14 @@ impl<'a> Rewriter<'a> {
         }
         let base = gpr(self.payload_base);
         let params = srcs.len().max(1) as u8;
-        let t = Op::Tex { op: *op, dst: base, wrmask: wrmask.max(1), src: base, params, tex: *tex };
+        let t = Op::Tex {
+            op: *op,
+            dst: base,
+            wrmask: wrmask.max(1),
+            src: base,
+            params,
+            tex: *tex,
+        };
         self.push(t, rec);
         for (c, d) in dsts.iter().enumerate() {
             let Some(v) = *d else { continue };
@@ -251,8 +358,18 @@ impl<'a> Rewriter<'a> {
             match self.locs[v as usize] {
                 Loc::Reg(r) => {
                     let r = self.reg(r as u32);
-                    let m = Rec { uses: vec![(pr, v)], defs: vec![(r, v)], kind: RecKind::Move };
-                    self.push(Op::Mov { dst: r, src: Src::Reg(pr) }, m);
+                    let m = Rec {
+                        uses: vec![(pr, v)],
+                        defs: vec![(r, v)],
+                        kind: RecKind::Move,
+                    };
+                    self.push(
+                        Op::Mov {
+                            dst: r,
+                            src: Src::Reg(pr),
+                        },
+                        m,
+                    );
                 }
                 Loc::Slot(slot) => self.spill(pr, v, slot),
                 Loc::None => {}
@@ -274,25 +391,82 @@ fn build(i: &VInst, u: &dyn Fn(VReg) -> Reg, d: Reg) -> Op {
         Dst::P(p) => Reg::p(p.phys),
     };
     match i {
-        VInst::Mov { src, .. } => Op::Mov { dst: d, src: s(src) },
-        VInst::Cov { conv, src, .. } => Op::Cov { conv: *conv, dst: d, src: s(src) },
-        VInst::Alu1 { op, dst: x, src } => Op::Alu1 { op: *op, dst: dst(x), src: s(src) },
-        VInst::Alu2 { op, dst: x, a, b } => Op::Alu2 { op: *op, dst: dst(x), a: s(a), b: s(b) },
-        VInst::Cmps { ty, cond, dst: x, a, b } => {
-            Op::Cmps { ty: *ty, cond: *cond, dst: dst(x), a: s(a), b: s(b) }
-        }
-        VInst::Alu3 { op, a, b, c, .. } => Op::Alu3 { op: *op, dst: d, a: s(a), b: s(b), c: s(c) },
-        VInst::Sfu { op, src, .. } => Op::Sfu { op: *op, dst: d, src: s(src) },
-        VInst::Div { op, a, b, .. } => Op::Div { op: *op, dst: d, a: s(a), b: s(b) },
-        VInst::Load { space, base, offset, .. } => Op::Load {
+        VInst::Mov { src, .. } => Op::Mov {
+            dst: d,
+            src: s(src),
+        },
+        VInst::Cov { conv, src, .. } => Op::Cov {
+            conv: *conv,
+            dst: d,
+            src: s(src),
+        },
+        VInst::Alu1 { op, dst: x, src } => Op::Alu1 {
+            op: *op,
+            dst: dst(x),
+            src: s(src),
+        },
+        VInst::Alu2 { op, dst: x, a, b } => Op::Alu2 {
+            op: *op,
+            dst: dst(x),
+            a: s(a),
+            b: s(b),
+        },
+        VInst::Cmps {
+            ty,
+            cond,
+            dst: x,
+            a,
+            b,
+        } => Op::Cmps {
+            ty: *ty,
+            cond: *cond,
+            dst: dst(x),
+            a: s(a),
+            b: s(b),
+        },
+        VInst::Alu3 { op, a, b, c, .. } => Op::Alu3 {
+            op: *op,
+            dst: d,
+            a: s(a),
+            b: s(b),
+            c: s(c),
+        },
+        VInst::Sfu { op, src, .. } => Op::Sfu {
+            op: *op,
+            dst: d,
+            src: s(src),
+        },
+        VInst::Div { op, a, b, .. } => Op::Div {
+            op: *op,
+            dst: d,
+            a: s(a),
+            b: s(b),
+        },
+        VInst::Load {
+            space,
+            base,
+            offset,
+            ..
+        } => Op::Load {
             space: *space,
             dst: d,
-            addr: Addr { base: base.map(u), offset: *offset },
+            addr: Addr {
+                base: base.map(u),
+                offset: *offset,
+            },
             count: 1,
         },
-        VInst::Store { space, base, offset, src } => Op::Store {
+        VInst::Store {
+            space,
+            base,
+            offset,
+            src,
+        } => Op::Store {
             space: *space,
-            addr: Addr { base: base.map(u), offset: *offset },
+            addr: Addr {
+                base: base.map(u),
+                offset: *offset,
+            },
             src: u(*src),
             count: 1,
         },

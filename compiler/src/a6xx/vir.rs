@@ -6,7 +6,9 @@
 //! predicate is only read by terminators; block `i`'s fall-through successor is block `i + 1`;
 //! an edge to a block at or before its source is a loop back-edge (structured layout).
 
-use sim::a6xx::{Binary, CmpCond, CmpType, Conv, DivOp, Op, Reg, SfuOp, Space, Ternary, TexOp, Unary};
+use sim::a6xx::{
+    Binary, CmpCond, CmpType, Conv, DivOp, Op, Reg, SfuOp, Space, Ternary, TexOp, Unary,
+};
 
 /// A virtual register (index into [`VFunc::class`]).
 pub type VReg = u32;

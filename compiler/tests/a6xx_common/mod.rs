@@ -34,7 +34,13 @@ pub fn grid() -> Vec<Options> {
         for registers in [192, 8, 4] {
             for wave in [WaveSize::W64, WaveSize::W128] {
                 for opt_predicates in [true, false] {
-                    v.push(Options { wave, predicates, registers, opt_predicates, plants: Plants::NONE });
+                    v.push(Options {
+                        wave,
+                        predicates,
+                        registers,
+                        opt_predicates,
+                        plants: Plants::NONE,
+                    });
                 }
             }
         }
@@ -50,7 +56,11 @@ pub fn agree(p: &Program, opts: &Options) -> Option<CompileStats> {
     let want = interp::run(p, &RunOptions::default()).expect("interpreter runs");
     let (r, stats, dis) = run_with(p, opts);
     assert_eq!(r.outcome, Outcome::Completed, "{opts:?}\n{dis}");
-    assert!(r.hazards.is_empty(), "{opts:?}: hazards {:#?}\n{dis}", r.hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    assert!(
+        r.hazards.is_empty(),
+        "{opts:?}: hazards {:#?}\n{dis}",
+        r.hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>()
+    );
     if let Some(d) = want.first_difference(&r.results, &p.dispatch) {
         panic!("{opts:?}: mismatch {d:?}\n{dis}");
     }
@@ -60,7 +70,10 @@ pub fn agree(p: &Program, opts: &Options) -> Option<CompileStats> {
 /// Runs the whole grid; returns the stats of each run.
 pub fn agree_grid(src: &str) -> Vec<(Options, CompileStats)> {
     let p = parse(src);
-    grid().into_iter().filter_map(|o| Some((o, agree(&p, &o)?))).collect()
+    grid()
+        .into_iter()
+        .filter_map(|o| Some((o, agree(&p, &o)?)))
+        .collect()
 }
 
 /// Whether `p` under `opts` shows something wrong: a checker error, a hazard, a mismatch or
