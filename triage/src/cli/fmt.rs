@@ -1,4 +1,5 @@
 //! `gpufuzz fmt FILE.ir`: parse and print canonically (print → parse → print is the identity).
+//! The file's leading `;` comment lines (a regression's story and expectations) are kept.
 
 use clap::Args;
 use compiler::ir::text;
@@ -21,7 +22,12 @@ pub fn run(a: FmtArgs) -> Result<ExitCode, String> {
     let src = std::fs::read_to_string(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
     let program =
         text::parse_program(&src, &a.file.display().to_string()).map_err(|e| e.to_string())?;
-    let out = text::print_program(&program);
+    let header: String = src
+        .lines()
+        .take_while(|l| l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let out = header + &text::print_program(&program);
     if a.check {
         if out != src {
             eprintln!("{}: not in canonical form", a.file.display());
