@@ -5,7 +5,8 @@
 //! * [`alu`] — ALU opcodes and their exact semantics;
 //! * [`instructions`] — instruction kinds and their operands;
 //! * [`function`] — programs, the data-flow graph and the control-flow tree;
-//! * [`builder`] — building functions front to back.
+//! * [`builder`] — building functions front to back;
+//! * [`edit`] — rewriting uses and other small edits passes share.
 //!
 //! # Text format
 //!
@@ -64,6 +65,7 @@
 
 pub mod alu;
 pub mod builder;
+pub mod edit;
 pub mod entities;
 pub mod function;
 pub mod instructions;
