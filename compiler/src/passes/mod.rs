@@ -42,3 +42,6 @@ pub use opt_shrink_vectors::shrink_vectors;
 pub use pipeline::{
     run_pipeline, to_registers, PassRun, PipelineError, PipelineOptions, PipelineReport,
 };
+
+#[cfg(test)]
+mod tests;
