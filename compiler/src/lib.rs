@@ -3,3 +3,4 @@
 
 pub mod ir;
 pub mod passes;
+pub mod planted;

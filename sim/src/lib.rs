@@ -3,5 +3,6 @@
 //! The simulators are the hardware: nothing here knows about the compiler.
 #![deny(missing_docs)]
 
+pub mod a6xx;
 pub mod dispatch;
 pub mod semantics;

@@ -6,7 +6,9 @@
 //! * [`instructions`] — instruction kinds and their operands;
 //! * [`function`] — programs, the data-flow graph and the control-flow tree;
 //! * [`builder`] — building functions front to back;
-//! * [`edit`] — rewriting uses and other small edits passes share.
+//! * [`edit`] — rewriting uses and other small edits passes share;
+//! * [`cfg`](mod@cfg) — the CFG derived from the tree: edges, reverse post-order, loops, dominators;
+//! * [`verify`](mod@verify) — the verifier: every rule a well-formed program keeps.
 //!
 //! # Text format
 //!
@@ -65,18 +67,24 @@
 
 pub mod alu;
 pub mod builder;
+pub mod cfg;
 pub mod edit;
 pub mod entities;
 pub mod function;
 pub mod instructions;
+pub mod text;
 pub mod types;
+pub mod verify;
 
 pub use alu::AluOp;
 pub use builder::Builder;
+pub use cfg::{Cfg, DomTree};
 pub use entities::{Block, Inst, Reg, Value, Var};
 pub use function::{
     first_block, last_block, walk_blocks, BlockData, CfNode, Function, IfNode, InstData, LoopNode,
     Program, ValueData,
 };
 pub use instructions::{InstKind, PhiSource, TexParams};
+pub use text::{parse_program, print_program, ParseError};
 pub use types::{BitSize, Type, VarType};
+pub use verify::{deref_type, verify, VerifyErrors};

@@ -126,8 +126,7 @@ pub enum PipelineError {
 
 /// Verifies a program, rendering the errors as text.
 pub fn check(p: &Program) -> Result<(), String> {
-    let _ = p;
-    Ok(())
+    crate::ir::verify(p).map_err(|e| e.to_string())
 }
 
 /// Runs the default pipeline on `p`.

@@ -1,0 +1,164 @@
+//! Layout rules: the shape of the control-flow tree and of each block's instruction list.
+
+use super::{exists, Location, Rule, Verifier};
+use crate::ir::{Block, CfNode, InstKind};
+use cranelift_entity::SecondaryMap;
+
+/// Which list of the tree is being walked, for messages.
+#[derive(Copy, Clone)]
+enum ListKind {
+    Top,
+    Then,
+    Else,
+    LoopBody,
+}
+
+impl ListKind {
+    fn name(self) -> &'static str {
+        match self {
+            ListKind::Top => "the top-level list",
+            ListKind::Then => "a then-list",
+            ListKind::Else => "an else-list",
+            ListKind::LoopBody => "a loop body",
+        }
+    }
+}
+
+impl Verifier<'_> {
+    /// Walks the tree: list shapes, block and instruction placement, jumps and phis.
+    /// Records the placed instructions and `if` conditions for the later checks.
+    pub(super) fn check_layout(&mut self) {
+        let mut seen_block = SecondaryMap::<Block, bool>::new();
+        let mut prev = None;
+        let body = &self.func.body;
+        self.walk_list(body, ListKind::Top, 0, &mut prev, &mut seen_block);
+    }
+
+    fn walk_list(
+        &mut self,
+        list: &[CfNode],
+        kind: ListKind,
+        loops: u32,
+        prev: &mut Option<Block>,
+        seen_block: &mut SecondaryMap<Block, bool>,
+    ) {
+        let loc = prev.map_or(Location::Program, Location::Block);
+        let after = prev.map_or(String::new(), |b| format!(" (after {b})"));
+        match (list.first(), list.last()) {
+            (None, _) => self.shape_err(loc, format!("{} is empty{after}", kind.name())),
+            (Some(first), Some(last)) => {
+                if !matches!(first, CfNode::Block(_)) {
+                    let m = format!("{} does not start with a block{after}", kind.name());
+                    self.shape_err(loc, m);
+                }
+                if !matches!(last, CfNode::Block(_)) {
+                    let m = format!("{} does not end with a block{after}", kind.name());
+                    self.shape_err(loc, m);
+                }
+            }
+            (Some(_), None) => {}
+        }
+        for (i, node) in list.iter().enumerate() {
+            let next_is_block = matches!(list.get(i + 1), Some(CfNode::Block(_)));
+            match node {
+                CfNode::Block(b) => {
+                    if next_is_block {
+                        let m = format!("{b} is followed by another block in {}", kind.name());
+                        self.shape_err(Location::Block(*b), m);
+                    }
+                    self.walk_block(*b, loops, seen_block);
+                    *prev = Some(*b);
+                }
+                CfNode::If(n) => {
+                    self.check_adjacent_cf(list, i, *prev, kind);
+                    self.if_conds.push((*prev, n.cond));
+                    self.walk_list(&n.then_list, ListKind::Then, loops, prev, seen_block);
+                    self.walk_list(&n.else_list, ListKind::Else, loops, prev, seen_block);
+                }
+                CfNode::Loop(l) => {
+                    self.check_adjacent_cf(list, i, *prev, kind);
+                    self.walk_list(&l.body, ListKind::LoopBody, loops + 1, prev, seen_block);
+                }
+            }
+        }
+    }
+
+    /// An `if` or `loop` must be followed by a block (or end the list, reported separately).
+    fn check_adjacent_cf(&mut self, list: &[CfNode], i: usize, prev: Option<Block>, k: ListKind) {
+        if matches!(list.get(i + 1), Some(CfNode::If(_) | CfNode::Loop(_))) {
+            let loc = prev.map_or(Location::Program, Location::Block);
+            let m = format!("two ifs/loops are adjacent in {}", k.name());
+            self.shape_err(loc, m);
+        }
+    }
+
+    fn shape_err(&mut self, loc: Location, message: String) {
+        self.tree_ok = false;
+        self.report(loc, Rule::ListShape, message);
+    }
+
+    fn walk_block(&mut self, b: Block, loops: u32, seen_block: &mut SecondaryMap<Block, bool>) {
+        let func = self.func;
+        if !exists(func.blocks.len(), b) {
+            self.tree_ok = false;
+            let m = format!("{b} is placed but does not exist");
+            self.report(Location::Block(b), Rule::UnknownEntity, m);
+            return;
+        }
+        if seen_block[b] {
+            self.tree_ok = false;
+            let m = format!("{b} is placed more than once");
+            self.report(Location::Block(b), Rule::DuplicatePlacement, m);
+            return;
+        }
+        seen_block[b] = true;
+        let insts = &func.blocks[b].insts;
+        let mut phis_done = false;
+        for (k, &inst) in insts.iter().enumerate() {
+            let Some(data) = func.insts.get(inst) else {
+                let m = format!("{inst} is placed in {b} but does not exist");
+                self.report(Location::Block(b), Rule::UnknownEntity, m);
+                continue;
+            };
+            if self.seen_inst[inst] {
+                let m = format!("{inst} is placed more than once (again in {b})");
+                self.inst_err(inst, Rule::DuplicatePlacement, m);
+                continue;
+            }
+            self.seen_inst[inst] = true;
+            self.placed.push((b, inst, k));
+            if let Some(v) = data.result.expand() {
+                match func.values.get(v) {
+                    None => {
+                        let m = format!("result {v} does not exist");
+                        self.inst_err(inst, Rule::UnknownEntity, m);
+                    }
+                    Some(vd) if vd.def.expand() != Some(inst) => {
+                        let def = vd.def.expand().map_or("nothing".into(), |d| d.to_string());
+                        let m = format!("result {v} says it is defined by {def}");
+                        self.inst_err(inst, Rule::ResultDef, m);
+                    }
+                    Some(_) => {}
+                }
+            }
+            match &data.kind {
+                InstKind::Phi { .. } if phis_done => {
+                    let m = format!("phi after a non-phi instruction in {b}");
+                    self.inst_err(inst, Rule::PhiPlacement, m);
+                }
+                InstKind::Phi { .. } => {}
+                _ => phis_done = true,
+            }
+            if data.kind.is_jump() {
+                if k + 1 != insts.len() {
+                    let m = format!("{} is not the last instruction of {b}", data.kind.name());
+                    self.inst_err(inst, Rule::JumpPlacement, m);
+                }
+                if loops == 0 {
+                    let m = format!("{} outside any loop", data.kind.name());
+                    self.inst_err(inst, Rule::JumpOutsideLoop, m);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! The verifier: checks every rule a well-formed [`Program`] keeps, and collects every
+//! violation (entity, printed instruction, rule, message) instead of stopping at the first.
+//! It trusts nothing it checks: out-of-range entity references are reported, never indexed,
+//! so a malformed program never makes it panic.
+//!
+//! # Rules
+//!
+//! Layout (`layout.rs`):
+//! * `list-shape` — every control-flow list starts and ends with a block, and blocks alternate
+//!   with `if`s/`loop`s (no two blocks and no two ifs/loops are adjacent);
+//! * `unknown-entity` — every block, instruction, value, variable and register referenced
+//!   exists (also checked by the other groups for the references they read);
+//! * `duplicate-placement` — each block and each instruction is placed at most once;
+//! * `result-def` — a placed instruction's result value exists and its `def` points back to the
+//!   instruction;
+//! * `phi-placement` — phis come first in their block;
+//! * `jump-placement` — `break`/`continue` is the last instruction of its block;
+//! * `jump-outside-loop` — `break`/`continue` sits inside a loop;
+//! * `if-condition` — an `if` condition is a `vec1 1` value.
+//!
+//! SSA (`ssa.rs`); dominance and phi-edge rules are checked only when the tree is well formed
+//! (no `list-shape` error and no unknown or duplicated block), since the CFG is meaningless
+//! otherwise, and uses in unreachable blocks are exempt from dominance:
+//! * `undefined-value` — every operand (and `if` condition) is a value defined by a placed
+//!   instruction whose result it is;
+//! * `not-dominated` — each use is dominated by its definition (in the same block: defined
+//!   earlier); a phi source's definition dominates the end of the source's predecessor; an
+//!   `if` condition's definition dominates the block before the `if`;
+//! * `phi-missing-source` — a phi has a source for every CFG predecessor of its block;
+//! * `phi-extra-source` — a phi has no source from a block that is not a predecessor;
+//! * `phi-duplicate-source` — a phi has at most one source per predecessor.
+//!
+//! Types and operands (`types.rs`):
+//! * `declaration` — variable types are well formed (vectors of 1–4, arrays of ≥ 1 element,
+//!   non-empty structs); register types are data types;
+//! * `result-presence` — an instruction that defines a value has a result, one that does not
+//!   (stores, jumps) has none;
+//! * `operand-slots` — ALU slots past the arity and `vec` slots past the count hold the
+//!   reserved value, with no gaps; a `vec` has 1–4 components;
+//! * `operand-type` — ALU operands match [`AluOp::srcs`](super::AluOp::srcs) (int/float 32-bit,
+//!   bool 1-bit, one component count for all operands; `bcsel`'s two `Any` operands of one
+//!   type); `vec` operands are scalars of one bit size; `mov` reads data; phi sources have the
+//!   phi's type; uniform/buffer indices are `vec1 32`; stored and output values are 32-bit;
+//!   `tex`/`txf` coordinates are `vec2 32` and their parameters `vec1 32`; derefs' parents are
+//!   derefs and array indices `vec1 32`; register stores have the register's type;
+//! * `result-type` — the result type equals the type derived from the opcode and operands
+//!   (ALU per [`AluOp::dst`](super::AluOp::dst), `vec` of the count, `mov` of the swizzle
+//!   length, `vec4 32` texture results, 32-bit loads, `deref` for deref instructions, the
+//!   register's type for `load_reg`); constants and phis are data;
+//! * `swizzle` — `mov` swizzle indices are within the source's component count;
+//! * `const-bits` — boolean constant components are 0 or 1, unused components 0;
+//! * `resource-range` — buffer and texture numbers exist in the dispatch; `store_output` needs
+//!   at least one output slot;
+//! * `tex-params` — `txf` has no bias; `tex` does not have both lod and bias;
+//! * `deref-use` — deref values are used only as the deref operand of deref instructions and
+//!   `load_deref`/`store_deref`, never as data (ALU, phis, stores, …);
+//! * `deref-chain` — `deref_array` parents point at arrays, `deref_struct` parents at structs
+//!   with the field in range, `deref_cast` types are well formed and no larger (in words)
+//!   than the parent's pointee;
+//! * `deref-access` — `load_deref`/`store_deref` derefs point at a `vecN`, and the data is
+//!   `vecN 32`.
+
+mod layout;
+mod ssa;
+#[cfg(test)]
+mod tests;
+mod types;
+
+pub use types::deref_type;
+
+use super::{Block, Cfg, DomTree, Function, Inst, Program, Value};
+use cranelift_entity::{EntityRef, SecondaryMap};
+use std::fmt;
+
+/// A rule of the verifier (see the module documentation for what each one requires).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum Rule {
+    ListShape,
+    UnknownEntity,
+    DuplicatePlacement,
+    ResultDef,
+    PhiPlacement,
+    JumpPlacement,
+    JumpOutsideLoop,
+    IfCondition,
+    UndefinedValue,
+    NotDominated,
+    PhiMissingSource,
+    PhiExtraSource,
+    PhiDuplicateSource,
+    Declaration,
+    ResultPresence,
+    OperandSlots,
+    OperandType,
+    ResultType,
+    Swizzle,
+    ConstBits,
+    ResourceRange,
+    TexParams,
+    DerefUse,
+    DerefChain,
+    DerefAccess,
+}
+
+impl Rule {
+    /// The rule's name, as listed in the module documentation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::ListShape => "list-shape",
+            Rule::UnknownEntity => "unknown-entity",
+            Rule::DuplicatePlacement => "duplicate-placement",
+            Rule::ResultDef => "result-def",
+            Rule::PhiPlacement => "phi-placement",
+            Rule::JumpPlacement => "jump-placement",
+            Rule::JumpOutsideLoop => "jump-outside-loop",
+            Rule::IfCondition => "if-condition",
+            Rule::UndefinedValue => "undefined-value",
+            Rule::NotDominated => "not-dominated",
+            Rule::PhiMissingSource => "phi-missing-source",
+            Rule::PhiExtraSource => "phi-extra-source",
+            Rule::PhiDuplicateSource => "phi-duplicate-source",
+            Rule::Declaration => "declaration",
+            Rule::ResultPresence => "result-presence",
+            Rule::OperandSlots => "operand-slots",
+            Rule::OperandType => "operand-type",
+            Rule::ResultType => "result-type",
+            Rule::Swizzle => "swizzle",
+            Rule::ConstBits => "const-bits",
+            Rule::ResourceRange => "resource-range",
+            Rule::TexParams => "tex-params",
+            Rule::DerefUse => "deref-use",
+            Rule::DerefChain => "deref-chain",
+            Rule::DerefAccess => "deref-access",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a violation was found.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Location {
+    /// The program as a whole (declarations, the top-level list).
+    Program,
+    /// A block (its placement or its phis' edges).
+    Block(Block),
+    /// An instruction.
+    Inst(Inst),
+    /// A value (an `if` condition).
+    Value(Value),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Program => f.write_str("program"),
+            Location::Block(b) => write!(f, "{b}"),
+            Location::Inst(i) => write!(f, "{i}"),
+            Location::Value(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// One violated rule.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct VerifierError {
+    /// The entity at fault.
+    pub location: Location,
+    /// The offending instruction, printed (empty when the location is not an instruction).
+    pub context: String,
+    /// The rule broken.
+    pub rule: Rule,
+    /// What is wrong, with the facts needed to act.
+    pub message: String,
+}
+
+impl fmt::Display for VerifierError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.location)?;
+        if !self.context.is_empty() {
+            write!(f, " ({})", self.context)?;
+        }
+        write!(f, ": [{}] {}", self.rule, self.message)
+    }
+}
+
+/// Every violation found in a program, in the order found.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct VerifyErrors(pub Vec<VerifierError>);
+
+impl VerifyErrors {
+    /// Whether some violation broke `rule`.
+    pub fn has(&self, rule: Rule) -> bool {
+        self.0.iter().any(|e| e.rule == rule)
+    }
+}
+
+impl fmt::Display for VerifyErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(f, "{n} verifier error{}", if n == 1 { "" } else { "s" })?;
+        for e in &self.0 {
+            write!(f, "\n  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for VerifyErrors {}
+
+/// Checks every rule listed in the module documentation.
+pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
+    let func = &p.func;
+    let mut v = Verifier {
+        p,
+        func,
+        errors: Vec::new(),
+        cfg: Cfg::compute(func),
+        dom: DomTree::default(),
+        tree_ok: true,
+        seen_inst: SecondaryMap::new(),
+        placed: Vec::new(),
+        if_conds: Vec::new(),
+    };
+    v.dom.recompute(&v.cfg);
+    v.check_declarations();
+    v.check_layout();
+    for k in 0..v.placed.len() {
+        let (block, inst, index) = v.placed[k];
+        v.check_operands(block, inst, index);
+        v.check_inst(inst);
+    }
+    v.check_if_conds();
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifyErrors(v.errors))
+    }
+}
+
+/// The state of one run of the verifier.
+struct Verifier<'a> {
+    p: &'a Program,
+    func: &'a Function,
+    errors: Vec<VerifierError>,
+    cfg: Cfg,
+    dom: DomTree,
+    /// Whether the tree is well formed enough for the CFG to mean anything.
+    tree_ok: bool,
+    seen_inst: SecondaryMap<Inst, bool>,
+    /// Placed instructions (first placement only) with their block and index.
+    placed: Vec<(Block, Inst, usize)>,
+    /// `if` conditions with the block before the `if`.
+    if_conds: Vec<(Option<Block>, Value)>,
+}
+
+impl Verifier<'_> {
+    fn report(&mut self, location: Location, rule: Rule, message: String) {
+        let context = match location {
+            Location::Inst(i) => print_inst(self.func, i),
+            _ => String::new(),
+        };
+        self.errors.push(VerifierError {
+            location,
+            context,
+            rule,
+            message,
+        });
+    }
+
+    fn inst_err(&mut self, inst: Inst, rule: Rule, message: String) {
+        self.report(Location::Inst(inst), rule, message);
+    }
+}
+
+/// Prints an instruction for error context (a stand-in for the text printer, to be swapped
+/// for it): `vec1 32 ssa_3 = iadd ssa_1, ssa_2`. Never panics on malformed instructions.
+pub fn print_inst(func: &Function, inst: Inst) -> String {
+    use super::InstKind as K;
+    use std::fmt::Write;
+    let Some(data) = func.insts.get(inst) else {
+        return format!("{inst} (does not exist)");
+    };
+    let mut s = String::new();
+    if let Some(v) = data.result.expand() {
+        match func.values.get(v) {
+            Some(vd) => _ = write!(s, "{} {v} = ", vd.ty),
+            None => _ = write!(s, "{v} (does not exist) = "),
+        }
+    }
+    s.push_str(data.kind.name());
+    let imm = match &data.kind {
+        K::LoadBuffer { buffer, .. } | K::StoreBuffer { buffer, .. } => Some(buffer.to_string()),
+        K::StoreOutput { slot, .. } => Some(slot.to_string()),
+        K::Tex { texture, .. } | K::Txf { texture, .. } => Some(texture.to_string()),
+        K::DerefVar { var } => Some(var.to_string()),
+        K::DerefStruct { field, .. } => Some(format!(".{field}")),
+        K::DerefCast { ty, .. } => Some(format!("({ty})")),
+        K::LoadReg { reg } | K::StoreReg { reg, .. } => Some(reg.to_string()),
+        K::Mov { swizzle, .. } => Some(format!("swizzle {swizzle:?}")),
+        K::Const { bits } => Some(format!("{bits:08x?}")),
+        _ => None,
+    };
+    let mut sep = " ";
+    if let Some(imm) = imm {
+        s.push(' ');
+        s.push_str(&imm);
+        sep = ", ";
+    }
+    if let K::Phi { sources } = &data.kind {
+        for src in sources {
+            _ = write!(s, "{sep}{}: {}", src.pred, src.value);
+            sep = ", ";
+        }
+    } else {
+        data.kind.visit_args(|v| {
+            _ = write!(s, "{sep}{v}");
+            sep = ", ";
+        });
+    }
+    s
+}
+
+/// Whether `e` names an entity `map` holds.
+fn exists<K: EntityRef>(len: usize, e: K) -> bool {
+    e.index() < len
+}

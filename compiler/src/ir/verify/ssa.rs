@@ -1,0 +1,149 @@
+//! SSA rules: operands are defined by placed instructions that dominate their uses, and phis
+//! have exactly one source per CFG predecessor, each available at the end of that edge.
+
+use super::{Location, Rule, Verifier};
+use crate::ir::{Block, Inst, InstKind, PhiSource, Type, Value};
+use cranelift_entity::EntityRef;
+
+impl Verifier<'_> {
+    /// The definition of `v` as (block, index) if `v` is defined by a placed instruction
+    /// whose result it is; otherwise reports why not (at `loc`) and returns none.
+    fn placed_def(&mut self, loc: Location, v: Value) -> Option<(Block, usize)> {
+        let func = self.func;
+        let Some(vd) = func.values.get(v) else {
+            self.report(
+                loc,
+                Rule::UnknownEntity,
+                format!("operand {v} does not exist"),
+            );
+            return None;
+        };
+        let Some(def) = vd.def.expand() else {
+            self.report(loc, Rule::UndefinedValue, format!("{v} has no definition"));
+            return None;
+        };
+        let Some(def_data) = func.insts.get(def) else {
+            let m = format!("{v} is defined by {def}, which does not exist");
+            self.report(loc, Rule::UnknownEntity, m);
+            return None;
+        };
+        if def_data.result.expand() != Some(v) {
+            let m = format!("{v} says it is defined by {def}, whose result it is not");
+            self.report(loc, Rule::UndefinedValue, m);
+            return None;
+        }
+        if !self.seen_inst.get(def).copied().unwrap_or(false) {
+            let m = format!("{v} is defined by {def}, which is not placed in any block");
+            self.report(loc, Rule::UndefinedValue, m);
+            return None;
+        }
+        let pos = self.cfg.inst_position(def);
+        if pos.is_none() {
+            // Placed, but in a block the CFG dropped; layout errors cover it.
+            self.tree_ok = false;
+        }
+        pos
+    }
+
+    /// Checks that every operand of `inst` (at `index` in `block`) is defined and, outside
+    /// phis, dominated by its definition; checks phi sources against the predecessors.
+    pub(super) fn check_operands(&mut self, block: Block, inst: Inst, index: usize) {
+        let kind = &self.func.insts[inst].kind;
+        if let InstKind::Phi { sources } = kind {
+            self.check_phi(block, inst, sources);
+            return;
+        }
+        let mut args: [Value; 8] = [Value::from_u32(0); 8];
+        let mut n = 0;
+        kind.visit_args(|v| {
+            if n < args.len() {
+                args[n] = v;
+                n += 1;
+            }
+        });
+        let loc = Location::Inst(inst);
+        for &v in &args[..n] {
+            let Some(def) = self.placed_def(loc, v) else {
+                continue;
+            };
+            if self.tree_ok
+                && self.cfg.is_reachable(block)
+                && !self.dom.def_dominates_use(def, (block, index))
+            {
+                let m = format!("{v} (defined in {}) does not dominate this use", def.0);
+                self.inst_err(inst, Rule::NotDominated, m);
+            }
+        }
+    }
+
+    fn check_phi(&mut self, block: Block, inst: Inst, sources: &[PhiSource]) {
+        let func = self.func;
+        for (k, s) in sources.iter().enumerate() {
+            let def = self.placed_def(Location::Inst(inst), s.value);
+            if !self.tree_ok {
+                continue;
+            }
+            if sources[..k].iter().any(|t| t.pred == s.pred) {
+                let m = format!("more than one source from {}", s.pred);
+                self.inst_err(inst, Rule::PhiDuplicateSource, m);
+                continue;
+            }
+            if !self.cfg.preds(block).contains(&s.pred) {
+                let what = if s.pred.index() < func.blocks.len() {
+                    "is not a predecessor of"
+                } else {
+                    "does not exist, so is not a predecessor of"
+                };
+                let m = format!("source from {}, which {what} {block}", s.pred);
+                self.inst_err(inst, Rule::PhiExtraSource, m);
+                continue;
+            }
+            if let Some((def_block, _)) = def {
+                if self.cfg.is_reachable(s.pred) && !self.dom.dominates(def_block, s.pred) {
+                    let m = format!(
+                        "source {} (defined in {def_block}) is not available at the end of {}",
+                        s.value, s.pred
+                    );
+                    self.inst_err(inst, Rule::NotDominated, m);
+                }
+            }
+        }
+        if !self.tree_ok {
+            return;
+        }
+        for k in 0..self.cfg.preds(block).len() {
+            let pred = self.cfg.preds(block)[k];
+            if !sources.iter().any(|s| s.pred == pred) {
+                let m = format!("no source for predecessor {pred} of {block}");
+                self.inst_err(inst, Rule::PhiMissingSource, m);
+            }
+        }
+    }
+
+    /// Checks `if` conditions: defined, `vec1 1`, and available at the end of the block
+    /// before the `if`.
+    pub(super) fn check_if_conds(&mut self) {
+        for k in 0..self.if_conds.len() {
+            let (prev, cond) = self.if_conds[k];
+            let loc = Location::Value(cond);
+            if let Some(vd) = self.func.values.get(cond).filter(|vd| vd.ty != Type::B1) {
+                let m = format!("if condition {cond} is {}, not vec1 1", vd.ty);
+                self.report(loc, Rule::IfCondition, m);
+            }
+            let Some((def_block, _)) = self.placed_def(loc, cond) else {
+                continue;
+            };
+            if let Some(prev) = prev {
+                if self.tree_ok
+                    && self.cfg.is_reachable(prev)
+                    && !self.dom.dominates(def_block, prev)
+                {
+                    let m = format!(
+                        "if condition {cond} (defined in {def_block}) is not available at the end of {prev}"
+                    );
+                    self.report(loc, Rule::NotDominated, m);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Operand access with the timing checks: reading a source for the active fibers, writing a
+//! destination, and noting the late source reads of async instructions.
+//!
+//! A read is stale when the latest write to the register has not become visible to this kind
+//! of reader for some active fiber: it then returns the old contents for the fibers of that
+//! write and records a [`HazardKind::ReadTooEarly`]. A write checks the two write hazards (an
+//! outstanding async result for the same fibers that would land *after* this write, so the
+//! older value would win; an async reader that has not read the old value yet) before it
+//! lands. Results are written at issue; "landing" only decides what readers see.
+
+use super::hazard::{Hazard, HazardKind, Missing};
+use super::machine::{Machine, Sync, Track};
+use super::reg::{Reg, Src, GPRS};
+use super::timing::{Reader, ALU_SLOTS, PRED_DELAY};
+
+/// How a destination is produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Producer {
+    /// cat1/2/3: fixed latency.
+    Alu,
+    /// cat4: lands after the given cycles, needs `(ss)`.
+    Ss(u64),
+    /// cat5/6: lands after the given cycles, needs `(sy)`.
+    Sy(u64),
+}
+
+impl<const W: usize> Machine<'_, W> {
+    #[cold]
+    pub fn hazard(&mut self, kind: HazardKind, reg: Option<Reg>, producer: Option<u32>) {
+        self.hazards.push(Hazard {
+            kind,
+            reg,
+            producer,
+            consumer: self.pc as u32,
+            wave: self.wave,
+        });
+    }
+
+    /// Value of const scalar `k`: uniform `k`, or 0 past the end.
+    #[inline]
+    pub fn constant(&self, k: u16) -> u32 {
+        self.dispatch.uniforms.get(k as usize).copied().unwrap_or(0)
+    }
+
+    /// Reads `src` for every fiber into `out` (only active fibers are checked).
+    #[inline]
+    pub fn read(&mut self, src: Src, how: Reader, out: &mut [u32; W]) {
+        match src {
+            Src::Imm(v) => *out = [v; W],
+            Src::Const(k) => *out = [self.constant(k); W],
+            Src::Reg(r) => self.read_reg(r, how, out),
+        }
+    }
+
+    /// Reads register `r` into `out`, seeing old values where the latest write is not visible.
+    #[inline]
+    pub fn read_reg(&mut self, r: Reg, how: Reader, out: &mut [u32; W]) {
+        let row = r.row();
+        let m = self.mask;
+        if self.written[row] & m != m {
+            self.hazard(HazardKind::Uninitialized, Some(r), None);
+        }
+        let t = self.track[row];
+        if self.now < t.settle && t.lanes & m != 0 && self.now < t.vis[how as usize] {
+            self.stale_read(r, how, &t);
+            let (cur, old) = (&self.rows[row], &self.old[row]);
+            for i in 0..W {
+                out[i] = if (t.lanes >> i) & 1 != 0 {
+                    old[i]
+                } else {
+                    cur[i]
+                };
+            }
+        } else {
+            *out = self.rows[row];
+        }
+    }
+
+    #[cold]
+    fn stale_read(&mut self, r: Reg, how: Reader, t: &Track) {
+        let missing = match t.sync {
+            Sync::Ss => Missing::Ss,
+            Sync::Sy => Missing::Sy,
+            Sync::None => Missing::Slots {
+                needed: if r.is_pred() {
+                    PRED_DELAY
+                } else {
+                    ALU_SLOTS[how as usize]
+                } as u8,
+                had: self.now.saturating_sub(t.issue + 1).min(255) as u8,
+            },
+        };
+        self.hazard(HazardKind::ReadTooEarly(missing), Some(r), Some(t.producer));
+    }
+
+    /// Notes that the current async instruction reads `r` until cycle `until`.
+    #[inline]
+    pub fn note_late_read(&mut self, r: Reg, until: u64, sy_class: bool) {
+        let (now, m, pc) = (self.now, self.mask, self.pc as u32);
+        let (ss_e, sy_e) = (self.ss_epoch, self.sy_epoch);
+        let t = &mut self.track[r.row()];
+        if war_open(t, now, ss_e, sy_e) {
+            t.war_lanes |= m;
+            t.war_until = t.war_until.max(until);
+        } else {
+            t.war_lanes = m;
+            t.war_until = until;
+        }
+        t.war_reader = pc;
+        t.war_sy = sy_class;
+        t.war_ss_epoch = ss_e;
+        t.war_sy_epoch = sy_e;
+    }
+
+    /// Writes `val` to `dst` for the active fibers (predicates keep bit 0).
+    #[inline]
+    pub fn write(&mut self, dst: Reg, val: &[u32; W], p: Producer) {
+        let row = dst.row();
+        let (now, m) = (self.now, self.mask);
+        let t = self.track[row];
+        let (mut vis, sync) = match p {
+            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
+            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
+            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
+            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
+        };
+        let lands = vis[0].max(vis[1]).max(vis[2]);
+        if now < t.settle && t.sync != Sync::None && t.lanes & m != 0 && lands < t.settle {
+            let missing = if t.sync == Sync::Ss {
+                Missing::Ss
+            } else {
+                Missing::Sy
+            };
+            self.hazard(
+                HazardKind::WriteAfterWrite(missing),
+                Some(dst),
+                Some(t.producer),
+            );
+        }
+        if t.war_lanes & m != 0 && war_open(&t, now, self.ss_epoch, self.sy_epoch) {
+            self.hazard(
+                HazardKind::WriteAfterRead(Missing::Ss),
+                Some(dst),
+                Some(t.war_reader),
+            );
+        }
+        if now >= t.settle {
+            self.old[row] = self.rows[row];
+        }
+        let cur = &mut self.rows[row];
+        if row >= GPRS {
+            for i in 0..W {
+                if (m >> i) & 1 != 0 {
+                    cur[i] = val[i] & 1;
+                }
+            }
+        } else if m == Self::FULL {
+            *cur = *val;
+        } else {
+            for i in 0..W {
+                if (m >> i) & 1 != 0 {
+                    cur[i] = val[i];
+                }
+            }
+        }
+        self.written[row] |= m;
+        let t = &mut self.track[row];
+        // A write covering every pending fiber replaces the record; otherwise merge it.
+        let pending = now < t.settle && t.lanes & !m != 0;
+        if pending {
+            t.lanes |= m;
+            for (v, o) in vis.iter_mut().zip(t.vis) {
+                *v = (*v).max(o);
+            }
+        } else {
+            t.lanes = m;
+        }
+        t.vis = vis;
+        t.settle = vis[0].max(vis[1]).max(vis[2]);
+        t.issue = now;
+        t.producer = self.pc as u32;
+        t.sync = match sync {
+            Sync::None if pending => t.sync,
+            s => s,
+        };
+    }
+}
+
+/// Whether an async reader still has to read the register.
+#[inline]
+fn war_open(t: &Track, now: u64, ss_epoch: u32, sy_epoch: u32) -> bool {
+    now < t.war_until && t.war_ss_epoch == ss_epoch && (!t.war_sy || t.war_sy_epoch == sy_epoch)
+}

@@ -1,0 +1,194 @@
+//! The state of one run: the program and dispatch, what the run leaves behind, and the
+//! current wave (register file in SoA form, timing records, divergent groups, private memory).
+//!
+//! Invariants: `rows[r][i]` is the architectural value of register `r` in fiber `i` as if
+//! every write had landed; `old[r]` holds what readers see while the latest write to `r` has
+//! not settled (for the fibers in `track[r].lanes`). Predicate rows hold 0 or 1. Parked groups
+//! have distinct PCs, and `parked_min` is the smallest of them (`usize::MAX` when none).
+
+use super::config::Config;
+use super::hazard::Hazards;
+use super::isa::{Instr, Op};
+use super::reg::ROWS;
+use super::stats::Stats;
+use crate::dispatch::{Dispatch, Results};
+
+/// Which sync flag clears an outstanding async result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Sync {
+    /// No async result outstanding.
+    #[default]
+    None,
+    /// An SFU result: `(ss)`.
+    Ss,
+    /// A texture or memory result: `(sy)`.
+    Sy,
+}
+
+/// Timing record of one register in the current wave.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Track {
+    /// Fibers whose latest write has not settled yet.
+    pub lanes: u128,
+    /// Cycle from which every kind of reader sees the latest write.
+    pub settle: u64,
+    /// Cycle from which each kind of reader (`Reader as usize`) sees it.
+    pub vis: [u64; 3],
+    /// Issue cycle of the latest producer.
+    pub issue: u64,
+    /// Index of the latest producer.
+    pub producer: u32,
+    /// Whether the pending write is async, and of which class.
+    pub sync: Sync,
+    /// Fibers for which an async instruction has yet to read this register.
+    pub war_lanes: u128,
+    /// Cycle at which that read is done.
+    pub war_until: u64,
+    /// Index of that reader.
+    pub war_reader: u32,
+    /// Whether the reader is a `(sy)`-class instruction (so `(sy)` also ends the window).
+    pub war_sy: bool,
+    /// `(ss)` count when the window opened.
+    pub war_ss_epoch: u32,
+    /// `(sy)` count when the window opened.
+    pub war_sy_epoch: u32,
+}
+
+/// One run over all waves; `W` is the wave width.
+pub(super) struct Machine<'a, const W: usize> {
+    pub prog: &'a [Instr],
+    pub dispatch: &'a Dispatch,
+    pub config: &'a Config,
+    pub results: Results,
+    pub stats: Stats,
+    pub hazards: Hazards,
+    /// Current wave number.
+    pub wave: u32,
+    /// Invocation id of fiber 0 of the current wave.
+    pub base: u32,
+    /// Cycle of the current wave.
+    pub now: u64,
+    /// PC of the running group.
+    pub pc: usize,
+    /// Fibers of the running group.
+    pub mask: u128,
+    /// Parked groups: (pc, fibers).
+    pub parked: Vec<(usize, u128)>,
+    /// Smallest parked PC, `usize::MAX` if none.
+    pub parked_min: usize,
+    pub rows: Vec<[u32; W]>,
+    pub old: Vec<[u32; W]>,
+    pub track: Vec<Track>,
+    /// Fibers that have written each register.
+    pub written: Vec<u128>,
+    /// Cycle when every SFU result issued so far has landed.
+    pub ss_ready: u64,
+    /// Cycle when every texture/memory load issued so far has landed.
+    pub sy_ready: u64,
+    /// Number of `(ss)` issued in this wave.
+    pub ss_epoch: u32,
+    /// Number of `(sy)` issued in this wave.
+    pub sy_epoch: u32,
+    /// Private memory, fiber-major: word `a` of fiber `i` at `i * private_words + a`.
+    pub private: Vec<u32>,
+    pub private_written: Vec<bool>,
+    pub uses_private: bool,
+}
+
+impl<'a, const W: usize> Machine<'a, W> {
+    /// All fibers of a wave.
+    pub const FULL: u128 = if W >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << W) - 1
+    };
+
+    pub fn new(prog: &'a [Instr], dispatch: &'a Dispatch, config: &'a Config) -> Self {
+        let uses_private = prog.iter().any(|i| {
+            matches!(
+                i.op,
+                Op::Load {
+                    space: super::isa::Space::Private,
+                    ..
+                } | Op::Store {
+                    space: super::isa::Space::Private,
+                    ..
+                }
+            )
+        });
+        let pw = if uses_private {
+            W * config.private_words.max(1) as usize
+        } else {
+            0
+        };
+        Machine {
+            prog,
+            dispatch,
+            config,
+            results: dispatch.initial_results(),
+            stats: Stats::default(),
+            hazards: Hazards {
+                list: Vec::new(),
+                count: 0,
+                cap: config.max_hazards,
+            },
+            wave: 0,
+            base: 0,
+            now: 0,
+            pc: 0,
+            mask: 0,
+            parked: Vec::with_capacity(W),
+            parked_min: usize::MAX,
+            rows: vec![[0; W]; ROWS],
+            old: vec![[0; W]; ROWS],
+            track: vec![Track::default(); ROWS],
+            written: vec![0; ROWS],
+            ss_ready: 0,
+            sy_ready: 0,
+            ss_epoch: 0,
+            sy_epoch: 0,
+            private: vec![0; pw],
+            private_written: vec![false; pw],
+            uses_private,
+        }
+    }
+
+    /// Starts wave `wave`: fibers whose invocation exists are active, `r0.x` holds the
+    /// invocation id, nothing else is written.
+    pub fn start_wave(&mut self, wave: u32) {
+        self.wave = wave;
+        self.base = wave * W as u32;
+        self.now = 0;
+        self.pc = 0;
+        let live = self
+            .dispatch
+            .invocations
+            .saturating_sub(self.base)
+            .min(W as u32);
+        self.mask = if live as usize >= W {
+            Self::FULL
+        } else {
+            (1u128 << live) - 1
+        };
+        self.parked.clear();
+        self.parked_min = usize::MAX;
+        for r in self.rows.iter_mut().chain(self.old.iter_mut()) {
+            *r = [0; W];
+        }
+        self.track.fill(Track::default());
+        self.written.fill(0);
+        for (i, v) in self.rows[0].iter_mut().enumerate() {
+            *v = self.base + i as u32;
+        }
+        self.old[0] = self.rows[0];
+        self.written[0] = self.mask;
+        self.ss_ready = 0;
+        self.sy_ready = 0;
+        self.ss_epoch = 0;
+        self.sy_epoch = 0;
+        if self.uses_private {
+            self.private.fill(0);
+            self.private_written.fill(false);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! cat5 texture and cat6 memory instructions. Their results are computed at issue and land
+//! after their latency (see [`super::timing`]); their sources count as read until then.
+//!
+//! Addresses are words: fiber `i` accesses word `(base[i] + offset + c)` for component `c`
+//! (wrapping 32-bit arithmetic), then wraps per space — at the buffer's per-invocation length
+//! (`g<b>`), at `dispatch.outputs` (`o`), at `uniforms.len()` (`c`; an empty file reads 0),
+//! at `Config::private_words` (`p`; past the end is a hazard). An empty buffer or output
+//! region reads 0 and drops stores.
+
+use super::access::Producer;
+use super::hazard::HazardKind;
+use super::isa::{Addr, Space, TexOp};
+use super::machine::Machine;
+use super::reg::Reg;
+use super::timing::{ldc_latency, Reader, MEM_LATENCY, TEX_LATENCY};
+use crate::semantics::{fetch_coords, sample_coords, texel};
+
+/// Iterates over the set bits of a fiber mask.
+#[inline]
+fn lanes(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+impl<const W: usize> Machine<'_, W> {
+    /// Reads the base address register (if any) of an async instruction.
+    fn address(&mut self, addr: Addr) -> [u32; W] {
+        let mut base = [0u32; W];
+        if let Some(r) = addr.base {
+            self.read_reg(r, Reader::Other, &mut base);
+        }
+        let off = addr.offset as u32;
+        for b in base.iter_mut() {
+            *b = b.wrapping_add(off);
+        }
+        base
+    }
+
+    /// Wraps private address `a`, recording a hazard past the end.
+    fn private_index(&mut self, a: u32) -> u32 {
+        let words = self.config.private_words.max(1);
+        if a >= words {
+            self.hazard(HazardKind::PrivateOutOfRange { address: a }, None, None);
+        }
+        a % words
+    }
+
+    /// `ldg`, `ldp`, `ldc`.
+    pub fn load(&mut self, space: Space, dst: Reg, addr: Addr, count: u8) {
+        let lat = match space {
+            Space::Uniform => ldc_latency(count),
+            _ => MEM_LATENCY,
+        };
+        let base = self.address(addr);
+        let words = self.config.private_words.max(1) as usize;
+        for c in 0..count {
+            let Some(d) = dst.add(c) else { return };
+            let mut out = [0u32; W];
+            for i in lanes(self.mask) {
+                let a = base[i].wrapping_add(c as u32);
+                let inv = (self.base as usize) + i;
+                out[i] = match space {
+                    Space::Global(b) => {
+                        let len = self.dispatch.buffers[b as usize] as usize;
+                        if len == 0 {
+                            0
+                        } else {
+                            self.results.buffers[b as usize][inv * len + a as usize % len]
+                        }
+                    }
+                    Space::Uniform => {
+                        let u = &self.dispatch.uniforms;
+                        if u.is_empty() {
+                            0
+                        } else {
+                            u[a as usize % u.len()]
+                        }
+                    }
+                    Space::Private => {
+                        let a = self.private_index(a);
+                        let k = i * words + a as usize;
+                        if !self.private_written[k] {
+                            self.hazard(
+                                HazardKind::PrivateUninitialized { address: a },
+                                None,
+                                None,
+                            );
+                        }
+                        self.private[k]
+                    }
+                    Space::Output => 0,
+                };
+            }
+            self.write(d, &out, Producer::Sy(lat));
+        }
+        if let Some(r) = addr.base {
+            self.note_late_read(r, self.now + lat, true);
+        }
+    }
+
+    /// `stg` (buffers and outputs), `stp`.
+    pub fn store(&mut self, space: Space, addr: Addr, src: Reg, count: u8) {
+        let until = self.now + MEM_LATENCY;
+        let base = self.address(addr);
+        if let Some(r) = addr.base {
+            self.note_late_read(r, until, true);
+        }
+        let words = self.config.private_words.max(1) as usize;
+        let mut v = [0u32; W];
+        for c in 0..count {
+            let Some(s) = src.add(c) else { return };
+            self.read_reg(s, Reader::Other, &mut v);
+            self.note_late_read(s, until, true);
+            for i in lanes(self.mask) {
+                let a = base[i].wrapping_add(c as u32);
+                let inv = (self.base as usize) + i;
+                match space {
+                    Space::Global(b) => {
+                        let len = self.dispatch.buffers[b as usize] as usize;
+                        if len > 0 {
+                            self.results.buffers[b as usize][inv * len + a as usize % len] = v[i];
+                        }
+                    }
+                    Space::Output => {
+                        let len = self.dispatch.outputs as usize;
+                        if len > 0 {
+                            self.results.outputs[inv * len + a as usize % len] = v[i];
+                        }
+                    }
+                    Space::Private => {
+                        let k = i * words + self.private_index(a) as usize;
+                        self.private[k] = v[i];
+                        self.private_written[k] = true;
+                    }
+                    Space::Uniform => {}
+                }
+            }
+        }
+    }
+
+    /// `sam`, `isam`.
+    pub fn texture(&mut self, op: TexOp, dst: Reg, wrmask: u8, src: Reg, params: u8, tex: u8) {
+        let until = self.now + TEX_LATENCY;
+        let mut p = [[0u32; W]; 5];
+        for (k, row) in p.iter_mut().enumerate().take(params as usize) {
+            let Some(s) = src.add(k as u8) else { break };
+            self.read_reg(s, Reader::Other, row);
+        }
+        let desc = self.dispatch.textures[tex as usize];
+        let mut out = [[0u32; W]; 4];
+        for i in lanes(self.mask) {
+            let coords = match op {
+                TexOp::Sam => sample_coords(&desc, p[0][i], p[1][i], p[2][i], p[3][i], p[4][i]),
+                TexOp::Isam => fetch_coords(&desc, p[0][i], p[1][i], p[2][i], p[3][i]),
+            };
+            let t = texel(tex as u32, coords);
+            for c in 0..4 {
+                out[c][i] = t[c];
+            }
+        }
+        for (c, row) in out.iter().enumerate() {
+            if wrmask & (1 << c) != 0 {
+                if let Some(d) = dst.add(c as u8) {
+                    self.write(d, row, Producer::Sy(TEX_LATENCY));
+                }
+            }
+        }
+        for k in 0..params {
+            if let Some(s) = src.add(k) {
+                self.note_late_read(s, until, true);
+            }
+        }
+    }
+}
