@@ -1,6 +1,6 @@
 //! Control-flow passes: the seed's loop, dead ifs, constant conditions.
 
-use super::{kinds, loops, phis};
+use super::{verified, kinds, loops, phis};
 use crate::ir::{AluOp, Builder, CfNode, Function, InstKind, PhiSource, Type, Value};
 use crate::passes::*;
 
@@ -66,6 +66,7 @@ fn l4d2_loop(observe: bool) -> (Function, [Value; 3], [Value; 3]) {
 #[test]
 fn seed_loop_loses_trivial_phis_then_dies() {
     let (mut f, _, _) = l4d2_loop(false);
+    verified(&f);
     assert_eq!(phis(&f), 4);
     assert!(remove_phis(&mut f));
     assert_eq!(phis(&f), 1, "only the counter is left");
@@ -74,11 +75,13 @@ fn seed_loop_loses_trivial_phis_then_dies() {
     assert_eq!(loops(&f.body), 0, "nothing observes the loop");
     assert_eq!(f.body.len(), 1, "the blocks around the loop merged");
     assert_eq!(phis(&f), 0);
+    verified(&f);
 }
 
 #[test]
 fn seed_loop_observed_value_is_forwarded() {
     let (mut f, fwd, _) = l4d2_loop(true);
+    verified(&f);
     assert!(remove_phis(&mut f));
     let stores: Vec<_> = kinds(&f)
         .into_iter()
@@ -97,19 +100,24 @@ fn seed_loop_observed_value_is_forwarded() {
         0,
         "the observed value no longer comes from the loop"
     );
+    verified(&f);
 }
 
 #[test]
 fn phi_of_only_itself_is_left_alone() {
+    // Not a valid program (the entry source is not dominated), but remove_phis must not
+    // invent a value for a phi with no forward source: it leaves it.
     let mut b = Builder::new();
+    let entry = b.current_block();
     b.begin_loop();
     let (p, pi) = b.phi(Type::I32, vec![]);
+    b.add_phi_source(pi, entry, p);
     let latch = b.current_block();
     b.add_phi_source(pi, latch, p);
-    b.brk();
     b.end_loop();
     let mut f = b.finish();
     assert!(!remove_phis(&mut f));
+    assert_eq!(phis(&f), 1);
 }
 
 #[test]
@@ -122,8 +130,10 @@ fn loop_with_store_or_escaping_value_stays() {
     b.end_loop();
     b.ins(InstKind::StoreOutput { slot: 0, value: y }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(!dce(&mut f));
     assert_eq!(loops(&f.body), 1);
+    verified(&f);
 }
 
 #[test]
@@ -138,6 +148,7 @@ fn dce_removes_empty_ifs() {
     b.end_if();
     b.ins(InstKind::StoreOutput { slot: 0, value: x }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(dce(&mut f));
     assert_eq!(f.body.len(), 1);
     assert_eq!(
@@ -147,6 +158,7 @@ fn dce_removes_empty_ifs() {
             InstKind::StoreOutput { slot: 0, value: x }
         ]
     );
+    verified(&f);
 }
 
 #[test]
@@ -180,6 +192,7 @@ fn dead_cf_splices_the_taken_side_and_fixes_phis() {
     );
     b.ins(InstKind::StoreOutput { slot: 0, value: p }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(remove_dead_cf(&mut f));
     // entry+else-first merged, the nested if, else-end+merge merged.
     assert_eq!(f.body.len(), 3);
@@ -190,6 +203,7 @@ fn dead_cf_splices_the_taken_side_and_fixes_phis() {
         Some(&InstKind::StoreOutput { slot: 0, value: e })
     );
     assert!(!remove_dead_cf(&mut f));
+    verified(&f);
 }
 
 #[test]
@@ -202,5 +216,7 @@ fn dead_cf_leaves_a_taken_side_ending_in_break() {
     b.end_if();
     b.end_loop();
     let mut f = b.finish();
+    verified(&f);
     assert!(!remove_dead_cf(&mut f));
+    verified(&f);
 }

@@ -5,7 +5,25 @@ mod cf;
 mod opt;
 mod ssa;
 
-use crate::ir::{CfNode, Function, InstKind, Value};
+use crate::ir::{CfNode, Function, InstKind, Program, Value};
+
+/// Asserts that the verifier accepts `func` (with a dispatch wide enough for the tests).
+#[track_caller]
+fn verified(func: &Function) {
+    let p = Program {
+        dispatch: sim::dispatch::Dispatch {
+            invocations: 4,
+            outputs: 8,
+            uniforms: vec![0; 4],
+            buffers: vec![16],
+            textures: vec![],
+        },
+        func: func.clone(),
+    };
+    if let Err(e) = crate::ir::verify(&p) {
+        panic!("{e}\n{}", crate::ir::print_program(&p));
+    }
+}
 
 /// The kinds of the placed instructions, in order.
 fn kinds(func: &Function) -> Vec<InstKind> {

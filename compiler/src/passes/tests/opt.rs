@@ -1,6 +1,6 @@
 //! Per-pass effects on straight-line code.
 
-use super::{def, kinds};
+use super::{verified, def, kinds};
 use crate::ir::{AluOp, Builder, InstKind, Type};
 use crate::passes::*;
 
@@ -18,6 +18,7 @@ fn constant_folding_uses_eval() {
     let m = b.mov(v, &[1, 0]);
     b.ins(InstKind::StoreOutput { slot: 0, value: m }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(fold_constants(&mut f));
     assert_eq!(
         def(&f, d),
@@ -35,6 +36,7 @@ fn constant_folding_uses_eval() {
         }
     );
     assert!(!fold_constants(&mut f));
+    verified(&f);
 }
 
 #[test]
@@ -46,11 +48,13 @@ fn constant_bcsel_picks_a_side() {
     let s = b.alu(AluOp::Bcsel, &[t, x, y]);
     b.ins(InstKind::StoreOutput { slot: 0, value: s }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(fold_constants(&mut f));
     assert_eq!(
         kinds(&f).last(),
         Some(&InstKind::StoreOutput { slot: 0, value: x })
     );
+    verified(&f);
 }
 
 #[test]
@@ -75,6 +79,7 @@ fn algebraic_identities_and_non_identities() {
     b.ins(InstKind::StoreOutput { slot: 0, value: v }, Type::None);
     b.ins(InstKind::StoreOutput { slot: 4, value: g2 }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     while algebraic(&mut f) {}
     assert_eq!(def(&f, xx), InstKind::Const { bits: [0; 4] });
     let InstKind::Vec { args } = def(&f, v) else {
@@ -101,6 +106,7 @@ fn algebraic_identities_and_non_identities() {
         kinds(&f).last(),
         Some(&InstKind::StoreOutput { slot: 4, value: x })
     );
+    verified(&f);
 }
 
 #[test]
@@ -134,6 +140,7 @@ fn copy_prop_sees_through_movs_and_vecs() {
         Type::None,
     );
     let mut f = b.finish();
+    verified(&f);
     while copy_prop(&mut f) {}
     dce(&mut f);
     let stores: Vec<_> = kinds(&f)
@@ -151,6 +158,7 @@ fn copy_prop_sees_through_movs_and_vecs() {
             swizzle: [0; 4]
         }
     );
+    verified(&f);
 }
 
 #[test]
@@ -165,6 +173,7 @@ fn cse_merges_commutative_and_derefs() {
     let v = b.vec(&[s1, s2, d1, d2]);
     b.ins(InstKind::StoreOutput { slot: 0, value: v }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(cse(&mut f));
     let InstKind::Vec { args } = def(&f, v) else {
         panic!()
@@ -175,6 +184,7 @@ fn cse_merges_commutative_and_derefs() {
     assert_eq!(args[0], s1);
     assert_eq!(args[2], d1);
     assert!(!cse(&mut f));
+    verified(&f);
 }
 
 #[test]
@@ -210,7 +220,9 @@ fn cse_respects_if_scopes() {
         Type::None,
     );
     let mut f = b.finish();
+    verified(&f);
     assert!(!cse(&mut f), "no definition dominates another");
+    verified(&f);
 }
 
 #[test]
@@ -221,6 +233,7 @@ fn dce_removes_unused_and_keeps_stores() {
     let _dead2 = b.alu(AluOp::Iadd, &[dead, dead]);
     b.ins(InstKind::StoreOutput { slot: 0, value: x }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(dce(&mut f));
     assert_eq!(
         kinds(&f),
@@ -230,6 +243,7 @@ fn dce_removes_unused_and_keeps_stores() {
         ]
     );
     assert!(!dce(&mut f));
+    verified(&f);
 }
 
 #[test]
@@ -252,6 +266,7 @@ fn shrink_vectors_narrows_consts_loads_and_alu() {
     b.ins(InstKind::StoreOutput { slot: 0, value: yw }, Type::None);
     b.ins(InstKind::StoreOutput { slot: 2, value: lx }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(shrink_vectors(&mut f));
     assert_eq!(f.ty(s), Type::vec32(2));
     assert_eq!(
@@ -272,4 +287,5 @@ fn shrink_vectors_narrows_consts_loads_and_alu() {
         }
     );
     assert_eq!(f.ty(l), Type::vec32(4));
+    verified(&f);
 }

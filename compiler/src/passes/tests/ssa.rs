@@ -1,6 +1,6 @@
 //! SSA construction and out-of-SSA.
 
-use super::{kinds, loops, phis};
+use super::{verified, kinds, loops, phis};
 use crate::ir::{AluOp, Builder, InstKind, PhiSource, Type, VarType};
 use crate::passes::*;
 
@@ -49,6 +49,7 @@ fn vars_to_ssa_promotes_constant_indices_only() {
     let l2 = b.ins(InstKind::LoadDeref { deref: de }, Type::I32).unwrap();
     b.ins(InstKind::StoreOutput { slot: 0, value: l2 }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(lower_vars_to_ssa(&mut f));
     let ks = kinds(&f);
     assert!(ks
@@ -70,6 +71,7 @@ fn vars_to_ssa_promotes_constant_indices_only() {
             })
         );
     }
+    verified(&f);
 }
 
 #[test]
@@ -94,6 +96,7 @@ fn vars_to_ssa_builds_merge_and_header_phis() {
     let l = b.ins(InstKind::LoadDeref { deref: d }, Type::I32).unwrap();
     b.ins(InstKind::StoreOutput { slot: 0, value: l }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert!(lower_vars_to_ssa(&mut f));
     // Merge phi (stored on one side), header phi (stored in the loop); one break: no exit phi.
     assert_eq!(phis(&f), 2);
@@ -107,6 +110,7 @@ fn vars_to_ssa_builds_merge_and_header_phis() {
     assert!(kinds(&f)
         .iter()
         .all(|k| !matches!(k, InstKind::LoadDeref { .. } | InstKind::StoreDeref { .. })));
+    verified(&f);
 }
 
 #[test]
@@ -140,6 +144,7 @@ fn from_ssa_replaces_phis_with_registers() {
     b.end_loop();
     b.ins(InstKind::StoreOutput { slot: 0, value: a }, Type::None);
     let mut f = b.finish();
+    verified(&f);
     assert_eq!(from_ssa(&mut f), Ok(true));
     assert_eq!(phis(&f), 0);
     assert_eq!(f.regs.len(), 2);
@@ -156,4 +161,5 @@ fn from_ssa_replaces_phis_with_registers() {
         .filter(|k| matches!(k, InstKind::StoreReg { .. }))
         .count();
     assert_eq!(stores, 2);
+    verified(&f);
 }
