@@ -14,21 +14,29 @@
 
 use super::from_ssa::FromSsaError;
 use crate::ir::{Function, Program};
+use crate::planted::Plants;
 
-/// A pass: a verb-named function over a function, returning whether it changed anything.
-pub type PassFn = fn(&mut Function) -> bool;
+/// What a pass may consult besides the function: the planted bugs that are switched on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassConfig {
+    /// Planted bugs (none by default; passes do not consult them yet).
+    pub plants: Plants,
+}
+
+/// A pass as the table holds it: returns whether it changed the function.
+pub type PassFn = fn(&mut Function, &PassConfig) -> bool;
 
 /// Every optional pass, by name, in default order. The fuzzer toggles them by name.
 pub const PASSES: &[(&str, PassFn)] = &[
-    ("lower_vars_to_ssa", super::lower_vars_to_ssa),
-    ("opt_remove_phis", super::remove_phis),
-    ("opt_copy_prop", super::copy_prop),
-    ("opt_constant_folding", super::fold_constants),
-    ("opt_algebraic", super::algebraic),
-    ("opt_cse", super::cse),
-    ("opt_dead_cf", super::remove_dead_cf),
-    ("opt_dce", super::dce),
-    ("opt_shrink_vectors", super::shrink_vectors),
+    ("lower_vars_to_ssa", |f, _| super::lower_vars_to_ssa(f)),
+    ("opt_remove_phis", |f, _| super::remove_phis(f)),
+    ("opt_copy_prop", |f, _| super::copy_prop(f)),
+    ("opt_constant_folding", |f, _| super::fold_constants(f)),
+    ("opt_algebraic", |f, _| super::algebraic(f)),
+    ("opt_cse", |f, _| super::cse(f)),
+    ("opt_dead_cf", |f, _| super::remove_dead_cf(f)),
+    ("opt_dce", |f, _| super::dce(f)),
+    ("opt_shrink_vectors", |f, _| super::shrink_vectors(f)),
 ];
 
 /// Passes run once before the loop.
@@ -67,6 +75,8 @@ pub struct PipelineOptions<'a> {
     pub verify: bool,
     /// Names of passes to skip (the fuzzer randomises them).
     pub disabled: Vec<String>,
+    /// Handed to every pass.
+    pub config: PassConfig,
     /// Called after every pass run with the pass name and the program (`print-after-all`).
     pub after_pass: Option<&'a mut AfterPass<'a>>,
 }
@@ -177,7 +187,7 @@ fn run_one(
         .find(|(n, _)| *n == name)
         .copied()
         .ok_or_else(|| PipelineError::UnknownPass(name.to_string()))?;
-    let changed = f(&mut p.func);
+    let changed = f(&mut p.func, &opts.config);
     report.runs.push(PassRun {
         name,
         changed,

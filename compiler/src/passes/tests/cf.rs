@@ -1,6 +1,6 @@
 //! Control-flow passes: the seed's loop, dead ifs, constant conditions.
 
-use super::{verified, kinds, loops, phis};
+use super::{kinds, loops, phis, verified};
 use crate::ir::{AluOp, Builder, CfNode, Function, InstKind, PhiSource, Type, Value};
 use crate::passes::*;
 

@@ -3,6 +3,7 @@
 
 mod cf;
 mod opt;
+mod pipeline;
 mod ssa;
 
 use crate::ir::{CfNode, Function, InstKind, Program, Value};

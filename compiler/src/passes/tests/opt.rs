@@ -1,6 +1,6 @@
 //! Per-pass effects on straight-line code.
 
-use super::{verified, def, kinds};
+use super::{def, kinds, verified};
 use crate::ir::{AluOp, Builder, InstKind, Type};
 use crate::passes::*;
 

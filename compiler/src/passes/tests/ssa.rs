@@ -1,6 +1,6 @@
 //! SSA construction and out-of-SSA.
 
-use super::{verified, kinds, loops, phis};
+use super::{kinds, loops, phis, verified};
 use crate::ir::{AluOp, Builder, InstKind, PhiSource, Type, VarType};
 use crate::passes::*;
 
