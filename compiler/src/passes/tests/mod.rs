@@ -2,6 +2,7 @@
 //! seed's L4D2 loop, out-of-SSA copy problems, and property tests over generated programs.
 
 mod cf;
+mod gen;
 mod opt;
 mod pipeline;
 mod ssa;

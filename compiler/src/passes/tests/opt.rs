@@ -289,3 +289,40 @@ fn shrink_vectors_narrows_consts_loads_and_alu() {
     assert_eq!(f.ty(l), Type::vec32(4));
     verified(&f);
 }
+
+#[test]
+fn generated_programs_verify_before_and_after_the_pipeline() {
+    use crate::ir::{print_program, verify};
+    use crate::passes::pipeline::*;
+    for seed in 0..300 {
+        let p = super::gen::program(seed);
+        verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", print_program(&p)));
+        let mut q = p.clone();
+        let opts = &mut PipelineOptions {
+            verify: true,
+            ..Default::default()
+        };
+        if let Err(e) = run_pipeline(&mut q, opts) {
+            panic!("seed {seed}: {e}\n{}", print_program(&p));
+        }
+        to_registers(&mut q, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
+#[test]
+#[ignore]
+fn show_generated() {
+    let p = super::gen::program(3);
+    println!("{}", crate::ir::print_program(&p));
+    let mut q = p.clone();
+    let r = crate::passes::run_pipeline(&mut q, &mut Default::default()).unwrap();
+    println!(
+        "{}\n{:?}",
+        crate::ir::print_program(&q),
+        r.runs
+            .iter()
+            .filter(|r| r.changed)
+            .map(|r| r.name)
+            .collect::<Vec<_>>()
+    );
+}
