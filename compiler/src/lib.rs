@@ -1,6 +1,7 @@
 //! gpufuzz's compiler: the IR, the reference interpreter, the middle end and the backends.
 #![deny(missing_docs)]
 
+pub mod interp;
 pub mod ir;
 pub mod passes;
 pub mod planted;

@@ -5,4 +5,5 @@
 
 pub mod a6xx;
 pub mod dispatch;
+pub mod gen;
 pub mod semantics;

@@ -40,7 +40,8 @@
 //!   vec4 32 ssa_11 = txf 0, ssa_5, lod ssa_0, layer ssa_0
 //!   deref ssa_12 = deref_var var_0
 //!   deref ssa_13 = deref_array ssa_12[ssa_0]
-//!   deref ssa_14 = deref_struct ssa_12.1
+//!   deref ssa_18 = deref_var var_1
+//!   deref ssa_14 = deref_struct ssa_18.1
 //!   deref ssa_15 = deref_cast (vec2) ssa_14
 //!   vec2 32 ssa_16 = load_deref ssa_15
 //!   store_deref ssa_15, ssa_16

@@ -1,0 +1,249 @@
+//! ALU instructions: every per-lane operation, evaluated half (8 channels) at a time so a
+//! SIMD16 instruction behaves as two compressed SIMD8 halves, with every float result through
+//! `semantics::canon` and every special case through the shared `semantics` helpers.
+
+use super::decode::{Cmp, Decoded, FlagWrite, Kind, Modifier, Operand};
+use super::hazard::{Hazard, HazardKind, HazardLog};
+use super::isa::CondMod;
+use super::state::Thread;
+use crate::semantics::{canon, f2i, f2u, fmax, fmin, i2f, idiv, irem, u2f, udiv, umod};
+
+#[inline(always)]
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+/// Whether `a cm b` holds, compared as `ty`.
+#[inline(always)]
+pub(super) fn holds(cm: CondMod, ty: Cmp, a: u32, b: u32) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        Cmp::F => f(a).partial_cmp(&f(b)),
+        Cmp::D => Some((a as i32).cmp(&(b as i32))),
+        Cmp::U => Some(a.cmp(&b)),
+    };
+    match (cm, ord) {
+        (CondMod::Nz, None) => true,
+        (_, None) => false,
+        (CondMod::Z, Some(o)) => o == Ordering::Equal,
+        (CondMod::Nz, Some(o)) => o != Ordering::Equal,
+        (CondMod::L, Some(o)) => o == Ordering::Less,
+        (CondMod::Le, Some(o)) => o != Ordering::Greater,
+        (CondMod::G, Some(o)) => o == Ordering::Greater,
+        (CondMod::Ge, Some(o)) => o != Ordering::Less,
+    }
+}
+
+#[inline(always)]
+fn fetch(t: &Thread, op: Operand, m: Modifier, h: u32) -> [u32; 8] {
+    let mut v = match op {
+        Operand::None => return [0; 8],
+        Operand::Imm(x) => return [x; 8],
+        Operand::Scalar(s) => [t.grf[s as usize]; 8],
+        Operand::Vector(s) => {
+            let s = (s + h * 8) as usize;
+            let mut v = [0; 8];
+            v.copy_from_slice(&t.grf[s..s + 8]);
+            v
+        }
+    };
+    if m != Modifier::None {
+        modify(&mut v, m);
+    }
+    v
+}
+
+/// Apply a source modifier to eight values (kept out of line: rare, and `map` is inlined
+/// into every opcode).
+#[inline(never)]
+fn modify(v: &mut [u32; 8], m: Modifier) {
+    let g: fn(u32) -> u32 = match m {
+        Modifier::None => return,
+        Modifier::NegF => |x| x ^ 0x8000_0000,
+        Modifier::AbsF => |x| x & 0x7fff_ffff,
+        Modifier::NegAbsF => |x| x | 0x8000_0000,
+        Modifier::NegI => |x| x.wrapping_neg(),
+        Modifier::AbsI => |x| (x as i32).wrapping_abs() as u32,
+        Modifier::NegAbsI => |x| ((x as i32).wrapping_abs() as u32).wrapping_neg(),
+    };
+    for x in v.iter_mut() {
+        *x = g(*x);
+    }
+}
+
+/// Apply `op` to every enabled channel of `d`; write results and flags.
+#[inline(always)]
+fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid: u32, op: F) {
+    let rel = en >> d.group;
+    let valid = valid >> d.group;
+    let halves = d.lanes.div_ceil(8);
+    for h in 0..halves {
+        let n = (d.lanes - h * 8).min(8);
+        let live = (rel >> (h * 8)) & ((1u32 << n) - 1);
+        let a = fetch(t, d.src[0], d.mods[0], h);
+        let b = fetch(t, d.src[1], d.mods[1], h);
+        let c = fetch(t, d.src[2], d.mods[2], h);
+        let mut out = [0u32; 8];
+        for i in 0..8 {
+            out[i] = op(a[i], b[i], c[i]);
+        }
+        if let Some(base) = d.dst {
+            let base = base + h * 8;
+            let dst = &mut t.grf[base as usize..base as usize + 8];
+            for i in 0..n as usize {
+                if live >> i & 1 != 0 {
+                    dst[i] = out[i];
+                }
+            }
+            t.mark(base, live & (valid >> (h * 8)));
+        }
+        if d.flag_write != FlagWrite::None {
+            write_flags(t, d, h, live, n, &out);
+        }
+    }
+}
+
+/// Conditional-modifier flag bits of half `h` from its results (out of line, like `modify`).
+#[inline(never)]
+fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u32; 8]) {
+    let mut bits = 0u32;
+    for (i, &r) in out.iter().enumerate().take(n as usize) {
+        let set = match d.flag_write {
+            FlagWrite::Outcome => r != 0,
+            FlagWrite::Result(cm, ty) => holds(cm, ty, r, 0),
+            FlagWrite::None => false,
+        };
+        bits |= (set as u32) << i;
+    }
+    let shift = d.group + h * 8;
+    let m = live << shift;
+    let fl = &mut t.flags[d.flag];
+    *fl = (*fl & !m) | ((bits << shift) & m);
+    t.flag_written[d.flag] |= m;
+}
+
+/// Report reads of unwritten dwords by the sources of `d` in the channels that matter, and
+/// return the channels whose result counts as written.
+///
+/// The channels that matter are the enabled ones; for a NoMask instruction only those the
+/// control-flow mask enables too. A NoMask instruction's other channels propagate
+/// written-ness instead: their result counts as written only if every source dword they read
+/// was (so a NoMask copy of a partially written register, as spill code makes, is no hazard,
+/// while a later masked read of the copy's unwritten channels still is).
+#[inline]
+pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) -> u32 {
+    let matter = if d.no_mask { en & t.mask } else { en };
+    let mut need = [matter; 3];
+    if d.kind == Kind::SelPred {
+        let p = t.pred_bits(d);
+        need = [matter & p, matter & !p, 0];
+    }
+    let all = d.exec_bits >> d.group;
+    let mut sources_written = all;
+    for (&src, &need) in d.src.iter().zip(&need) {
+        let rel = (need >> d.group) & all;
+        let have = match src {
+            Operand::Vector(s) => t.window(s),
+            Operand::Scalar(s) => 0u32.wrapping_sub(t.window(s) & 1),
+            _ => continue,
+        };
+        sources_written &= have;
+        let missing = !have & rel;
+        if missing != 0 {
+            let start = match src {
+                Operand::Vector(s) => s + missing.trailing_zeros(),
+                Operand::Scalar(s) => s,
+                _ => 0,
+            };
+            log.report(Hazard {
+                thread: t.index,
+                inst: pc,
+                reg: (start / 8) as u16,
+                kind: HazardKind::UnwrittenRead,
+            });
+        }
+    }
+    matter | (en & (sources_written << d.group))
+}
+
+/// Execute an ALU instruction on channels `en`.
+pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
+    match d.kind {
+        Kind::MovRaw => map(t, d, en, valid, |a, _, _| a),
+        Kind::MovF2I => map(t, d, en, valid, |a, _, _| f2i(a)),
+        Kind::MovF2U => map(t, d, en, valid, |a, _, _| f2u(a)),
+        Kind::MovI2F => map(t, d, en, valid, |a, _, _| i2f(a)),
+        Kind::MovU2F => map(t, d, en, valid, |a, _, _| u2f(a)),
+        Kind::SelPred => select(t, d, en, valid),
+        Kind::MinF => map(t, d, en, valid, |a, b, _| fmin(a, b)),
+        Kind::MaxF => map(t, d, en, valid, |a, b, _| fmax(a, b)),
+        Kind::MinD => map(t, d, en, valid, |a, b, _| (a as i32).min(b as i32) as u32),
+        Kind::MaxD => map(t, d, en, valid, |a, b, _| (a as i32).max(b as i32) as u32),
+        Kind::MinU => map(t, d, en, valid, |a, b, _| a.min(b)),
+        Kind::MaxU => map(t, d, en, valid, |a, b, _| a.max(b)),
+        Kind::Not => map(t, d, en, valid, |a, _, _| !a),
+        Kind::And => map(t, d, en, valid, |a, b, _| a & b),
+        Kind::Or => map(t, d, en, valid, |a, b, _| a | b),
+        Kind::Xor => map(t, d, en, valid, |a, b, _| a ^ b),
+        Kind::Shl => map(t, d, en, valid, |a, b, _| a << (b & 31)),
+        Kind::Shr => map(t, d, en, valid, |a, b, _| a >> (b & 31)),
+        Kind::Asr => map(t, d, en, valid, |a, b, _| ((a as i32) >> (b & 31)) as u32),
+        Kind::AddI => map(t, d, en, valid, |a, b, _| a.wrapping_add(b)),
+        Kind::AddF => map(t, d, en, valid, |a, b, _| canon(f(a) + f(b))),
+        Kind::MulI => map(t, d, en, valid, |a, b, _| a.wrapping_mul(b)),
+        Kind::MulF => map(t, d, en, valid, |a, b, _| canon(f(a) * f(b))),
+        Kind::MadI => map(t, d, en, valid, |a, b, c| b.wrapping_mul(c).wrapping_add(a)),
+        Kind::MadF => map(t, d, en, valid, |a, b, c| canon(f(b).mul_add(f(c), f(a)))),
+        Kind::Cmp(ty) => {
+            let cm = d.cmod.unwrap_or(CondMod::Nz);
+            map(t, d, en, valid, |a, b, _| {
+                if holds(cm, ty, a, b) {
+                    u32::MAX
+                } else {
+                    0
+                }
+            })
+        }
+        Kind::Frc => map(t, d, en, valid, |a, _, _| canon(f(a) - f(a).floor())),
+        Kind::Rndd => map(t, d, en, valid, |a, _, _| canon(f(a).floor())),
+        Kind::Rndz => map(t, d, en, valid, |a, _, _| canon(f(a).trunc())),
+        Kind::Rnde => map(t, d, en, valid, |a, _, _| canon(f(a).round_ties_even())),
+        Kind::Inv => map(t, d, en, valid, |a, _, _| canon(1.0 / f(a))),
+        Kind::Sqrt => map(t, d, en, valid, |a, _, _| canon(f(a).sqrt())),
+        Kind::Rsq => map(t, d, en, valid, |a, _, _| canon(1.0 / f(a).sqrt())),
+        Kind::Exp => map(t, d, en, valid, |a, _, _| canon(f(a).exp2())),
+        Kind::Log => map(t, d, en, valid, |a, _, _| canon(f(a).log2())),
+        Kind::Sin => map(t, d, en, valid, |a, _, _| canon(f(a).sin())),
+        Kind::Cos => map(t, d, en, valid, |a, _, _| canon(f(a).cos())),
+        Kind::Pow => map(t, d, en, valid, |a, b, _| canon(f(a).powf(f(b)))),
+        Kind::DivD => map(t, d, en, valid, |a, b, _| idiv(a, b)),
+        Kind::DivU => map(t, d, en, valid, |a, b, _| udiv(a, b)),
+        Kind::ModD => map(t, d, en, valid, |a, b, _| irem(a, b)),
+        Kind::ModU => map(t, d, en, valid, |a, b, _| umod(a, b)),
+        _ => {}
+    }
+}
+
+/// Predicated `sel`: every enabled channel takes `src0` where the predicate holds, else `src1`.
+fn select(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
+    let rel = en >> d.group;
+    let valid = valid >> d.group;
+    let p = t.pred_bits(d) >> d.group;
+    for h in 0..d.lanes.div_ceil(8) {
+        let n = (d.lanes - h * 8).min(8);
+        let live = (rel >> (h * 8)) & ((1u32 << n) - 1);
+        let choose = p >> (h * 8);
+        let a = fetch(t, d.src[0], d.mods[0], h);
+        let b = fetch(t, d.src[1], d.mods[1], h);
+        if let Some(base) = d.dst {
+            let base = base + h * 8;
+            let dst = &mut t.grf[base as usize..base as usize + 8];
+            for i in 0..n as usize {
+                if live >> i & 1 != 0 {
+                    dst[i] = if choose >> i & 1 != 0 { a[i] } else { b[i] };
+                }
+            }
+            t.mark(base, live & (valid >> (h * 8)));
+        }
+    }
+}

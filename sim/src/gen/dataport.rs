@@ -1,0 +1,99 @@
+//! The data cache shared function: untyped (scattered) dword reads and writes of 1–4
+//! channels per lane on buffers (per-invocation regions), the uniform file (read-only,
+//! shared) and the output slots (write-only, per-invocation).
+//!
+//! Addresses are per-lane word indices; component `c` of a lane is at
+//! `address.wrapping_add(c) % len`, where `len` is the region length (buffer words per
+//! invocation, uniform count, output slots). An empty region reads 0 and drops writes. A lane
+//! whose invocation does not exist (only possible with NoMask) reads 0 from buffers and never
+//! writes.
+
+use super::payload::Layout;
+use super::send::Surface;
+use super::state::Thread;
+use crate::dispatch::{Dispatch, Results};
+
+/// Which lanes, and which invocation each is.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lanes {
+    /// Channels of the instruction.
+    pub count: u32,
+    /// Invocation of relative lane 0.
+    pub first_invocation: u32,
+}
+
+/// Untyped read of `channels` dwords per enabled lane.
+pub(super) fn read(
+    t: &mut Thread,
+    l: &Layout,
+    lanes: Lanes,
+    surface: Surface,
+    channels: u32,
+    dispatch: &Dispatch,
+    results: &Results,
+) {
+    for i in 0..lanes.count {
+        if l.live >> i & 1 == 0 {
+            continue;
+        }
+        let addr = l.param(t, 0, i);
+        let inv = lanes.first_invocation.wrapping_add(i);
+        for c in 0..channels {
+            let a = addr.wrapping_add(c);
+            let v = match surface {
+                Surface::Uniform => {
+                    let n = dispatch.uniforms.len() as u32;
+                    if n == 0 {
+                        0
+                    } else {
+                        dispatch.uniforms[(a % n) as usize]
+                    }
+                }
+                Surface::Buffer(b) => {
+                    let len = dispatch.buffers[b as usize];
+                    if len == 0 || inv >= dispatch.invocations {
+                        0
+                    } else {
+                        results.buffers[b as usize][(inv * len + a % len) as usize]
+                    }
+                }
+                Surface::Output => 0,
+            };
+            l.respond(t, c, i, v);
+        }
+    }
+}
+
+/// Untyped write of `channels` dwords per enabled lane.
+pub(super) fn write(
+    t: &Thread,
+    l: &Layout,
+    lanes: Lanes,
+    surface: Surface,
+    channels: u32,
+    dispatch: &Dispatch,
+    results: &mut Results,
+) {
+    for i in 0..lanes.count {
+        let inv = lanes.first_invocation.wrapping_add(i);
+        if l.live >> i & 1 == 0 || inv >= dispatch.invocations {
+            continue;
+        }
+        let addr = l.param(t, 0, i);
+        for c in 0..channels {
+            let a = addr.wrapping_add(c);
+            let v = l.param(t, 1 + c, i);
+            let (len, words) = match surface {
+                Surface::Buffer(b) => (
+                    dispatch.buffers[b as usize],
+                    &mut results.buffers[b as usize],
+                ),
+                Surface::Output => (dispatch.outputs, &mut results.outputs),
+                Surface::Uniform => continue,
+            };
+            if len != 0 {
+                words[(inv * len + a % len) as usize] = v;
+            }
+        }
+    }
+}

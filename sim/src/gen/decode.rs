@@ -1,0 +1,344 @@
+//! Decoding a validated program into the flat form the executor runs: operands as dword
+//! offsets, opcodes specialised by type, and costs, register ranges and jump targets
+//! precomputed, so executing an instruction does no lookups and no allocation.
+
+use super::isa::{CondMod, Dst, MathFn, Op, Pred, Program, Region, Src, Type};
+use super::send::SendDesc;
+use super::timing;
+use super::validate::Structure;
+
+/// A decoded source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Operand {
+    /// Unused.
+    None,
+    /// Per-lane from dword `start`.
+    Vector(u32),
+    /// Broadcast of dword `start`.
+    Scalar(u32),
+    /// Immediate bits.
+    Imm(u32),
+}
+
+/// A source modifier, resolved by type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Modifier {
+    None,
+    NegF,
+    AbsF,
+    NegAbsF,
+    NegI,
+    AbsI,
+    NegAbsI,
+}
+
+/// Operation, specialised by execution (and for `mov`, destination) type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    MovRaw,
+    MovF2I,
+    MovF2U,
+    MovI2F,
+    MovU2F,
+    SelPred,
+    MinF,
+    MinD,
+    MinU,
+    MaxF,
+    MaxD,
+    MaxU,
+    Not,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Asr,
+    AddI,
+    AddF,
+    MulI,
+    MulF,
+    MadI,
+    MadF,
+    Cmp(Cmp),
+    Frc,
+    Rndd,
+    Rndz,
+    Rnde,
+    Inv,
+    Sqrt,
+    Rsq,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Pow,
+    DivD,
+    DivU,
+    ModD,
+    ModU,
+    If,
+    Else,
+    EndIf,
+    Do,
+    While,
+    Break,
+    Cont,
+    Send(SendDesc),
+    Nop,
+}
+
+/// How values compare, by type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cmp {
+    F,
+    D,
+    U,
+}
+
+/// What an ALU instruction writes to its flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FlagWrite {
+    /// Nothing.
+    None,
+    /// `cmp`: the comparison outcome (the result is nonzero).
+    Outcome,
+    /// Any other ALU op with a conditional modifier: the result compared with zero.
+    Result(CondMod, Cmp),
+}
+
+/// A range of GRFs `[first, first + count)`; `count == 0` is empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Regs {
+    pub first: u8,
+    pub count: u8,
+}
+
+/// One decoded instruction.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Decoded {
+    pub kind: Kind,
+    pub lanes: u32,
+    pub group: u32,
+    /// Channels `[group, group + lanes)` as a bit mask.
+    pub exec_bits: u32,
+    pub no_mask: bool,
+    pub pred: Pred,
+    pub flag: usize,
+    pub cmod: Option<CondMod>,
+    pub flag_write: FlagWrite,
+    pub src: [Operand; 3],
+    pub mods: [Modifier; 3],
+    /// First destination dword, if any.
+    pub dst: Option<u32>,
+    /// Jump target (If: jip; Else: jip; While: jip; Break/Cont: uip; Do: its while).
+    pub target: u32,
+    pub issue: u32,
+    pub latency: u32,
+    pub reads: [Regs; 3],
+    pub writes: Regs,
+}
+
+fn regs_of(start: u32, dwords: u32) -> Regs {
+    if dwords == 0 {
+        return Regs::default();
+    }
+    let first = start / 8;
+    let last = (start + dwords - 1) / 8;
+    Regs {
+        first: first as u8,
+        count: (last - first + 1) as u8,
+    }
+}
+
+fn kind_of(op: Op, exec: Type, dst: Type, cmod: Option<CondMod>, pred: Pred) -> Kind {
+    let int = exec.is_int();
+    let signed = exec == Type::D;
+    match op {
+        Op::Mov => match (exec, dst) {
+            (Type::F, Type::D) => Kind::MovF2I,
+            (Type::F, Type::UD) => Kind::MovF2U,
+            (Type::D, Type::F) => Kind::MovI2F,
+            (Type::UD, Type::F) => Kind::MovU2F,
+            _ => Kind::MovRaw,
+        },
+        Op::Sel if pred != Pred::None => Kind::SelPred,
+        Op::Sel => match (cmod, exec) {
+            (Some(CondMod::L), Type::F) => Kind::MinF,
+            (Some(CondMod::L), Type::D) => Kind::MinD,
+            (Some(CondMod::L), Type::UD) => Kind::MinU,
+            (_, Type::F) => Kind::MaxF,
+            (_, Type::D) => Kind::MaxD,
+            (_, Type::UD) => Kind::MaxU,
+        },
+        Op::Not => Kind::Not,
+        Op::And => Kind::And,
+        Op::Or => Kind::Or,
+        Op::Xor => Kind::Xor,
+        Op::Shl => Kind::Shl,
+        Op::Shr => Kind::Shr,
+        Op::Asr => Kind::Asr,
+        Op::Add if int => Kind::AddI,
+        Op::Add => Kind::AddF,
+        Op::Mul if int => Kind::MulI,
+        Op::Mul => Kind::MulF,
+        Op::Mad if int => Kind::MadI,
+        Op::Mad => Kind::MadF,
+        Op::Cmp => Kind::Cmp(match exec {
+            Type::F => Cmp::F,
+            Type::D => Cmp::D,
+            Type::UD => Cmp::U,
+        }),
+        Op::Frc => Kind::Frc,
+        Op::Rndd => Kind::Rndd,
+        Op::Rndz => Kind::Rndz,
+        Op::Rnde => Kind::Rnde,
+        Op::Math(f) => match f {
+            MathFn::Inv => Kind::Inv,
+            MathFn::Sqrt => Kind::Sqrt,
+            MathFn::Rsq => Kind::Rsq,
+            MathFn::Exp => Kind::Exp,
+            MathFn::Log => Kind::Log,
+            MathFn::Sin => Kind::Sin,
+            MathFn::Cos => Kind::Cos,
+            MathFn::Pow => Kind::Pow,
+            MathFn::IntDiv if signed => Kind::DivD,
+            MathFn::IntDiv => Kind::DivU,
+            MathFn::IntMod if signed => Kind::ModD,
+            MathFn::IntMod => Kind::ModU,
+        },
+        Op::If { .. } => Kind::If,
+        Op::Else { .. } => Kind::Else,
+        Op::EndIf => Kind::EndIf,
+        Op::Do => Kind::Do,
+        Op::While { .. } => Kind::While,
+        Op::Break { .. } => Kind::Break,
+        Op::Cont { .. } => Kind::Cont,
+        Op::Send(d) => Kind::Send(d),
+        Op::Nop => Kind::Nop,
+    }
+}
+
+fn modifier(neg: bool, abs: bool, ty: Type) -> Modifier {
+    match (neg, abs, ty.is_int()) {
+        (false, false, _) => Modifier::None,
+        (true, false, false) => Modifier::NegF,
+        (false, true, false) => Modifier::AbsF,
+        (true, true, false) => Modifier::NegAbsF,
+        (true, false, true) => Modifier::NegI,
+        (false, true, true) => Modifier::AbsI,
+        (true, true, true) => Modifier::NegAbsI,
+    }
+}
+
+/// Decode every instruction of a program that passed validation.
+pub(super) fn decode(program: &Program, structure: &Structure) -> Vec<Decoded> {
+    program
+        .insts
+        .iter()
+        .enumerate()
+        .map(|(pc, inst)| {
+            let lanes = inst.exec_size.lanes();
+            let group = inst.group as u32;
+            let exec_ty = inst.src[0].ty().unwrap_or(inst.dst.ty());
+            let kind = kind_of(inst.op, exec_ty, inst.dst.ty(), inst.cmod, inst.pred);
+            let mut src = [Operand::None; 3];
+            let mut mods = [Modifier::None; 3];
+            let mut reads = [Regs::default(); 3];
+            for k in 0..3 {
+                match inst.src[k] {
+                    Src::Null => {}
+                    Src::Imm { bits, .. } => src[k] = Operand::Imm(bits),
+                    Src::Grf(g) => {
+                        let start = g.reg as u32 * 8 + g.subreg as u32;
+                        let n = if g.region == Region::Vector { lanes } else { 1 };
+                        src[k] = match g.region {
+                            Region::Vector => Operand::Vector(start),
+                            Region::Scalar => Operand::Scalar(start),
+                        };
+                        mods[k] = modifier(g.neg, g.abs, g.ty);
+                        reads[k] = regs_of(start, n);
+                    }
+                }
+            }
+            let mut dst = match inst.dst {
+                Dst::Null(_) => None,
+                Dst::Grf { reg, subreg, .. } => Some(reg as u32 * 8 + subreg as u32),
+            };
+            let mut writes = dst.map_or(Regs::default(), |s| regs_of(s, lanes));
+            let grfs = inst.exec_size.regs();
+            let (mut issue, mut latency) = (timing::ALU_ISSUE_PER_GRF * grfs, timing::ALU_LATENCY);
+            let mut target = 0;
+            match inst.op {
+                Op::Math(f) => {
+                    issue = timing::MATH_ISSUE_PER_GRF * grfs;
+                    latency = match f {
+                        MathFn::Pow => timing::POW_LATENCY,
+                        MathFn::IntDiv | MathFn::IntMod => timing::INT_DIV_LATENCY,
+                        _ => timing::MATH_LATENCY,
+                    };
+                }
+                Op::If { jip, .. } | Op::Else { jip } | Op::While { jip } => {
+                    (issue, latency, target) = (timing::CONTROL_ISSUE, 0, jip);
+                }
+                Op::Break { uip } | Op::Cont { uip } => {
+                    (issue, latency, target) = (timing::CONTROL_ISSUE, 0, uip);
+                }
+                Op::EndIf => (issue, latency) = (timing::CONTROL_ISSUE, 0),
+                Op::Do => {
+                    (issue, latency) = (0, 0);
+                    target = structure.while_of[pc];
+                }
+                Op::Nop => (issue, latency) = (timing::SEND_ISSUE, 0),
+                Op::Send(d) => {
+                    issue = timing::SEND_ISSUE;
+                    latency = timing::send_latency(d.msg.shared_function(), d.mlen);
+                    if let Operand::Vector(s) = src[0] {
+                        reads[0] = regs_of(s, d.mlen as u32 * 8);
+                    }
+                    if d.rlen == 0 {
+                        dst = None;
+                    }
+                    writes = dst.map_or(Regs::default(), |s| regs_of(s, d.rlen as u32 * 8));
+                }
+                _ => {}
+            }
+            let dst_cmp = match inst.dst.ty() {
+                Type::F => Cmp::F,
+                Type::D => Cmp::D,
+                Type::UD => Cmp::U,
+            };
+            let flag_write = match (kind, inst.cmod) {
+                (_, None) => FlagWrite::None,
+                (Kind::Cmp(_), Some(_)) => FlagWrite::Outcome,
+                (Kind::MinF | Kind::MinD | Kind::MinU, _) => FlagWrite::None,
+                (Kind::MaxF | Kind::MaxD | Kind::MaxU, _) => FlagWrite::None,
+                (_, Some(c)) => FlagWrite::Result(c, dst_cmp),
+            };
+            let exec_bits = if lanes >= 32 {
+                u32::MAX
+            } else {
+                ((1u32 << lanes) - 1) << group
+            };
+            Decoded {
+                kind,
+                lanes,
+                group,
+                exec_bits,
+                no_mask: inst.no_mask,
+                pred: inst.pred,
+                flag: inst.flag.index(),
+                cmod: inst.cmod,
+                flag_write,
+                src,
+                mods,
+                dst,
+                target,
+                issue,
+                latency,
+                reads,
+                writes,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,296 @@
+//! Running a program over a dispatch: `ceil(invocations / width)` independent threads, each to
+//! completion in order, thread `t` channel `c` being invocation `t * width + c` (channels past
+//! the last invocation start disabled). Returns the results, statistics, hazards and whether
+//! the run completed or ran out of its cycle budget.
+//!
+//! Per instruction, the enabled channels are `[group, group + exec_size)` ∩ (the control-flow
+//! mask, unless NoMask) ∩ (the predicate, except for `sel`, where it chooses). A thread ends at
+//! a `send` with EOT or by running past the last instruction.
+
+use super::alu;
+use super::control;
+use super::dataport::{self, Lanes};
+use super::decode::{decode, Decoded, Kind};
+use super::hazard::{Hazard, HazardKind, HazardLog};
+use super::isa::{Pred, Program};
+use super::payload::{self, Layout};
+use super::sampler;
+use super::scratch;
+use super::send::{Message, SendDesc, SharedFunction};
+use super::state::Thread;
+use super::validate::{validate, ValidationError};
+use crate::dispatch::{Dispatch, Results};
+
+/// Knobs of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// Budget of cycles summed over all threads; past it the run stops with
+    /// [`Outcome::Timeout`]. Default 50 million: far above any terminating fuzz program.
+    pub max_cycles: u64,
+    /// Hazards recorded (identical ones once); the rest are only counted. Default 64.
+    pub max_hazards: usize,
+    /// Scratch space per thread in GRFs (32-byte slots). Default 1024 (32 KiB).
+    pub scratch_grfs: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_cycles: 50_000_000,
+            max_hazards: 64,
+            scratch_grfs: 1024,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Every thread finished.
+    Completed,
+    /// The cycle budget ran out (results are partial).
+    Timeout,
+}
+
+/// Counters summed over all threads of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stats {
+    /// Threads started.
+    pub threads: u64,
+    /// Cycles (each thread's cycle count, summed).
+    pub cycles: u64,
+    /// Instructions executed (each dynamic execution, even with no channel enabled).
+    pub instructions: u64,
+    /// Enabled channels summed over executed instructions (control flow: the active mask).
+    pub lane_instructions: u64,
+    /// Cycles instructions waited for their operands.
+    pub stall_cycles: u64,
+    /// Sends executed.
+    pub sends: u64,
+    /// Sum of `mlen` over executed sends.
+    pub send_mlen: u64,
+    /// Sampler sends executed.
+    pub sampler_sends: u64,
+    /// Scratch read messages executed (block and scattered).
+    pub scratch_reads: u64,
+    /// Scratch write messages executed (block and scattered).
+    pub scratch_writes: u64,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Output slots and buffers after the run.
+    pub results: Results,
+    /// Completed or timed out.
+    pub outcome: Outcome,
+    /// Counters.
+    pub stats: Stats,
+    /// Hazards recorded (at most `Config::max_hazards`, duplicates once).
+    pub hazards: Vec<Hazard>,
+    /// Hazards beyond the cap, counted but not recorded.
+    pub hazards_dropped: u64,
+}
+
+/// Validate `program` against `dispatch` and run it. Bad programs are an `Err` listing every
+/// problem, never a panic.
+pub fn run(
+    program: &Program,
+    dispatch: &Dispatch,
+    config: &Config,
+) -> Result<Run, Vec<ValidationError>> {
+    let structure = validate(program, Some(dispatch))?;
+    let code = decode(program, &structure);
+    let width = program.width.lanes();
+    let mut results = dispatch.initial_results();
+    let mut log = HazardLog {
+        cap: config.max_hazards,
+        ..HazardLog::default()
+    };
+    let mut stats = Stats::default();
+    let mut thread = Thread::new(config.scratch_grfs as usize * 8, structure.max_depth);
+    let mut outcome = Outcome::Completed;
+    let threads = dispatch.invocations.div_ceil(width);
+    let mut m = Machine {
+        code: &code,
+        program,
+        dispatch,
+        results: &mut results,
+        log: &mut log,
+        stats: &mut stats,
+        width,
+    };
+    for index in 0..threads {
+        thread.reset(index, width, dispatch.invocations);
+        let budget = config.max_cycles.saturating_sub(m.stats.cycles);
+        let done = m.run_thread(&mut thread, budget);
+        m.stats.threads += 1;
+        m.stats.cycles += thread.cycles();
+        if !done {
+            outcome = Outcome::Timeout;
+            break;
+        }
+    }
+    Ok(Run {
+        results,
+        outcome,
+        stats,
+        hazards: log.list,
+        hazards_dropped: log.dropped,
+    })
+}
+
+struct Machine<'a> {
+    code: &'a [Decoded],
+    program: &'a Program,
+    dispatch: &'a Dispatch,
+    results: &'a mut Results,
+    log: &'a mut HazardLog,
+    stats: &'a mut Stats,
+    width: u32,
+}
+
+impl Machine<'_> {
+    /// Run one thread; false if it ran out of `budget` cycles.
+    fn run_thread(&mut self, t: &mut Thread, budget: u64) -> bool {
+        let end = self.code.len() as u32;
+        let width_bits = if self.width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.width) - 1
+        };
+        let mut pc = 0u32;
+        let (mut insts, mut lanes, mut stalls) = (0u64, 0u64, 0u64);
+        let mut finished = true;
+        while pc < end {
+            let d = &self.code[pc as usize];
+            if t.now > budget {
+                finished = false;
+                break;
+            }
+            insts += 1;
+            let pred = d.pred != Pred::None;
+            if pred {
+                self.check_flag(t, d, pc);
+            }
+            stalls += t.issue(d, pred);
+            match d.kind {
+                Kind::If
+                | Kind::Else
+                | Kind::EndIf
+                | Kind::Do
+                | Kind::While
+                | Kind::Break
+                | Kind::Cont => {
+                    lanes += t.mask.count_ones() as u64;
+                    pc = control::execute(t, d, pc, width_bits, end);
+                    continue;
+                }
+                Kind::Nop => {}
+                Kind::Send(desc) => {
+                    let en = self.enabled(t, d, true);
+                    lanes += en.count_ones() as u64;
+                    if self.send(t, d, &desc, en, pc) {
+                        break;
+                    }
+                }
+                _ => {
+                    let en = self.enabled(t, d, d.kind != Kind::SelPred);
+                    lanes += en.count_ones() as u64;
+                    let valid = alu::check_sources(t, d, en, self.log, pc);
+                    alu::execute(t, d, en, valid);
+                }
+            }
+            pc += 1;
+        }
+        self.stats.instructions += insts;
+        self.stats.lane_instructions += lanes;
+        self.stats.stall_cycles += stalls;
+        finished
+    }
+
+    #[inline]
+    fn enabled(&self, t: &Thread, d: &Decoded, narrow_by_pred: bool) -> u32 {
+        let mut en = d.exec_bits;
+        if !d.no_mask {
+            en &= t.mask;
+        }
+        if narrow_by_pred {
+            en &= t.pred_bits(d);
+        }
+        en
+    }
+
+    fn check_flag(&mut self, t: &Thread, d: &Decoded, pc: u32) {
+        let lanes = if matches!(d.kind, Kind::If | Kind::While | Kind::Break | Kind::Cont) {
+            t.mask
+        } else {
+            self.enabled(t, d, false)
+        };
+        if lanes & !t.flag_written[d.flag] != 0 {
+            self.log.report(Hazard {
+                thread: t.index,
+                inst: pc,
+                reg: d.flag as u16,
+                kind: HazardKind::UnwrittenFlag,
+            });
+        }
+    }
+
+    /// Execute a send; true if it ends the thread.
+    fn send(&mut self, t: &mut Thread, d: &Decoded, desc: &SendDesc, en: u32, pc: u32) -> bool {
+        let l = Layout::of(d, desc, en);
+        payload::check(t, desc, &l, self.log, pc);
+        self.stats.sends += 1;
+        self.stats.send_mlen += desc.mlen as u64;
+        let per = l.per;
+        let lanes = Lanes {
+            count: d.lanes,
+            first_invocation: t.index.wrapping_mul(self.width).wrapping_add(d.group),
+        };
+        match desc.msg {
+            Message::Sampler { op, texture } => {
+                self.stats.sampler_sends += 1;
+                let tex = self.dispatch.textures[texture as usize];
+                let channels = desc.rlen as u32 / per;
+                sampler::execute(t, &l, self.program.gen, op, texture as u32, &tex, channels);
+            }
+            Message::UntypedRead { surface, channels } => dataport::read(
+                t,
+                &l,
+                lanes,
+                surface,
+                channels as u32,
+                self.dispatch,
+                self.results,
+            ),
+            Message::UntypedWrite { surface, channels } => dataport::write(
+                t,
+                &l,
+                lanes,
+                surface,
+                channels as u32,
+                self.dispatch,
+                self.results,
+            ),
+            Message::ScratchBlockRead { regs } => {
+                self.stats.scratch_reads += 1;
+                scratch::block_read(t, &l, regs as u32, self.log, pc);
+            }
+            Message::ScratchBlockWrite { regs } => {
+                self.stats.scratch_writes += 1;
+                scratch::block_write(t, &l, regs as u32, self.log, pc);
+            }
+            Message::ScratchRead { channels } => {
+                self.stats.scratch_reads += 1;
+                scratch::read(t, &l, d.lanes, channels as u32, self.log, pc);
+            }
+            Message::ScratchWrite { channels } => {
+                self.stats.scratch_writes += 1;
+                scratch::write(t, &l, d.lanes, channels as u32, self.log, pc);
+            }
+        }
+        debug_assert!(desc.msg.shared_function() != SharedFunction::Sampler || desc.rlen > 0);
+        desc.eot
+    }
+}

@@ -1,0 +1,98 @@
+//! Payload and response plumbing shared by every message: reading per-lane parameters
+//! (past `mlen` they read as zero), checking that the payload registers that matter were
+//! written, and writing per-lane response channels.
+
+use super::decode::{Decoded, Operand};
+use super::hazard::{Hazard, HazardKind, HazardLog};
+use super::send::{Message, SendDesc};
+use super::state::Thread;
+
+/// Where a send's payload and response live, in dwords.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layout {
+    /// First payload dword (the header, if any).
+    pub payload: u32,
+    /// First dword of parameter 0.
+    pub params: u32,
+    /// GRFs per parameter (exec size / 8).
+    pub per: u32,
+    /// Parameters sent (past these, parameters read as 0).
+    pub sent: u32,
+    /// First response dword.
+    pub dst: u32,
+    /// Enabled channels relative to the instruction's group.
+    pub live: u32,
+    /// Channels of the instruction (8 or 16).
+    pub lanes: u32,
+}
+
+impl Layout {
+    /// The layout of send `d` with descriptor `desc` on channels `en`.
+    pub fn of(d: &Decoded, desc: &SendDesc, en: u32) -> Layout {
+        let payload = match d.src[0] {
+            Operand::Vector(s) => s,
+            _ => 0,
+        };
+        let per = d.lanes.div_ceil(8);
+        let h = desc.header as u32;
+        Layout {
+            payload,
+            params: payload + h * 8,
+            per,
+            sent: (desc.mlen as u32).saturating_sub(h) / per,
+            dst: d.dst.unwrap_or(0),
+            live: (en >> d.group) & ((1u32 << d.lanes) - 1),
+            lanes: d.lanes,
+        }
+    }
+
+    /// Parameter `k` of relative lane `i` (0 when not sent).
+    #[inline]
+    pub fn param(&self, t: &Thread, k: u32, i: u32) -> u32 {
+        if k < self.sent {
+            t.grf[(self.params + k * self.per * 8 + i) as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Write response channel `c` of relative lane `i` and mark it written.
+    #[inline]
+    pub fn respond(&self, t: &mut Thread, c: u32, i: u32, v: u32) {
+        let at = self.dst + c * self.per * 8 + i;
+        t.grf[at as usize] = v;
+        t.mark(at, 1);
+    }
+}
+
+/// Report payload registers that matter but were not written: the header's 8 dwords, the
+/// enabled lanes' dwords of each per-lane parameter, any dword of block-write data.
+pub(super) fn check(t: &Thread, desc: &SendDesc, l: &Layout, log: &mut HazardLog, pc: u32) {
+    let mut report = |reg: u32| {
+        log.report(Hazard {
+            thread: t.index,
+            inst: pc,
+            reg: reg as u16,
+            kind: HazardKind::UnwrittenPayload,
+        })
+    };
+    let h = desc.header as u32;
+    if h == 1 && t.window(l.payload) & 0xff != 0xff {
+        report(l.payload / 8);
+    }
+    let regs = (desc.mlen as u32).saturating_sub(h);
+    let block = matches!(desc.msg, Message::ScratchBlockWrite { .. });
+    for r in 0..regs {
+        let start = l.params + r * 8;
+        let w = t.window(start) & 0xff;
+        let missing = if block {
+            w == 0
+        } else {
+            let lanes = (l.live >> ((r % l.per) * 8)) & 0xff;
+            lanes & !w != 0
+        };
+        if missing {
+            report(start / 8);
+        }
+    }
+}

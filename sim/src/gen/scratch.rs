@@ -1,0 +1,153 @@
+//! Scratch: per-thread private memory for spills and dynamically indexed arrays, through
+//! block messages (whole GRFs at a 32-byte-unit offset from header dword 2, NoMask) and
+//! scattered messages (per-lane dword offsets, masked).
+//!
+//! Scratch starts at zero but unwritten: reading a dword (scattered) or a whole 32-byte slot
+//! (block) this thread never wrote is a `ScratchUnwritten` hazard and reads 0. Block reads
+//! carry written-ness into the GRFs dword by dword, so a fill of a partially spilled register
+//! leaves the unwritten lanes unwritten. Accesses past `Config::scratch_grfs` are a
+//! `ScratchOutOfRange` hazard: reads give 0 (marked written), writes are dropped.
+
+use super::hazard::{Hazard, HazardKind, HazardLog};
+use super::payload::Layout;
+use super::state::Thread;
+
+fn hazard(t: &Thread, pc: u32, dword: u32, kind: HazardKind, log: &mut HazardLog) {
+    log.report(Hazard {
+        thread: t.index,
+        inst: pc,
+        reg: (dword / 8).min(u16::MAX as u32) as u16,
+        kind,
+    });
+}
+
+#[inline]
+fn scratch_written(t: &Thread, at: usize) -> bool {
+    t.scratch_written[at / 64] >> (at % 64) & 1 != 0
+}
+
+#[inline]
+fn store(t: &mut Thread, at: usize, v: u32, written: bool) {
+    t.scratch[at] = v;
+    if written {
+        t.scratch_written[at / 64] |= 1 << (at % 64);
+    } else {
+        t.scratch_written[at / 64] &= !(1 << (at % 64));
+    }
+    t.scratch_high = t.scratch_high.max(at + 1);
+}
+
+/// Block read: `regs` GRFs from the slot in header dword 2 into the response.
+pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut HazardLog, pc: u32) {
+    let slot = t.grf[(l.payload + 2) as usize];
+    let size = t.scratch.len() as u64;
+    for r in 0..regs {
+        let dst = l.dst + r * 8;
+        let at = (slot as u64 + r as u64) * 8;
+        if at + 8 > size {
+            hazard(
+                t,
+                pc,
+                at.min(u32::MAX as u64) as u32,
+                HazardKind::ScratchOutOfRange,
+                log,
+            );
+            t.grf[dst as usize..dst as usize + 8].fill(0);
+            t.set_written8(dst, 0xff);
+            continue;
+        }
+        let at = at as usize;
+        let mut bits = 0;
+        for k in 0..8 {
+            t.grf[dst as usize + k] = t.scratch[at + k];
+            bits |= (scratch_written(t, at + k) as u32) << k;
+        }
+        if bits == 0 {
+            hazard(t, pc, at as u32, HazardKind::ScratchUnwritten, log);
+        }
+        t.set_written8(dst, bits);
+    }
+}
+
+/// Block write: the `regs` GRFs after the header to the slot in header dword 2.
+pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut HazardLog, pc: u32) {
+    let slot = t.grf[(l.payload + 2) as usize];
+    let size = t.scratch.len() as u64;
+    for r in 0..regs {
+        let src = l.params + r * 8;
+        let at = (slot as u64 + r as u64) * 8;
+        if at + 8 > size {
+            hazard(
+                t,
+                pc,
+                at.min(u32::MAX as u64) as u32,
+                HazardKind::ScratchOutOfRange,
+                log,
+            );
+            continue;
+        }
+        let w = t.window(src);
+        for k in 0..8 {
+            let v = t.grf[(src + k) as usize];
+            store(t, at as usize + k as usize, v, w >> k & 1 != 0);
+        }
+    }
+}
+
+/// Scattered read of `channels` dwords per enabled lane at the lane's dword offset.
+pub(super) fn read(
+    t: &mut Thread,
+    l: &Layout,
+    lanes: u32,
+    channels: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) {
+    let size = t.scratch.len() as u32;
+    for i in 0..lanes {
+        if l.live >> i & 1 == 0 {
+            continue;
+        }
+        let off = l.param(t, 0, i);
+        for c in 0..channels {
+            let at = off.wrapping_add(c);
+            let v = if at >= size {
+                hazard(t, pc, at, HazardKind::ScratchOutOfRange, log);
+                0
+            } else {
+                if !scratch_written(t, at as usize) {
+                    hazard(t, pc, at, HazardKind::ScratchUnwritten, log);
+                }
+                t.scratch[at as usize]
+            };
+            l.respond(t, c, i, v);
+        }
+    }
+}
+
+/// Scattered write of `channels` dwords per enabled lane, lanes in increasing order.
+pub(super) fn write(
+    t: &mut Thread,
+    l: &Layout,
+    lanes: u32,
+    channels: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) {
+    let size = t.scratch.len() as u32;
+    for i in 0..lanes {
+        if l.live >> i & 1 == 0 {
+            continue;
+        }
+        let off = l.param(t, 0, i);
+        for c in 0..channels {
+            let at = off.wrapping_add(c);
+            let v = l.param(t, 1 + c, i);
+            if at >= size {
+                hazard(t, pc, at, HazardKind::ScratchOutOfRange, log);
+            } else {
+                store(t, at as usize, v, true);
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The state of one hardware thread: register file, written-ness of every GRF dword, the
+//! scoreboard, flags, the channel mask with its control-flow stack, and scratch memory.
+//! Allocated once per run and reset per thread; nothing here allocates while executing.
+//!
+//! Thread payload at start (all of it counts as written; every other GRF dword is 0 and
+//! unwritten):
+//! * g0, the header template: dword 0 = thread index, dword 1 = dispatch width, the rest 0;
+//! * g1 (SIMD8) or g1–g2 (SIMD16): the invocation id of each channel, `thread * width + c`
+//!   (UD), also for channels past the last invocation, which start disabled.
+
+use super::decode::{Decoded, Regs};
+use super::isa::Pred;
+
+/// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
+pub(super) const FILE_DWORDS: usize = 1024 + 16;
+
+/// One entry of the control-flow stack.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
+    /// Channels active when the block was entered (if: minus those that left a loop since).
+    pub saved: u32,
+    /// If: channels waiting for the else-part. Loop: channels parked by `cont`.
+    pub other: u32,
+    /// Where to go when no channel is active: the else/endif (if) or the while (loop).
+    pub join: u32,
+    /// A loop frame (else an if frame).
+    pub is_loop: bool,
+}
+
+/// Per-thread machine state.
+pub(super) struct Thread {
+    /// Thread index within the dispatch.
+    pub index: u32,
+    /// The register file as dwords.
+    pub grf: Box<[u32; FILE_DWORDS]>,
+    /// One bit per dword: written since the thread started (two words of padding).
+    pub written: [u64; 18],
+    /// Cycle at which each GRF's pending write completes.
+    pub ready: [u64; 128],
+    /// f0.0, f0.1, f1.0, f1.1: one bit per channel.
+    pub flags: [u32; 4],
+    /// Written-ness of each flag bit.
+    pub flag_written: [u32; 4],
+    /// Cycle at which each flag's pending write completes.
+    pub flag_ready: [u64; 4],
+    /// Channels enabled by control flow.
+    pub mask: u32,
+    /// The control-flow stack.
+    pub stack: Vec<Frame>,
+    /// Scratch dwords.
+    pub scratch: Vec<u32>,
+    /// One bit per scratch dword: written by this thread.
+    pub scratch_written: Vec<u64>,
+    /// One past the highest scratch dword touched (what reset must clear).
+    pub scratch_high: usize,
+    /// Issue clock.
+    pub now: u64,
+    /// Latest result-ready time so far.
+    pub last_ready: u64,
+}
+
+impl Thread {
+    /// A fresh state with `scratch_dwords` of scratch and room for `depth` nested blocks.
+    pub fn new(scratch_dwords: usize, depth: usize) -> Thread {
+        Thread {
+            index: 0,
+            grf: Box::new([0; FILE_DWORDS]),
+            written: [0; 18],
+            ready: [0; 128],
+            flags: [0; 4],
+            flag_written: [0; 4],
+            flag_ready: [0; 4],
+            mask: 0,
+            stack: Vec::with_capacity(depth + 1),
+            scratch: vec![0; scratch_dwords],
+            scratch_written: vec![0; scratch_dwords.div_ceil(64) + 1],
+            scratch_high: 0,
+            now: 0,
+            last_ready: 0,
+        }
+    }
+
+    /// Reset for thread `index` of a dispatch of `invocations` at `width` channels.
+    pub fn reset(&mut self, index: u32, width: u32, invocations: u32) {
+        self.index = index;
+        self.grf.fill(0);
+        self.written = [0; 18];
+        self.ready = [0; 128];
+        self.flags = [0; 4];
+        self.flag_written = [0; 4];
+        self.flag_ready = [0; 4];
+        self.stack.clear();
+        self.scratch[..self.scratch_high].fill(0);
+        let words = self
+            .scratch_high
+            .div_ceil(64)
+            .min(self.scratch_written.len());
+        self.scratch_written[..words].fill(0);
+        self.scratch_high = 0;
+        self.now = 0;
+        self.last_ready = 0;
+        self.grf[0] = index;
+        self.grf[1] = width;
+        for c in 0..width {
+            self.grf[8 + c as usize] = index.wrapping_mul(width).wrapping_add(c);
+        }
+        self.mark(0, 0xff);
+        self.mark(8, 0xff);
+        if width == 16 {
+            self.mark(16, 0xff);
+        }
+        let live = invocations.saturating_sub(index * width).min(width);
+        self.mask = if live >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << live) - 1
+        };
+    }
+
+    /// Written-ness of the 32 dwords starting at dword `start` (bit `i` = dword `start + i`).
+    #[inline]
+    pub fn window(&self, start: u32) -> u32 {
+        let w = (start / 64) as usize;
+        let s = start % 64;
+        let pair = (self.written[w] as u128) | ((self.written[w + 1] as u128) << 64);
+        (pair >> s) as u32
+    }
+
+    /// Mark dwords `start + i` for each set bit `i` of `bits` as written.
+    #[inline]
+    pub fn mark(&mut self, start: u32, bits: u32) {
+        let w = (start / 64) as usize;
+        let s = start % 64;
+        let wide = (bits as u128) << s;
+        self.written[w] |= wide as u64;
+        self.written[w + 1] |= (wide >> 64) as u64;
+    }
+
+    /// Set the written-ness of dwords `start..start + 8` to exactly `bits` (block reads).
+    #[inline]
+    pub fn set_written8(&mut self, start: u32, bits: u32) {
+        let w = (start / 64) as usize;
+        let s = start % 64;
+        let keep = !((0xffu128) << s);
+        let pair = ((self.written[w] as u128) | ((self.written[w + 1] as u128) << 64)) & keep;
+        let pair = pair | (((bits & 0xff) as u128) << s);
+        self.written[w] = pair as u64;
+        self.written[w + 1] = (pair >> 64) as u64;
+    }
+
+    /// Channels whose predicate holds (all channels when unpredicated).
+    #[inline]
+    pub fn pred_bits(&self, d: &Decoded) -> u32 {
+        match d.pred {
+            Pred::None => u32::MAX,
+            Pred::Normal => self.flags[d.flag],
+            Pred::Inverted => !self.flags[d.flag],
+        }
+    }
+
+    /// Scoreboard: wait for every register and flag `d` touches, issue it, and book its
+    /// results. Returns the stall cycles.
+    #[inline]
+    pub fn issue(&mut self, d: &Decoded, flag_read: bool) -> u64 {
+        let mut start = self.now;
+        let mut wait = |r: Regs, ready: &[u64; 128]| {
+            let first = r.first as usize;
+            for &at in &ready[first..first + r.count as usize] {
+                start = start.max(at);
+            }
+        };
+        for r in d.reads {
+            wait(r, &self.ready);
+        }
+        wait(d.writes, &self.ready);
+        if flag_read || d.cmod.is_some() {
+            start = start.max(self.flag_ready[d.flag]);
+        }
+        let stall = start - self.now;
+        self.now = start + d.issue as u64;
+        if d.latency > 0 {
+            let done = start + d.latency as u64;
+            let w = d.writes;
+            for k in w.first as usize..w.first as usize + w.count as usize {
+                self.ready[k] = done;
+            }
+            if d.cmod.is_some() {
+                self.flag_ready[d.flag] = done;
+            }
+            self.last_ready = self.last_ready.max(done);
+        }
+        stall
+    }
+
+    /// The thread's cycle count so far.
+    pub fn cycles(&self) -> u64 {
+        self.now.max(self.last_ready)
+    }
+}
