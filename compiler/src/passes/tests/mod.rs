@@ -5,6 +5,7 @@ mod cf;
 mod gen;
 mod opt;
 mod pipeline;
+mod props;
 mod ssa;
 
 use crate::ir::{CfNode, Function, InstKind, Program, Value};
