@@ -14,7 +14,11 @@ fn regression_files() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "ir"))
         .collect();
     files.sort();
-    assert!(files.len() >= 4, "corpus/regressions has {} programs", files.len());
+    assert!(
+        files.len() >= 4,
+        "corpus/regressions has {} programs",
+        files.len()
+    );
     files
 }
 
@@ -42,9 +46,20 @@ fn regressions_round_trip_and_verify() {
         verify::verify(&p).unwrap_or_else(|e| panic!("{name}:\n{e}"));
         let printed = text::print_program(&p);
         let again = text::parse_program(&printed, &name).unwrap();
-        assert_eq!(printed, text::print_program(&again), "{name}: print → parse → print");
-        let body: String = src.lines().filter(|l| !l.starts_with(';')).map(|l| format!("{l}\n")).collect();
-        assert_eq!(body, printed, "{name}: not in canonical form (run `gpufuzz fmt -i`)");
+        assert_eq!(
+            printed,
+            text::print_program(&again),
+            "{name}: print → parse → print"
+        );
+        let body: String = src
+            .lines()
+            .filter(|l| !l.starts_with(';'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            body, printed,
+            "{name}: not in canonical form (run `gpufuzz fmt -i`)"
+        );
     }
 }
 
@@ -54,7 +69,8 @@ fn regressions_give_the_expected_outputs() {
         let src = std::fs::read_to_string(&path).unwrap();
         let name = path.display().to_string();
         let p = text::parse_program(&src, &name).unwrap();
-        let results = interp::run(&p, &RunOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let results =
+            interp::run(&p, &RunOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let slots = p.dispatch.outputs as usize;
         for (inv, words) in expectations(&src) {
             let got = &results.outputs[inv as usize * slots..][..slots];

@@ -308,21 +308,3 @@ fn generated_programs_verify_before_and_after_the_pipeline() {
         to_registers(&mut q, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
-
-#[test]
-#[ignore]
-fn show_generated() {
-    let p = super::gen::program(3);
-    println!("{}", crate::ir::print_program(&p));
-    let mut q = p.clone();
-    let r = crate::passes::run_pipeline(&mut q, &mut Default::default()).unwrap();
-    println!(
-        "{}\n{:?}",
-        crate::ir::print_program(&q),
-        r.runs
-            .iter()
-            .filter(|r| r.changed)
-            .map(|r| r.name)
-            .collect::<Vec<_>>()
-    );
-}

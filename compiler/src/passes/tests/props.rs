@@ -4,7 +4,7 @@
 use super::gen::{program, Rng};
 use crate::interp::{run, RunOptions};
 use crate::ir::{print_program, verify, Program};
-use crate::passes::pipeline::{run_pipeline, PipelineOptions, PASSES, PassConfig};
+use crate::passes::pipeline::{run_pipeline, PassConfig, PipelineOptions, PASSES};
 use crate::passes::to_registers;
 use sim::dispatch::Results;
 
@@ -27,7 +27,8 @@ fn same(what: &str, before: &Program, after: &Program, expected: &Results) {
     if got.as_ref() != Ok(expected) {
         panic!(
             "{what}: results differ ({:?})\n--- before\n{}\n--- after\n{}",
-            got.as_ref().map(|r| r.first_difference(expected, &after.dispatch)),
+            got.as_ref()
+                .map(|r| r.first_difference(expected, &after.dispatch)),
             print_program(before),
             print_program(after)
         );
@@ -55,7 +56,12 @@ fn every_pass_alone_preserves_results() {
         };
         let mut p1 = p0.clone();
         lower(&mut p1.func, &PassConfig::default());
-        same(&format!("seed {seed} lower_vars_to_ssa"), &p0, &p1, &expected);
+        same(
+            &format!("seed {seed} lower_vars_to_ssa"),
+            &p0,
+            &p1,
+            &expected,
+        );
         for start in [&p0, &p1] {
             for &(name, f) in PASSES {
                 let mut q = start.clone();
@@ -97,6 +103,58 @@ fn pipeline_with_random_toggles_preserves_results() {
         same(&format!("seed {seed} pipeline"), &p0, &p, &expected);
         let mut q = p.clone();
         to_registers(&mut q, true).unwrap();
-        same(&format!("seed {seed} pipeline + from_ssa"), &p, &q, &expected);
+        same(
+            &format!("seed {seed} pipeline + from_ssa"),
+            &p,
+            &q,
+            &expected,
+        );
+    }
+}
+
+/// Numbers for the report: `cargo test -p compiler --release pipeline_stats -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore]
+fn pipeline_stats() {
+    use crate::ir::InstKind;
+    let count = |p: &Program, f: &dyn Fn(&InstKind) -> bool| {
+        p.func
+            .insts_in_order()
+            .iter()
+            .filter(|(_, i)| f(&p.func.insts[*i].kind))
+            .count()
+    };
+    let (mut ran, mut before, mut after, mut loops0, mut loops1, mut regs) = (0, 0, 0, 0, 0, 0);
+    let mut fired = std::collections::BTreeMap::<&str, usize>::new();
+    let mut runs = 0;
+    let t = std::time::Instant::now();
+    for seed in 0..PROGRAMS {
+        let p0 = program(seed);
+        if results(&p0).is_none() {
+            continue;
+        }
+        ran += 1;
+        let mut p = p0.clone();
+        let r = run_pipeline(&mut p, &mut PipelineOptions::default()).unwrap();
+        runs += r.runs.len();
+        for run in &r.runs {
+            *fired.entry(run.name).or_default() += usize::from(run.changed);
+        }
+        before += p0.func.inst_count();
+        after += p.func.inst_count();
+        loops0 += super::loops(&p0.func.body);
+        loops1 += super::loops(&p.func.body);
+        let _ = count(&p, &|k| matches!(k, InstKind::Phi { .. }));
+        to_registers(&mut p, false).unwrap();
+        regs += p.func.regs.len();
+    }
+    println!(
+        "{ran} programs in {:?}; insts {before} -> {after}; loops {loops0} -> {loops1}; \
+         {runs} pass runs; {regs} registers after from_ssa",
+        t.elapsed()
+    );
+    for (name, n) in fired {
+        println!("  {name:24} fired in {n} runs");
     }
 }

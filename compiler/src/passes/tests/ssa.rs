@@ -163,3 +163,138 @@ fn from_ssa_replaces_phis_with_registers() {
     assert_eq!(stores, 2);
     verified(&f);
 }
+
+/// Parses, converts out of SSA, verifies and runs; returns the outputs of invocation 0.
+fn outputs_after_from_ssa(text: &str) -> (Vec<u32>, Vec<u32>, crate::ir::Program) {
+    let p = crate::ir::parse_program(text, "test.ir").unwrap_or_else(|e| panic!("{e}"));
+    let opts = crate::interp::RunOptions::default();
+    let before = crate::interp::run(&p, &opts).unwrap().outputs;
+    let mut q = p.clone();
+    assert_eq!(to_registers(&mut q, true), Ok(true));
+    let after = crate::interp::run(&q, &opts).unwrap().outputs;
+    (before, after, q)
+}
+
+#[test]
+fn from_ssa_swap_problem() {
+    // a and b swap every iteration: 3 swaps of (10, 20) give (20, 10).
+    let text = "
+invocations 1
+outputs 2
+
+block_0:
+  vec1 32 ssa_0 = load_const (0x00000000)
+  vec1 32 ssa_1 = load_const (0x00000001)
+  vec1 32 ssa_2 = load_const (0x0000000a)
+  vec1 32 ssa_3 = load_const (0x00000014)
+  vec1 32 ssa_4 = load_const (0x00000003)
+loop {
+  block_1:
+    vec1 32 ssa_5 = phi block_0: ssa_0, block_4: ssa_9
+    vec1 32 ssa_6 = phi block_0: ssa_2, block_4: ssa_7
+    vec1 32 ssa_7 = phi block_0: ssa_3, block_4: ssa_6
+    vec1 1 ssa_8 = ige ssa_5, ssa_4
+  if ssa_8 {
+    block_2:
+      break
+  } else {
+    block_3:
+  }
+  block_4:
+    vec1 32 ssa_9 = iadd ssa_5, ssa_1
+}
+block_5:
+  store_output 0, ssa_6
+  store_output 1, ssa_7
+";
+    let (before, after, q) = outputs_after_from_ssa(text);
+    assert_eq!(before, vec![20, 10]);
+    assert_eq!(after, vec![20, 10]);
+    // The latch: the counter's copy, then the swap through one temporary.
+    let latch = q.func.blocks_in_order()[4];
+    let ks: Vec<&str> = q.func.blocks[latch]
+        .insts
+        .iter()
+        .map(|&i| q.func.insts[i].kind.name())
+        .collect();
+    assert_eq!(
+        ks,
+        [
+            "iadd",
+            "store_reg",
+            "load_reg",
+            "load_reg",
+            "store_reg",
+            "store_reg"
+        ]
+    );
+}
+
+#[test]
+fn from_ssa_lost_copy_problem() {
+    // x2 is live after the loop while x3 overwrites its register on the back-edge.
+    let text = "
+invocations 1
+outputs 2
+
+block_0:
+  vec1 32 ssa_0 = load_const (0x00000001)
+  vec1 32 ssa_1 = load_const (0x00000003)
+loop {
+  block_1:
+    vec1 32 ssa_2 = phi block_0: ssa_0, block_4: ssa_4
+    vec1 1 ssa_3 = ige ssa_2, ssa_1
+  if ssa_3 {
+    block_2:
+      break
+  } else {
+    block_3:
+  }
+  block_4:
+    vec1 32 ssa_4 = iadd ssa_2, ssa_0
+}
+block_5:
+  store_output 0, ssa_2
+";
+    let (before, after, _) = outputs_after_from_ssa(text);
+    assert_eq!(before, vec![3, 0]);
+    assert_eq!(after, vec![3, 0]);
+}
+
+#[test]
+fn from_ssa_rotation_of_three() {
+    // (a, b, c) ← (b, c, a) twice: (1, 2, 3) → (2, 3, 1) → (3, 1, 2).
+    let text = "
+invocations 1
+outputs 3
+
+block_0:
+  vec1 32 ssa_0 = load_const (0x00000000)
+  vec1 32 ssa_1 = load_const (0x00000001)
+  vec1 32 ssa_2 = load_const (0x00000002)
+  vec1 32 ssa_3 = load_const (0x00000003)
+loop {
+  block_1:
+    vec1 32 ssa_4 = phi block_0: ssa_0, block_4: ssa_9
+    vec1 32 ssa_5 = phi block_0: ssa_1, block_4: ssa_6
+    vec1 32 ssa_6 = phi block_0: ssa_2, block_4: ssa_7
+    vec1 32 ssa_7 = phi block_0: ssa_3, block_4: ssa_5
+    vec1 1 ssa_8 = ige ssa_4, ssa_2
+  if ssa_8 {
+    block_2:
+      break
+  } else {
+    block_3:
+  }
+  block_4:
+    vec1 32 ssa_9 = iadd ssa_4, ssa_1
+}
+block_5:
+  store_output 0, ssa_5
+  store_output 1, ssa_6
+  store_output 2, ssa_7
+";
+    let (before, after, _) = outputs_after_from_ssa(text);
+    assert_eq!(before, vec![3, 1, 2]);
+    assert_eq!(after, vec![3, 1, 2]);
+}
