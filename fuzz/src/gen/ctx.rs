@@ -246,14 +246,9 @@ impl Gen<'_, '_, '_> {
             None
         } else {
             if self.u.int_in_range(0..=3)? != 0 {
-                let pool = &self.pool;
-                let same: Vec<usize> = idx
-                    .iter()
-                    .copied()
-                    .filter(|&i| pool.entries[i].flavor == flavor)
-                    .collect();
-                if !same.is_empty() {
-                    idx = same;
+                let entries = &self.pool.entries;
+                if idx.iter().any(|&i| entries[i].flavor == flavor) {
+                    idx.retain(|&i| entries[i].flavor == flavor);
                 }
             }
             let n = idx.len();

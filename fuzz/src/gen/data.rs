@@ -89,17 +89,13 @@ pub fn statement(g: &mut Gen) -> Result<()> {
 
 /// A random enabled ALU op on operands in scope.
 pub fn alu(g: &mut Gen) -> Result<()> {
-    let n = AluOp::ALL
-        .iter()
-        .filter(|&&op| g.cfg.alu_enabled(op))
-        .count();
+    let mask = g.cfg.alu_ops;
+    let n = mask.count_ones() as usize;
     let k = g.index(n.max(1))?;
-    let op = AluOp::ALL
-        .iter()
-        .copied()
-        .filter(|&op| g.cfg.alu_enabled(op))
+    let op = (0..AluOp::ALL.len())
+        .filter(|&i| mask & (1u64 << i) != 0)
         .nth(k)
-        .unwrap_or(AluOp::Iadd);
+        .map_or(AluOp::Iadd, |i| AluOp::ALL[i]);
     alu_op(g, op)?;
     Ok(())
 }
