@@ -3,4 +3,5 @@
 
 pub mod interp;
 pub mod ir;
+pub mod passes;
 pub mod planted;
