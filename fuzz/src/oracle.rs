@@ -13,13 +13,23 @@ use crate::panics;
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::interp::{self, InterpError, RunOptions};
 use compiler::ir::{self, Program};
+use compiler::planted::Plants;
 use sim::dispatch::Results;
 
 /// Per-input choices of how to compile, decoded from the input's first bytes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Arbitrary)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CaseConfig {
     /// Optional middle-end passes switched off (bit `i` = pass `i` of the pipeline table).
     pub disabled_passes: u32,
+}
+
+impl<'a> Arbitrary<'a> for CaseConfig {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        // One case in four runs with some passes off: the passes after a disabled one see
+        // shapes the full pipeline would have cleaned up.
+        let disabled_passes = if u.ratio(1, 4)? { u.arbitrary()? } else { 0 };
+        Ok(CaseConfig { disabled_passes })
+    }
 }
 
 /// What a judgement learned besides the verdict (for the status line and the pass table).
@@ -55,6 +65,10 @@ pub struct OracleOptions {
     pub fuel: u64,
     /// Only these pipelines (by name); empty means all.
     pub targets: Vec<String>,
+    /// Planted bugs switched on in every pipeline.
+    pub plants: Plants,
+    /// Run only the first N optional middle-end pass runs (bisection).
+    pub pass_limit: Option<usize>,
 }
 
 impl Default for OracleOptions {
@@ -62,6 +76,8 @@ impl Default for OracleOptions {
         OracleOptions {
             fuel: 200_000,
             targets: Vec::new(),
+            plants: Plants::NONE,
+            pass_limit: None,
         }
     }
 }
@@ -80,7 +96,11 @@ pub struct Case {
 pub fn decode(bytes: &[u8]) -> Option<Case> {
     let mut u = Unstructured::new(bytes);
     let config = CaseConfig::arbitrary(&mut u).unwrap_or_default();
-    let gen_config = gen::Config::arbitrary(&mut u).unwrap_or_default();
+    // Half the cases use the tuned defaults, half a swarm configuration drawn from the input.
+    let gen_config = match u.ratio(1, 2) {
+        Ok(true) => gen::Config::arbitrary(&mut u).unwrap_or_default(),
+        _ => gen::Config::default(),
+    };
     let program = gen::generate(&mut u, &gen_config).ok()?;
     Some(Case { config, program })
 }
@@ -132,7 +152,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
     };
     let expected = match interp::run_with_stats(&case.program, &run) {
         Ok((results, stats)) => {
-            coverage.loop_back_edge_twice = stats.max_loop_iterations >= 2;
+            coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
             results
         }

@@ -3,6 +3,8 @@
 //! error, a hazard, an allocation-checker error, a timeout). A new target registers here and
 //! nowhere else.
 
+pub mod middle;
+
 use crate::finding::Finding;
 use crate::oracle::{Case, Coverage, OracleOptions};
 use sim::dispatch::Results;
@@ -23,5 +25,5 @@ pub trait Pipeline: Sync {
 
 /// Every registered pipeline, in the order the oracle runs them.
 pub fn all() -> &'static [&'static dyn Pipeline] {
-    &[]
+    &[&middle::Middle]
 }
