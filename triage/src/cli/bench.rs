@@ -30,14 +30,22 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     for i in 0..a.programs {
         rng::input_bytes(a.seed, i, 64, 2048, &mut buf);
         let t = Instant::now();
-        let Some(case) = oracle::decode(&buf) else { continue };
+        let Some(case) = oracle::decode(&buf) else {
+            continue;
+        };
         stage[0] += t.elapsed();
         insts += case.program.func.inst_count() as u64;
         let t = Instant::now();
         let ok = verify::verify(&case.program).is_ok();
         stage[1] += t.elapsed();
         let t = Instant::now();
-        let run = interp.run_with_stats(&case.program, &RunOptions { fuel: opts.fuel, ..RunOptions::default() });
+        let run = interp.run_with_stats(
+            &case.program,
+            &RunOptions {
+                fuel: opts.fuel,
+                ..RunOptions::default()
+            },
+        );
         stage[2] += t.elapsed();
         let Ok((_, stats)) = run else { continue };
         executed += stats.executed_insts;
@@ -61,8 +69,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         insts as f64 / a.programs as f64,
         executed as f64 / a.programs as f64
     );
-    println!("interpreter: {:.1} M executed IR instructions/s", executed as f64 / stage[2].as_secs_f64() / 1e6);
-    let labels = ["generate", "verify", "interpret"].into_iter().chain(names.iter().copied());
+    println!(
+        "interpreter: {:.1} M executed IR instructions/s",
+        executed as f64 / stage[2].as_secs_f64() / 1e6
+    );
+    let labels = ["generate", "verify", "interpret"]
+        .into_iter()
+        .chain(names.iter().copied());
     for (label, d) in labels.zip(&stage) {
         println!(
             "  {label:<10} {:>8.1} us/program  {:>5.1}%",
