@@ -5,7 +5,8 @@ use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::{pipelines, rng};
+use fuzz::pipelines::{self, middle};
+use fuzz::rng;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -24,7 +25,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let mut buf = Vec::new();
     let mut interp = Interpreter::new();
     let names: Vec<&str> = pipelines::all().iter().map(|p| p.name()).collect();
-    let mut stage = vec![Duration::ZERO; 3 + names.len()];
+    let mut stage = vec![Duration::ZERO; 4 + names.len()];
     let (mut insts, mut executed) = (0u64, 0u64);
     let start = Instant::now();
     for i in 0..a.programs {
@@ -52,10 +53,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         if !ok {
             continue;
         }
+        let t = Instant::now();
+        let optimised = middle::optimise(&case, &opts, &mut Coverage::default());
+        stage[3] += t.elapsed();
+        let Ok(optimised) = optimised else { continue };
         for (k, p) in pipelines::all().iter().enumerate() {
             let t = Instant::now();
-            let _ = p.run(&case, &opts, &mut Coverage::default());
-            stage[3 + k] += t.elapsed();
+            let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
+            stage[4 + k] += t.elapsed();
         }
     }
     let total = start.elapsed().as_secs_f64();
@@ -73,7 +78,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         "interpreter: {:.1} M executed IR instructions/s",
         executed as f64 / stage[2].as_secs_f64() / 1e6
     );
-    let labels = ["generate", "verify", "interpret"]
+    let labels = ["generate", "verify", "interpret", "optimise"]
         .into_iter()
         .chain(names.iter().copied());
     for (label, d) in labels.zip(&stage) {
