@@ -4,4 +4,5 @@
 pub mod a6xx;
 pub mod interp;
 pub mod ir;
+pub mod passes;
 pub mod planted;

@@ -1,7 +1,14 @@
-//! gpufuzz's fuzzing library: the random program generator ([`gen`]), and (to come) the
-//! oracle, the finding kinds and the in-process fuzz loop shared by the libFuzzer targets,
-//! the tests and the CLI.
-
+//! gpufuzz's engine: the random program generator, the oracle that compares every pipeline
+//! with the reference interpreter, and the fuzz loop shared by `gpufuzz fuzz`, the cargo-fuzz
+//! targets and the tests.
 #![deny(missing_docs)]
 
+pub mod driver;
+pub mod finding;
 pub mod gen;
+pub mod oracle;
+pub mod panics;
+pub mod pipelines;
+pub mod rng;
+pub mod store;
+pub mod targets;
