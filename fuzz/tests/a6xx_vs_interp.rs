@@ -84,7 +84,19 @@ fn generated_programs_agree_with_the_interpreter() {
         let data = bytes(seed, 256 + (seed as usize * 97) % 4096);
         let p = generate(&mut Unstructured::new(&data), &Config::default()).expect("generates");
         let opts = options(seed);
-        let r = check(&p, &opts, &mut totals);
+        let mut r = check(&p, &opts, &mut totals);
+        if r.is_ok() {
+            // The same program after the middle end (SSA in, SSA out) must agree too.
+            let mut q = p.clone();
+            let mut po = compiler::passes::pipeline::PipelineOptions::default();
+            if compiler::passes::pipeline::run_pipeline(&mut q, &mut po).is_ok() {
+                let expect = interp::run(&p, &RunOptions::default()).ok();
+                let got = interp::run(&q, &RunOptions::default()).ok();
+                if expect == got {
+                    r = check(&q, &opts, &mut totals);
+                }
+            }
+        }
         compared += matches!(r, Ok(true)) as u32;
         if let Err(e) = r {
             let path = format!(

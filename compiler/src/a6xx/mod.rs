@@ -123,6 +123,8 @@ pub fn sim_config(opts: &Options) -> Config {
         predicates: opts.predicates,
         registers: opts.registers.min(sim::a6xx::GPRS as u32) as u16,
         private_words: lower::PRIVATE_WORDS,
+        // Spill fills wait ~110 cycles each: starved budgets run far longer than the default.
+        cycle_budget: 50_000_000,
         ..Config::default()
     }
 }
