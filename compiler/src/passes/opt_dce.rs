@@ -18,18 +18,30 @@
 //! have no phis; phis elsewhere naming `next` as predecessor are renamed to `prev`. The block
 //! after a loop is reached only by the loop's breaks, so no phi outside the loop names a
 //! block inside it once the block after the loop has no phis.
+//!
+//! Planted bug [`Plant::DceLoopLiveOut`]: a loop whose only values used after it are its
+//! header phis counts as dead too; those uses get the phis' values on entry, as if the loop
+//! ran zero times.
 
+use super::pipeline::PassConfig;
 use crate::ir::{walk_blocks, Block, CfNode, Function, InstKind, Value};
+use crate::planted::Plant;
 use cranelift_entity::SecondaryMap;
 
 /// Removes dead instructions, dead loops and empty ifs; returns whether anything changed.
 pub fn dce(func: &mut Function) -> bool {
+    dce_with(func, &PassConfig::default())
+}
+
+/// [`dce`] with the pass configuration (planted bugs).
+pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
+    let live_out_bug = config.plants.has(Plant::DceLoopLiveOut);
     let mut progress = false;
     loop {
         let mut changed = sweep(func);
         let uses = use_blocks(func);
         let mut body = std::mem::take(&mut func.body);
-        changed |= clean_list(func, &uses, &mut body);
+        changed |= clean_list(func, &uses, &mut body, live_out_bug);
         func.body = body;
         if !changed {
             return progress;
@@ -123,16 +135,16 @@ fn use_blocks(func: &Function) -> UseBlocks {
 }
 
 /// Removes dead loops and empty ifs in `list` (innermost first); returns whether any went.
-fn clean_list(func: &mut Function, uses: &UseBlocks, list: &mut Vec<CfNode>) -> bool {
+fn clean_list(func: &mut Function, uses: &UseBlocks, list: &mut Vec<CfNode>, bug: bool) -> bool {
     let mut changed = false;
     for node in list.iter_mut() {
         match node {
             CfNode::Block(_) => {}
             CfNode::If(n) => {
-                changed |= clean_list(func, uses, &mut n.then_list);
-                changed |= clean_list(func, uses, &mut n.else_list);
+                changed |= clean_list(func, uses, &mut n.then_list, bug);
+                changed |= clean_list(func, uses, &mut n.else_list, bug);
             }
-            CfNode::Loop(n) => changed |= clean_list(func, uses, &mut n.body),
+            CfNode::Loop(n) => changed |= clean_list(func, uses, &mut n.body, bug),
         }
     }
     let mut i = 1;
@@ -148,7 +160,10 @@ fn clean_list(func: &mut Function, uses: &UseBlocks, list: &mut Vec<CfNode>) -> 
                 CfNode::If(n) => {
                     is_empty_list(func, &n.then_list) && is_empty_list(func, &n.else_list)
                 }
-                CfNode::Loop(n) => loop_is_dead(func, uses, &n.body),
+                CfNode::Loop(n) => {
+                    loop_is_dead(func, uses, &n.body)
+                        || (bug && live_out_only_header_phis(func, uses, prev, &n.body))
+                }
                 CfNode::Block(_) => false,
             };
         if removable {
@@ -211,4 +226,58 @@ fn has_own_break(func: &Function, list: &[CfNode]) -> bool {
         CfNode::If(n) => has_own_break(func, &n.then_list) || has_own_break(func, &n.else_list),
         CfNode::Loop(_) => false,
     })
+}
+
+/// The planted bug's test: the loop stores nothing, has a break of its own, and every value
+/// it defines that is used after it is a header phi with a source from `pre`; those uses
+/// are rewritten to that source (and the loop is then deleted by the caller).
+fn live_out_only_header_phis(
+    func: &mut Function,
+    uses: &UseBlocks,
+    pre: Block,
+    body: &[CfNode],
+) -> bool {
+    let mut inside: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut stores = false;
+    walk_blocks(body, &mut |b| {
+        inside[b] = true;
+        stores |= func.blocks[b]
+            .insts
+            .iter()
+            .any(|&i| is_store(&func.insts[i].kind));
+    });
+    let Some(CfNode::Block(header)) = body.first() else {
+        return false;
+    };
+    if stores || !has_own_break(func, body) {
+        return false;
+    }
+    let mut rewrite = Vec::new();
+    let mut ok = true;
+    walk_blocks(body, &mut |b| {
+        for &i in &func.blocks[b].insts {
+            let Some(v) = func.result(i) else { continue };
+            if !uses[v].iter().any(|&u| !inside[u]) {
+                continue;
+            }
+            match &func.insts[i].kind {
+                InstKind::Phi { sources } if b == *header => {
+                    match sources.iter().find(|s| s.pred == pre) {
+                        Some(s) => rewrite.push((v, s.value)),
+                        None => ok = false,
+                    }
+                }
+                _ => ok = false,
+            }
+        }
+    });
+    if !ok || rewrite.is_empty() {
+        return false;
+    }
+    let mut subst = crate::ir::edit::Subst::with_capacity(func.values.len());
+    for (v, to) in rewrite {
+        subst[v] = to.into();
+    }
+    func.apply_subst(&subst);
+    true
 }

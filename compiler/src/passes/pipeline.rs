@@ -19,7 +19,7 @@ use crate::planted::Plants;
 /// What a pass may consult besides the function: the planted bugs that are switched on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PassConfig {
-    /// Planted bugs (none by default; passes do not consult them yet).
+    /// Planted bugs (none by default).
     pub plants: Plants,
 }
 
@@ -29,13 +29,13 @@ pub type PassFn = fn(&mut Function, &PassConfig) -> bool;
 /// Every optional pass, by name, in default order. The fuzzer toggles them by name.
 pub const PASSES: &[(&str, PassFn)] = &[
     ("lower_vars_to_ssa", |f, _| super::lower_vars_to_ssa(f)),
-    ("opt_remove_phis", |f, _| super::remove_phis(f)),
+    ("opt_remove_phis", super::opt_remove_phis::remove_phis_with),
     ("opt_copy_prop", |f, _| super::copy_prop(f)),
     ("opt_constant_folding", |f, _| super::fold_constants(f)),
     ("opt_algebraic", |f, _| super::algebraic(f)),
     ("opt_cse", |f, _| super::cse(f)),
     ("opt_dead_cf", |f, _| super::remove_dead_cf(f)),
-    ("opt_dce", |f, _| super::dce(f)),
+    ("opt_dce", super::opt_dce::dce_with),
     ("opt_shrink_vectors", |f, _| super::shrink_vectors(f)),
 ];
 
@@ -207,8 +207,12 @@ fn run_one(
 }
 
 /// Out-of-SSA (the "to register form" step), verified afterwards when asked.
-pub fn to_registers(p: &mut Program, verify: bool) -> Result<bool, PipelineError> {
-    let changed = super::from_ssa(&mut p.func)?;
+pub fn to_registers(
+    p: &mut Program,
+    verify: bool,
+    config: &PassConfig,
+) -> Result<bool, PipelineError> {
+    let changed = super::from_ssa::from_ssa_with(&mut p.func, config)?;
     if verify {
         check(p).map_err(|message| PipelineError::Verify {
             pass: "from_ssa",

@@ -82,7 +82,9 @@ pub fn optimise(
             coverage.passes_changed.push(name);
         }
     }
-    if pipeline::to_registers(&mut p, true).map_err(|e| pipeline_finding(target, e))? {
+    if pipeline::to_registers(&mut p, true, &popts.config)
+        .map_err(|e| pipeline_finding(target, e))?
+    {
         coverage.passes_changed.push("from_ssa");
     }
     Ok(p)

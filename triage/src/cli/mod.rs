@@ -1,10 +1,13 @@
 //! The subcommands of `gpufuzz`, one file each; this file holds the argument types.
 
+mod config;
 mod fmt;
 mod fuzz;
 mod input;
+mod reduce;
 mod repro;
 mod run;
+mod triage;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +31,10 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Re-run one saved input (`input.bin`) or `.ir` file through the oracle.
     Repro(repro::ReproArgs),
+    /// Reduce one `.ir` program or raw input while it shows the same bug.
+    Reduce(reduce::ReduceArgs),
+    /// Reduce, bisect and bucket a fuzz output folder's findings; one report per bug.
+    Triage(triage::TriageArgs),
 }
 
 /// Runs a parsed command line.
@@ -37,5 +44,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Fmt(a) => fmt::run(a),
         Command::Fuzz(a) => fuzz::run(a),
         Command::Repro(a) => repro::run(a),
+        Command::Reduce(a) => reduce::run(a),
+        Command::Triage(a) => triage::run(a),
     }
 }

@@ -35,10 +35,17 @@ fn replace_in_conds(list: &mut [CfNode], from: Value, to: Value) {
 }
 
 /// A zero constant of type `ty` at the start of the entry block (so it dominates every use),
-/// or `None` for types that have no constant (derefs).
+/// or `None` for types that have no constant (derefs). An existing one is reused.
 pub fn zero(func: &mut Function, ty: Type) -> Option<Value> {
     ty.bits()?;
     let entry = compiler::ir::first_block(&func.body)?;
+    let existing = func.blocks[entry].insts.iter().copied().find(|&i| {
+        matches!(func.insts[i].kind, InstKind::Const { bits: [0, 0, 0, 0] })
+            && func.result(i).is_some_and(|v| func.ty(v) == ty)
+    });
+    if let Some(i) = existing {
+        return func.result(i);
+    }
     let (inst, v) = func.make_inst(InstKind::Const { bits: [0; 4] }, ty);
     func.blocks[entry].insts.insert(0, inst);
     v

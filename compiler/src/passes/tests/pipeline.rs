@@ -153,7 +153,7 @@ fn verification_failure_names_the_pass() {
 #[test]
 fn to_registers_leaves_no_phi() {
     let mut p = seed();
-    assert_eq!(to_registers(&mut p, true), Ok(true));
+    assert_eq!(to_registers(&mut p, true, &Default::default()), Ok(true));
     assert_eq!(super::phis(&p.func), 0);
     assert_eq!(p.func.regs.len(), 3);
     let _ = from_ssa(&mut p.func);
