@@ -158,7 +158,11 @@ impl Run<'_> {
             self.out.truncated = true;
             return Step::Stop;
         }
-        if verify::verify(&cand.program).is_err() {
+        if let Err(e) = verify::verify(&cand.program) {
+            if self.r.log_attempts {
+                let first = e.to_string();
+                eprintln!("reduce: try {name}: invalid: {first}");
+            }
             self.out.invalid += 1;
             return Step::Rejected;
         }

@@ -19,11 +19,14 @@ pub enum Candidate {
 
 /// The passes in the order the driver runs them: big structural cuts first.
 pub const PASSES: &[(&str, Pass)] = &[
+    ("dead-code", dead_code),
+    ("merge-consts", merge_consts),
     ("delete-loop", delete_loop),
     ("collapse-if", collapse_if),
     ("loop-once", loop_once),
     ("remove-jump", remove_jump),
     ("remove-insts", remove_insts),
+    ("bypass-inst", bypass_inst),
     ("inline-phi", inline_phi),
     ("fewer-invocations", fewer_invocations),
     ("simplify-consts", simplify_consts),
@@ -249,6 +252,105 @@ fn trim_dispatch(p: &Program, index: usize) -> Option<Candidate> {
         }
         i if i >= 2 + nu => return None,
         _ => return Some(Candidate::Skip),
+    }
+    try_prog(q)
+}
+
+/// Removes every instruction without side effects whose result nothing reads (to a
+/// fixpoint, in one candidate): what other passes leave behind.
+fn dead_code(p: &Program, index: usize) -> Option<Candidate> {
+    if index > 0 {
+        return None;
+    }
+    let mut q = p.clone();
+    let mut any = false;
+    loop {
+        let mut used = std::collections::HashSet::new();
+        for (_, i) in q.func.insts_in_order() {
+            q.func.insts[i].kind.visit_args(|v| {
+                used.insert(v);
+            });
+        }
+        let mut conds = Vec::new();
+        edit::conds(&q.func.body, &mut conds);
+        used.extend(conds);
+        let dead: Vec<Inst> = q
+            .func
+            .insts_in_order()
+            .into_iter()
+            .map(|(_, i)| i)
+            .filter(|&i| {
+                !q.func.insts[i].kind.has_side_effects()
+                    && q.func.result(i).is_some_and(|v| !used.contains(&v))
+            })
+            .collect();
+        if dead.is_empty() {
+            break;
+        }
+        any = true;
+        for b in q.func.blocks_in_order() {
+            q.func.blocks[b].insts.retain(|i| !dead.contains(i));
+        }
+    }
+    if !any {
+        return Some(Candidate::Skip);
+    }
+    try_prog(q)
+}
+
+/// Makes later copies of an entry-block constant use the first one (one candidate).
+fn merge_consts(p: &Program, index: usize) -> Option<Candidate> {
+    if index > 0 {
+        return None;
+    }
+    let entry = compiler::ir::first_block(&p.func.body)?;
+    let mut q = p.clone();
+    let mut firsts: Vec<(InstKind, compiler::ir::Type, Value)> = Vec::new();
+    let mut doomed = Vec::new();
+    for &i in &p.func.blocks[entry].insts {
+        let kind = &p.func.insts[i].kind;
+        let (InstKind::Const { .. }, Some(v)) = (kind, p.func.result(i)) else {
+            continue;
+        };
+        let ty = p.func.ty(v);
+        match firsts.iter().find(|(k, t, _)| k == kind && *t == ty) {
+            Some(&(_, _, first)) => {
+                edit::replace_uses(&mut q.func, v, first);
+                doomed.push(i);
+            }
+            None => firsts.push((kind.clone(), ty, v)),
+        }
+    }
+    if doomed.is_empty() {
+        return Some(Candidate::Skip);
+    }
+    q.func.blocks[entry].insts.retain(|i| !doomed.contains(i));
+    try_prog(q)
+}
+
+/// Replaces an instruction's result by one of its operands of the same type (`x + y` → `x`).
+fn bypass_inst(p: &Program, index: usize) -> Option<Candidate> {
+    let mut options = Vec::new();
+    for (_, i) in p.func.insts_in_order() {
+        let kind = &p.func.insts[i].kind;
+        if matches!(kind, InstKind::Phi { .. }) {
+            continue;
+        }
+        let Some(v) = p.func.result(i) else { continue };
+        let ty = p.func.ty(v);
+        let mut args = Vec::new();
+        kind.visit_args(|a| {
+            if p.func.ty(a) == ty && !args.contains(&a) {
+                args.push(a);
+            }
+        });
+        options.extend(args.into_iter().map(|a| (i, v, a)));
+    }
+    let &(inst, v, a) = options.get(index)?;
+    let mut q = p.clone();
+    edit::replace_uses(&mut q.func, v, a);
+    for b in q.func.blocks_in_order() {
+        q.func.blocks[b].insts.retain(|&i| i != inst);
     }
     try_prog(q)
 }
