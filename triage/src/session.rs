@@ -30,6 +30,10 @@ pub struct Reduction {
     pub bisection: Bisection,
 }
 
+/// Smaller interpreter fuel tried first for reductions (timeouts burn all of it, on every
+/// candidate); the result is checked with the caller's fuel before it is accepted.
+const QUICK_FUEL: u64 = 5_000;
+
 /// Reduces `case` while it shows the signature it shows now, then bisects the result.
 pub fn reduce_case(
     case: Case,
@@ -37,9 +41,23 @@ pub fn reduce_case(
     reducer: &Reducer,
 ) -> Result<Reduction, String> {
     let (sig, _) = signature::signature_of(&case, opts).ok_or("the input shows no finding")?;
-    let reduced = reducer
-        .reduce(case, &mut |c: &Case| signature::shows(c, opts, &sig))
-        .map_err(|e| e.to_string())?;
+    let quick = OracleOptions {
+        fuel: QUICK_FUEL.min(opts.fuel),
+        ..opts.clone()
+    };
+    let mut reduced = None;
+    if signature::shows(&case, &quick, &sig) {
+        let r = reducer.reduce(case.clone(), &mut |c: &Case| {
+            signature::shows(c, &quick, &sig)
+        });
+        reduced = r.ok().filter(|r| signature::shows(&r.case, opts, &sig));
+    }
+    let reduced = match reduced {
+        Some(r) => r,
+        None => reducer
+            .reduce(case, &mut |c: &Case| signature::shows(c, opts, &sig))
+            .map_err(|e| e.to_string())?,
+    };
     let finding = signature::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
     let bisection = bisect::bisect(&reduced.case, opts, &finding);
     Ok(Reduction {
