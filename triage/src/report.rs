@@ -148,8 +148,13 @@ pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Diffe
     let Ok(expected) = interp::run(&case.program, &run) else {
         return Vec::new();
     };
-    let Ok(Ok(actual)) = fuzz::panics::catch(|| pipeline.run(case, opts, &mut Coverage::default()))
-    else {
+    let mut cov = Coverage::default();
+    let Ok(Ok(actual)) = fuzz::panics::catch(|| {
+        let optimised = fuzz::pipelines::middle::optimise(case, opts, &mut cov).map_err(|_| ())?;
+        pipeline
+            .run(case, &optimised, opts, &mut cov)
+            .map_err(|_| ())
+    }) else {
         return Vec::new();
     };
     let d = &case.program.dispatch;
@@ -191,7 +196,7 @@ pub fn disassembly(
     if target != "middle" {
         return None;
     }
-    let p = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default(), target).ok()?;
+    let p = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
     let marker = first
         .filter(|d| d.place == "output")
         .map(|d| format!("store_output {},", d.index));

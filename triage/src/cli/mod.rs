@@ -1,5 +1,6 @@
 //! The subcommands of `gpufuzz`, one file each; this file holds the argument types.
 
+mod bench;
 mod config;
 mod fmt;
 mod fuzz;
@@ -35,6 +36,8 @@ enum Command {
     Reduce(reduce::ReduceArgs),
     /// Reduce, bisect and bucket a fuzz output folder's findings; one report per bug.
     Triage(triage::TriageArgs),
+    /// Measure end-to-end fuzzing throughput on one core, split by stage.
+    Bench(bench::BenchArgs),
 }
 
 /// Runs a parsed command line.
@@ -46,5 +49,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Repro(a) => repro::run(a),
         Command::Reduce(a) => reduce::run(a),
         Command::Triage(a) => triage::run(a),
+        Command::Bench(a) => bench::run(a),
     }
 }
