@@ -5,7 +5,8 @@
 //! * [`bisect`] — the first bad pass, by pass limit and by re-interpretation;
 //! * [`bucket`] — one bucket per signature, with an index that survives re-triage;
 //! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
-//! * [`session`] — triage of a whole fuzz output folder.
+//! * [`session`] — triage of a whole fuzz output folder;
+//! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -13,5 +14,6 @@ pub mod bisect;
 pub mod bucket;
 pub mod reduce;
 pub mod report;
+pub mod selftest;
 pub mod session;
 pub mod signature;

@@ -5,9 +5,11 @@ mod config;
 mod fmt;
 mod fuzz;
 mod input;
+mod plant;
 mod reduce;
 mod repro;
 mod run;
+mod selftest;
 mod triage;
 
 use clap::{Parser, Subcommand};
@@ -38,6 +40,10 @@ enum Command {
     Triage(triage::TriageArgs),
     /// Measure end-to-end fuzzing throughput on one core, split by stage.
     Bench(bench::BenchArgs),
+    /// The catalog of planted bugs (name, pass, targets, story).
+    Plant(plant::PlantArgs),
+    /// Measure the fuzzer on planted bugs: time to the first finding, reduced repro size.
+    Selftest(selftest::SelftestArgs),
 }
 
 /// Runs a parsed command line.
@@ -50,5 +56,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Reduce(a) => reduce::run(a),
         Command::Triage(a) => triage::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Plant(a) => plant::run(a),
+        Command::Selftest(a) => selftest::run(a),
     }
 }

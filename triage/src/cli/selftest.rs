@@ -1,0 +1,84 @@
+//! `gpufuzz selftest`: how fast the fuzzer finds each planted bug and how small the repro
+//! gets (see `triage::selftest`); exit status 1 if some available bug was missed from some
+//! seed, a finding did not point at its plant, or the run with nothing planted found anything.
+
+use clap::Args;
+use compiler::planted::Plant;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use triage::selftest::{self, table, SelftestOptions};
+
+#[derive(Args, Debug)]
+pub struct SelftestArgs {
+    /// Fuzzing time per bug and seed, in seconds.
+    #[arg(long, default_value_t = 60)]
+    budget_secs: u64,
+    /// Seeds 1..=K.
+    #[arg(long, default_value_t = 5)]
+    seeds: u64,
+    /// First seed (seeds FIRST..FIRST+K).
+    #[arg(long, default_value_t = 1)]
+    first_seed: u64,
+    /// Only these planted bugs (repeatable); default the whole catalog.
+    #[arg(long = "plant", value_name = "NAME")]
+    plants: Vec<String>,
+    /// Skip the run with nothing planted.
+    #[arg(long)]
+    no_baseline: bool,
+    /// Time limit of each reduction, in seconds.
+    #[arg(long, default_value_t = 20)]
+    reduce_secs: u64,
+    /// Write the table and every hunt as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
+    let plants = if a.plants.is_empty() {
+        Plant::ALL.to_vec()
+    } else {
+        a.plants
+            .iter()
+            .map(|n| {
+                Plant::from_name(n).ok_or_else(|| {
+                    format!("unknown plant {n:?}; `gpufuzz plant --list` shows the catalog")
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let so = SelftestOptions {
+        budget: Duration::from_secs(a.budget_secs),
+        seeds: (a.first_seed..a.first_seed + a.seeds).collect(),
+        plants,
+        baseline: !a.no_baseline,
+        reduce_time: Duration::from_secs(a.reduce_secs),
+        progress: true,
+        ..SelftestOptions::default()
+    };
+    eprintln!(
+        "gpufuzz selftest: {} planted bug(s){}, seeds {:?}, {}s per seed, one core",
+        so.plants.len(),
+        if so.baseline { " + none" } else { "" },
+        so.seeds,
+        a.budget_secs
+    );
+    let result = selftest::run(&so);
+    let rows = table::rows(&result);
+    print!("{}", table::format(&rows, result.budget_secs));
+    if let Some(path) = &a.json {
+        let json = serde_json::json!({ "table": rows, "selftest": result });
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        fuzz::store::write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(if table::passed(&rows) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
