@@ -79,6 +79,14 @@ pub struct Config {
     /// How many values the pressure block defines. 8..=40: more than a6xx's or a small
     /// GRF budget's registers.
     pub pressure_values: RangeInclusive<u32>,
+    /// Chance that a loop's pre-header defines loop-invariant compares that only branches in
+    /// its body read (each once). 1/3: the backends keep such a predicate live across the
+    /// loop, so it must survive the body's predicates and be back in its register at every
+    /// back-edge (a6xx `ra_predicates`); without this, every branch's predicate is defined
+    /// next to it and never crosses a loop header.
+    pub hoisted_cond_rate: Rate,
+    /// How many such compares. 1..=4: a6xx has 4 predicate registers.
+    pub hoisted_conds: RangeInclusive<u32>,
     /// Chance that an operand comes from the older half of the values in scope. 1/2: live
     /// ranges overlap, predicates stay alive across branches.
     pub old_operand_rate: Rate,
@@ -142,6 +150,8 @@ impl Config {
         header_only_rate: (1, 3),
         pressure_rate: (1, 4),
         pressure_values: 8..=40,
+        hoisted_cond_rate: (1, 3),
+        hoisted_conds: 1..=4,
         old_operand_rate: (1, 2),
         tex_zero_rate: (1, 2),
         tex_runtime_zero_rate: (1, 4),
@@ -217,6 +227,8 @@ impl Config {
             header_only_rate: rate(self.header_only_rate),
             pressure_rate: rate(self.pressure_rate),
             pressure_values: range(&self.pressure_values, 0, 200),
+            hoisted_cond_rate: rate(self.hoisted_cond_rate),
+            hoisted_conds: range(&self.hoisted_conds, 0, 8),
             old_operand_rate: rate(self.old_operand_rate),
             tex_zero_rate: rate(self.tex_zero_rate),
             tex_runtime_zero_rate: rate(self.tex_runtime_zero_rate),
@@ -320,6 +332,8 @@ impl<'a> Arbitrary<'a> for Config {
             header_only_rate: arb_rate(u, d.header_only_rate)?,
             pressure_rate: arb_rate(u, d.pressure_rate)?,
             pressure_values: arb_range(u, &d.pressure_values, 0, 64)?,
+            hoisted_cond_rate: arb_rate(u, d.hoisted_cond_rate)?,
+            hoisted_conds: arb_range(u, &d.hoisted_conds, 0, 6)?,
             old_operand_rate: arb_rate(u, d.old_operand_rate)?,
             tex_zero_rate: arb_rate(u, d.tex_zero_rate)?,
             tex_runtime_zero_rate: arb_rate(u, d.tex_runtime_zero_rate)?,

@@ -52,27 +52,50 @@ pub fn list(g: &mut Gen) -> Result<()> {
     Ok(())
 }
 
-/// A branch condition: an old boolean, a fresh compare, or `band`/`bor`/`bnot` of booleans —
-/// so many predicates stay alive and combined compares feed branches.
+/// A branch condition: a loop-invariant compare hoisted before an enclosing loop, an old
+/// boolean, a fresh compare, `band`/`bor`/`bnot` of booleans, or `band`/`bor` of two fresh
+/// compares read by nothing else — so many predicates stay alive, combined compares feed
+/// branches, and branches fold into a6xx `braa`/`brao`.
 pub fn condition(g: &mut Gen) -> Result<Value> {
-    Ok(match g.u.int_in_range(0..=4)? {
-        0 | 1 => g.bool()?,
-        2 => {
-            let op = g.pick(&[AluOp::Ilt, AluOp::Ult, AluOp::Ieq, AluOp::Ine, AluOp::Ige])?;
-            let x = g.int()?;
-            let y = g.int()?;
-            g.alu(op, &[x, y])
+    if let Some(frame) = g.loops.iter_mut().rev().find(|f| !f.hoisted.is_empty()) {
+        let n = frame.hoisted.len();
+        if g.u.ratio(2, 3)? {
+            return Ok(frame.hoisted.swap_remove(n - 1));
         }
+    }
+    Ok(match g.u.int_in_range(0..=5)? {
+        0 | 1 => g.bool()?,
+        2 => compare(g, true)?,
         3 => {
             let op = g.pick(&[AluOp::Band, AluOp::Bor, AluOp::Bxor])?;
             let x = g.bool()?;
             let y = g.bool()?;
             g.alu(op, &[x, y])
         }
-        _ => {
+        4 => {
             let x = g.bool()?;
             g.alu(AluOp::Bnot, &[x])
         }
+        _ => {
+            let op = g.pick(&[AluOp::Band, AluOp::Bor])?;
+            let x = compare(g, false)?;
+            let y = compare(g, false)?;
+            g.budget = g.budget.saturating_sub(1);
+            g.b.alu(op, &[x, y])
+        }
+    })
+}
+
+/// A fresh integer compare; in the pool (`pooled`) or read only by the caller.
+fn compare(g: &mut Gen, pooled: bool) -> Result<Value> {
+    let op = g.pick(&[AluOp::Ilt, AluOp::Ult, AluOp::Ieq, AluOp::Ine, AluOp::Ige])?;
+    let x = g.int()?;
+    let y = g.int()?;
+    Ok(if pooled {
+        g.alu(op, &[x, y])
+    } else {
+        g.budget = g.budget.saturating_sub(1);
+        g.b.alu(op, &[x, y])
     })
 }
 
@@ -281,6 +304,12 @@ pub fn gen_loop(g: &mut Gen) -> Result<()> {
     let zero = g.iconst(0);
     let one = g.iconst(1);
     let plan = plan_carried(g)?;
+    let mut hoisted = Vec::new();
+    if g.chance(g.cfg.hoisted_cond_rate)? {
+        for _ in 0..g.range(&g.cfg.hoisted_conds)? {
+            hoisted.push(compare(g, false)?);
+        }
+    }
     let pre = g.b.current_block();
     g.depth += 1;
 
@@ -303,6 +332,7 @@ pub fn gen_loop(g: &mut Gen) -> Result<()> {
         counter_phi: Some(counter_phi),
         counter_next: None,
         carried: Vec::with_capacity(plan.len()),
+        hoisted,
     };
     for &(ty, flavor, pv, carry) in &plan {
         let (value, inst) = g.b.phi(

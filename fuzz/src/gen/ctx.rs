@@ -46,6 +46,9 @@ pub struct LoopFrame {
     pub counter_next: Option<Value>,
     /// The other header phis.
     pub carried: Vec<CarriedPhi>,
+    /// Loop-invariant compares defined in the pre-header and kept out of the pool: each is
+    /// the condition of at most one branch in the body (see `Config::hoisted_cond_rate`).
+    pub hoisted: Vec<Value>,
 }
 
 /// A local variable and its type.
