@@ -2,5 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod gen;
+pub mod interp;
 pub mod ir;
+pub mod passes;
 pub mod planted;

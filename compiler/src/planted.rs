@@ -118,8 +118,13 @@ mod tests {
         for &p in Plant::ALL {
             assert_eq!(Plant::from_name(p.name()), Some(p));
         }
-        let set = Plants::NONE.with(Plant::FromSsaSwap).with(Plant::A6xxNopShort);
-        assert_eq!(set.iter().collect::<Vec<_>>(), [Plant::FromSsaSwap, Plant::A6xxNopShort]);
+        let set = Plants::NONE
+            .with(Plant::FromSsaSwap)
+            .with(Plant::A6xxNopShort);
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            [Plant::FromSsaSwap, Plant::A6xxNopShort]
+        );
         assert!(!Plants::NONE.has(Plant::FromSsaSwap));
     }
 }

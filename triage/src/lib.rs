@@ -1,1 +1,4 @@
-//! x
+//! gpufuzz's triage: reduce findings, bisect to the first bad pass, bucket, and report.
+#![deny(missing_docs)]
+
+pub mod reduce;

@@ -6,6 +6,7 @@
 //! * [`instructions`] — instruction kinds and their operands;
 //! * [`function`] — programs, the data-flow graph and the control-flow tree;
 //! * [`builder`] — building functions front to back;
+//! * [`edit`] — rewriting uses and other small edits passes share;
 //! * [`cfg`](mod@cfg) — the CFG derived from the tree: edges, reverse post-order, loops, dominators;
 //! * [`verify`](mod@verify) — the verifier: every rule a well-formed program keeps.
 //!
@@ -68,6 +69,7 @@
 pub mod alu;
 pub mod builder;
 pub mod cfg;
+pub mod edit;
 pub mod entities;
 pub mod function;
 pub mod instructions;

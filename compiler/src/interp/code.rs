@@ -1,0 +1,235 @@
+//! Lowered code: the ops the executor runs and the tables they index, built by
+//! [`super::lower`]. Value operands are value ids, which are also slot indices.
+
+use super::memory::Types;
+use crate::ir::{AluOp, Inst};
+
+/// "No block" / "no source" in the tables.
+pub const NONE: u32 = u32::MAX;
+
+/// One step of lowered code. Value operands are value ids (slot indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Op {
+    /// Enter `block`: charge `insts` fuel, become the last block.
+    Enter {
+        block: u32,
+        insts: u32,
+    },
+    /// Like `Enter`, running the phis of [`Code::phi_blocks`]`[table]` first.
+    EnterPhis {
+        block: u32,
+        insts: u32,
+        table: u32,
+    },
+    /// `dst = consts[k]`.
+    Const {
+        dst: u32,
+        k: u32,
+    },
+    Alu {
+        op: AluOp,
+        comps: u8,
+        dst: u32,
+        args: [u32; 3],
+    },
+    Vec {
+        comps: u8,
+        dst: u32,
+        args: [u32; 4],
+    },
+    Mov {
+        comps: u8,
+        swizzle: [u8; 4],
+        dst: u32,
+        src: u32,
+    },
+    InvocationId {
+        dst: u32,
+    },
+    LoadUniform {
+        comps: u8,
+        dst: u32,
+        index: u32,
+    },
+    LoadBuffer {
+        comps: u8,
+        buffer: u32,
+        dst: u32,
+        index: u32,
+    },
+    StoreBuffer {
+        comps: u8,
+        buffer: u32,
+        index: u32,
+        value: u32,
+    },
+    StoreOutput {
+        comps: u8,
+        slot: u32,
+        value: u32,
+    },
+    /// A texture op described by `texs[k]`.
+    Tex {
+        k: u32,
+    },
+    DerefVar {
+        dst: u32,
+        var: u32,
+        ty: u32,
+    },
+    DerefArray {
+        dst: u32,
+        parent: u32,
+        index: u32,
+    },
+    DerefStruct {
+        dst: u32,
+        parent: u32,
+        field: u32,
+    },
+    DerefCast {
+        dst: u32,
+        parent: u32,
+        ty: u32,
+    },
+    LoadDeref {
+        comps: u8,
+        dst: u32,
+        deref: u32,
+    },
+    StoreDeref {
+        comps: u8,
+        deref: u32,
+        value: u32,
+    },
+    LoadReg {
+        dst: u32,
+        reg: u32,
+    },
+    StoreReg {
+        reg: u32,
+        value: u32,
+    },
+    /// Falls through when `cond` is true, else jumps to `else_pc`; `node` numbers the `if`.
+    Branch {
+        cond: u32,
+        else_pc: u32,
+        node: u32,
+    },
+    Jump {
+        target: u32,
+    },
+    /// `continue` of loop `node` (its fuel is charged with its block).
+    Continue {
+        header: u32,
+        node: u32,
+    },
+    /// Falling off the body of loop `node`: costs 1 fuel.
+    BackEdge {
+        header: u32,
+        node: u32,
+    },
+    /// Loop `node` starts an execution.
+    LoopEnter {
+        node: u32,
+    },
+}
+
+/// A lowered `tex` or `txf`; absent parameters name the always-zero slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct TexOp {
+    pub fetch: bool,
+    pub texture: u32,
+    pub dst: u32,
+    pub coord: u32,
+    pub lod: u32,
+    pub bias: u32,
+    pub layer: u32,
+}
+
+/// The phis at the head of one block, as a table: `srcs[phi * preds.len() + k]` is the value
+/// phi number `phi` takes when entered from `preds[k]` ([`NONE`] if it names no such source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhiTable {
+    /// Range of [`Code::phi_preds`].
+    pub preds: (u32, u32),
+    /// First of the block's phis in [`Code::phi_dsts`] (and `phi_insts`).
+    pub first_phi: u32,
+    /// Number of phis.
+    pub phis: u32,
+    /// First entry in [`Code::phi_srcs`].
+    pub first_src: u32,
+}
+
+/// A lowered program (all vectors keep their capacity across programs).
+#[derive(Clone, Debug, Default)]
+pub struct Code {
+    /// The code; execution starts at 0 and ends past the last op.
+    pub ops: Vec<Op>,
+    /// The instruction each op comes from (for errors); reserved for control ops.
+    pub op_inst: Vec<Inst>,
+    /// Constant vectors.
+    pub consts: Vec<[u32; 4]>,
+    /// Texture ops.
+    pub texs: Vec<TexOp>,
+    /// Phi tables of blocks with phis.
+    pub phi_tables: Vec<PhiTable>,
+    /// Predecessor block ids of the phi tables.
+    pub phi_preds: Vec<u32>,
+    /// Result value ids of phis.
+    pub phi_dsts: Vec<u32>,
+    /// The phi instructions (for errors).
+    pub phi_insts: Vec<Inst>,
+    /// Source value ids ([`NONE`]: no source for that predecessor).
+    pub phi_srcs: Vec<u32>,
+    /// Interned variable types.
+    pub types: Types,
+    /// Per variable: (first word in the variable storage, words).
+    pub vars: Vec<(u32, u32)>,
+    /// Interned type of each variable.
+    pub var_types: Vec<u32>,
+    /// Total variable words.
+    pub var_words: u32,
+    /// Values in the function (the always-zero slot is number `nvalues`).
+    pub nvalues: u32,
+    /// Registers in the function.
+    pub nregs: u32,
+    /// `if` nodes.
+    pub if_nodes: u32,
+    /// Loop nodes.
+    pub loop_nodes: u32,
+    /// Scratch: innermost-last (header pc, loop node) of the loops being lowered.
+    pub(super) loops: Vec<(u32, u32)>,
+    /// Scratch: (loop depth, op index) of `break` jumps waiting for their loop's exit.
+    pub(super) breaks: Vec<(usize, usize)>,
+    /// Scratch: phi instructions of the block being lowered.
+    pub(super) block_phis: Vec<Inst>,
+}
+
+impl Code {
+    /// Forgets the program, keeping capacity.
+    pub fn clear(&mut self) {
+        self.ops.clear();
+        self.op_inst.clear();
+        self.consts.clear();
+        self.texs.clear();
+        self.phi_tables.clear();
+        self.phi_preds.clear();
+        self.phi_dsts.clear();
+        self.phi_insts.clear();
+        self.phi_srcs.clear();
+        self.types.clear();
+        self.vars.clear();
+        self.var_types.clear();
+        self.loops.clear();
+        self.breaks.clear();
+        self.block_phis.clear();
+        self.var_words = 0;
+        self.nvalues = 0;
+        self.nregs = 0;
+        self.if_nodes = 0;
+        self.loop_nodes = 0;
+    }
+}

@@ -1,0 +1,465 @@
+//! Lowering a program to flat code the executor runs: one [`Op`] per instruction, jumps for
+//! the control-flow tree, per-block phi tables and interned variable types.
+//!
+//! The control-flow tree becomes:
+//! * a block → `Enter` (charges the block's fuel, runs its phis against the block executed
+//!   last, records itself as the last block), then its instructions up to the first jump;
+//! * `if c { T } else { E }` → `Branch c, else` · T · `Jump end` · else: E · end:
+//! * `loop { B }` → `LoopEnter` · header: B · `BackEdge header` · exit:, where `break` is a
+//!   `Jump exit` and `continue` a `Continue header` of the innermost loop.
+//!
+//! Everything that would make an instruction meaningless whatever runs (an id out of range, a
+//! missing result, a phi below a non-phi, a jump outside a loop, a deref operand that is not a
+//! deref) is rejected here as [`InterpError::Malformed`]; what depends on the path taken is
+//! checked while running.
+
+use super::code::{Code, Op, PhiTable, TexOp, NONE};
+use super::memory::MAX_VAR_WORDS;
+use super::InterpError;
+use crate::ir::{BlockData, CfNode, Function, Inst, InstKind, Program, Type, Value};
+use cranelift_entity::packed_option::ReservedValue;
+use cranelift_entity::EntityRef;
+
+fn malformed(at: impl std::fmt::Display, reason: &'static str) -> InterpError {
+    InterpError::Malformed {
+        at: at.to_string(),
+        reason,
+    }
+}
+
+/// Components a value of type `ty` occupies in its slot (derefs use 3).
+fn slot_comps(ty: Type) -> Option<u8> {
+    match ty {
+        Type::Data { comps, .. } if (1..=4).contains(&comps) => Some(comps),
+        Type::Deref => Some(3),
+        _ => None,
+    }
+}
+
+impl Code {
+    /// Lowers `p`, replacing whatever was lowered before.
+    pub fn lower(&mut self, p: &Program) -> Result<(), InterpError> {
+        self.clear();
+        let f = &p.func;
+        self.nvalues = u32::try_from(f.values.len())
+            .ok()
+            .filter(|&n| n < NONE)
+            .ok_or_else(|| malformed("function", "too many values"))?;
+        self.nregs = f.regs.len() as u32;
+        for (var, ty) in f.vars.iter() {
+            let words = ty.words();
+            let id = self.types.intern(ty);
+            self.vars.push((self.var_words, words));
+            self.var_types.push(id);
+            self.var_words = self
+                .var_words
+                .checked_add(words)
+                .filter(|&w| w <= MAX_VAR_WORDS)
+                .ok_or_else(|| malformed(var, "local variables too large"))?;
+        }
+        self.list(p, &f.body)
+    }
+
+    fn pc(&self) -> u32 {
+        self.ops.len() as u32
+    }
+
+    fn emit(&mut self, op: Op, inst: Inst) {
+        self.ops.push(op);
+        self.op_inst.push(inst);
+    }
+
+    fn list(&mut self, p: &Program, list: &[CfNode]) -> Result<(), InterpError> {
+        let none = Inst::reserved_value();
+        for node in list {
+            match node {
+                CfNode::Block(b) => {
+                    let data = p
+                        .func
+                        .blocks
+                        .get(*b)
+                        .ok_or_else(|| malformed(b, "block out of range"))?;
+                    self.block(p, b.as_u32(), data)?;
+                }
+                CfNode::If(n) => {
+                    let cond = self.operand(&p.func, n.cond, none)?;
+                    let node = self.if_nodes;
+                    self.if_nodes += 1;
+                    let branch = self.ops.len();
+                    self.emit(
+                        Op::Branch {
+                            cond,
+                            else_pc: 0,
+                            node,
+                        },
+                        none,
+                    );
+                    self.list(p, &n.then_list)?;
+                    let jump = self.ops.len();
+                    self.emit(Op::Jump { target: 0 }, none);
+                    let else_pc = self.pc();
+                    self.list(p, &n.else_list)?;
+                    let end = self.pc();
+                    if let Op::Branch { else_pc: e, .. } = &mut self.ops[branch] {
+                        *e = else_pc;
+                    }
+                    self.ops[jump] = Op::Jump { target: end };
+                }
+                CfNode::Loop(n) => {
+                    let node = self.loop_nodes;
+                    self.loop_nodes += 1;
+                    self.emit(Op::LoopEnter { node }, none);
+                    let header = self.pc();
+                    self.loops.push((header, node));
+                    self.list(p, &n.body)?;
+                    self.loops.pop();
+                    self.emit(Op::BackEdge { header, node }, none);
+                    let exit = self.pc();
+                    let depth = self.loops.len() + 1;
+                    while let Some(&(d, at)) = self.breaks.last() {
+                        if d != depth {
+                            break;
+                        }
+                        self.ops[at] = Op::Jump { target: exit };
+                        self.breaks.pop();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The slot of operand `v` of `inst`.
+    fn operand(&self, f: &Function, v: Value, inst: Inst) -> Result<u32, InterpError> {
+        if v.index() < f.values.len() {
+            Ok(v.as_u32())
+        } else {
+            Err(malformed(inst, "operand is not a value"))
+        }
+    }
+
+    /// The slot of an operand that must be a deref.
+    fn deref_operand(&self, f: &Function, v: Value, inst: Inst) -> Result<u32, InterpError> {
+        let slot = self.operand(f, v, inst)?;
+        if f.ty(v) != Type::Deref {
+            return Err(malformed(inst, "deref operand is not a deref"));
+        }
+        Ok(slot)
+    }
+
+    /// Components of `v` as stored data (1–4).
+    fn data_comps(&self, f: &Function, v: Value, inst: Inst) -> Result<u8, InterpError> {
+        self.operand(f, v, inst)?;
+        match f.ty(v) {
+            Type::Data { comps, .. } if (1..=4).contains(&comps) => Ok(comps),
+            _ => Err(malformed(inst, "operand is not 1-4 components of data")),
+        }
+    }
+
+    fn block(&mut self, p: &Program, block: u32, data: &BlockData) -> Result<(), InterpError> {
+        let f = &p.func;
+        let enter_at = self.ops.len();
+        self.emit(Op::Enter { block, insts: 0 }, Inst::reserved_value());
+        self.block_phis.clear();
+        let mut count = 0u32;
+        for &inst in &data.insts {
+            let d = f
+                .insts
+                .get(inst)
+                .ok_or_else(|| malformed(inst, "instruction out of range"))?;
+            count += 1;
+            if let InstKind::Phi { .. } = d.kind {
+                if count as usize != self.block_phis.len() + 1 {
+                    return Err(malformed(inst, "phi after a non-phi"));
+                }
+                self.block_phis.push(inst);
+                continue;
+            }
+            if self.inst(p, inst)? {
+                break;
+            }
+        }
+        self.ops[enter_at] = if self.block_phis.is_empty() {
+            Op::Enter {
+                block,
+                insts: count,
+            }
+        } else {
+            let table = self.phi_table(f)?;
+            Op::EnterPhis {
+                block,
+                insts: count,
+                table,
+            }
+        };
+        Ok(())
+    }
+
+    /// Builds the phi table of `self.block_phis`.
+    fn phi_table(&mut self, f: &Function) -> Result<u32, InterpError> {
+        let first_pred = self.phi_preds.len();
+        for &inst in &self.block_phis {
+            if let InstKind::Phi { sources } = &f.insts[inst].kind {
+                for s in sources {
+                    let pred = s.pred.as_u32();
+                    if !self.phi_preds[first_pred..].contains(&pred) {
+                        self.phi_preds.push(pred);
+                    }
+                }
+            }
+        }
+        let npreds = self.phi_preds.len() - first_pred;
+        let table = PhiTable {
+            preds: (first_pred as u32, self.phi_preds.len() as u32),
+            first_phi: self.phi_dsts.len() as u32,
+            phis: self.block_phis.len() as u32,
+            first_src: self.phi_srcs.len() as u32,
+        };
+        for k in 0..self.block_phis.len() {
+            let inst = self.block_phis[k];
+            let dst = self.result(f, inst)?;
+            let InstKind::Phi { sources } = &f.insts[inst].kind else {
+                unreachable!("block_phis holds phis only");
+            };
+            let row = self.phi_srcs.len();
+            self.phi_srcs.resize(row + npreds, NONE);
+            for s in sources {
+                let v = self.operand(f, s.value, inst)?;
+                let pred = s.pred.as_u32();
+                let col = self.phi_preds[first_pred..]
+                    .iter()
+                    .position(|&q| q == pred)
+                    .expect("every source's pred was collected");
+                if self.phi_srcs[row + col] == NONE {
+                    self.phi_srcs[row + col] = v;
+                }
+            }
+            self.phi_dsts.push(dst);
+            self.phi_insts.push(inst);
+        }
+        self.phi_tables.push(table);
+        Ok((self.phi_tables.len() - 1) as u32)
+    }
+
+    /// The result slot of `inst` (which must have one).
+    fn result(&self, f: &Function, inst: Inst) -> Result<u32, InterpError> {
+        match f.insts[inst].result.expand() {
+            Some(v) if v.index() < f.values.len() => Ok(v.as_u32()),
+            _ => Err(malformed(inst, "instruction has no result")),
+        }
+    }
+
+    /// Lowers one non-phi instruction; whether it was a jump (which ends the block).
+    fn inst(&mut self, p: &Program, inst: Inst) -> Result<bool, InterpError> {
+        let f = &p.func;
+        let d = &p.dispatch;
+        let op = match &f.insts[inst].kind {
+            InstKind::Phi { .. } => unreachable!("phis are lowered with their block"),
+            InstKind::Const { bits } => {
+                let dst = self.result(f, inst)?;
+                self.consts.push(*bits);
+                Op::Const {
+                    dst,
+                    k: (self.consts.len() - 1) as u32,
+                }
+            }
+            InstKind::Alu { op, args } => {
+                let dst = self.result(f, inst)?;
+                let comps = slot_comps(f.ty(Value::from_u32(dst)))
+                    .ok_or_else(|| malformed(inst, "ALU result is not data"))?;
+                let mut a = [0; 3];
+                for k in 0..3 {
+                    let v = args[k.min(op.arity().max(1) - 1)];
+                    a[k] = self.operand(f, v, inst)?;
+                }
+                Op::Alu {
+                    op: *op,
+                    comps,
+                    dst,
+                    args: a,
+                }
+            }
+            InstKind::Vec { args } => {
+                let dst = self.result(f, inst)?;
+                let comps = self.data_comps(f, Value::from_u32(dst), inst)?;
+                let mut a = [0; 4];
+                for k in 0..comps as usize {
+                    a[k] = self.operand(f, args[k], inst)?;
+                }
+                Op::Vec {
+                    comps,
+                    dst,
+                    args: a,
+                }
+            }
+            InstKind::Mov { src, swizzle } => {
+                let dst = self.result(f, inst)?;
+                let comps = slot_comps(f.ty(Value::from_u32(dst)))
+                    .ok_or_else(|| malformed(inst, "mov result is not data"))?;
+                if swizzle[..comps as usize].iter().any(|&s| s > 3) {
+                    return Err(malformed(inst, "swizzle component out of range"));
+                }
+                Op::Mov {
+                    comps,
+                    swizzle: *swizzle,
+                    dst,
+                    src: self.operand(f, *src, inst)?,
+                }
+            }
+            InstKind::InvocationId => Op::InvocationId {
+                dst: self.result(f, inst)?,
+            },
+            InstKind::LoadUniform { index } => {
+                let dst = self.result(f, inst)?;
+                Op::LoadUniform {
+                    comps: self.data_comps(f, Value::from_u32(dst), inst)?,
+                    dst,
+                    index: self.operand(f, *index, inst)?,
+                }
+            }
+            InstKind::LoadBuffer { buffer, index } => {
+                let dst = self.result(f, inst)?;
+                if *buffer as usize >= d.buffers.len() {
+                    return Err(malformed(inst, "no such buffer"));
+                }
+                Op::LoadBuffer {
+                    comps: self.data_comps(f, Value::from_u32(dst), inst)?,
+                    buffer: *buffer,
+                    dst,
+                    index: self.operand(f, *index, inst)?,
+                }
+            }
+            InstKind::StoreBuffer {
+                buffer,
+                index,
+                value,
+            } => {
+                if *buffer as usize >= d.buffers.len() {
+                    return Err(malformed(inst, "no such buffer"));
+                }
+                Op::StoreBuffer {
+                    comps: self.data_comps(f, *value, inst)?,
+                    buffer: *buffer,
+                    index: self.operand(f, *index, inst)?,
+                    value: value.as_u32(),
+                }
+            }
+            InstKind::StoreOutput { slot, value } => Op::StoreOutput {
+                comps: self.data_comps(f, *value, inst)?,
+                slot: *slot,
+                value: value.as_u32(),
+            },
+            InstKind::Tex {
+                texture,
+                coord,
+                params,
+            }
+            | InstKind::Txf {
+                texture,
+                coord,
+                params,
+            } => {
+                if *texture as usize >= d.textures.len() {
+                    return Err(malformed(inst, "no such texture"));
+                }
+                let zero = self.nvalues;
+                let param = |v: Option<Value>| v.map_or(Ok(zero), |v| self.operand(f, v, inst));
+                let t = TexOp {
+                    fetch: matches!(f.insts[inst].kind, InstKind::Txf { .. }),
+                    texture: *texture,
+                    dst: self.result(f, inst)?,
+                    coord: self.operand(f, *coord, inst)?,
+                    lod: param(params.lod())?,
+                    bias: param(params.bias())?,
+                    layer: param(params.layer())?,
+                };
+                self.texs.push(t);
+                Op::Tex {
+                    k: (self.texs.len() - 1) as u32,
+                }
+            }
+            InstKind::DerefVar { var } => {
+                let ty = *self
+                    .var_types
+                    .get(var.index())
+                    .ok_or_else(|| malformed(inst, "no such variable"))?;
+                Op::DerefVar {
+                    dst: self.deref_result(f, inst)?,
+                    var: var.as_u32(),
+                    ty,
+                }
+            }
+            InstKind::DerefArray { parent, index } => Op::DerefArray {
+                dst: self.deref_result(f, inst)?,
+                parent: self.deref_operand(f, *parent, inst)?,
+                index: self.operand(f, *index, inst)?,
+            },
+            InstKind::DerefStruct { parent, field } => Op::DerefStruct {
+                dst: self.deref_result(f, inst)?,
+                parent: self.deref_operand(f, *parent, inst)?,
+                field: *field,
+            },
+            InstKind::DerefCast { parent, ty } => Op::DerefCast {
+                dst: self.deref_result(f, inst)?,
+                parent: self.deref_operand(f, *parent, inst)?,
+                ty: self.types.intern(ty),
+            },
+            InstKind::LoadDeref { deref } => {
+                let dst = self.result(f, inst)?;
+                Op::LoadDeref {
+                    comps: self.data_comps(f, Value::from_u32(dst), inst)?,
+                    dst,
+                    deref: self.deref_operand(f, *deref, inst)?,
+                }
+            }
+            InstKind::StoreDeref { deref, value } => Op::StoreDeref {
+                comps: self.data_comps(f, *value, inst)?,
+                deref: self.deref_operand(f, *deref, inst)?,
+                value: value.as_u32(),
+            },
+            InstKind::LoadReg { reg } => {
+                if reg.index() >= f.regs.len() {
+                    return Err(malformed(inst, "no such register"));
+                }
+                Op::LoadReg {
+                    dst: self.result(f, inst)?,
+                    reg: reg.as_u32(),
+                }
+            }
+            InstKind::StoreReg { reg, value } => {
+                if reg.index() >= f.regs.len() {
+                    return Err(malformed(inst, "no such register"));
+                }
+                Op::StoreReg {
+                    reg: reg.as_u32(),
+                    value: self.operand(f, *value, inst)?,
+                }
+            }
+            InstKind::Break => {
+                if self.loops.is_empty() {
+                    return Err(malformed(inst, "break outside a loop"));
+                }
+                self.breaks.push((self.loops.len(), self.ops.len()));
+                Op::Jump { target: NONE }
+            }
+            InstKind::Continue => {
+                let &(header, node) = self
+                    .loops
+                    .last()
+                    .ok_or_else(|| malformed(inst, "continue outside a loop"))?;
+                Op::Continue { header, node }
+            }
+        };
+        self.emit(op, inst);
+        Ok(f.insts[inst].kind.is_jump())
+    }
+
+    /// The result slot of a deref instruction (which must be of deref type).
+    fn deref_result(&self, f: &Function, inst: Inst) -> Result<u32, InterpError> {
+        let dst = self.result(f, inst)?;
+        if f.ty(Value::from_u32(dst)) != Type::Deref {
+            return Err(malformed(inst, "deref result is not of type deref"));
+        }
+        Ok(dst)
+    }
+}

@@ -1,0 +1,228 @@
+//! Storage of a run: value slots, local-variable words, registers, the interned variable types
+//! deref chains walk, and the scratch the coverage statistics use. Allocated when a run starts,
+//! kept (with its capacity) across runs.
+//!
+//! * A value is a [`Slot`] of 4 words (bools 0/1, unused components 0) stamped with the
+//!   *epoch* of the invocation that wrote it; reading a slot from another epoch is reading an
+//!   undefined value. Epochs grow across invocations and runs, so nothing is cleared per
+//!   invocation except variables and registers.
+//! * A deref value is `[var, word offset, type id, 0]`; the type id indexes [`Types`].
+//! * Each local variable is `VarType::words()` flat words, zeroed when an invocation starts.
+//!   Words past a variable's end read 0 and are not written.
+
+use super::code::Code;
+use crate::ir::VarType;
+
+/// The most words all local variables of a program may take (a malformed program declaring
+/// an enormous array is rejected rather than allocated).
+pub const MAX_VAR_WORDS: u32 = 1 << 22;
+
+/// One SSA value of one invocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    /// The components; past the value's component count they are 0.
+    pub c: [u32; 4],
+    /// The epoch of the invocation that wrote it (0: never written).
+    pub epoch: u32,
+}
+
+/// The shape of an interned variable type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TyKind {
+    /// A vector (its words are the load/store's business).
+    Vector,
+    /// `len` elements of type `elem`, `elem_words` words each.
+    Array {
+        /// Number of elements (the index wraps at it; 0 makes indexing a deref misuse).
+        len: u32,
+        /// Interned element type.
+        elem: u32,
+        /// Words per element.
+        elem_words: u32,
+    },
+    /// Fields `first..first + count` of [`Types::fields`].
+    Struct {
+        /// First field.
+        first: u32,
+        /// Number of fields.
+        count: u32,
+    },
+}
+
+/// Variable types, flattened so deref instructions walk them by id.
+#[derive(Clone, Debug, Default)]
+pub struct Types {
+    /// Interned types by id.
+    pub tys: Vec<TyKind>,
+    /// Struct fields: (word offset, type id).
+    pub fields: Vec<(u32, u32)>,
+}
+
+impl Types {
+    /// Forgets every type, keeping capacity.
+    pub fn clear(&mut self) {
+        self.tys.clear();
+        self.fields.clear();
+    }
+
+    /// Adds `t` and its parts; its id.
+    pub fn intern(&mut self, t: &VarType) -> u32 {
+        match t {
+            VarType::Vector(_) => self.push(TyKind::Vector),
+            VarType::Array(elem, len) => {
+                let elem_id = self.intern(elem);
+                self.push(TyKind::Array {
+                    len: *len,
+                    elem: elem_id,
+                    elem_words: elem.words(),
+                })
+            }
+            VarType::Struct(fields) => {
+                let first = self.fields.len();
+                self.fields.resize(first + fields.len(), (0, 0));
+                let mut offset = 0u32;
+                for (k, field) in fields.iter().enumerate() {
+                    let id = self.intern(field);
+                    self.fields[first + k] = (offset, id);
+                    offset = offset.saturating_add(field.words());
+                }
+                self.push(TyKind::Struct {
+                    first: first as u32,
+                    count: fields.len() as u32,
+                })
+            }
+        }
+    }
+
+    fn push(&mut self, k: TyKind) -> u32 {
+        self.tys.push(k);
+        (self.tys.len() - 1) as u32
+    }
+
+    /// Element `index` (wrapped) of array type `ty`: (word offset, element type).
+    #[inline]
+    pub fn element(&self, ty: u32, index: u32) -> Option<(u32, u32)> {
+        match self.tys.get(ty as usize)? {
+            &TyKind::Array {
+                len,
+                elem,
+                elem_words,
+            } if len > 0 => Some(((index % len).wrapping_mul(elem_words), elem)),
+            _ => None,
+        }
+    }
+
+    /// Field `field` of struct type `ty`: (word offset, field type).
+    #[inline]
+    pub fn field(&self, ty: u32, field: u32) -> Option<(u32, u32)> {
+        match self.tys.get(ty as usize)? {
+            &TyKind::Struct { first, count } if field < count => {
+                self.fields.get((first + field) as usize).copied()
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `ty` is an interned type id.
+    #[inline]
+    pub fn is_type(&self, ty: u32) -> bool {
+        (ty as usize) < self.tys.len()
+    }
+}
+
+/// Per-run mutable storage.
+#[derive(Debug, Default)]
+pub struct State {
+    /// Value slots by value id, plus one always-zero slot (the absent texture parameter).
+    pub vals: Vec<Slot>,
+    /// The current invocation's epoch.
+    pub epoch: u32,
+    /// Local-variable words, all variables back to back.
+    pub mem: Vec<u32>,
+    /// Registers by register id.
+    pub regs: Vec<[u32; 4]>,
+    /// Phi results read before any is written (phis of a block are parallel).
+    pub phi_tmp: Vec<[u32; 4]>,
+    /// Back-edges taken in the current execution of each loop node (statistics only).
+    pub loop_iters: Vec<u32>,
+    /// Loop nodes whose back-edge was taken twice in one execution (statistics only).
+    pub loop_twice: Vec<bool>,
+    /// Per `if` node: (group of 8 last seen, sides taken in it, diverged) (statistics only).
+    pub if_groups: Vec<(u32, u8, bool)>,
+}
+
+impl State {
+    /// Forgets everything, keeping capacity.
+    pub fn clear(&mut self) {
+        self.vals.clear();
+        self.epoch = 0;
+        self.mem.clear();
+        self.regs.clear();
+        self.phi_tmp.clear();
+        self.loop_iters.clear();
+        self.loop_twice.clear();
+        self.if_groups.clear();
+    }
+
+    /// Sizes the storage for `code` at the start of a run.
+    pub fn prepare(&mut self, code: &Code, stats: bool) {
+        self.vals.resize(code.nvalues as usize + 1, Slot::default());
+        self.mem.resize(code.var_words as usize, 0);
+        self.regs.resize(code.nregs as usize, [0; 4]);
+        if stats {
+            self.loop_iters.clear();
+            self.loop_iters.resize(code.loop_nodes as usize, 0);
+            self.loop_twice.clear();
+            self.loop_twice.resize(code.loop_nodes as usize, false);
+            self.if_groups.clear();
+            self.if_groups
+                .resize(code.if_nodes as usize, (u32::MAX, 0, false));
+        }
+    }
+
+    /// Starts an invocation: a fresh epoch, zeroed variables and registers.
+    pub fn begin_invocation(&mut self, code: &Code) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Epochs wrapped: forget every old stamp so none can match by accident.
+            self.vals.iter_mut().for_each(|s| s.epoch = 0);
+            self.epoch = 1;
+        }
+        self.mem.fill(0);
+        self.regs.fill([0; 4]);
+        self.vals[code.nvalues as usize] = Slot {
+            c: [0; 4],
+            epoch: self.epoch,
+        };
+    }
+
+    /// Words `off..off + comps` of variable `var` (0 past its end); none for a bad variable.
+    #[inline]
+    pub fn load(&self, code: &Code, var: u32, off: u32, comps: u8) -> Option<[u32; 4]> {
+        let &(base, words) = code.vars.get(var as usize)?;
+        let mut out = [0; 4];
+        for (c, o) in out.iter_mut().enumerate().take(comps as usize) {
+            let w = u64::from(off) + c as u64;
+            if w < u64::from(words) {
+                *o = self.mem[(u64::from(base) + w) as usize];
+            }
+        }
+        Some(out)
+    }
+
+    /// Writes `data[..comps]` to words `off..` of `var` (dropping words past its end); false
+    /// for a bad variable.
+    #[inline]
+    pub fn store(&mut self, code: &Code, var: u32, off: u32, data: [u32; 4], comps: u8) -> bool {
+        let Some(&(base, words)) = code.vars.get(var as usize) else {
+            return false;
+        };
+        for (c, &d) in data.iter().enumerate().take(comps as usize) {
+            let w = u64::from(off) + c as u64;
+            if w < u64::from(words) {
+                self.mem[(u64::from(base) + w) as usize] = d;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,128 @@
+//! Common-subexpression elimination: global value numbering of pure instructions, scoped
+//! by dominance.
+//!
+//! The key is the instruction kind with its (already renamed) operands plus the result
+//! type; the two operands of commutative ALU ops are put in a canonical order. Pure kinds:
+//! constants, ALU ops (compares included), `vec`, `mov`, the invocation id, uniform loads,
+//! texture sampling and fetches (textures and uniforms are read-only), and deref
+//! instructions. Buffer, deref and register loads are not (a store may come between), nor
+//! are phis.
+//!
+//! Dominance comes from the structure, as in NIR's `nir_opt_cse`-on-the-dominance-tree: a
+//! block at position `i` of a control-flow list dominates every node after it in that list
+//! (entering them must go through it: `continue` goes to a header, which is position 0, and
+//! `break` leaves the list), so definitions stay visible for the rest of their list and
+//! everything nested in it, and are forgotten when the list ends. This misses some
+//! dominance (a loop header dominates the block after the loop) but never claims any that
+//! does not hold, so every replacement's definition dominates the replaced uses.
+//!
+//! Edge cases: code after a `break`/`continue` in the same list is unreachable; a value
+//! reused there is still one whose block comes first in the list.
+
+use crate::ir::edit::{resolve, Subst};
+use crate::ir::{CfNode, Function, Inst, InstKind, Type, Value};
+use cranelift_entity::SecondaryMap;
+use std::collections::HashMap;
+
+/// Replaces pure instructions by earlier equal ones that dominate them; returns progress.
+pub fn cse(func: &mut Function) -> bool {
+    let mut cx = Cse {
+        table: HashMap::new(),
+        log: Vec::new(),
+        subst: Subst::with_capacity(func.values.len()),
+        dead: SecondaryMap::with_capacity(func.insts.len()),
+        progress: false,
+    };
+    let body = std::mem::take(&mut func.body);
+    cx.list(func, &body);
+    func.body = body;
+    if cx.progress {
+        func.apply_subst(&cx.subst);
+        func.remove_insts(&cx.dead);
+    }
+    cx.progress
+}
+
+struct Cse {
+    table: HashMap<(InstKind, Type), Value>,
+    /// Keys in insertion order, so a scope can forget what it added.
+    log: Vec<(InstKind, Type)>,
+    subst: Subst,
+    dead: SecondaryMap<Inst, bool>,
+    progress: bool,
+}
+
+impl Cse {
+    fn list(&mut self, func: &mut Function, list: &[CfNode]) {
+        let mark = self.log.len();
+        for node in list {
+            match node {
+                CfNode::Block(b) => {
+                    for k in 0..func.blocks[*b].insts.len() {
+                        let inst = func.blocks[*b].insts[k];
+                        self.inst(func, inst);
+                    }
+                }
+                CfNode::If(n) => {
+                    self.list(func, &n.then_list);
+                    self.list(func, &n.else_list);
+                }
+                CfNode::Loop(n) => self.list(func, &n.body),
+            }
+        }
+        for key in self.log.drain(mark..) {
+            self.table.remove(&key);
+        }
+    }
+
+    fn inst(&mut self, func: &mut Function, inst: Inst) {
+        let subst = &self.subst;
+        if !matches!(func.insts[inst].kind, InstKind::Phi { .. }) {
+            func.insts[inst]
+                .kind
+                .visit_args_mut(|v| *v = resolve(subst, *v));
+        }
+        let Some(result) = func.result(inst) else {
+            return;
+        };
+        let mut kind = func.insts[inst].kind.clone();
+        if !is_pure(&kind) {
+            return;
+        }
+        if let InstKind::Alu { op, args } = &mut kind {
+            if op.is_commutative() && args[1] < args[0] {
+                args.swap(0, 1);
+            }
+        }
+        let key = (kind, func.ty(result));
+        match self.table.get(&key) {
+            Some(&earlier) => {
+                self.subst[result] = earlier.into();
+                self.dead[inst] = true;
+                self.progress = true;
+            }
+            None => {
+                self.table.insert(key.clone(), result);
+                self.log.push(key);
+            }
+        }
+    }
+}
+
+fn is_pure(kind: &InstKind) -> bool {
+    matches!(
+        kind,
+        InstKind::Const { .. }
+            | InstKind::Alu { .. }
+            | InstKind::Vec { .. }
+            | InstKind::Mov { .. }
+            | InstKind::InvocationId
+            | InstKind::LoadUniform { .. }
+            | InstKind::Tex { .. }
+            | InstKind::Txf { .. }
+            | InstKind::DerefVar { .. }
+            | InstKind::DerefArray { .. }
+            | InstKind::DerefStruct { .. }
+            | InstKind::DerefCast { .. }
+    )
+}

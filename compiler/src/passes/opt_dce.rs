@@ -1,0 +1,214 @@
+//! Dead-code elimination: instructions whose results nothing needs, loops that have no
+//! effect, and `if`s with nothing inside.
+//!
+//! * **Instructions**: mark and sweep. Roots are stores, outputs, jumps and `if`
+//!   conditions; everything they (transitively) read is live, the rest of the placed
+//!   instructions go. Phi cycles that only feed each other die together.
+//! * **Loops** (the L4D2 case of the seed): a loop whose body stores nothing (no buffer,
+//!   output, deref or register store, nested loops included), that has a `break` of its own,
+//!   and none of whose values is used after it, can only spend time; it is deleted and the
+//!   blocks before and after it are merged. Termination is assumed, as the generator
+//!   guarantees (a run that would not terminate is rejected, never compared).
+//! * **Empty ifs**: both sides a single empty block and no phi after it: the `if` goes and
+//!   the blocks around it merge.
+//!
+//! Invariants relied on: every list starts and ends with a block, so a loop or `if` at
+//! position `i` has blocks at `i - 1` and `i + 1`. Merging `next` into `prev` requires `prev`
+//! not to end in a jump (else `next` was unreachable: we leave such code alone) and `next` to
+//! have no phis; phis elsewhere naming `next` as predecessor are renamed to `prev`. The block
+//! after a loop is reached only by the loop's breaks, so no phi outside the loop names a
+//! block inside it once the block after the loop has no phis.
+
+use crate::ir::{walk_blocks, Block, CfNode, Function, InstKind, Value};
+use cranelift_entity::SecondaryMap;
+
+/// Removes dead instructions, dead loops and empty ifs; returns whether anything changed.
+pub fn dce(func: &mut Function) -> bool {
+    let mut progress = false;
+    loop {
+        let mut changed = sweep(func);
+        let uses = use_blocks(func);
+        let mut body = std::mem::take(&mut func.body);
+        changed |= clean_list(func, &uses, &mut body);
+        func.body = body;
+        if !changed {
+            return progress;
+        }
+        progress = true;
+    }
+}
+
+/// Whether an instruction writes memory, an output or a register.
+fn is_store(kind: &InstKind) -> bool {
+    kind.has_side_effects() && !kind.is_jump()
+}
+
+/// Mark and sweep over instructions; returns whether any was removed.
+fn sweep(func: &mut Function) -> bool {
+    let mut live: SecondaryMap<Value, bool> = SecondaryMap::with_capacity(func.values.len());
+    let mut work = Vec::new();
+    let mark = |v: Value, work: &mut Vec<Value>, live: &mut SecondaryMap<Value, bool>| {
+        if !live[v] {
+            live[v] = true;
+            work.push(v);
+        }
+    };
+    walk_blocks(&func.body, &mut |b| {
+        for &i in &func.blocks[b].insts {
+            let kind = &func.insts[i].kind;
+            if kind.has_side_effects() {
+                kind.visit_args(|v| mark(v, &mut work, &mut live));
+            }
+        }
+    });
+    let mut conds = Vec::new();
+    collect_conds(&func.body, &mut conds);
+    for (_, c) in conds {
+        mark(c, &mut work, &mut live);
+    }
+    while let Some(v) = work.pop() {
+        if let Some(i) = func.def(v) {
+            func.insts[i]
+                .kind
+                .visit_args(|a| mark(a, &mut work, &mut live));
+        }
+    }
+    let mut removed = false;
+    for b in func.blocks_in_order() {
+        let (insts, blocks) = (&func.insts, &mut func.blocks);
+        blocks[b].insts.retain(|&i| {
+            let keep = insts[i].kind.has_side_effects()
+                || insts[i].result.expand().is_some_and(|v| live[v]);
+            removed |= !keep;
+            keep
+        });
+    }
+    removed
+}
+
+/// Every `if` condition with the block that evaluates it (the block before the `if`).
+fn collect_conds(list: &[CfNode], out: &mut Vec<(Block, Value)>) {
+    for (k, node) in list.iter().enumerate() {
+        match node {
+            CfNode::Block(_) => {}
+            CfNode::If(n) => {
+                if let Some(CfNode::Block(b)) = k.checked_sub(1).map(|j| &list[j]) {
+                    out.push((*b, n.cond));
+                }
+                collect_conds(&n.then_list, out);
+                collect_conds(&n.else_list, out);
+            }
+            CfNode::Loop(n) => collect_conds(&n.body, out),
+        }
+    }
+}
+
+/// For each value, the blocks that use it (an `if` condition counts as a use in the block
+/// before the `if`). Merging blocks of one list keeps it right for every loop test.
+type UseBlocks = SecondaryMap<Value, Vec<Block>>;
+
+fn use_blocks(func: &Function) -> UseBlocks {
+    let mut uses = UseBlocks::with_capacity(func.values.len());
+    walk_blocks(&func.body, &mut |b| {
+        for &i in &func.blocks[b].insts {
+            func.insts[i].kind.visit_args(|v| uses[v].push(b));
+        }
+    });
+    let mut conds = Vec::new();
+    collect_conds(&func.body, &mut conds);
+    for (b, c) in conds {
+        uses[c].push(b);
+    }
+    uses
+}
+
+/// Removes dead loops and empty ifs in `list` (innermost first); returns whether any went.
+fn clean_list(func: &mut Function, uses: &UseBlocks, list: &mut Vec<CfNode>) -> bool {
+    let mut changed = false;
+    for node in list.iter_mut() {
+        match node {
+            CfNode::Block(_) => {}
+            CfNode::If(n) => {
+                changed |= clean_list(func, uses, &mut n.then_list);
+                changed |= clean_list(func, uses, &mut n.else_list);
+            }
+            CfNode::Loop(n) => changed |= clean_list(func, uses, &mut n.body),
+        }
+    }
+    let mut i = 1;
+    while i + 1 < list.len() {
+        let (CfNode::Block(prev), CfNode::Block(next)) = (&list[i - 1], &list[i + 1]) else {
+            i += 1;
+            continue;
+        };
+        let (prev, next) = (*prev, *next);
+        let removable = !func.ends_in_jump(prev)
+            && !has_phis(func, next)
+            && match &list[i] {
+                CfNode::If(n) => {
+                    is_empty_list(func, &n.then_list) && is_empty_list(func, &n.else_list)
+                }
+                CfNode::Loop(n) => loop_is_dead(func, uses, &n.body),
+                CfNode::Block(_) => false,
+            };
+        if removable {
+            let moved = std::mem::take(&mut func.blocks[next].insts);
+            func.blocks[prev].insts.extend(moved);
+            func.rename_phi_pred(next, prev);
+            list.drain(i..=i + 1);
+            changed = true;
+        } else {
+            i += 1;
+        }
+    }
+    changed
+}
+
+fn has_phis(func: &Function, b: Block) -> bool {
+    func.blocks[b]
+        .insts
+        .first()
+        .is_some_and(|&i| matches!(func.insts[i].kind, InstKind::Phi { .. }))
+}
+
+fn is_empty_list(func: &Function, list: &[CfNode]) -> bool {
+    matches!(list, [CfNode::Block(b)] if func.blocks[*b].insts.is_empty())
+}
+
+/// Whether a loop body stores nothing, has a break of its own and defines no value used
+/// outside it.
+fn loop_is_dead(func: &Function, uses: &UseBlocks, body: &[CfNode]) -> bool {
+    let mut inside: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut defined: SecondaryMap<Value, bool> = SecondaryMap::with_capacity(func.values.len());
+    let mut stores = false;
+    walk_blocks(body, &mut |b| {
+        inside[b] = true;
+        for &i in &func.blocks[b].insts {
+            stores |= is_store(&func.insts[i].kind);
+            if let Some(v) = func.result(i) {
+                defined[v] = true;
+            }
+        }
+    });
+    if stores || !has_own_break(func, body) {
+        return false;
+    }
+    let escapes = func
+        .values
+        .keys()
+        .any(|v| defined[v] && uses[v].iter().any(|&b| !inside[b]));
+    !escapes
+}
+
+/// Whether the list contains a `break` leaving the loop the list belongs to (not one of a
+/// nested loop).
+fn has_own_break(func: &Function, list: &[CfNode]) -> bool {
+    list.iter().any(|node| match node {
+        CfNode::Block(b) => func.blocks[*b]
+            .insts
+            .last()
+            .is_some_and(|&i| matches!(func.insts[i].kind, InstKind::Break)),
+        CfNode::If(n) => has_own_break(func, &n.then_list) || has_own_break(func, &n.else_list),
+        CfNode::Loop(_) => false,
+    })
+}

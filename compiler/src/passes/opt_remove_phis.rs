@@ -1,0 +1,72 @@
+//! Removes phis that do not choose: `bar = phi(foo, foo)` and `bar = phi(foo, bar)` both
+//! become `foo` (Mesa's `nir_opt_remove_phis`, including the trivial-back-edge case of the
+//! L4D2 loops).
+//!
+//! Invariant relied on: a source that is the phi itself comes from a back-edge, so it carries
+//! whatever the phi held; if every *other* source is the same value `foo`, the phi always holds
+//! `foo`, and `foo` dominates the phi (it reaches the header along the entry edge), hence every
+//! use of the phi.
+//!
+//! Edge cases: a phi whose only sources are itself (possible only in unreachable code) or that
+//! has no source at all is left alone — there is no value to replace it with. A phi replaced by
+//! another phi that is removed later in the same sweep is resolved through the substitution,
+//! and sweeps repeat until nothing changes, so chains of trivial phis all go.
+
+use crate::ir::edit::{resolve, Subst};
+use crate::ir::{Function, InstKind};
+
+/// Removes trivial phis; returns whether any was removed.
+pub fn remove_phis(func: &mut Function) -> bool {
+    let mut subst = Subst::with_capacity(func.values.len());
+    let mut progress = false;
+    loop {
+        let mut changed = false;
+        for b in func.blocks_in_order() {
+            let insts = std::mem::take(&mut func.blocks[b].insts);
+            let mut kept = Vec::with_capacity(insts.len());
+            for inst in insts {
+                match trivial_source(func, &subst, inst) {
+                    Some((phi, value)) => {
+                        subst[phi] = value.into();
+                        changed = true;
+                    }
+                    None => kept.push(inst),
+                }
+            }
+            func.blocks[b].insts = kept;
+        }
+        if !changed {
+            break;
+        }
+        progress = true;
+    }
+    if progress {
+        func.apply_subst(&subst);
+    }
+    progress
+}
+
+/// For a phi all of whose sources other than itself are one value: (the phi, that value).
+fn trivial_source(
+    func: &Function,
+    subst: &Subst,
+    inst: crate::ir::Inst,
+) -> Option<(crate::ir::Value, crate::ir::Value)> {
+    let InstKind::Phi { sources } = &func.insts[inst].kind else {
+        return None;
+    };
+    let phi = func.result(inst)?;
+    let mut same = None;
+    for s in sources {
+        let v = resolve(subst, s.value);
+        if v == phi {
+            continue;
+        }
+        match same {
+            None => same = Some(v),
+            Some(u) if u == v => {}
+            Some(_) => return None,
+        }
+    }
+    same.map(|v| (phi, v))
+}

@@ -1,0 +1,190 @@
+//! What one fuzz input yields: a pass, a rejection, or a finding with the facts needed to act.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The kinds of miscompile evidence (DESIGN.md, "Oracle and findings").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    /// An output slot or buffer word differs from the interpreter's.
+    Mismatch,
+    /// The simulator saw a read of a value that had not landed or was never written.
+    Hazard,
+    /// The allocation checker found a use reading the wrong value.
+    RaCheck,
+    /// The verifier rejected the IR after a pass.
+    Verify,
+    /// The compiler returned an error.
+    CompileError,
+    /// The compiler or a simulator panicked.
+    Panic,
+    /// The simulator ran out of cycles where the interpreter finished.
+    Timeout,
+    /// The generator produced a program the verifier rejects.
+    GenInvalid,
+}
+
+impl FindingKind {
+    /// Every kind, in report order.
+    pub const ALL: [FindingKind; 8] = [
+        FindingKind::Mismatch,
+        FindingKind::Hazard,
+        FindingKind::RaCheck,
+        FindingKind::Verify,
+        FindingKind::CompileError,
+        FindingKind::Panic,
+        FindingKind::Timeout,
+        FindingKind::GenInvalid,
+    ];
+
+    /// The kebab-case name used in file names, JSON and the status line.
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::Mismatch => "mismatch",
+            FindingKind::Hazard => "hazard",
+            FindingKind::RaCheck => "ra-check",
+            FindingKind::Verify => "verify",
+            FindingKind::CompileError => "compile-error",
+            FindingKind::Panic => "panic",
+            FindingKind::Timeout => "timeout",
+            FindingKind::GenInvalid => "gen-invalid",
+        }
+    }
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One miscompile (or generator/compiler failure), with what is needed to act on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// What went wrong.
+    pub kind: FindingKind,
+    /// The pipeline that showed it (`middle`, `gen8`, `gen16`, `a6xx`, or `generator`).
+    pub target: String,
+    /// The pass named by the evidence (the pass after which verification failed), if known.
+    pub pass: Option<String>,
+    /// A finer class within the kind: the hazard kind, the panic location, the error variant.
+    pub class: Option<String>,
+    /// Human-readable detail: the first differing slot with expected and actual, the
+    /// verifier's message, the panic message.
+    pub detail: String,
+    /// The first difference, for mismatches.
+    pub difference: Option<Mismatch>,
+}
+
+/// The first differing word of a mismatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mismatch {
+    /// `output` or `buffer N`.
+    pub place: MismatchPlace,
+    /// Invocation whose word differs.
+    pub invocation: u32,
+    /// Slot or word index.
+    pub index: u32,
+    /// The interpreter's value.
+    pub expected: u32,
+    /// The compiled program's value.
+    pub actual: u32,
+}
+
+/// Where a mismatching word lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MismatchPlace {
+    /// An output slot.
+    Output,
+    /// A word of this buffer.
+    Buffer(u32),
+}
+
+impl From<sim::dispatch::Difference> for Mismatch {
+    fn from(d: sim::dispatch::Difference) -> Self {
+        Mismatch {
+            place: match d.place {
+                sim::dispatch::Place::Output => MismatchPlace::Output,
+                sim::dispatch::Place::Buffer(b) => MismatchPlace::Buffer(b),
+            },
+            invocation: d.invocation,
+            index: d.index,
+            expected: d.expected,
+            actual: d.actual,
+        }
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.place {
+            MismatchPlace::Output => write!(f, "output slot {}", self.index)?,
+            MismatchPlace::Buffer(b) => write!(f, "buffer {b} word {}", self.index)?,
+        }
+        write!(
+            f,
+            " of invocation {}: expected {:#010x}, got {:#010x}",
+            self.invocation, self.expected, self.actual
+        )
+    }
+}
+
+impl Finding {
+    /// A finding with no pass, class or difference.
+    pub fn new(kind: FindingKind, target: &str, detail: impl Into<String>) -> Finding {
+        Finding {
+            kind,
+            target: target.to_string(),
+            pass: None,
+            class: None,
+            detail: detail.into(),
+            difference: None,
+        }
+    }
+
+    /// The bucket key: (kind, target, pass, class).
+    pub fn signature(&self) -> String {
+        let mut s = format!("{}:{}", self.kind, self.target);
+        for part in [&self.pass, &self.class].into_iter().flatten() {
+            s.push(':');
+            s.push_str(part);
+        }
+        s
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.target, self.kind)?;
+        if let Some(pass) = &self.pass {
+            write!(f, " after {pass}")?;
+        }
+        if let Some(class) = &self.class {
+            write!(f, " ({class})")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+/// Why an input was not judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rejection {
+    /// The interpreter ran out of fuel.
+    OutOfFuel,
+    /// The generator could not make a program from these bytes.
+    NoProgram,
+}
+
+/// The oracle's judgement of one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every pipeline agreed with the interpreter.
+    Pass,
+    /// Not judged.
+    Rejected(Rejection),
+    /// Something is wrong.
+    Finding(Box<Finding>),
+}

@@ -1,0 +1,122 @@
+//! Static counts of the shapes the generator aims for, so tests and the fuzz status line can
+//! measure how often each one is produced.
+
+use compiler::ir::{CfNode, Function, InstKind, Program, Value};
+use std::collections::HashMap;
+
+/// Shape counts of one program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShapeStats {
+    /// Loops.
+    pub loops: u32,
+    /// Deepest loop nesting (0 without loops).
+    pub max_loop_depth: u32,
+    /// Ifs.
+    pub ifs: u32,
+    /// Phis.
+    pub phis: u32,
+    /// Phis with a source equal to the phi itself (`bar = phi(foo, bar)`).
+    pub trivial_backedge_phis: u32,
+    /// Pairs of phis of one block that feed each other along the same edge.
+    pub swapped_phi_pairs: u32,
+    /// Phis with at least two sources, all the same value.
+    pub same_source_phis: u32,
+    /// `tex`/`txf` whose last present parameter is a constant zero.
+    pub tex_const_zero_param: u32,
+    /// Texture messages.
+    pub tex_ops: u32,
+    /// `deref_array`s whose index is not a constant.
+    pub dynamic_derefs: u32,
+    /// `break`s.
+    pub breaks: u32,
+    /// `continue`s.
+    pub continues: u32,
+    /// Placed instructions.
+    pub insts: u32,
+    /// Bit `i` set when `AluOp::ALL[i]` appears.
+    pub alu_ops: u64,
+}
+
+fn walk(list: &[CfNode], depth: u32, s: &mut ShapeStats) {
+    for n in list {
+        match n {
+            CfNode::Block(_) => {}
+            CfNode::If(i) => {
+                s.ifs += 1;
+                walk(&i.then_list, depth, s);
+                walk(&i.else_list, depth, s);
+            }
+            CfNode::Loop(l) => {
+                s.loops += 1;
+                s.max_loop_depth = s.max_loop_depth.max(depth + 1);
+                walk(&l.body, depth + 1, s);
+            }
+        }
+    }
+}
+
+fn is_zero_const(f: &Function, v: Value) -> bool {
+    matches!(f.def_kind(v), Some(InstKind::Const { bits }) if bits[0] == 0)
+}
+
+/// Counts the shapes of `p`.
+pub fn shape_stats(p: &Program) -> ShapeStats {
+    let f = &p.func;
+    let mut s = ShapeStats::default();
+    walk(&f.body, 0, &mut s);
+    for b in f.blocks_in_order() {
+        let insts = &f.blocks[b].insts;
+        s.insts += insts.len() as u32;
+        // (pred, value) -> phi, for swapped pairs.
+        let mut edges: HashMap<(u32, Value), Value> = HashMap::new();
+        let mut phis = Vec::new();
+        for &i in insts {
+            let result = f.result(i);
+            match &f.insts[i].kind {
+                InstKind::Phi { sources } => {
+                    s.phis += 1;
+                    let me = result.expect("phis have values");
+                    if sources.iter().any(|src| src.value == me) {
+                        s.trivial_backedge_phis += 1;
+                    }
+                    if sources.len() >= 2 && sources.iter().all(|x| x.value == sources[0].value) {
+                        s.same_source_phis += 1;
+                    }
+                    for src in sources {
+                        edges.insert((src.pred.as_u32(), me), src.value);
+                    }
+                    phis.push((me, sources));
+                }
+                InstKind::Alu { op, .. } => {
+                    let k = compiler::ir::AluOp::ALL.iter().position(|o| o == op);
+                    s.alu_ops |= 1u64 << k.unwrap_or(0);
+                }
+                InstKind::Tex { params, .. } | InstKind::Txf { params, .. } => {
+                    s.tex_ops += 1;
+                    let last = params.layer().or(params.bias()).or(params.lod());
+                    if last.is_some_and(|v| is_zero_const(f, v)) {
+                        s.tex_const_zero_param += 1;
+                    }
+                }
+                InstKind::DerefArray { index, .. }
+                    if !matches!(f.def_kind(*index), Some(InstKind::Const { .. })) =>
+                {
+                    s.dynamic_derefs += 1;
+                }
+                InstKind::Break => s.breaks += 1,
+                InstKind::Continue => s.continues += 1,
+                _ => {}
+            }
+        }
+        for (me, sources) in &phis {
+            for src in sources.iter() {
+                let other = src.value;
+                if other != *me && other < *me && edges.get(&(src.pred.as_u32(), other)) == Some(me)
+                {
+                    s.swapped_phi_pairs += 1;
+                }
+            }
+        }
+    }
+    s
+}

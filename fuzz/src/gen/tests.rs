@@ -1,0 +1,279 @@
+//! Seeded tests of the generator: validity (self-check) over many seeds and over empty and
+//! short inputs, swarm configs, determinism, and shape coverage thresholds.
+
+use super::check::check;
+use super::config::WEIGHT_NAMES;
+use super::data::ROWS;
+use super::*;
+use arbitrary::Arbitrary;
+use compiler::ir::AluOp;
+
+/// `len` bytes from an xorshift PRNG seeded with `seed`.
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn gen_seed(seed: u64, cfg: &Config) -> Program {
+    let data = bytes(seed, 256 + (seed as usize * 97) % 4096);
+    let mut u = Unstructured::new(&data);
+    generate(&mut u, cfg).expect("generate never fails")
+}
+
+fn assert_valid(p: &Program, what: &str) {
+    if let Err(errors) = check(p) {
+        panic!(
+            "{what}: {} errors, first: {:?}\n{}",
+            errors.len(),
+            &errors[..errors.len().min(5)],
+            dump(&p.func.body, &p.func, 0)
+        );
+    }
+}
+
+/// A rough dump until the real printer lands.
+fn dump(list: &[compiler::ir::CfNode], f: &compiler::ir::Function, ind: usize) -> String {
+    use compiler::ir::CfNode;
+    let pad = "  ".repeat(ind);
+    let mut out = String::new();
+    for n in list {
+        match n {
+            CfNode::Block(b) => {
+                out += &format!("{pad}{b}:\n");
+                for &i in &f.blocks[*b].insts {
+                    let r = f.result(i).map(|v| format!("{v} = ")).unwrap_or_default();
+                    let mut args = Vec::new();
+                    f.insts[i].kind.visit_args(|v| args.push(v.to_string()));
+                    let extra = match &f.insts[i].kind {
+                        compiler::ir::InstKind::Phi { sources } => sources
+                            .iter()
+                            .map(|s| format!("{}:{}", s.pred, s.value))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        _ => args.join(", "),
+                    };
+                    out += &format!("{pad}  {r}{} {extra}\n", f.insts[i].kind.name());
+                }
+            }
+            CfNode::If(n) => {
+                out += &format!("{pad}if {} {{\n", n.cond);
+                out += &dump(&n.then_list, f, ind + 1);
+                out += &format!("{pad}}} else {{\n");
+                out += &dump(&n.else_list, f, ind + 1);
+                out += &format!("{pad}}}\n");
+            }
+            CfNode::Loop(n) => {
+                out += &format!("{pad}loop {{\n");
+                out += &dump(&n.body, f, ind + 1);
+                out += &format!("{pad}}}\n");
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_statement_kind_has_one_row() {
+    let mut seen = [0; WEIGHT_NAMES.len()];
+    for r in ROWS {
+        seen[r.weight] += 1;
+    }
+    assert_eq!(seen, [1; WEIGHT_NAMES.len()]);
+}
+
+#[test]
+fn many_seeds_are_valid() {
+    let cfg = Config::default();
+    for seed in 0..2000 {
+        let p = gen_seed(seed, &cfg);
+        assert_valid(&p, &format!("seed {seed}"));
+        assert!(p.dispatch.invocations >= 1 && p.dispatch.outputs >= 1);
+    }
+}
+
+#[test]
+fn empty_and_short_inputs_are_valid() {
+    for len in 0..64 {
+        for seed in 0..8 {
+            let data = bytes(seed, len);
+            let p = generate(&mut Unstructured::new(&data), &Config::default()).unwrap();
+            assert_valid(&p, &format!("len {len} seed {seed}"));
+        }
+    }
+    let p = generate(&mut Unstructured::new(&[]), &Config::default()).unwrap();
+    let s = shape_stats(&p);
+    assert!(s.insts >= 3, "empty input still makes a program: {s:?}");
+    assert!(
+        p.dispatch.invocations > 64,
+        "empty input: several SIMD threads"
+    );
+}
+
+#[test]
+fn swarm_configs_are_valid() {
+    for seed in 0..400 {
+        let data = bytes(seed + 10_000, 2048);
+        let mut u = Unstructured::new(&data);
+        let cfg = Config::arbitrary(&mut u).unwrap();
+        let p = generate(&mut u, &cfg).unwrap();
+        assert_valid(&p, &format!("swarm seed {seed}"));
+    }
+}
+
+#[test]
+fn small_preset_is_valid_and_small() {
+    for seed in 0..300 {
+        let p = gen_seed(seed, &Config::SMALL);
+        assert_valid(&p, &format!("small seed {seed}"));
+        assert!(p.dispatch.invocations <= 24);
+    }
+}
+
+#[test]
+fn arbitrary_configs_are_clamped() {
+    for seed in 0..200 {
+        let data = bytes(seed + 20_000, 512);
+        let cfg = Config::arbitrary(&mut Unstructured::new(&data)).unwrap();
+        assert_eq!(cfg, cfg.clamped());
+    }
+    assert_eq!(
+        Config::DEFAULT,
+        Config::DEFAULT.clamped(),
+        "defaults are sane"
+    );
+}
+
+#[test]
+fn deterministic() {
+    for seed in 0..50 {
+        let a = gen_seed(seed, &Config::default());
+        let b = gen_seed(seed, &Config::default());
+        assert_eq!(a, b, "seed {seed}");
+    }
+}
+
+/// Fraction (in percent) of programs over `n` seeds satisfying `f`.
+fn percent(stats: &[ShapeStats], f: impl Fn(&ShapeStats) -> bool) -> u32 {
+    (stats.iter().filter(|s| f(s)).count() * 100 / stats.len()) as u32
+}
+
+#[test]
+/// Thresholds sit a little below what 1,000 seeds measured when they were set.
+fn shape_coverage() {
+    let stats: Vec<ShapeStats> = (0..1000)
+        .map(|s| shape_stats(&gen_seed(s, &Config::default())))
+        .collect();
+    let rows: [(&str, u32, u32); 9] = [
+        ("loop", percent(&stats, |s| s.loops > 0), 60),
+        (
+            "nested loops",
+            percent(&stats, |s| s.max_loop_depth >= 2),
+            45,
+        ),
+        (
+            "trivial back-edge phi",
+            percent(&stats, |s| s.trivial_backedge_phis > 0),
+            45,
+        ),
+        (
+            "swapped phis",
+            percent(&stats, |s| s.swapped_phi_pairs > 0),
+            35,
+        ),
+        (
+            "all-same-source phi",
+            percent(&stats, |s| s.same_source_phis > 0),
+            55,
+        ),
+        (
+            "tex zero trailing param",
+            percent(&stats, |s| s.tex_const_zero_param > 0),
+            35,
+        ),
+        (
+            "dynamic array index",
+            percent(&stats, |s| s.dynamic_derefs > 0),
+            25,
+        ),
+        (
+            "break or continue",
+            percent(&stats, |s| s.breaks + s.continues > 0),
+            60,
+        ),
+        ("if", percent(&stats, |s| s.ifs > 0), 60),
+    ];
+    for (name, got, min) in rows {
+        eprintln!("{name}: {got}% (min {min}%)");
+    }
+    let ops = stats.iter().fold(0u64, |a, s| a | s.alu_ops);
+    for (i, op) in AluOp::ALL.iter().enumerate() {
+        assert!(ops & (1 << i) != 0, "{op} never generated");
+    }
+    for (name, got, min) in rows {
+        assert!(got >= min, "{name}: {got}% < {min}%");
+    }
+}
+
+/// Generation speed; run with `cargo test -p fuzz --release -- --ignored --nocapture speed`.
+#[test]
+#[ignore]
+fn speed() {
+    let n = 5000;
+    let data: Vec<Vec<u8>> = (0..n).map(|s| bytes(s, 4096)).collect();
+    let t = std::time::Instant::now();
+    let mut insts = 0;
+    for d in &data {
+        let p = generate(&mut Unstructured::new(d), &Config::default()).unwrap();
+        insts += p.func.inst_count();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "{n} programs in {secs:.2}s: {:.0} programs/s, {:.0} insts/program",
+        n as f64 / secs,
+        insts as f64 / n as f64
+    );
+}
+
+/// A longer soak over swarm configs and random lengths; run with `--ignored soak`.
+#[test]
+#[ignore]
+fn soak() {
+    for seed in 0..50_000u64 {
+        let data = bytes(seed + 1_000_000, (seed as usize * 7919) % 6000);
+        let mut u = Unstructured::new(&data);
+        let cfg = if seed % 2 == 0 {
+            Config::arbitrary(&mut u).unwrap()
+        } else {
+            Config::default()
+        };
+        let t = std::time::Instant::now();
+        let p = generate(&mut u, &cfg).unwrap();
+        let n = p.func.inst_count();
+        let dt = t.elapsed();
+        if dt.as_millis() > 50 || n > 3000 {
+            eprintln!("seed {seed}: {n} insts in {dt:?}, {cfg:?}");
+        }
+        assert_valid(&p, &format!("soak seed {seed}"));
+    }
+}
+
+/// Prints one program (`GEN_SEED=n cargo test -p fuzz -- --ignored --nocapture show`).
+#[test]
+#[ignore]
+fn show() {
+    let seed = std::env::var("GEN_SEED").map_or(0, |s| s.parse().unwrap_or(0));
+    let p = gen_seed(seed, &Config::default());
+    eprintln!(
+        "{:?}\n{}\n{:?}",
+        p.dispatch,
+        dump(&p.func.body, &p.func, 0),
+        shape_stats(&p)
+    );
+}

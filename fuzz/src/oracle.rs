@@ -1,0 +1,186 @@
+//! The oracle: one input in, one verdict out.
+//!
+//! The input's bytes decide everything — the case configuration (which pipelines, register
+//! budgets, pass toggles), the generator's configuration (swarm testing) and the program — so
+//! a finding reproduces from its input alone. The reference interpreter runs the original
+//! program; every registered [`Pipeline`] compiles and runs it its own way; any word that
+//! differs, any hazard, checker error, verifier failure, compiler error, panic or timeout is a
+//! [`Finding`].
+
+use crate::finding::{Finding, FindingKind, Rejection, Verdict};
+use crate::gen;
+use crate::panics;
+use arbitrary::{Arbitrary, Unstructured};
+use compiler::interp::{self, InterpError, RunOptions};
+use compiler::ir::{self, Program};
+use sim::dispatch::Results;
+
+/// Per-input choices of how to compile, decoded from the input's first bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Arbitrary)]
+pub struct CaseConfig {
+    /// Optional middle-end passes switched off (bit `i` = pass `i` of the pipeline table).
+    pub disabled_passes: u32,
+}
+
+/// What a judgement learned besides the verdict (for the status line and the pass table).
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    /// Some loop back-edge was taken twice or more in some invocation.
+    pub loop_back_edge_twice: bool,
+    /// Some `if` went both ways within one aligned group of 8 invocations.
+    pub divergent_simd8: bool,
+    /// Some backend spilled.
+    pub spills: bool,
+    /// Some backend trimmed a SEND payload.
+    pub trimmed_sends: bool,
+    /// Optional passes that changed the program.
+    pub passes_changed: Vec<&'static str>,
+}
+
+/// The oracle's answer for one input.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    /// Pass, rejected or finding.
+    pub verdict: Verdict,
+    /// What the input exercised.
+    pub coverage: Coverage,
+    /// The program in the text format, kept only for findings.
+    pub program_text: Option<String>,
+}
+
+/// How the oracle runs.
+#[derive(Clone, Debug)]
+pub struct OracleOptions {
+    /// Interpreter fuel per invocation; running out rejects the input.
+    pub fuel: u64,
+    /// Only these pipelines (by name); empty means all.
+    pub targets: Vec<String>,
+}
+
+impl Default for OracleOptions {
+    fn default() -> Self {
+        OracleOptions {
+            fuel: 200_000,
+            targets: Vec::new(),
+        }
+    }
+}
+
+/// One decoded input.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// How to compile.
+    pub config: CaseConfig,
+    /// What to compile.
+    pub program: Program,
+}
+
+/// Decodes an input into a case. Never fails for lack of bytes (missing bytes read as
+/// defaults); `None` only if the generator itself gave up.
+pub fn decode(bytes: &[u8]) -> Option<Case> {
+    let mut u = Unstructured::new(bytes);
+    let config = CaseConfig::arbitrary(&mut u).unwrap_or_default();
+    let gen_config = gen::Config::arbitrary(&mut u).unwrap_or_default();
+    let program = gen::generate(&mut u, &gen_config).ok()?;
+    Some(Case { config, program })
+}
+
+/// Judges raw input bytes.
+pub fn judge_bytes(bytes: &[u8], opts: &OracleOptions) -> Judgement {
+    match panics::catch(|| decode(bytes)) {
+        Ok(Some(case)) => judge(&case, opts),
+        Ok(None) => Judgement {
+            verdict: Verdict::Rejected(Rejection::NoProgram),
+            coverage: Coverage::default(),
+            program_text: None,
+        },
+        Err(p) => Judgement {
+            verdict: finding(panic_finding("generator", p)),
+            coverage: Coverage::default(),
+            program_text: None,
+        },
+    }
+}
+
+/// Judges a decoded case.
+pub fn judge(case: &Case, opts: &OracleOptions) -> Judgement {
+    let mut coverage = Coverage::default();
+    let verdict = match panics::catch(|| judge_inner(case, opts, &mut coverage)) {
+        Ok(v) => v,
+        Err(p) => finding(panic_finding("oracle", p)),
+    };
+    let program_text =
+        matches!(verdict, Verdict::Finding(_)).then(|| ir::text::print_program(&case.program));
+    Judgement {
+        verdict,
+        coverage,
+        program_text,
+    }
+}
+
+fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Verdict {
+    if let Err(e) = ir::verify::verify(&case.program) {
+        return finding(Finding::new(
+            FindingKind::GenInvalid,
+            "generator",
+            e.to_string(),
+        ));
+    }
+    let run = RunOptions {
+        fuel: opts.fuel,
+        ..RunOptions::default()
+    };
+    let expected = match interp::run_with_stats(&case.program, &run) {
+        Ok((results, stats)) => {
+            coverage.loop_back_edge_twice = stats.max_loop_iterations >= 2;
+            coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
+            results
+        }
+        Err(InterpError::OutOfFuel { .. }) => return Verdict::Rejected(Rejection::OutOfFuel),
+        Err(e) => {
+            return finding(Finding::new(
+                FindingKind::GenInvalid,
+                "interpreter",
+                e.to_string(),
+            ))
+        }
+    };
+    for pipeline in crate::pipelines::all() {
+        if !opts.targets.is_empty() && !opts.targets.iter().any(|t| t == pipeline.name()) {
+            continue;
+        }
+        let outcome = match panics::catch(|| pipeline.run(case, opts, coverage)) {
+            Ok(o) => o,
+            Err(p) => return finding(panic_finding(pipeline.name(), p)),
+        };
+        match outcome {
+            Ok(actual) => {
+                if let Some(f) = compare(pipeline.name(), case, &expected, &actual) {
+                    return finding(f);
+                }
+            }
+            Err(f) => return Verdict::Finding(f),
+        }
+    }
+    Verdict::Pass
+}
+
+/// A mismatch finding if `actual` differs from `expected` anywhere.
+pub fn compare(target: &str, case: &Case, expected: &Results, actual: &Results) -> Option<Finding> {
+    let d = expected.first_difference(actual, &case.program.dispatch)?;
+    let mut f = Finding::new(FindingKind::Mismatch, target, String::new());
+    let m = crate::finding::Mismatch::from(d);
+    f.detail = m.to_string();
+    f.difference = Some(m);
+    Some(f)
+}
+
+fn finding(f: Finding) -> Verdict {
+    Verdict::Finding(Box::new(f))
+}
+
+fn panic_finding(target: &str, p: panics::Caught) -> Finding {
+    let mut f = Finding::new(FindingKind::Panic, target, p.message);
+    f.class = Some(p.location);
+    f
+}

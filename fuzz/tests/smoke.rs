@@ -1,0 +1,75 @@
+//! Seeded smoke tests: the libFuzzer targets' bodies over fixed inputs, and the fuzz loop's
+//! determinism and bookkeeping.
+
+use fuzz::driver::{self, FuzzOptions};
+use fuzz::finding::Verdict;
+use fuzz::oracle::{self, OracleOptions};
+use fuzz::{rng, targets};
+
+fn inputs(n: u64) -> impl Iterator<Item = Vec<u8>> {
+    (0..n).map(|i| {
+        let mut buf = Vec::new();
+        rng::input_bytes(0x5eed, i, 16, 2048, &mut buf);
+        buf
+    })
+}
+
+#[test]
+fn diff_target_finds_nothing_on_fixed_seeds() {
+    for bytes in inputs(300) {
+        targets::diff(&bytes);
+    }
+}
+
+#[test]
+fn text_target_round_trips_generated_programs() {
+    for bytes in inputs(300) {
+        targets::text(&bytes);
+    }
+    targets::text(&[]);
+}
+
+#[test]
+fn parse_target_never_panics_on_generated_text_prefixes() {
+    for bytes in inputs(40) {
+        let Some(case) = oracle::decode(&bytes) else {
+            continue;
+        };
+        let text = compiler::ir::text::print_program(&case.program);
+        for cut in (0..text.len()).step_by(97) {
+            targets::parse(&text.as_bytes()[..cut]);
+        }
+    }
+}
+
+#[test]
+fn at_least_99_percent_of_inputs_yield_a_judged_program() {
+    let opts = OracleOptions::default();
+    let judged = inputs(500)
+        .filter(|b| !matches!(oracle::judge_bytes(b, &opts).verdict, Verdict::Rejected(_)))
+        .count();
+    assert!(judged >= 495, "only {judged}/500 inputs made a program");
+}
+
+#[test]
+fn the_loop_is_deterministic_whatever_the_thread_count() {
+    let run = |jobs| {
+        let opts = FuzzOptions {
+            seed: 3,
+            runs: Some(200),
+            time: None,
+            jobs,
+            status_every: None,
+            ..FuzzOptions::default()
+        };
+        driver::fuzz(&opts, &|b| {
+            oracle::judge_bytes(b, &OracleOptions::default())
+        })
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one.programs, 200);
+    assert_eq!(one.programs, two.programs);
+    assert_eq!(one.loops_taken_twice, two.loops_taken_twice);
+    assert_eq!(one.divergent_simd8, two.divergent_simd8);
+    assert_eq!(one.signatures, two.signatures);
+}

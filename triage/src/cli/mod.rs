@@ -1,0 +1,41 @@
+//! The subcommands of `gpufuzz`, one file each; this file holds the argument types.
+
+mod fmt;
+mod fuzz;
+mod input;
+mod repro;
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Differential fuzzing of GPU shader compilers: random SSA programs compiled for simulated
+/// Intel Gen and Adreno a6xx GPUs, compared with a reference interpreter.
+#[derive(Parser, Debug)]
+#[command(name = "gpufuzz", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Interpret a program (and compile it for a target) and print every invocation's outputs.
+    Run(run::RunArgs),
+    /// Parse a program and print it in the canonical text format.
+    Fmt(fmt::FmtArgs),
+    /// Fuzz: generate programs, compare every pipeline with the interpreter, save findings.
+    Fuzz(fuzz::FuzzArgs),
+    /// Re-run one saved input (`input.bin`) or `.ir` file through the oracle.
+    Repro(repro::ReproArgs),
+}
+
+/// Runs a parsed command line.
+pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Fmt(a) => fmt::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
+        Command::Repro(a) => repro::run(a),
+    }
+}

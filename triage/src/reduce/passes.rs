@@ -1,0 +1,267 @@
+//! Reduction passes. Each proposes candidate programs, numbered `0..`; the driver tries them
+//! in order and keeps the first that is still interesting. Passes that act on many things at
+//! once (instructions) propose ddmin-style chunks: the whole range first, then halves,
+//! quarters, down to single items.
+
+use super::edit;
+use compiler::ir::{walk_blocks, CfNode, Inst, InstKind, Program, Value};
+
+/// A reduction pass: the `index`-th candidate derived from `p`, `None` past the last one.
+pub type Pass = fn(&Program, usize) -> Option<Candidate>;
+
+/// A candidate: the changed program, or "skip" when this index yields nothing useful.
+pub enum Candidate {
+    /// Try this program.
+    Try(Box<Program>),
+    /// Nothing at this index; go on with the next.
+    Skip,
+}
+
+/// The passes in the order the driver runs them: big structural cuts first.
+pub const PASSES: &[(&str, Pass)] = &[
+    ("delete-loop", delete_loop),
+    ("collapse-if", collapse_if),
+    ("remove-insts", remove_insts),
+    ("inline-phi", inline_phi),
+    ("fewer-invocations", fewer_invocations),
+    ("simplify-consts", simplify_consts),
+    ("trim-dispatch", trim_dispatch),
+];
+
+fn try_prog(p: Program) -> Option<Candidate> {
+    Some(Candidate::Try(Box::new(p)))
+}
+
+/// Chunk `index` of a ddmin schedule over `n` items: sizes n, n/2, n/4, …, 1, each size
+/// covering the items in consecutive chunks. Returns the item range.
+fn chunk(n: usize, mut index: usize) -> Option<std::ops::Range<usize>> {
+    let mut size = n;
+    while size > 0 {
+        let count = n.div_ceil(size);
+        if index < count {
+            let start = index * size;
+            return Some(start..(start + size).min(n));
+        }
+        index -= count;
+        size /= 2;
+    }
+    None
+}
+
+/// Removes a chunk of instructions other than phis and jumps (uses become zeros).
+fn remove_insts(p: &Program, index: usize) -> Option<Candidate> {
+    let insts: Vec<Inst> = p
+        .func
+        .insts_in_order()
+        .into_iter()
+        .map(|(_, i)| i)
+        .filter(|&i| {
+            !matches!(
+                p.func.insts[i].kind,
+                InstKind::Phi { .. } | InstKind::Break | InstKind::Continue
+            )
+        })
+        .filter(|&i| !is_zero_const(p, i))
+        .collect();
+    let range = chunk(insts.len(), index)?;
+    let mut q = p.clone();
+    if !edit::remove_insts(&mut q.func, &insts[range]) {
+        return Some(Candidate::Skip);
+    }
+    try_prog(q)
+}
+
+fn is_zero_const(p: &Program, i: Inst) -> bool {
+    matches!(p.func.insts[i].kind, InstKind::Const { bits: [0, 0, 0, 0] })
+}
+
+/// Replaces a phi by one of its sources.
+fn inline_phi(p: &Program, index: usize) -> Option<Candidate> {
+    let phis: Vec<(Inst, Value)> = p
+        .func
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|(_, i)| match &p.func.insts[i].kind {
+            InstKind::Phi { sources } => Some(sources.iter().map(move |s| (i, s.value))),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let &(phi, src) = phis.get(index)?;
+    let mut q = p.clone();
+    let Some(v) = q.func.result(phi) else {
+        return Some(Candidate::Skip);
+    };
+    if v == src {
+        return Some(Candidate::Skip);
+    }
+    edit::replace_uses(&mut q.func, v, src);
+    for b in q.func.blocks_in_order() {
+        q.func.blocks[b].insts.retain(|&i| i != phi);
+    }
+    try_prog(q)
+}
+
+/// Deletes a loop; values it defined become zeros, the block after it loses its phis.
+fn delete_loop(p: &Program, index: usize) -> Option<Candidate> {
+    let paths: Vec<Vec<usize>> = edit::node_paths(&p.func.body)
+        .into_iter()
+        .filter(|path| matches!(edit::node_at(&p.func.body, path), Some(CfNode::Loop(_))))
+        .collect();
+    let path = paths.get(index)?;
+    let mut q = p.clone();
+    let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
+        return Some(Candidate::Skip);
+    };
+    let Some(post) = edit::block_after(&q.func.body, path) else {
+        return Some(Candidate::Skip);
+    };
+    let mut doomed = edit::defs_in(&q.func, &l.body);
+    doomed.extend(
+        edit::phis(&q.func, post)
+            .into_iter()
+            .filter_map(|i| q.func.result(i)),
+    );
+    if !zero_out(&mut q, &doomed) {
+        return Some(Candidate::Skip);
+    }
+    let post_phis = edit::phis(&q.func, post);
+    q.func.blocks[post].insts.retain(|i| !post_phis.contains(i));
+    if !edit::splice(&mut q.func, path, Vec::new()) {
+        return Some(Candidate::Skip);
+    }
+    try_prog(q)
+}
+
+/// Replaces an `if` by one of its sides (index even: then, odd: else).
+fn collapse_if(p: &Program, index: usize) -> Option<Candidate> {
+    let paths: Vec<Vec<usize>> = edit::node_paths(&p.func.body)
+        .into_iter()
+        .filter(|path| matches!(edit::node_at(&p.func.body, path), Some(CfNode::If(_))))
+        .collect();
+    let path = paths.get(index / 2)?;
+    let keep_then = index.is_multiple_of(2);
+    let mut q = p.clone();
+    let Some(CfNode::If(n)) = edit::node_at(&q.func.body, path).cloned() else {
+        return Some(Candidate::Skip);
+    };
+    let Some(post) = edit::block_after(&q.func.body, path) else {
+        return Some(Candidate::Skip);
+    };
+    let (kept, dropped) = if keep_then {
+        (n.then_list, n.else_list)
+    } else {
+        (n.else_list, n.then_list)
+    };
+    let Some(kept_end) = compiler::ir::last_block(&kept) else {
+        return Some(Candidate::Skip);
+    };
+    // The merge phis take the kept side's value.
+    for phi in edit::phis(&q.func, post) {
+        let InstKind::Phi { sources } = &q.func.insts[phi].kind else {
+            continue;
+        };
+        let Some(src) = sources.iter().find(|s| s.pred == kept_end).map(|s| s.value) else {
+            return Some(Candidate::Skip);
+        };
+        let Some(v) = q.func.result(phi) else {
+            continue;
+        };
+        edit::replace_uses(&mut q.func, v, src);
+        q.func.blocks[post].insts.retain(|&i| i != phi);
+    }
+    let dropped_defs = edit::defs_in(&q.func, &dropped);
+    if !zero_out(&mut q, &dropped_defs) {
+        return Some(Candidate::Skip);
+    }
+    let mut dropped_blocks = Vec::new();
+    walk_blocks(&dropped, &mut |b| dropped_blocks.push(b));
+    for b in dropped_blocks {
+        edit::drop_pred(&mut q.func, b);
+    }
+    if !edit::splice(&mut q.func, path, kept) {
+        return Some(Candidate::Skip);
+    }
+    try_prog(q)
+}
+
+/// Replaces all uses of `values` by zeros (they are about to disappear).
+fn zero_out(q: &mut Program, values: &[Value]) -> bool {
+    for &v in values {
+        if edit::is_used(&q.func, v) {
+            let ty = q.func.ty(v);
+            let Some(z) = edit::zero(&mut q.func, ty) else {
+                return false;
+            };
+            edit::replace_uses(&mut q.func, v, z);
+        }
+    }
+    true
+}
+
+/// Fewer invocations: 1, then halving.
+fn fewer_invocations(p: &Program, index: usize) -> Option<Candidate> {
+    let n = p.dispatch.invocations;
+    let options = [1, 2, 8, n / 2, n - 1];
+    let &target = options.get(index)?;
+    if target == 0 || target >= n {
+        return Some(Candidate::Skip);
+    }
+    let mut q = p.clone();
+    q.dispatch.invocations = target;
+    try_prog(q)
+}
+
+/// Constant components toward 0 and 1.
+fn simplify_consts(p: &Program, index: usize) -> Option<Candidate> {
+    let mut slots = Vec::new();
+    for (_, i) in p.func.insts_in_order() {
+        if let InstKind::Const { bits } = &p.func.insts[i].kind {
+            let comps = p.func.result(i).map_or(0, |v| p.func.ty(v).comps());
+            for (c, &b) in bits.iter().enumerate().take(comps as usize) {
+                if b > 1 {
+                    slots.extend([(i, c, 0), (i, c, 1), (i, c, b / 2)]);
+                }
+            }
+        }
+    }
+    let &(inst, c, value) = slots.get(index)?;
+    let mut q = p.clone();
+    if let InstKind::Const { bits } = &mut q.func.insts[inst].kind {
+        bits[c] = value;
+    }
+    try_prog(q)
+}
+
+/// Fewer output slots, uniforms set to zero, fewer uniforms.
+fn trim_dispatch(p: &Program, index: usize) -> Option<Candidate> {
+    let mut q = p.clone();
+    let d = &mut q.dispatch;
+    let nu = d.uniforms.len();
+    match index {
+        0 if d.outputs > 1 => d.outputs = 1,
+        1 if nu > 0 => d.uniforms.truncate(nu / 2),
+        i if i >= 2 && i - 2 < nu => {
+            if d.uniforms[i - 2] == 0 {
+                return Some(Candidate::Skip);
+            }
+            d.uniforms[i - 2] = 0;
+        }
+        i if i >= 2 + nu => return None,
+        _ => return Some(Candidate::Skip),
+    }
+    try_prog(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunk;
+
+    #[test]
+    fn chunks_halve_down_to_single_items() {
+        let all: Vec<_> = (0..).map_while(|i| chunk(5, i)).collect();
+        assert_eq!(all[0], 0..5);
+        assert_eq!(&all[1..3], &[0..2, 2..4, 4..5][..2]);
+        assert!(all.ends_with(&[0..1, 1..2, 2..3, 3..4, 4..5]));
+    }
+}
