@@ -54,7 +54,7 @@ impl Emitter<'_> {
                 if r.abs {
                     g = g.absolute();
                 }
-                (g, Some((r.orig.as_u32(), r.off)))
+                (g, Some((r.orig.as_u32(), r.orig_off)))
             }
         }
     }
@@ -129,7 +129,7 @@ pub fn emit(
                     let mut m = Inst::unary(Op::Mov, vi.exec, dst, src);
                     m.no_mask = pl.no_mask;
                     let annot = Annot {
-                        dst: Some((d.orig.as_u32(), d.off + k)),
+                        dst: Some((d.orig.as_u32(), d.orig_off + k)),
                         src: [sa, None, None],
                     };
                     e.push(m, annot);
@@ -138,7 +138,7 @@ pub fn emit(
             }
             VOp::Hw(op) => {
                 let (dst, da) = match &vi.dst {
-                    Some(d) => (Dst::grf(e.grf(d), d.ty), Some((d.orig.as_u32(), d.off))),
+                    Some(d) => (Dst::grf(e.grf(d), d.ty), Some((d.orig.as_u32(), d.orig_off))),
                     None => (Dst::Null(Type::UD), None),
                 };
                 let mut src = [Src::Null; 3];

@@ -45,6 +45,8 @@ pub struct VRef {
     pub abs: bool,
     /// The register whose value the operand stands for (the checker's expectation).
     pub orig: VReg,
+    /// GRF offset into `orig`.
+    pub orig_off: u8,
 }
 
 impl VRef {
@@ -57,6 +59,7 @@ impl VRef {
             neg: false,
             abs: false,
             orig: reg,
+            orig_off: off,
         }
     }
 }
