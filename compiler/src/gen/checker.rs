@@ -12,7 +12,8 @@
 //!
 //! Rules: every annotated source GRF holds the GRF of the register it stands for; reads of
 //! g0–g2 find the payload; a scratch block message's header holds a known offset; a SIMD16
-//! destination does not start one GRF past a source (the compressed-instruction overlap).
+//! destination does not start one GRF past a source (the compressed-instruction overlap); a
+//! send's response does not overlap its payload at another base.
 //!
 //! Limitation: states are per register, not per channel, so clobbering the inactive channels
 //! of a register by a NoMask write is outside what it proves.
@@ -89,6 +90,17 @@ pub enum CheckError {
         dst: u8,
         /// Source GRF.
         src: u8,
+    },
+    /// A send's response overlaps its payload at a different base (lanes clobber each
+    /// other's parameters).
+    #[error("instruction {inst}: response g{dst} overlaps payload g{payload}")]
+    ResponseOverlap {
+        /// Emitted instruction index.
+        inst: u32,
+        /// Response GRF.
+        dst: u8,
+        /// Payload GRF.
+        payload: u8,
     },
     /// A scratch block message whose header has no known offset.
     #[error("instruction {inst}: scratch header g{grf} holds {found}")]
@@ -175,6 +187,7 @@ fn error_inst(e: &CheckError) -> u32 {
     match e {
         CheckError::IncorrectValue { inst, .. }
         | CheckError::CompressedOverlap { inst, .. }
+        | CheckError::ResponseOverlap { inst, .. }
         | CheckError::BadHeader { inst, .. } => *inst,
         CheckError::Unstructured => 0,
     }
@@ -218,6 +231,13 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             };
             if s.grf[r] != expected {
                 fail(CheckError::IncorrectValue { inst: at, grf: r as u8, expected, found: s.grf[r] });
+            }
+        }
+        if let (Some(d), 0, Dst::Grf { reg, .. }) = (send, k, inst.dst) {
+            let (p0, p1) = (gs.reg as u32, gs.reg as u32 + d.mlen as u32);
+            let (d0, d1) = (reg as u32, reg as u32 + d.rlen as u32);
+            if d0 != p0 && d0 < p1 && p0 < d1 {
+                fail(CheckError::ResponseOverlap { inst: at, dst: reg, payload: gs.reg });
             }
         }
         if send.is_none() && inst.exec_size == ExecSize::S16 && gs.region == Region::Vector {

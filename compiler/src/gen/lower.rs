@@ -183,6 +183,20 @@ impl Lower<'_> {
         }
     }
 
+    /// A virtual-register source (immediates and payload registers are moved first), for
+    /// operands that take source modifiers.
+    pub fn vreg_src(&mut self, c: Comp, ty: Type) -> VSrc {
+        match c {
+            Comp::Reg(..) => self.src(c, ty),
+            _ => {
+                let s = self.src(c, ty);
+                let r = self.new_reg(self.per());
+                self.mov_to(r, s);
+                VSrc::Reg(VRef::new(r, 0, ty))
+            }
+        }
+    }
+
     /// `mov r, s` at full width.
     pub fn mov_to(&mut self, r: VReg, s: VSrc) {
         let ty = match s {

@@ -23,16 +23,16 @@ impl Lower<'_> {
             Iadd => self.bin(Op::Add, D, a),
             Isub => {
                 let x = self.reg_src(a[0], D);
-                let y = self.reg_src(a[1], D);
+                let y = self.vreg_src(a[1], D);
                 self.op(Op::Add, D, [x, negate(y), n])
             }
             Imul => self.bin(Op::Mul, D, a),
             Ineg => {
-                let x = self.reg_src(a[0], D);
+                let x = self.vreg_src(a[0], D);
                 self.op(Op::Mov, D, [negate(x), n, n])
             }
             Iabs => {
-                let x = self.reg_src(a[0], D);
+                let x = self.vreg_src(a[0], D);
                 self.op(Op::Mov, D, [absolute(x), n, n])
             }
             Imin => self.minmax(CondMod::L, D, a),
@@ -54,7 +54,7 @@ impl Lower<'_> {
             Fadd => self.bin(Op::Add, F, a),
             Fsub => {
                 let x = self.reg_src(a[0], F);
-                let y = self.reg_src(a[1], F);
+                let y = self.vreg_src(a[1], F);
                 self.op(Op::Add, F, [x, negate(y), n])
             }
             Fmul => self.bin(Op::Mul, F, a),
@@ -65,18 +65,18 @@ impl Lower<'_> {
                 self.op(Op::Mad, F, [c, x, y])
             }
             Fneg => {
-                let x = self.reg_src(a[0], F);
+                let x = self.vreg_src(a[0], F);
                 self.op(Op::Mov, F, [negate(x), n, n])
             }
             Fabs => {
-                let x = self.reg_src(a[0], F);
+                let x = self.vreg_src(a[0], F);
                 self.op(Op::Mov, F, [absolute(x), n, n])
             }
             Fmin => self.minmax(CondMod::L, F, a),
             Fmax => self.minmax(CondMod::Ge, F, a),
             Ffloor => self.un(Op::Rndd, F, F, a[0]),
             Fceil => {
-                let x = self.reg_src(a[0], F);
+                let x = self.vreg_src(a[0], F);
                 let t = self.op(Op::Rndd, F, [negate(x), n, n]);
                 let t = self.src(t, F);
                 self.op(Op::Mul, F, [t, VSrc::Imm { bits: (-1.0f32).to_bits(), ty: F }, n])

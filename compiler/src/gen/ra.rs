@@ -7,7 +7,10 @@
 //!   `Σ (s + t - 1) < R - s + 1` (Mesa's p/q test for contiguous classes).
 //! * The compressed-instruction rule: a SIMD16 destination (2 GRFs) interferes with every
 //!   source register of its instruction, and a `LoadPayload` destination with its sources
-//!   (it is expanded into moves). [`Plant::GenSimd16Overlap`] drops the first.
+//!   (it is expanded into moves). [`Plant::GenSimd16Overlap`] drops the first. A send's
+//!   response interferes with its payload: shared functions read parameters and write
+//!   responses lane by lane, so a response one GRF past the payload clobbers the second
+//!   half's parameters.
 //! * Simplify pushes trivially colourable nodes; when none is left it pushes the node with the
 //!   least pressure optimistically (Briggs). Select pops and takes the lowest free base.
 //! * On failure, spill the node with the best benefit/cost, where cost is the GRFs it reads
@@ -125,7 +128,7 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
         let Some(d) = inst.dst else { continue };
         let rule = match inst.op {
             VOp::LoadPayload(_) => true,
-            VOp::Hw(Op::Send(_)) => false,
+            VOp::Hw(Op::Send(_)) => true,
             VOp::Hw(_) => inst.exec == ExecSize::S16 && !plants.has(Plant::GenSimd16Overlap),
         };
         if rule {
