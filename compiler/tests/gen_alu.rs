@@ -7,15 +7,32 @@ use compiler::ir::AluOp;
 use gen_common::*;
 
 const VALUES: [u32; 16] = [
-    0, 1, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 0x3f00_0000, 0x8000_0000, 0x7fc0_0000,
-    0x7f80_0000, 3, 0xffff_fff9, 0x3fc0_0000, 0x4020_0000, 0xc020_0000, 0xbf40_0000, 37,
+    0,
+    1,
+    0xffff_ffff,
+    0x8000_0000,
+    0x7fff_ffff,
+    0x3f00_0000,
+    0x8000_0000,
+    0x7fc0_0000,
+    0x7f80_0000,
+    3,
+    0xffff_fff9,
+    0x3fc0_0000,
+    0x4020_0000,
+    0xc020_0000,
+    0xbf40_0000,
+    37,
 ];
 
 /// `op` on operands loaded from the uniform file, or with the invocation id (a payload
 /// register) as first operand when `payload`.
 fn program(op: AluOp, payload: bool) -> String {
     let uniforms: Vec<String> = VALUES.iter().map(|v| format!("0x{v:08x}")).collect();
-    let mut s = format!("invocations 40\noutputs 1\nuniforms {}\n\nblock_0:\n", uniforms.join(" "));
+    let mut s = format!(
+        "invocations 40\noutputs 1\nuniforms {}\n\nblock_0:\n",
+        uniforms.join(" ")
+    );
     s += "  vec1 32 ssa_0 = load_invocation_id\n";
     s += "  vec1 32 ssa_1 = load_uniform ssa_0\n";
     s += "  vec1 32 ssa_2 = load_const (0x00000005)\n";

@@ -5,7 +5,13 @@
 mod gen_common;
 use gen_common::*;
 
-fn both_forms(src: &str, starved: u32) -> (Vec<compiler::gen::CompileStats>, Vec<compiler::gen::CompileStats>) {
+fn both_forms(
+    src: &str,
+    starved: u32,
+) -> (
+    Vec<compiler::gen::CompileStats>,
+    Vec<compiler::gen::CompileStats>,
+) {
     let p = parse(src);
     assert_clean(&p, 125);
     let s = assert_clean(&p, starved);
@@ -31,7 +37,10 @@ fn corpus_regressions() {
 }
 
 fn program(name: &str) -> String {
-    let path = format!("{}/tests/gen_programs/{name}.ir", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/gen_programs/{name}.ir",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(path).expect("test program")
 }
 
@@ -55,7 +64,10 @@ fn starved_budgets_spill_and_stay_correct() {
     let p = parse(&program("pressure_loop"));
     for grfs in [5, 6, 8] {
         let stats = assert_clean(&p, grfs);
-        assert!(stats.iter().all(|s| s.spills > 0 && s.fills > 0), "{grfs}: {stats:?}");
+        assert!(
+            stats.iter().all(|s| s.spills > 0 && s.fills > 0),
+            "{grfs}: {stats:?}"
+        );
     }
     let (s, r) = both_forms(&program("nested_loop_break_continue_local"), 5);
     assert!(s.iter().chain(&r).any(|s| s.spills > 0));
@@ -69,14 +81,21 @@ fn txf_lod_zero_loses_one_parameter_per_simd_width() {
     for (width, per) in [(ExecSize::S8, 1u8), (ExecSize::S16, 2)] {
         for (gen, trims) in [(Gen::Gen9, true), (Gen::Gen7, false)] {
             for ozs in [false, true] {
-                let o = Options { width, gen, opt_zero_samples: ozs, ..Options::default() };
+                let o = Options {
+                    width,
+                    gen,
+                    opt_zero_samples: ozs,
+                    ..Options::default()
+                };
                 let c = compile(&p, &o).expect("compiles");
                 let mlen = c
                     .program
                     .insts
                     .iter()
                     .find_map(|i| match i.op {
-                        Op::Send(d) if matches!(d.msg, sim::gen::Message::Sampler { .. }) => Some(d.mlen),
+                        Op::Send(d) if matches!(d.msg, sim::gen::Message::Sampler { .. }) => {
+                            Some(d.mlen)
+                        }
                         _ => None,
                     })
                     .expect("a sampler message");
@@ -91,8 +110,11 @@ fn txf_lod_zero_loses_one_parameter_per_simd_width() {
 
 #[test]
 fn a_payload_a_second_message_reads_is_not_trimmed() {
-    use compiler::gen::{compile, Options};
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/regressions/txf_constant_zero_lod.ir");
+    use compiler::gen::compile;
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/regressions/txf_constant_zero_lod.ir"
+    );
     let p = parse(&std::fs::read_to_string(dir).expect("corpus"));
     for o in grid(125) {
         let c = compile(&p, &o).expect("compiles");

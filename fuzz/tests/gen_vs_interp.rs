@@ -47,12 +47,16 @@ fn generated_programs_agree_with_the_interpreter() {
         rng::input_bytes(0x6e6e, i, 64, 4096, &mut buf);
         let mut u = Unstructured::new(&buf);
         let cfg = gen::Config::default();
-        let Ok(mut p) = gen::generate(&mut u, &cfg) else { continue };
+        let Ok(mut p) = gen::generate(&mut u, &cfg) else {
+            continue;
+        };
         let mut o = pipeline::PipelineOptions::default();
         if pipeline::run_pipeline(&mut p, &mut o).is_err() {
             continue;
         }
-        let Ok(expected) = interp::run(&p, &RunOptions::default()) else { continue };
+        let Ok(expected) = interp::run(&p, &RunOptions::default()) else {
+            continue;
+        };
         let mut reg = p.clone();
         if pipeline::to_registers(&mut reg, true).is_err() {
             continue;
@@ -72,7 +76,8 @@ fn generated_programs_agree_with_the_interpreter() {
                             plants: Plants::NONE,
                         };
                         if let Err(why) = check(prog, &o, &expected) {
-                            let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/gen_vs_interp_failure.ir");
+                            let path =
+                                concat!(env!("CARGO_TARGET_TMPDIR"), "/gen_vs_interp_failure.ir");
                             let _ = std::fs::write(path, text::print_program(prog));
                             panic!("input {i} ({form}) {o:?}: {why}\nprogram written to {path}");
                         }

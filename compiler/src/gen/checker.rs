@@ -128,7 +128,12 @@ struct State {
 impl State {
     fn meet(&mut self, o: &State) -> bool {
         let mut changed = false;
-        for (a, b) in self.grf.iter_mut().chain(self.slot.iter_mut()).zip(o.grf.iter().chain(o.slot.iter())) {
+        for (a, b) in self
+            .grf
+            .iter_mut()
+            .chain(self.slot.iter_mut())
+            .zip(o.grf.iter().chain(o.slot.iter()))
+        {
             if a != b && *a != Holding::Conflict {
                 *a = Holding::Conflict;
                 changed = true;
@@ -140,7 +145,11 @@ impl State {
 
 /// Checks `p` against its annotations.
 pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
-    let flows: Vec<Flow> = p.insts.iter().map(|i| Flow::of(Some(i.op), i.pred)).collect();
+    let flows: Vec<Flow> = p
+        .insts
+        .iter()
+        .map(|i| Flow::of(Some(i.op), i.pred))
+        .collect();
     let g = flow::graph(&flows).ok_or(CheckError::Unstructured)?;
     if g.is_empty() {
         return Ok(());
@@ -161,7 +170,10 @@ pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
         let mut s = ins[b].clone().expect("queued blocks have a state");
         for i in g.range(b) {
             if let Err(e) = step(&p.insts[i], &annots[i], i as u32, &mut s) {
-                if errors.as_ref().is_none_or(|old| error_inst(old) > error_inst(&e)) {
+                if errors
+                    .as_ref()
+                    .is_none_or(|old| error_inst(old) > error_inst(&e))
+                {
                     errors = Some(e);
                 }
             }
@@ -211,11 +223,18 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             _ if gs.region == Region::Scalar => 1,
             _ => inst.exec_size.regs() as usize,
         };
-        let block = matches!(send.map(|d| d.msg), Some(Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. }));
+        let block = matches!(
+            send.map(|d| d.msg),
+            Some(Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. })
+        );
         if block && k == 0 {
             let h = s.grf[gs.reg as usize];
             if !matches!(h, Holding::Header(_)) {
-                fail(CheckError::BadHeader { inst: at, grf: gs.reg, found: h });
+                fail(CheckError::BadHeader {
+                    inst: at,
+                    grf: gs.reg,
+                    found: h,
+                });
             }
             continue;
         }
@@ -225,25 +244,41 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
                 break;
             }
             let expected = match a.src[k] {
-                Some((v, off)) => Holding::Value { vreg: v, grf: off + j as u8 },
+                Some((v, off)) => Holding::Value {
+                    vreg: v,
+                    grf: off + j as u8,
+                },
                 None if r < 3 => Holding::Payload(r as u8),
                 None => continue,
             };
             if s.grf[r] != expected {
-                fail(CheckError::IncorrectValue { inst: at, grf: r as u8, expected, found: s.grf[r] });
+                fail(CheckError::IncorrectValue {
+                    inst: at,
+                    grf: r as u8,
+                    expected,
+                    found: s.grf[r],
+                });
             }
         }
         if let (Some(d), 0, Dst::Grf { reg, .. }) = (send, k, inst.dst) {
             let (p0, p1) = (gs.reg as u32, gs.reg as u32 + d.mlen as u32);
             let (d0, d1) = (reg as u32, reg as u32 + d.rlen as u32);
             if d0 != p0 && d0 < p1 && p0 < d1 {
-                fail(CheckError::ResponseOverlap { inst: at, dst: reg, payload: gs.reg });
+                fail(CheckError::ResponseOverlap {
+                    inst: at,
+                    dst: reg,
+                    payload: gs.reg,
+                });
             }
         }
         if send.is_none() && inst.exec_size == ExecSize::S16 && gs.region == Region::Vector {
             if let Dst::Grf { reg, .. } = inst.dst {
                 if reg == gs.reg.wrapping_add(1) {
-                    fail(CheckError::CompressedOverlap { inst: at, dst: reg, src: gs.reg });
+                    fail(CheckError::CompressedOverlap {
+                        inst: at,
+                        dst: reg,
+                        src: gs.reg,
+                    });
                 }
             }
         }
@@ -262,7 +297,9 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             if let Message::ScratchBlockRead { regs } = d.msg {
                 let off = header_offset(inst, s);
                 for j in 0..regs as usize {
-                    s.grf[(reg + j).min(127)] = off.map_or(Holding::Conflict, |o| s.slot[(o as usize + j).min(SLOTS - 1)]);
+                    s.grf[(reg + j).min(127)] = off.map_or(Holding::Conflict, |o| {
+                        s.slot[(o as usize + j).min(SLOTS - 1)]
+                    });
                 }
             } else {
                 for j in 0..d.rlen as usize {
@@ -282,7 +319,11 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
                 && inst.op == Op::Mov
                 && matches!(inst.src[0], Src::Grf(g) if g.reg == 0 && g.region == Region::Vector);
             for j in 0..inst.exec_size.regs() as usize {
-                s.grf[(reg + j).min(127)] = if template { Holding::HeaderTemplate } else { value(a, j) };
+                s.grf[(reg + j).min(127)] = if template {
+                    Holding::HeaderTemplate
+                } else {
+                    value(a, j)
+                };
             }
         }
     }
@@ -291,7 +332,10 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
 
 fn value(a: &Annot, j: usize) -> Holding {
     match a.dst {
-        Some((v, off)) => Holding::Value { vreg: v, grf: off + j as u8 },
+        Some((v, off)) => Holding::Value {
+            vreg: v,
+            grf: off + j as u8,
+        },
         None => Holding::Other,
     }
 }

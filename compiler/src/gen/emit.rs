@@ -12,12 +12,12 @@
 //! * Every emitted instruction gets an [`Annot`]: which virtual register (and GRF of it) each
 //!   operand stood for. The checker reads only that and the code.
 
-use cranelift_entity::EntityRef;
 use super::checker::Annot;
 use super::flow::{self, Flow};
 use super::ra::{Allocation, FIRST_GRF};
 use super::vinst::{VOp, VProgram, VRef, VSrc};
 use super::CompileError;
+use cranelift_entity::EntityRef;
 use sim::gen::{Dst, ExecSize, Gen, Inst, Message, Op, Program, SendDesc, Src, Type};
 
 /// The emitted program and its annotations.
@@ -66,9 +66,18 @@ impl Emitter<'_> {
 
     /// `mov(8) NoMask g<h>, g0` then `mov(1) NoMask g<h>.2, offset`.
     fn header(&mut self, h: u8, offset: u32) {
-        let m = Inst::unary(Op::Mov, ExecSize::S8, Dst::grf(h, Type::UD), Src::grf(0, Type::UD));
+        let m = Inst::unary(
+            Op::Mov,
+            ExecSize::S8,
+            Dst::grf(h, Type::UD),
+            Src::grf(0, Type::UD),
+        );
         self.push(m.no_mask(), Annot::default());
-        let d = Dst::Grf { reg: h, subreg: 2, ty: Type::UD };
+        let d = Dst::Grf {
+            reg: h,
+            subreg: 2,
+            ty: Type::UD,
+        };
         let m = Inst::unary(Op::Mov, ExecSize::S1, d, Src::ud(offset));
         self.push(m.no_mask(), Annot::default());
     }
@@ -91,7 +100,12 @@ pub fn emit(
     let data = budget.saturating_sub(1).min(8) as u8;
     if scratch_grfs > 0 {
         for j in 0..data {
-            let m = Inst::unary(Op::Mov, ExecSize::S8, Dst::grf(FIRST_GRF + 1 + j, Type::UD), Src::ud(0));
+            let m = Inst::unary(
+                Op::Mov,
+                ExecSize::S8,
+                Dst::grf(FIRST_GRF + 1 + j, Type::UD),
+                Src::ud(0),
+            );
             e.push(m.no_mask(), Annot::default());
         }
         let mut at = 0;
@@ -138,7 +152,10 @@ pub fn emit(
             }
             VOp::Hw(op) => {
                 let (dst, da) = match &vi.dst {
-                    Some(d) => (Dst::grf(e.grf(d), d.ty), Some((d.orig.as_u32(), d.orig_off))),
+                    Some(d) => (
+                        Dst::grf(e.grf(d), d.ty),
+                        Some((d.orig.as_u32(), d.orig_off)),
+                    ),
                     None => (Dst::Null(Type::UD), None),
                 };
                 let mut src = [Src::Null; 3];
@@ -146,7 +163,13 @@ pub fn emit(
                 for k in 0..3 {
                     (src[k], sa[k]) = e.src(&vi.src[k]);
                 }
-                let block = matches!(op, Op::Send(SendDesc { msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. }, .. }));
+                let block = matches!(
+                    op,
+                    Op::Send(SendDesc {
+                        msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. },
+                        ..
+                    })
+                );
                 let annot = if block {
                     Annot::default()
                 } else {
@@ -160,14 +183,23 @@ pub fn emit(
             }
         }
     }
-    let ends_with_send = matches!(e.insts.last(), Some(Inst { op: Op::Send(d), .. }) if d.rlen == 0);
+    let ends_with_send =
+        matches!(e.insts.last(), Some(Inst { op: Op::Send(d), .. }) if d.rlen == 0);
     if ends_with_send {
-        if let Some(Inst { op: Op::Send(d), .. }) = e.insts.last_mut() {
+        if let Some(Inst {
+            op: Op::Send(d), ..
+        }) = e.insts.last_mut()
+        {
             d.eot = true;
         }
     } else {
         e.header(FIRST_GRF, 0);
-        let m = Inst::unary(Op::Mov, ExecSize::S8, Dst::grf(FIRST_GRF + 1, Type::UD), Src::grf(0, Type::UD));
+        let m = Inst::unary(
+            Op::Mov,
+            ExecSize::S8,
+            Dst::grf(FIRST_GRF + 1, Type::UD),
+            Src::grf(0, Type::UD),
+        );
         e.push(m.no_mask(), Annot::default());
         let mut desc = SendDesc::new(Message::ScratchBlockWrite { regs: 1 }, 2, 0, true);
         desc.eot = true;
@@ -176,7 +208,11 @@ pub fn emit(
     }
     resolve_jumps(&mut e.insts)?;
     Ok(Emitted {
-        program: Program { width, gen, insts: e.insts },
+        program: Program {
+            width,
+            gen,
+            insts: e.insts,
+        },
         annots: e.annots,
     })
 }
@@ -185,12 +221,15 @@ pub fn emit(
 fn resolve_jumps(insts: &mut [Inst]) -> Result<(), CompileError> {
     let flows: Vec<Flow> = insts.iter().map(|i| Flow::of(Some(i.op), i.pred)).collect();
     let s = flow::structure(&flows).ok_or(CompileError::Unstructured)?;
-    for i in 0..insts.len() {
+    for (i, inst) in insts.iter_mut().enumerate() {
         let p = s.partner[i];
-        insts[i].op = match insts[i].op {
+        inst.op = match inst.op {
             Op::If { .. } => {
                 let endif = s.endif[i];
-                Op::If { jip: if p != u32::MAX { p } else { endif }, uip: endif }
+                Op::If {
+                    jip: if p != u32::MAX { p } else { endif },
+                    uip: endif,
+                }
             }
             Op::Else { .. } => Op::Else { jip: p },
             Op::While { .. } => Op::While { jip: p + 1 },

@@ -11,9 +11,9 @@
 //! others still iterate, so it is extended over the whole loop (Mesa: "Extend the live range
 //! of VGRFs which leave loops"). That matters because fills write whole registers (NoMask).
 
-use cranelift_entity::EntityRef;
 use super::flow::{self, Flow, Graph};
 use super::vinst::{VInst, VOp, VProgram};
+use cranelift_entity::EntityRef;
 use sim::gen::{Op, Pred};
 
 /// A set of GRF units.
@@ -53,7 +53,9 @@ impl BitSet {
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64).filter(move |b| bits >> b & 1 != 0).map(move |b| w * 64 + b)
+            (0..64)
+                .filter(move |b| bits >> b & 1 != 0)
+                .map(move |b| w * 64 + b)
         })
     }
 }

@@ -125,14 +125,23 @@ impl Lower<'_> {
                 let r = self.new_reg(self.per());
                 self.multi_def.insert(r);
                 *slot = Comp::Reg(r, 0);
-                self.mov_to(r, VSrc::Imm { bits: 0, ty: Type::UD });
+                self.mov_to(
+                    r,
+                    VSrc::Imm {
+                        bits: 0,
+                        ty: Type::UD,
+                    },
+                );
             }
             self.regs[reg] = c;
         }
         for (_, i) in self.f.insts_in_order() {
             let data = &self.f.insts[i];
             if let InstKind::Phi { sources } = &data.kind {
-                let v = data.result.expand().ok_or_else(|| unsupported("phi without result"))?;
+                let v = data
+                    .result
+                    .expand()
+                    .ok_or_else(|| unsupported("phi without result"))?;
                 let mut c = [Comp::None; 4];
                 for slot in c.iter_mut().take(self.f.ty(v).comps() as usize) {
                     let r = self.new_reg(self.per());
@@ -141,7 +150,10 @@ impl Lower<'_> {
                 }
                 self.vals[v] = c;
                 for s in sources {
-                    self.phi_copies.entry(s.pred).or_default().push((v, s.value));
+                    self.phi_copies
+                        .entry(s.pred)
+                        .or_default()
+                        .push((v, s.value));
                 }
             }
         }
@@ -205,7 +217,12 @@ impl Lower<'_> {
             VSrc::Null => Type::UD,
         };
         let dst = VRef::new(r, 0, ty);
-        self.emit(VInst::new(Op::Mov, self.width, Some(dst), [s, VSrc::Null, VSrc::Null]));
+        self.emit(VInst::new(
+            Op::Mov,
+            self.width,
+            Some(dst),
+            [s, VSrc::Null, VSrc::Null],
+        ));
     }
 
     /// Emits `op` into a fresh register typed `ty`; returns it as a component.
@@ -237,7 +254,14 @@ impl Lower<'_> {
             Op::Cmp,
             self.width,
             None,
-            [s, VSrc::Imm { bits: 0, ty: Type::UD }, VSrc::Null],
+            [
+                s,
+                VSrc::Imm {
+                    bits: 0,
+                    ty: Type::UD,
+                },
+                VSrc::Null,
+            ],
         );
         inst.cmod = Some(CondMod::Nz);
         self.emit(inst);
@@ -258,7 +282,12 @@ impl Lower<'_> {
                 _ => true,
             });
         let found = cached
-            .then(|| self.payload_cache.iter().find(|(k, _)| *k == srcs).map(|e| e.1))
+            .then(|| {
+                self.payload_cache
+                    .iter()
+                    .find(|(k, _)| *k == srcs)
+                    .map(|e| e.1)
+            })
             .flatten();
         let per = self.per();
         let mlen = srcs.len() as u8 * per;
@@ -272,7 +301,12 @@ impl Lower<'_> {
                         uniform |= 1 << k;
                     }
                 }
-                let mut inst = VInst::new(Op::Nop, self.width, Some(VRef::new(r, 0, Type::UD)), [VSrc::Null; 3]);
+                let mut inst = VInst::new(
+                    Op::Nop,
+                    self.width,
+                    Some(VRef::new(r, 0, Type::UD)),
+                    [VSrc::Null; 3],
+                );
                 inst.op = VOp::LoadPayload(Payload {
                     header: None,
                     srcs: srcs.clone(),
@@ -295,7 +329,11 @@ impl Lower<'_> {
             Op::Send(desc),
             self.width,
             dst,
-            [VSrc::Reg(VRef::new(payload, 0, Type::UD)), VSrc::Null, VSrc::Null],
+            [
+                VSrc::Reg(VRef::new(payload, 0, Type::UD)),
+                VSrc::Null,
+                VSrc::Null,
+            ],
         );
         self.emit(inst);
         dst.map(|d| d.reg)
@@ -308,7 +346,8 @@ impl Lower<'_> {
                 CfNode::If(n) => {
                     let c = self.value(n.cond, 0)?;
                     self.flag_from(c);
-                    let mut inst = VInst::new(Op::If { jip: 0, uip: 0 }, self.width, None, [VSrc::Null; 3]);
+                    let mut inst =
+                        VInst::new(Op::If { jip: 0, uip: 0 }, self.width, None, [VSrc::Null; 3]);
                     inst.pred = Pred::Normal;
                     self.emit(inst);
                     self.depth += 1;
@@ -412,7 +451,11 @@ impl Lower<'_> {
             InstKind::Const { bits } => {
                 let is_bool = result.is_some_and(|v| self.f.ty(v).bits() == Some(ir::BitSize::B1));
                 for k in 0..comps {
-                    out[k] = Comp::Imm(if is_bool && bits[k] != 0 { u32::MAX } else { bits[k] });
+                    out[k] = Comp::Imm(if is_bool && bits[k] != 0 {
+                        u32::MAX
+                    } else {
+                        bits[k]
+                    });
                 }
             }
             InstKind::Alu { op, args } => {

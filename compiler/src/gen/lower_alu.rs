@@ -79,7 +79,18 @@ impl Lower<'_> {
                 let x = self.vreg_src(a[0], F);
                 let t = self.op(Op::Rndd, F, [negate(x), n, n]);
                 let t = self.src(t, F);
-                self.op(Op::Mul, F, [t, VSrc::Imm { bits: (-1.0f32).to_bits(), ty: F }, n])
+                self.op(
+                    Op::Mul,
+                    F,
+                    [
+                        t,
+                        VSrc::Imm {
+                            bits: (-1.0f32).to_bits(),
+                            ty: F,
+                        },
+                        n,
+                    ],
+                )
             }
             Ftrunc => self.un(Op::Rndz, F, F, a[0]),
             FroundEven => self.un(Op::Rnde, F, F, a[0]),

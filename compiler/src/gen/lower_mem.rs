@@ -33,7 +33,10 @@ impl Lower<'_> {
         match kind {
             InstKind::LoadUniform { index } => {
                 let i = self.value(*index, 0)?;
-                let msg = Message::UntypedRead { surface: Surface::Uniform, channels: comps as u8 };
+                let msg = Message::UntypedRead {
+                    surface: Surface::Uniform,
+                    channels: comps as u8,
+                };
                 let r = self.message(msg, &[i], comps as u8 * per, false);
                 for (k, o) in out.iter_mut().enumerate().take(comps) {
                     *o = Comp::Reg(r.expect("response"), k as u8 * per);
@@ -45,20 +48,32 @@ impl Lower<'_> {
             InstKind::LoadBuffer { buffer, index } => {
                 let i = self.value(*index, 0)?;
                 let surface = Surface::Buffer(resource(*buffer)?);
-                let msg = Message::UntypedRead { surface, channels: comps as u8 };
-                let r = self.message(msg, &[i], comps as u8 * per, false).expect("response");
+                let msg = Message::UntypedRead {
+                    surface,
+                    channels: comps as u8,
+                };
+                let r = self
+                    .message(msg, &[i], comps as u8 * per, false)
+                    .expect("response");
                 for (k, o) in out.iter_mut().enumerate().take(comps) {
                     *o = Comp::Reg(r, k as u8 * per);
                 }
             }
-            InstKind::StoreBuffer { buffer, index, value } => {
+            InstKind::StoreBuffer {
+                buffer,
+                index,
+                value,
+            } => {
                 let mut params = vec![self.value(*index, 0)?];
                 let n = self.f.ty(*value).comps() as usize;
                 for k in 0..n {
                     params.push(self.value(*value, k)?);
                 }
                 let surface = Surface::Buffer(resource(*buffer)?);
-                let msg = Message::UntypedWrite { surface, channels: n as u8 };
+                let msg = Message::UntypedWrite {
+                    surface,
+                    channels: n as u8,
+                };
                 self.message(msg, &params, 0, false);
             }
             InstKind::StoreOutput { slot, value } => {
@@ -67,10 +82,17 @@ impl Lower<'_> {
                 for k in 0..n {
                     params.push(self.value(*value, k)?);
                 }
-                let msg = Message::UntypedWrite { surface: Surface::Output, channels: n as u8 };
+                let msg = Message::UntypedWrite {
+                    surface: Surface::Output,
+                    channels: n as u8,
+                };
                 self.message(msg, &params, 0, false);
             }
-            InstKind::Tex { texture, coord, params } => {
+            InstKind::Tex {
+                texture,
+                coord,
+                params,
+            } => {
                 let u = self.value(*coord, 0)?;
                 let v = self.value(*coord, 1)?;
                 let lod = params.lod().map(|x| self.value(x, 0)).transpose()?;
@@ -90,10 +112,18 @@ impl Lower<'_> {
                 ps.extend(layer);
                 self.texture(op, *texture, &ps, out)?;
             }
-            InstKind::Txf { texture, coord, params } => {
+            InstKind::Txf {
+                texture,
+                coord,
+                params,
+            } => {
                 let u = self.value(*coord, 0)?;
                 let v = self.value(*coord, 1)?;
-                let lod = params.lod().map(|x| self.value(x, 0)).transpose()?.unwrap_or(Comp::Imm(0));
+                let lod = params
+                    .lod()
+                    .map(|x| self.value(x, 0))
+                    .transpose()?
+                    .unwrap_or(Comp::Imm(0));
                 let layer = params.layer().map(|x| self.value(x, 0)).transpose()?;
                 let mut ps = match self.gen {
                     sim::gen::Gen::Gen7 => vec![u, lod, v],
@@ -103,9 +133,20 @@ impl Lower<'_> {
                 self.texture(SamplerOp::Ld, *texture, &ps, out)?;
             }
             InstKind::DerefVar { var } => {
-                let ty = self.f.vars.get(*var).cloned().ok_or_else(|| bad("unknown variable"))?;
-                let d = Deref { var: *var, off: 0, dynamic: None, ty };
-                self.derefs.insert(result.ok_or_else(|| bad("deref without result"))?, d);
+                let ty = self
+                    .f
+                    .vars
+                    .get(*var)
+                    .cloned()
+                    .ok_or_else(|| bad("unknown variable"))?;
+                let d = Deref {
+                    var: *var,
+                    off: 0,
+                    dynamic: None,
+                    ty,
+                };
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
             }
             InstKind::DerefArray { parent, index } => {
                 let mut d = self.deref(*parent)?;
@@ -140,27 +181,38 @@ impl Lower<'_> {
                     }
                 }
                 d.ty = *elem;
-                self.derefs.insert(result.ok_or_else(|| bad("deref without result"))?, d);
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
             }
             InstKind::DerefStruct { parent, field } => {
                 let mut d = self.deref(*parent)?;
-                let off = d.ty.field_offset(*field).ok_or_else(|| bad("bad struct field"))?;
-                let VarType::Struct(fields) = &d.ty else { unreachable!() };
+                let off =
+                    d.ty.field_offset(*field)
+                        .ok_or_else(|| bad("bad struct field"))?;
+                let VarType::Struct(fields) = &d.ty else {
+                    unreachable!()
+                };
                 let fty = fields[*field as usize].clone();
                 d.off += off;
                 d.ty = fty;
-                self.derefs.insert(result.ok_or_else(|| bad("deref without result"))?, d);
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
             }
             InstKind::DerefCast { parent, ty } => {
                 let mut d = self.deref(*parent)?;
                 d.ty = ty.clone();
-                self.derefs.insert(result.ok_or_else(|| bad("deref without result"))?, d);
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
             }
             InstKind::LoadDeref { deref } => {
                 let d = self.deref(*deref)?;
                 let addr = self.local_address(&d);
-                let msg = Message::ScratchRead { channels: comps as u8 };
-                let r = self.message(msg, &[addr], comps as u8 * per, false).expect("response");
+                let msg = Message::ScratchRead {
+                    channels: comps as u8,
+                };
+                let r = self
+                    .message(msg, &[addr], comps as u8 * per, false)
+                    .expect("response");
                 for (k, o) in out.iter_mut().enumerate().take(comps) {
                     *o = Comp::Reg(r, k as u8 * per);
                 }
@@ -173,7 +225,12 @@ impl Lower<'_> {
                 for k in 0..n {
                     params.push(self.value(*value, k)?);
                 }
-                self.message(Message::ScratchWrite { channels: n as u8 }, &params, 0, false);
+                self.message(
+                    Message::ScratchWrite { channels: n as u8 },
+                    &params,
+                    0,
+                    false,
+                );
             }
             other => return Err(bad(format!("cannot lower {}", other.name()))),
         }
@@ -181,14 +238,28 @@ impl Lower<'_> {
     }
 
     fn deref(&self, v: Value) -> Result<Deref, CompileError> {
-        self.derefs.get(&v).cloned().ok_or_else(|| bad(format!("{v} is not a known deref")))
+        self.derefs
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| bad(format!("{v} is not a known deref")))
     }
 
     /// Per-lane scratch dword address of a deref.
     fn local_address(&mut self, d: &Deref) -> Comp {
         let words = self.f.vars[d.var].words();
         let mask = imm(self.width.lanes() - 1);
-        let lane = self.op(Op::And, Type::UD, [VSrc::Fixed { grf: 1, ty: Type::UD }, mask, VSrc::Null]);
+        let lane = self.op(
+            Op::And,
+            Type::UD,
+            [
+                VSrc::Fixed {
+                    grf: 1,
+                    ty: Type::UD,
+                },
+                mask,
+                VSrc::Null,
+            ],
+        );
         let scaled = if words != 1 {
             let s = self.src(lane, Type::UD);
             self.op(Op::Mul, Type::UD, [s, imm(words), VSrc::Null])

@@ -142,7 +142,9 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         return Err(CompileError::BudgetTooSmall(opts.grfs));
     }
     if !matches!(opts.width, ExecSize::S8 | ExecSize::S16) {
-        return Err(CompileError::Unsupported("dispatch width must be 8 or 16".into()));
+        return Err(CompileError::Unsupported(
+            "dispatch width must be 8 or 16".into(),
+        ));
     }
     let mut v = lower::lower(&p.func, opts.width, opts.gen)?;
     dce::eliminate_dead_code(&mut v);
@@ -179,7 +181,8 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         if inst.op == Op::Do {
             stats.loops += 1;
         }
-        let mut top = |reg: u8, n: u32| stats.registers_used = stats.registers_used.max(reg as u32 + n);
+        let mut top =
+            |reg: u8, n: u32| stats.registers_used = stats.registers_used.max(reg as u32 + n);
         if let sim::gen::Dst::Grf { reg, .. } = inst.dst {
             top(reg, inst.exec_size.regs());
         }

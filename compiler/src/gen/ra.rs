@@ -20,12 +20,12 @@
 //!   temporaries and payloads are never candidates; with none left it is
 //!   [`CompileError::NoRegisterToSpill`]. Then start over.
 
-use cranelift_entity::EntityRef;
 use super::liveness;
 use super::spill::{assign_slots, spill_reg};
 use super::vinst::{VOp, VProgram};
 use super::CompileError;
 use crate::planted::{Plant, Plants};
+use cranelift_entity::EntityRef;
 use sim::gen::{ExecSize, Op};
 
 /// The result of allocation.
@@ -81,7 +81,10 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                     if plants.has(Plant::GenSpillOptimisticOnly) && !optimistic[v] {
                         continue;
                     }
-                    let benefit: usize = adj[v].iter().map(|&m| sizes[v] + sizes[m as usize] - 1).sum();
+                    let benefit: usize = adj[v]
+                        .iter()
+                        .map(|&m| sizes[v] + sizes[m as usize] - 1)
+                        .sum();
                     let score = benefit as f64 / cost[v].max(1e-9);
                     if best.is_none_or(|(s, _)| score > s) {
                         best = Some((score, v));
@@ -140,10 +143,20 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
 
 /// Simplify: the colouring order (last pushed first popped) and which nodes went
 /// optimistically.
-fn simplify(adj: &[Vec<u32>], sizes: &[usize], present: &[bool], r: usize) -> (Vec<usize>, Vec<bool>) {
+fn simplify(
+    adj: &[Vec<u32>],
+    sizes: &[usize],
+    present: &[bool],
+    r: usize,
+) -> (Vec<usize>, Vec<bool>) {
     let n = adj.len();
     let mut q: Vec<usize> = (0..n)
-        .map(|v| adj[v].iter().map(|&m| sizes[v] + sizes[m as usize] - 1).sum())
+        .map(|v| {
+            adj[v]
+                .iter()
+                .map(|&m| sizes[v] + sizes[m as usize] - 1)
+                .sum()
+        })
         .collect();
     let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
     let mut optimistic = vec![false; n];
@@ -172,7 +185,14 @@ fn simplify(adj: &[Vec<u32>], sizes: &[usize], present: &[bool], r: usize) -> (V
     (stack, optimistic)
 }
 
-fn push(v: usize, adj: &[Vec<u32>], sizes: &[usize], q: &mut [usize], removed: &mut [bool], stack: &mut Vec<usize>) {
+fn push(
+    v: usize,
+    adj: &[Vec<u32>],
+    sizes: &[usize],
+    q: &mut [usize],
+    removed: &mut [bool],
+    stack: &mut Vec<usize>,
+) {
     removed[v] = true;
     stack.push(v);
     for &m in &adj[v] {
@@ -183,7 +203,12 @@ fn push(v: usize, adj: &[Vec<u32>], sizes: &[usize], q: &mut [usize], removed: &
 
 /// Select: pops nodes and gives each the lowest base free of its coloured neighbours;
 /// `Err(node)` for the first node that gets none.
-fn select(adj: &[Vec<u32>], sizes: &[usize], stack: &[usize], r: usize) -> Result<Vec<Option<usize>>, usize> {
+fn select(
+    adj: &[Vec<u32>],
+    sizes: &[usize],
+    stack: &[usize],
+    r: usize,
+) -> Result<Vec<Option<usize>>, usize> {
     let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
     let mut busy = [false; 128];
     for &v in stack.iter().rev() {

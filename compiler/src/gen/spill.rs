@@ -57,8 +57,12 @@ pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
                 let per = exec.regs() as u8;
                 for j in (0..size).step_by(per as usize) {
                     let dst = VRef::new(s, 1 + j, Type::UD);
-                    let zero = VSrc::Imm { bits: 0, ty: Type::UD };
-                    let mut m = VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
+                    let zero = VSrc::Imm {
+                        bits: 0,
+                        ty: Type::UD,
+                    };
+                    let mut m =
+                        VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
                     m.no_mask = true;
                     out.push(at(m, &inst));
                 }
@@ -85,7 +89,12 @@ pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
 
 /// A header for slot `slot` written into GRF 0 of `reg`.
 fn header(reg: VReg, slot: u32, exec: ExecSize) -> VInst {
-    let mut h = VInst::new(Op::Nop, exec, Some(VRef::new(reg, 0, Type::UD)), [VSrc::Null; 3]);
+    let mut h = VInst::new(
+        Op::Nop,
+        exec,
+        Some(VRef::new(reg, 0, Type::UD)),
+        [VSrc::Null; 3],
+    );
     h.op = VOp::LoadPayload(Payload {
         header: Some(slot),
         srcs: Vec::new(),
@@ -98,7 +107,15 @@ fn header(reg: VReg, slot: u32, exec: ExecSize) -> VInst {
 }
 
 /// Appends a fill of `size` GRFs of `slot` into `reg` from GRF `off` (before `like`).
-fn fill(p: &mut VProgram, out: &mut Vec<VInst>, like: &VInst, reg: VReg, off: u8, size: u8, slot: u32) {
+fn fill(
+    p: &mut VProgram,
+    out: &mut Vec<VInst>,
+    like: &VInst,
+    reg: VReg,
+    off: u8,
+    size: u8,
+    slot: u32,
+) {
     let h = p.new_reg(1, false);
     let mut hi = header(h, slot, like.exec);
     hi.depth = like.depth;
@@ -106,7 +123,12 @@ fn fill(p: &mut VProgram, out: &mut Vec<VInst>, like: &VInst, reg: VReg, off: u8
     out.push(hi);
     let desc = SendDesc::new(Message::ScratchBlockRead { regs: size }, 1, size, true);
     let src = VSrc::Reg(VRef::new(h, 0, Type::UD));
-    let mut r = VInst::new(Op::Send(desc), like.exec, Some(VRef::new(reg, off, Type::UD)), [src, VSrc::Null, VSrc::Null]);
+    let mut r = VInst::new(
+        Op::Send(desc),
+        like.exec,
+        Some(VRef::new(reg, off, Type::UD)),
+        [src, VSrc::Null, VSrc::Null],
+    );
     r.no_mask = true;
     r.slot = Some(slot);
     r.depth = like.depth;

@@ -16,10 +16,10 @@
 //! here is dropped when the pass ends: after an `mlen` change it is stale, and the allocator
 //! computes its own.
 
-use cranelift_entity::EntityRef;
 use super::liveness;
 use super::vinst::{VOp, VProgram};
 use crate::planted::{Plant, Plants};
+use cranelift_entity::EntityRef;
 use sim::gen::{Message, Op};
 
 /// Trims sampler payloads in `p`; returns the number of messages trimmed.
@@ -54,7 +54,11 @@ pub fn opt_zero_samples(p: &mut VProgram, plants: Plants) -> u32 {
             }
         }
         let per = p.insts[i].exec.regs() as u8;
-        let step = if plants.has(Plant::ZeroSamplesSimd16Step) { 1 } else { per };
+        let step = if plants.has(Plant::ZeroSamplesSimd16Step) {
+            1
+        } else {
+            per
+        };
         let trust_uniform = plants.has(Plant::ZeroSamplesNonzero);
         let mut keep = lp.srcs.len();
         while keep > 1

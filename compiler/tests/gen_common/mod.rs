@@ -30,8 +30,18 @@ pub fn grid(grfs: u32) -> Vec<Options> {
     for width in [ExecSize::S8, ExecSize::S16] {
         for gen in [Gen::Gen7, Gen::Gen9] {
             for ozs in [false, true] {
-                let grfs = if width == ExecSize::S16 { (2 * grfs).min(125) } else { grfs };
-                v.push(Options { width, gen, grfs, opt_zero_samples: ozs, plants: Plants::NONE });
+                let grfs = if width == ExecSize::S16 {
+                    (2 * grfs).min(125)
+                } else {
+                    grfs
+                };
+                v.push(Options {
+                    width,
+                    gen,
+                    grfs,
+                    opt_zero_samples: ozs,
+                    plants: Plants::NONE,
+                });
             }
         }
     }
