@@ -4,7 +4,8 @@
 //! program or compile error other than "no register left to spill" fails, and the failing
 //! program is written to `target/gen_vs_interp_failure.ir` first.
 //!
-//! `GEN_VS_INTERP_N` sets the number of inputs (default 300; thousands for a real run).
+//! `GEN_VS_INTERP_N` sets the number of inputs (default 300; thousands for a real run),
+//! `GEN_VS_INTERP_START` the first input index (default 0).
 
 use arbitrary::Unstructured;
 use compiler::gen::{compile, CompileError, Options};
@@ -41,9 +42,13 @@ fn generated_programs_agree_with_the_interpreter() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(300);
+    let start: u64 = std::env::var("GEN_VS_INTERP_START")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut buf = Vec::new();
     let (mut tested, mut spilled) = (0, 0);
-    for i in 0..n {
+    for i in start..start + n {
         rng::input_bytes(0x6e6e, i, 64, 4096, &mut buf);
         let mut u = Unstructured::new(&buf);
         let cfg = gen::Config::default();

@@ -154,9 +154,21 @@ pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
     if g.is_empty() {
         return Ok(());
     }
+    // Scratch the program can name: past the largest header offset by a block's worth.
+    let slots = p
+        .insts
+        .iter()
+        .filter_map(|i| match (i.exec_size, i.dst, i.src[0]) {
+            (ExecSize::S1, Dst::Grf { subreg: 2, .. }, Src::Imm { bits, .. }) => {
+                Some(bits as usize)
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| (m + 9).min(SLOTS));
     let mut entry = State {
         grf: vec![Holding::Unwritten; 128],
-        slot: vec![Holding::Unwritten; SLOTS],
+        slot: vec![Holding::Unwritten; slots],
     };
     for r in 0..=p.width.regs() as u8 {
         entry.grf[r as usize] = Holding::Payload(r);

@@ -3,8 +3,11 @@
 //!
 //! Edges follow the machine's channel-mask model per channel: `if` goes to its then-part and
 //! to the instruction after its `else` (or to its `endif`); `else` (reached from the end of the
-//! then-part) goes to the `endif`; `while` goes back to the body and on; `break` goes past the
-//! `while`, `cont` to the `while`, each also falling through when predicated. Shared by the
+//! then-part) goes to the `endif`; `while` goes back to the body; `break` goes past the
+//! `while`, `cont` to the `while`, each also falling through when predicated. An
+//! (unpredicated) `while` falls through only once no channel is left in the loop, so no
+//! channel takes that way out: the code after a loop is reached through its `break`s, as in
+//! the IR. Shared by the
 //! liveness analysis and the allocation checker, which must agree on nothing else.
 
 use sim::gen::{Op, Pred};
@@ -194,10 +197,7 @@ pub fn graph(flows: &[Flow]) -> Option<Graph> {
                 });
             }
             Flow::Else => add(at(s.partner[last as usize])),
-            Flow::While => {
-                add(at(s.partner[last as usize] + 1));
-                add(at(next));
-            }
+            Flow::While => add(at(s.partner[last as usize] + 1)),
             Flow::Break(p) => {
                 add(at(s.partner[last as usize] + 1));
                 if p {

@@ -31,9 +31,6 @@ pub mod spill;
 pub mod vinst;
 pub mod zero_samples;
 
-#[cfg(test)]
-mod tests;
-
 use crate::ir;
 use crate::planted::Plants;
 use sim::gen::{ExecSize, Gen, Message, Op, Program};
