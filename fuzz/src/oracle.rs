@@ -10,16 +10,65 @@
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
+use crate::pipelines::middle;
 use arbitrary::{Arbitrary, Unstructured};
-use compiler::interp::{self, InterpError, RunOptions};
+use compiler::interp::{InterpError, Interpreter, RunOptions};
+use std::cell::RefCell;
+
+thread_local! {
+    /// One interpreter per fuzz thread, its scratch space reused across inputs.
+    pub static INTERPRETER: RefCell<Interpreter> = RefCell::new(Interpreter::new());
+}
 use compiler::ir::{self, Program};
+use compiler::planted::Plants;
 use sim::dispatch::Results;
 
 /// Per-input choices of how to compile, decoded from the input's first bytes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Arbitrary)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaseConfig {
     /// Optional middle-end passes switched off (bit `i` = pass `i` of the pipeline table).
     pub disabled_passes: u32,
+    /// a6xx: waves of 128 fibers instead of 64.
+    pub a6xx_wave128: bool,
+    /// a6xx: predicate registers (4, or 1 as before a6xx).
+    pub a6xx_predicates: u8,
+    /// a6xx: scalar GPR budget (192 is the whole file; small budgets force spills).
+    pub a6xx_registers: u32,
+    /// a6xx: fold predicates into branches (`opt_predicates`).
+    pub a6xx_opt_predicates: bool,
+}
+
+impl Default for CaseConfig {
+    /// The configuration real drivers use: every pass on, whole register files.
+    fn default() -> Self {
+        CaseConfig {
+            disabled_passes: 0,
+            a6xx_wave128: false,
+            a6xx_predicates: 4,
+            a6xx_registers: 192,
+            a6xx_opt_predicates: true,
+        }
+    }
+}
+
+impl<'a> Arbitrary<'a> for CaseConfig {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let d = CaseConfig::default();
+        // One case in four runs with some passes off: the passes after a disabled one see
+        // shapes the full pipeline would have cleaned up. Budgets are starved half the time
+        // so that spilling and predicate reloads are exercised, not just possible.
+        Ok(CaseConfig {
+            disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
+            a6xx_wave128: u.ratio(1, 4)?,
+            a6xx_predicates: if u.ratio(1, 3)? { 1 } else { 4 },
+            a6xx_registers: if u.ratio(1, 2)? {
+                u.int_in_range(8..=48)?
+            } else {
+                d.a6xx_registers
+            },
+            a6xx_opt_predicates: !u.ratio(1, 4)?,
+        })
+    }
 }
 
 /// What a judgement learned besides the verdict (for the status line and the pass table).
@@ -55,6 +104,10 @@ pub struct OracleOptions {
     pub fuel: u64,
     /// Only these pipelines (by name); empty means all.
     pub targets: Vec<String>,
+    /// Planted bugs switched on in every pipeline.
+    pub plants: Plants,
+    /// Run only the first N optional middle-end pass runs (bisection).
+    pub pass_limit: Option<usize>,
 }
 
 impl Default for OracleOptions {
@@ -62,6 +115,8 @@ impl Default for OracleOptions {
         OracleOptions {
             fuel: 200_000,
             targets: Vec::new(),
+            plants: Plants::NONE,
+            pass_limit: None,
         }
     }
 }
@@ -80,7 +135,11 @@ pub struct Case {
 pub fn decode(bytes: &[u8]) -> Option<Case> {
     let mut u = Unstructured::new(bytes);
     let config = CaseConfig::arbitrary(&mut u).unwrap_or_default();
-    let gen_config = gen::Config::arbitrary(&mut u).unwrap_or_default();
+    // Half the cases use the tuned defaults, half a swarm configuration drawn from the input.
+    let gen_config = match u.ratio(1, 2) {
+        Ok(true) => gen::Config::arbitrary(&mut u).unwrap_or_default(),
+        _ => gen::Config::default(),
+    };
     let program = gen::generate(&mut u, &gen_config).ok()?;
     Some(Case { config, program })
 }
@@ -130,9 +189,9 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         fuel: opts.fuel,
         ..RunOptions::default()
     };
-    let expected = match interp::run_with_stats(&case.program, &run) {
+    let expected = match INTERPRETER.with_borrow_mut(|i| i.run_with_stats(&case.program, &run)) {
         Ok((results, stats)) => {
-            coverage.loop_back_edge_twice = stats.max_loop_iterations >= 2;
+            coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
             results
         }
@@ -145,11 +204,17 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
             ))
         }
     };
+    // The middle end runs once; every pipeline starts from its output.
+    let optimised = match panics::catch(|| middle::optimise(case, opts, coverage)) {
+        Ok(Ok(p)) => p,
+        Ok(Err(f)) => return Verdict::Finding(f),
+        Err(p) => return finding(panic_finding("middle", p)),
+    };
     for pipeline in crate::pipelines::all() {
         if !opts.targets.is_empty() && !opts.targets.iter().any(|t| t == pipeline.name()) {
             continue;
         }
-        let outcome = match panics::catch(|| pipeline.run(case, opts, coverage)) {
+        let outcome = match panics::catch(|| pipeline.run(case, &optimised, opts, coverage)) {
             Ok(o) => o,
             Err(p) => return finding(panic_finding(pipeline.name(), p)),
         };

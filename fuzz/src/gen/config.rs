@@ -293,12 +293,13 @@ impl<'a> Arbitrary<'a> for Config {
             max_depth: if u.is_empty() {
                 d.max_depth
             } else {
-                u.int_in_range(0..=7)?
+                u.int_in_range(1..=7)?
             },
+            // At least one loop level: loops are where most of the passes under test bite.
             max_loop_depth: if u.is_empty() {
                 d.max_loop_depth
             } else {
-                u.int_in_range(0..=4)?
+                u.int_in_range(1..=4)?
             },
             max_trip_count: if u.is_empty() {
                 d.max_trip_count

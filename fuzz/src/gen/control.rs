@@ -3,7 +3,7 @@
 //!
 //! Every loop has a counter: `i = phi(pre: 0, each back-edge: i_next)`, `i_next = iadd i, 1`
 //! in the header (so it dominates every back-edge block), then `if (uge i, limit) { break }`
-//! with `limit = iand(x, MASK)`, `MASK ≤ max_trip_count` and `x` data (invocation id, uniform,
+//! with `limit = iand(x, MASK) + BASE`, `MASK ≤ max_trip_count`, `BASE ≤ 2` and `x` data (invocation id, uniform,
 //! buffer word, earlier value), so lanes leave at different iterations. Other `break`s and
 //! `continue`s end if-sides under data-dependent conditions; each `continue` supplies the
 //! header phis' back-edge sources. Never both sides of an if jump, so every merge block is
@@ -31,13 +31,18 @@ pub fn block(g: &mut Gen) -> Result<()> {
 /// followed by a block of statements.
 pub fn list(g: &mut Gen) -> Result<()> {
     block(g)?;
-    let n = g.range(&g.cfg.list_len)?;
-    for _ in 0..n {
+    let top = g.depth == 0;
+    // The top level nearly always gets at least one item, and its first is usually a loop
+    // that every invocation enters: back-edges taken twice are what the passes under test
+    // need most.
+    let n = g.range(&g.cfg.list_len)?.max(u32::from(top));
+    for i in 0..n {
         if !g.has_budget() || g.depth >= g.cfg.max_depth {
             break;
         }
         let loop_ok = (g.loops.len() as u32) < g.cfg.max_loop_depth;
-        if loop_ok && g.chance(g.cfg.loop_rate)? {
+        let first_at_top = top && i == 0 && g.u.int_in_range(0..=3)? != 3;
+        if loop_ok && (first_at_top || g.chance(g.cfg.loop_rate)?) {
             gen_loop(g)?;
         } else {
             gen_if(g)?;
@@ -263,10 +268,16 @@ pub fn back_edge(g: &mut Gen) -> Result<()> {
 pub fn gen_loop(g: &mut Gen) -> Result<()> {
     g.budget = g.budget.saturating_sub(2);
     // Pre-header: trip limit, counter constants, entry values of carried phis.
+    // limit = (x & mask) + base: lanes differ through x, and `base` (2 when the bytes run
+    // out) makes most loops take their back-edge at least twice.
     let x = limit_source(g)?;
-    let mask = g.u.int_in_range(1..=g.cfg.max_trip_count)?;
+    let max = g.cfg.max_trip_count;
+    let mask = max - g.u.int_in_range(0..=max - 1)?;
     let m = g.iconst(mask);
-    let limit = g.alu(AluOp::Iand, &[x, m]);
+    let masked = g.alu(AluOp::Iand, &[x, m]);
+    let base = 2 - g.u.int_in_range(0..=2)?;
+    let b = g.iconst(base);
+    let limit = g.alu(AluOp::Iadd, &[masked, b]);
     let zero = g.iconst(0);
     let one = g.iconst(1);
     let plan = plan_carried(g)?;

@@ -71,6 +71,9 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
     let stats = driver::fuzz(&opts, &|bytes| oracle::judge_bytes(bytes, &oracle_opts));
     if let Some(path) = &a.stats_json {
         let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
         fuzz::store::write_atomically(path, json.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }

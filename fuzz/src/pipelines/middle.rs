@@ -1,0 +1,115 @@
+//! The middle-end pipeline: optimise with the case's pass toggles, go out of SSA, and
+//! interpret the result. A miscompile in any middle-end pass shows here before any backend
+//! runs; a verifier failure names the pass that broke the IR.
+
+use super::Pipeline;
+use crate::finding::{Finding, FindingKind};
+use crate::oracle::INTERPRETER;
+use crate::oracle::{Case, Coverage, OracleOptions};
+use compiler::interp::{InterpError, RunOptions};
+use compiler::ir::Program;
+use compiler::passes::pipeline::{self, PassConfig, PipelineError, PipelineOptions, PASSES};
+use sim::dispatch::Results;
+
+/// Optimised IR, re-interpreted.
+pub struct Middle;
+
+impl Pipeline for Middle {
+    fn name(&self) -> &'static str {
+        "middle"
+    }
+
+    fn run(
+        &self,
+        _case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        coverage: &mut Coverage,
+    ) -> Result<Results, Box<Finding>> {
+        let run = RunOptions {
+            fuel: opts.fuel * 4,
+            ..RunOptions::default()
+        };
+        // Out of SSA here: the interpreter runs register-form IR too, so from_ssa is checked
+        // on every case (the a6xx backend consumes SSA).
+        let mut registers = optimised.clone();
+        if pipeline::to_registers(&mut registers, true).map_err(pipeline_finding)? {
+            coverage.passes_changed.push("from_ssa");
+        }
+        INTERPRETER
+            .with_borrow_mut(|i| i.run(&registers, &run))
+            .map_err(|e| {
+                let kind = match e {
+                    InterpError::OutOfFuel { .. } | InterpError::OutOfTotalFuel { .. } => {
+                        FindingKind::Timeout
+                    }
+                    _ => FindingKind::Mismatch,
+                };
+                let mut f = Finding::new(
+                    kind,
+                    self.name(),
+                    format!("the optimised program fails to run: {e}"),
+                );
+                f.class = Some("interp-error".into());
+                Box::new(f)
+            })
+    }
+}
+
+/// The names of the optional passes a case switches off.
+pub fn disabled_passes(case: &Case) -> Vec<String> {
+    PASSES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| case.config.disabled_passes & (1 << i) != 0)
+        .map(|(_, (name, _))| name.to_string())
+        .collect()
+}
+
+/// Runs the case's middle end on a copy of its program (still SSA); notes which passes fired.
+/// Every pipeline starts from this; its failures are the `middle` target's findings.
+pub fn optimise(
+    case: &Case,
+    opts: &OracleOptions,
+    coverage: &mut Coverage,
+) -> Result<Program, Box<Finding>> {
+    let mut p = case.program.clone();
+    let mut popts = PipelineOptions {
+        limit: opts.pass_limit,
+        verify: true,
+        disabled: disabled_passes(case),
+        config: PassConfig {
+            plants: opts.plants,
+        },
+        after_pass: None,
+    };
+    let report = pipeline::run_pipeline(&mut p, &mut popts).map_err(pipeline_finding)?;
+    for (name, _) in PASSES {
+        if report.fired(name) > 0 && !coverage.passes_changed.contains(name) {
+            coverage.passes_changed.push(name);
+        }
+    }
+    Ok(p)
+}
+
+fn pipeline_finding(e: PipelineError) -> Box<Finding> {
+    let target = "middle";
+    let mut f = match &e {
+        PipelineError::Verify { pass, .. } => {
+            let mut f = Finding::new(FindingKind::Verify, target, e.to_string());
+            f.pass = Some(pass.to_string());
+            f
+        }
+        _ => Finding::new(FindingKind::CompileError, target, e.to_string()),
+    };
+    if f.pass.is_none() {
+        f.class = Some(
+            format!("{e:?}")
+                .split(['(', ' ', '{'])
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        );
+    }
+    Box::new(f)
+}
