@@ -22,7 +22,7 @@ fn programs() -> Vec<(String, Program)> {
                 let mut p = parse_program(&src, "bench.ir").expect("parse");
                 let mut o = pipeline::PipelineOptions::default();
                 pipeline::run_pipeline(&mut p, &mut o).expect("pipeline");
-                pipeline::to_registers(&mut p, false).expect("from_ssa");
+                pipeline::to_registers(&mut p, false, &Default::default()).expect("from_ssa");
                 let name = path.file_stem().unwrap().to_string_lossy().into_owned();
                 out.push((name, p));
             }

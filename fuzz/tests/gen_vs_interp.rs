@@ -63,7 +63,7 @@ fn generated_programs_agree_with_the_interpreter() {
             continue;
         };
         let mut reg = p.clone();
-        if pipeline::to_registers(&mut reg, true).is_err() {
+        if pipeline::to_registers(&mut reg, true, &Default::default()).is_err() {
             continue;
         }
         tested += 1;

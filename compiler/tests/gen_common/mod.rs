@@ -19,7 +19,7 @@ pub fn registers(p: &Program) -> Program {
     let mut q = p.clone();
     let mut o = pipeline::PipelineOptions::default();
     pipeline::run_pipeline(&mut q, &mut o).expect("pipeline");
-    pipeline::to_registers(&mut q, true).expect("from_ssa");
+    pipeline::to_registers(&mut q, true, &Default::default()).expect("from_ssa");
     q
 }
 
