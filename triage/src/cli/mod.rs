@@ -3,8 +3,10 @@
 mod fmt;
 mod fuzz;
 mod input;
+mod report;
 mod repro;
 mod run;
+mod stats;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +30,10 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Re-run one saved input (`input.bin`) or `.ir` file through the oracle.
     Repro(repro::ReproArgs),
+    /// Compile a corpus for a target and record shader-db style statistics as JSON.
+    Stats(stats::StatsArgs),
+    /// Compare two stats files the way Mesa's shader-db report.py does.
+    Report(report::ReportArgs),
 }
 
 /// Runs a parsed command line.
@@ -37,5 +43,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Fmt(a) => fmt::run(a),
         Command::Fuzz(a) => fuzz::run(a),
         Command::Repro(a) => repro::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Report(a) => report::run(a),
     }
 }
