@@ -10,8 +10,15 @@
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
+use crate::pipelines::middle;
 use arbitrary::{Arbitrary, Unstructured};
-use compiler::interp::{self, InterpError, RunOptions};
+use compiler::interp::{InterpError, Interpreter, RunOptions};
+use std::cell::RefCell;
+
+thread_local! {
+    /// One interpreter per fuzz thread, its scratch space reused across inputs.
+    pub static INTERPRETER: RefCell<Interpreter> = RefCell::new(Interpreter::new());
+}
 use compiler::ir::{self, Program};
 use compiler::planted::Plants;
 use sim::dispatch::Results;
@@ -150,7 +157,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         fuel: opts.fuel,
         ..RunOptions::default()
     };
-    let expected = match interp::run_with_stats(&case.program, &run) {
+    let expected = match INTERPRETER.with_borrow_mut(|i| i.run_with_stats(&case.program, &run)) {
         Ok((results, stats)) => {
             coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
@@ -165,11 +172,17 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
             ))
         }
     };
+    // The middle end runs once; every pipeline starts from its output.
+    let optimised = match panics::catch(|| middle::optimise(case, opts, coverage)) {
+        Ok(Ok(p)) => p,
+        Ok(Err(f)) => return Verdict::Finding(f),
+        Err(p) => return finding(panic_finding("middle", p)),
+    };
     for pipeline in crate::pipelines::all() {
         if !opts.targets.is_empty() && !opts.targets.iter().any(|t| t == pipeline.name()) {
             continue;
         }
-        let outcome = match panics::catch(|| pipeline.run(case, opts, coverage)) {
+        let outcome = match panics::catch(|| pipeline.run(case, &optimised, opts, coverage)) {
             Ok(o) => o,
             Err(p) => return finding(panic_finding(pipeline.name(), p)),
         };

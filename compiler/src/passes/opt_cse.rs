@@ -22,12 +22,12 @@
 use crate::ir::edit::{resolve, Subst};
 use crate::ir::{CfNode, Function, Inst, InstKind, Type, Value};
 use cranelift_entity::SecondaryMap;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Replaces pure instructions by earlier equal ones that dominate them; returns progress.
 pub fn cse(func: &mut Function) -> bool {
     let mut cx = Cse {
-        table: HashMap::new(),
+        table: HashMap::default(),
         log: Vec::new(),
         subst: Subst::with_capacity(func.values.len()),
         dead: SecondaryMap::with_capacity(func.insts.len()),

@@ -59,7 +59,7 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
     prologue(&mut g)?;
     g.budget = cfg.max_insts;
     control::list(&mut g)?;
-    observe::fold_all(&mut g);
+    observe::fold_all(&mut g)?;
     let Gen { b, dispatch, .. } = g;
     Ok(Program {
         dispatch,

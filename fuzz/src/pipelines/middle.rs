@@ -4,8 +4,9 @@
 
 use super::Pipeline;
 use crate::finding::{Finding, FindingKind};
+use crate::oracle::INTERPRETER;
 use crate::oracle::{Case, Coverage, OracleOptions};
-use compiler::interp::{self, InterpError, RunOptions};
+use compiler::interp::{InterpError, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineError, PipelineOptions, PASSES};
 use sim::dispatch::Results;
@@ -20,30 +21,32 @@ impl Pipeline for Middle {
 
     fn run(
         &self,
-        case: &Case,
+        _case: &Case,
+        optimised: &Program,
         opts: &OracleOptions,
-        coverage: &mut Coverage,
+        _coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
-        let optimised = optimise(case, opts, coverage, self.name())?;
         let run = RunOptions {
             fuel: opts.fuel * 4,
             ..RunOptions::default()
         };
-        interp::run(&optimised, &run).map_err(|e| {
-            let kind = match e {
-                InterpError::OutOfFuel { .. } | InterpError::OutOfTotalFuel { .. } => {
-                    FindingKind::Timeout
-                }
-                _ => FindingKind::Mismatch,
-            };
-            let mut f = Finding::new(
-                kind,
-                self.name(),
-                format!("the optimised program fails to run: {e}"),
-            );
-            f.class = Some("interp-error".into());
-            Box::new(f)
-        })
+        INTERPRETER
+            .with_borrow_mut(|i| i.run(optimised, &run))
+            .map_err(|e| {
+                let kind = match e {
+                    InterpError::OutOfFuel { .. } | InterpError::OutOfTotalFuel { .. } => {
+                        FindingKind::Timeout
+                    }
+                    _ => FindingKind::Mismatch,
+                };
+                let mut f = Finding::new(
+                    kind,
+                    self.name(),
+                    format!("the optimised program fails to run: {e}"),
+                );
+                f.class = Some("interp-error".into());
+                Box::new(f)
+            })
     }
 }
 
@@ -58,13 +61,13 @@ pub fn disabled_passes(case: &Case) -> Vec<String> {
 }
 
 /// Runs the case's middle end and out-of-SSA on a copy of its program; notes which passes
-/// fired. Every backend pipeline starts from this.
+/// fired. Every pipeline starts from this; its failures are the `middle` target's findings.
 pub fn optimise(
     case: &Case,
     opts: &OracleOptions,
     coverage: &mut Coverage,
-    target: &str,
 ) -> Result<Program, Box<Finding>> {
+    let target = "middle";
     let mut p = case.program.clone();
     let mut popts = PipelineOptions {
         limit: opts.pass_limit,

@@ -7,6 +7,7 @@ pub mod middle;
 
 use crate::finding::Finding;
 use crate::oracle::{Case, Coverage, OracleOptions};
+use compiler::ir::Program;
 use sim::dispatch::Results;
 
 /// One way of compiling and running a program.
@@ -14,10 +15,12 @@ pub trait Pipeline: Sync {
     /// Short name used in findings, `--targets` and reports.
     fn name(&self) -> &'static str;
 
-    /// Compiles and runs `case`; notes what it exercised in `coverage`.
+    /// Compiles `optimised` (the case's program after the middle end) and runs it; notes
+    /// what it exercised in `coverage`.
     fn run(
         &self,
         case: &Case,
+        optimised: &Program,
         opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;

@@ -1,5 +1,6 @@
 //! The subcommands of `gpufuzz`, one file each; this file holds the argument types.
 
+mod bench;
 mod fmt;
 mod fuzz;
 mod input;
@@ -30,6 +31,8 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Re-run one saved input (`input.bin`) or `.ir` file through the oracle.
     Repro(repro::ReproArgs),
+    /// Measure end-to-end fuzzing throughput on one core, split by stage.
+    Bench(bench::BenchArgs),
     /// Compile a corpus for a target and record shader-db style statistics as JSON.
     Stats(stats::StatsArgs),
     /// Compare two stats files the way Mesa's shader-db report.py does.
@@ -43,6 +46,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Fmt(a) => fmt::run(a),
         Command::Fuzz(a) => fuzz::run(a),
         Command::Repro(a) => repro::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Report(a) => report::run(a),
     }

@@ -3,6 +3,8 @@
 use super::input;
 use clap::Args;
 use compiler::interp::{self, RunOptions};
+use compiler::ir::{text, Program};
+use compiler::passes::pipeline::{self, PipelineOptions};
 use sim::dispatch::{Dispatch, Results};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -15,10 +17,16 @@ pub struct RunArgs {
     /// Interpreter fuel per invocation.
     #[arg(long, default_value_t = 10_000_000)]
     fuel: u64,
+    /// Run the middle end and print the IR after every pass run (and after out-of-SSA).
+    #[arg(long)]
+    print_after_all: bool,
 }
 
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let program = input::read_program(&a.file)?;
+    if a.print_after_all {
+        print_after_all(&program)?;
+    }
     let opts = RunOptions {
         fuel: a.fuel,
         ..RunOptions::default()
@@ -26,6 +34,25 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let results = interp::run(&program, &opts).map_err(|e| format!("{}: {e}", a.file.display()))?;
     print!("{}", format_results(&program.dispatch, &results));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the default middle end on a copy, printing the program after each pass run.
+fn print_after_all(program: &Program) -> Result<(), String> {
+    let mut p = program.clone();
+    let mut run = 0;
+    let mut show = |name: &str, p: &Program| {
+        println!("// IR after {name} (run {run})\n{}", text::print_program(p));
+        run += 1;
+    };
+    let mut opts = PipelineOptions {
+        verify: true,
+        after_pass: Some(&mut show),
+        ..PipelineOptions::default()
+    };
+    pipeline::run_pipeline(&mut p, &mut opts).map_err(|e| e.to_string())?;
+    pipeline::to_registers(&mut p, true).map_err(|e| e.to_string())?;
+    println!("// IR after from_ssa\n{}", text::print_program(&p));
+    Ok(())
 }
 
 /// Every invocation's output slots, then every buffer's words, one invocation per line.

@@ -43,16 +43,18 @@ impl Verifier<'_> {
         seen_block: &mut SecondaryMap<Block, bool>,
     ) {
         let loc = prev.map_or(Location::Program, Location::Block);
-        let after = prev.map_or(String::new(), |b| format!(" (after {b})"));
+        // Only formatted when an error is reported: the verifier runs after every pass.
+        let prev_block = *prev;
+        let after = || prev_block.map_or(String::new(), |b| format!(" (after {b})"));
         match (list.first(), list.last()) {
-            (None, _) => self.shape_err(loc, format!("{} is empty{after}", kind.name())),
+            (None, _) => self.shape_err(loc, format!("{} is empty{}", kind.name(), after())),
             (Some(first), Some(last)) => {
                 if !matches!(first, CfNode::Block(_)) {
-                    let m = format!("{} does not start with a block{after}", kind.name());
+                    let m = format!("{} does not start with a block{}", kind.name(), after());
                     self.shape_err(loc, m);
                 }
                 if !matches!(last, CfNode::Block(_)) {
-                    let m = format!("{} does not end with a block{after}", kind.name());
+                    let m = format!("{} does not end with a block{}", kind.name(), after());
                     self.shape_err(loc, m);
                 }
             }

@@ -1,0 +1,92 @@
+//! `gpufuzz bench`: end-to-end fuzzing throughput on one core, with the time split by stage
+//! (generate, verify, interpret, each pipeline) — the numbers the README quotes.
+
+use clap::Args;
+use compiler::interp::{Interpreter, RunOptions};
+use compiler::ir::verify;
+use fuzz::oracle::{self, Coverage, OracleOptions};
+use fuzz::pipelines::{self, middle};
+use fuzz::rng;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Programs to run.
+    #[arg(long, default_value_t = 3000)]
+    programs: u64,
+    /// Seed of the inputs.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
+    let opts = OracleOptions::default();
+    let mut buf = Vec::new();
+    let mut interp = Interpreter::new();
+    let names: Vec<&str> = pipelines::all().iter().map(|p| p.name()).collect();
+    let mut stage = vec![Duration::ZERO; 4 + names.len()];
+    let (mut insts, mut executed) = (0u64, 0u64);
+    let start = Instant::now();
+    for i in 0..a.programs {
+        rng::input_bytes(a.seed, i, 64, 2048, &mut buf);
+        let t = Instant::now();
+        let Some(case) = oracle::decode(&buf) else {
+            continue;
+        };
+        stage[0] += t.elapsed();
+        insts += case.program.func.inst_count() as u64;
+        let t = Instant::now();
+        let ok = verify::verify(&case.program).is_ok();
+        stage[1] += t.elapsed();
+        let t = Instant::now();
+        let run = interp.run_with_stats(
+            &case.program,
+            &RunOptions {
+                fuel: opts.fuel,
+                ..RunOptions::default()
+            },
+        );
+        stage[2] += t.elapsed();
+        let Ok((_, stats)) = run else { continue };
+        executed += stats.executed_insts;
+        if !ok {
+            continue;
+        }
+        let t = Instant::now();
+        let optimised = middle::optimise(&case, &opts, &mut Coverage::default());
+        stage[3] += t.elapsed();
+        let Ok(optimised) = optimised else { continue };
+        for (k, p) in pipelines::all().iter().enumerate() {
+            let t = Instant::now();
+            let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
+            stage[4 + k] += t.elapsed();
+        }
+    }
+    let total = start.elapsed().as_secs_f64();
+    println!(
+        "{} programs in {total:.2}s: {:.0} programs/s end to end on one core",
+        a.programs,
+        a.programs as f64 / total
+    );
+    println!(
+        "average program: {:.0} IR instructions, {:.0} executed over all invocations",
+        insts as f64 / a.programs as f64,
+        executed as f64 / a.programs as f64
+    );
+    println!(
+        "interpreter: {:.1} M executed IR instructions/s",
+        executed as f64 / stage[2].as_secs_f64() / 1e6
+    );
+    let labels = ["generate", "verify", "interpret", "optimise"]
+        .into_iter()
+        .chain(names.iter().copied());
+    for (label, d) in labels.zip(&stage) {
+        println!(
+            "  {label:<10} {:>8.1} us/program  {:>5.1}%",
+            d.as_secs_f64() * 1e6 / a.programs as f64,
+            100.0 * d.as_secs_f64() / total
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
