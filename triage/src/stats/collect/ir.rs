@@ -36,6 +36,13 @@ fn count_cf(list: &[CfNode], ifs: &mut u64, loops: &mut u64) {
     }
 }
 
+/// Loop nodes of a program.
+pub fn loops(p: &Program) -> u64 {
+    let (mut ifs, mut loops) = (0, 0);
+    count_cf(&p.func.body, &mut ifs, &mut loops);
+    loops
+}
+
 /// The counters of an optimised program.
 pub fn record(p: &Program) -> Result<Record, String> {
     let f = &p.func;
