@@ -31,6 +31,12 @@ pub struct ReportArgs {
 pub fn run(a: ReportArgs) -> Result<ExitCode, String> {
     let before = StatsFile::read(&a.before)?;
     let after = StatsFile::read(&a.after)?;
+    if before.target != after.target {
+        eprintln!(
+            "note: comparing target {} with target {}",
+            before.target, after.target
+        );
+    }
     for m in &a.measurements {
         if !before.measurements.contains(m) || !after.measurements.contains(m) {
             return Err(format!("measurement {m:?} is not in both files"));
