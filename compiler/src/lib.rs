@@ -1,6 +1,7 @@
 //! gpufuzz's compiler: the IR, the reference interpreter, the middle end and the backends.
 #![deny(missing_docs)]
 
+pub mod a6xx;
 pub mod interp;
 pub mod ir;
 pub mod passes;

@@ -1,0 +1,466 @@
+//! Phase 5, `legalize`: sync flags, delay slots, layout, branch offsets and `(jp)` (after
+//! Mesa's `ir3_legalize.c` and `ir3_delay.c`).
+//!
+//! A forward dataflow over the blocks: the state at a block's entry is the merge (union of
+//! outstanding results, maximum of remaining delays) of its predecessors' exit states, and the
+//! blocks are re-legalized until no entry state changes — loop back-edges carry outstanding
+//! texture/memory results and recent ALU writes into the header. Per instruction:
+//! * `(ss)` when it reads or overwrites a register with an outstanding SFU result, or
+//!   overwrites a register an async instruction may still be reading; `(sy)` when it reads or
+//!   overwrites an outstanding texture/memory result. A flag waits for its whole class, so
+//!   it clears every outstanding result of that class;
+//! * delay slots: an ALU (cat1–3) GPR result needs 3 slots before a cat1–3 reader (2 for the
+//!   third source of cat3) and 6 before cat0/4/5/6; a predicate result needs 6. Missing slots
+//!   go into the `(nopN)` of the previous cat2/cat3 instruction when it fits, else a
+//!   `(rptN)nop`.
+//!
+//! Then the blocks are laid out in order (a jump to the next block is dropped), branch offsets
+//! resolved, and `(jp)` set on every branch target and after every conditional branch (the
+//! only places where parked fibers resume under min-PC scheduling).
+
+use super::vir::{BrKind, MBlock, Rec, Term};
+use crate::planted::{Plant, Plants};
+use sim::a6xx::{Cond, Instr, Op, Program, Reg, Src};
+
+const ROWS: usize = sim::a6xx::GPRS + sim::a6xx::PREDS;
+const SS_PEND: u8 = 1;
+const SY_PEND: u8 = 2;
+const SS_WAR: u8 = 4;
+const SY_WAR: u8 = 8;
+
+/// What legalize leaves: the program and, per instruction, the checker's record.
+pub struct Legalized {
+    /// The machine program.
+    pub program: Program,
+    /// One record per instruction (empty for nops and branches without predicates).
+    pub recs: Vec<Rec>,
+    /// Delay cycles inserted (`nop` instructions and `(nopN)` slots).
+    pub nops: u32,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct State {
+    flags: Vec<u8>,
+    wait: Vec<[u8; 3]>,
+}
+
+impl State {
+    fn new() -> State {
+        State {
+            flags: vec![0; ROWS],
+            wait: vec![[0; 3]; ROWS],
+        }
+    }
+
+    fn merge(&mut self, o: &State) {
+        for (a, b) in self.flags.iter_mut().zip(&o.flags) {
+            *a |= b;
+        }
+        for (a, b) in self.wait.iter_mut().zip(&o.wait) {
+            for k in 0..3 {
+                a[k] = a[k].max(b[k]);
+            }
+        }
+    }
+
+    fn advance(&mut self, cycles: u8) {
+        for w in self.wait.iter_mut() {
+            for x in w.iter_mut() {
+                *x = x.saturating_sub(cycles);
+            }
+        }
+    }
+
+    fn clear(&mut self, bits: u8) {
+        for f in self.flags.iter_mut() {
+            *f &= !bits;
+        }
+    }
+}
+
+/// An instruction with its block-level branch target.
+#[derive(Clone)]
+struct Item {
+    ins: Instr,
+    rec: Rec,
+    target: Option<usize>,
+}
+
+/// Legalizes and lays out allocated blocks.
+pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
+    let nb = blocks.len();
+    let items: Vec<Vec<Item>> = (0..nb).map(|b| block_items(blocks, b)).collect();
+    let preds = physical_preds(&items);
+    let mut out: Vec<Option<State>> = vec![None; nb];
+    let mut entry: Vec<Option<State>> = vec![None; nb];
+    let mut emitted: Vec<Vec<Item>> = vec![Vec::new(); nb];
+    loop {
+        let mut changed = false;
+        for b in 0..nb {
+            let mut st = State::new();
+            for &p in &preds[b] {
+                if let Some(o) = &out[p] {
+                    st.merge(o);
+                }
+            }
+            if entry[b].as_ref() == Some(&st) && out[b].is_some() {
+                continue;
+            }
+            entry[b] = Some(st.clone());
+            changed = true;
+            let (list, end) = transfer(&items[b], st, plants);
+            emitted[b] = list;
+            // Exit states only grow (a flag added for a bigger entry state can clear more,
+            // so the transfer alone is not monotone): the iteration terminates.
+            out[b] = Some(match out[b].take() {
+                Some(mut o) => {
+                    o.merge(&end);
+                    o
+                }
+                None => end,
+            });
+        }
+        if !changed || plants.has(Plant::A6xxMissingSyBackedge) {
+            break;
+        }
+    }
+    layout(emitted)
+}
+
+/// Physical predecessors: the blocks whose end may be followed *in time* by the block's
+/// start in the same wave. Besides the CFG edges, min-PC scheduling resumes the lowest parked
+/// group when the running one jumps forward past it or ends, so a block's physical
+/// predecessors include every earlier block that jumps over it or ends. (A result still in
+/// flight for the fibers that ran the then-side is still in flight when the else-side runs.)
+fn physical_preds(items: &[Vec<Item>]) -> Vec<Vec<usize>> {
+    let nb = items.len();
+    let mut preds = vec![Vec::new(); nb];
+    let add = |preds: &mut Vec<Vec<usize>>, t: usize, b: usize| {
+        if t < nb && !preds[t].contains(&b) {
+            preds[t].push(b);
+        }
+    };
+    for (b, it) in items.iter().enumerate() {
+        let mut falls = true;
+        for i in it {
+            if let Some(t) = i.target {
+                add(&mut preds, t, b);
+                for x in b + 1..t.min(nb) {
+                    add(&mut preds, x, b);
+                }
+            }
+            if matches!(i.ins.op, Op::End) {
+                for x in b + 1..nb {
+                    add(&mut preds, x, b);
+                }
+            }
+            falls = !matches!(i.ins.op, Op::Jump { .. } | Op::End);
+        }
+        if falls {
+            add(&mut preds, b + 1, b);
+        }
+    }
+    preds
+}
+
+/// The block's instructions and terminator as items (jumps to the next block dropped).
+fn block_items(blocks: &[MBlock], b: usize) -> Vec<Item> {
+    let blk = &blocks[b];
+    let mut v: Vec<Item> = blk
+        .insts
+        .iter()
+        .map(|m| Item {
+            ins: Instr::new(m.op),
+            rec: m.rec.clone(),
+            target: None,
+        })
+        .collect();
+    let jump = |t: usize| Item {
+        ins: Instr::new(Op::Jump { offset: 0 }),
+        rec: Rec::default(),
+        target: Some(t),
+    };
+    match &blk.term {
+        Term::Jump(t) => {
+            if *t != b + 1 {
+                v.push(jump(*t));
+            }
+        }
+        Term::Branch {
+            kind,
+            a,
+            b: b2,
+            taken,
+            fall,
+        } => {
+            let c = |x: &super::vir::PCond| Cond {
+                pred: x.p.phys,
+                inv: x.inv,
+            };
+            let op = match (kind, b2) {
+                (BrKind::Braa, Some(y)) => Op::Braa {
+                    a: c(a),
+                    b: c(y),
+                    offset: 0,
+                },
+                (BrKind::Brao, Some(y)) => Op::Brao {
+                    a: c(a),
+                    b: c(y),
+                    offset: 0,
+                },
+                _ => Op::Br {
+                    cond: c(a),
+                    offset: 0,
+                },
+            };
+            let mut rec = Rec::default();
+            for x in std::iter::once(a).chain(b2.as_ref()) {
+                rec.uses.push((Reg::p(x.p.phys), x.p.v));
+            }
+            v.push(Item {
+                ins: Instr::new(op),
+                rec,
+                target: Some(*taken),
+            });
+            if *fall != b + 1 {
+                v.push(jump(*fall));
+            }
+        }
+        Term::End => v.push(Item {
+            ins: Instr::new(Op::End),
+            rec: Rec::default(),
+            target: None,
+        }),
+    }
+    v
+}
+
+/// Registers read (with reader kind 0 ALU, 1 ALU-late, 2 other) and written by `op`.
+pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
+    let mut r = Vec::new();
+    let mut w = Vec::new();
+    let src = |s: Src, k: usize, r: &mut Vec<(Reg, usize)>| {
+        if let Src::Reg(x) = s {
+            r.push((x, k));
+        }
+    };
+    let range = |base: Reg, n: u8| (0..n).filter_map(move |i| base.add(i));
+    match *op {
+        Op::Br { cond, .. } | Op::Bany { cond, .. } | Op::Ball { cond, .. } => {
+            r.extend(cond.reg().map(|x| (x, 2)))
+        }
+        Op::Braa { a, b, .. } | Op::Brao { a, b, .. } => {
+            r.extend(a.reg().map(|x| (x, 2)));
+            r.extend(b.reg().map(|x| (x, 2)));
+        }
+        Op::Mov { dst, src: s } | Op::Cov { dst, src: s, .. } | Op::Alu1 { dst, src: s, .. } => {
+            src(s, 0, &mut r);
+            w.push(dst);
+        }
+        Op::Alu2 { dst, a, b, .. } | Op::Cmps { dst, a, b, .. } => {
+            src(a, 0, &mut r);
+            src(b, 0, &mut r);
+            w.push(dst);
+        }
+        Op::Alu3 { dst, a, b, c, .. } => {
+            src(a, 0, &mut r);
+            src(b, 0, &mut r);
+            src(c, 1, &mut r);
+            w.push(dst);
+        }
+        Op::Sfu { dst, src: s, .. } => {
+            src(s, 2, &mut r);
+            w.push(dst);
+        }
+        Op::Div { dst, a, b, .. } => {
+            src(a, 2, &mut r);
+            src(b, 2, &mut r);
+            w.push(dst);
+        }
+        Op::Tex {
+            dst,
+            wrmask,
+            src: s,
+            params,
+            ..
+        } => {
+            r.extend(range(s, params).map(|x| (x, 2)));
+            w.extend(
+                (0..4u8)
+                    .filter(|c| wrmask & (1 << c) != 0)
+                    .filter_map(|c| dst.add(c)),
+            );
+        }
+        Op::Load {
+            dst, addr, count, ..
+        } => {
+            r.extend(addr.base.map(|x| (x, 2)));
+            w.extend(range(dst, count));
+        }
+        Op::Store {
+            addr,
+            src: s,
+            count,
+            ..
+        } => {
+            r.extend(addr.base.map(|x| (x, 2)));
+            r.extend(range(s, count).map(|x| (x, 2)));
+        }
+        Op::Nop { .. } | Op::Jump { .. } | Op::Getone { .. } | Op::End => {}
+    }
+    (r, w)
+}
+
+/// Legalizes one block from entry state `st`.
+fn transfer(items: &[Item], mut st: State, plants: Plants) -> (Vec<Item>, State) {
+    let mut out: Vec<Item> = Vec::with_capacity(items.len() + 4);
+    for it in items {
+        let mut it = it.clone();
+        let op = it.ins.op;
+        let (reads, writes) = operands(&op);
+        let mut ss = false;
+        let mut sy = false;
+        let mut war_sy = false;
+        for &(r, _) in &reads {
+            let f = st.flags[r.row()];
+            ss |= f & SS_PEND != 0;
+            sy |= f & SY_PEND != 0;
+        }
+        for &d in &writes {
+            let f = st.flags[d.row()];
+            ss |= f & (SS_PEND | SS_WAR) != 0;
+            sy |= f & SY_PEND != 0;
+            war_sy |= f & SY_WAR != 0;
+        }
+        if war_sy && !sy {
+            ss = true;
+        }
+        if ss {
+            st.clear(SS_PEND | SS_WAR | SY_WAR);
+        }
+        if sy {
+            st.clear(SY_PEND | SY_WAR);
+        }
+        it.ins.flags.ss = ss;
+        it.ins.flags.sy = sy;
+        let mut need = reads
+            .iter()
+            .map(|&(r, k)| st.wait[r.row()][k])
+            .max()
+            .unwrap_or(0);
+        if need > 0 && plants.has(Plant::A6xxNopShort) {
+            need -= 1;
+        }
+        if need > 0 {
+            match out.last_mut() {
+                Some(p) if matches!(p.ins.op.category(), 2 | 3) && p.ins.flags.nop + need <= 3 => {
+                    p.ins.flags.nop += need;
+                }
+                _ => out.push(Item {
+                    ins: Instr::new(Op::Nop { repeat: need - 1 }),
+                    rec: Rec::default(),
+                    target: None,
+                }),
+            }
+            st.advance(need);
+        }
+        st.advance(1);
+        let cat = op.category();
+        for &d in &writes {
+            let row = d.row();
+            st.flags[row] &= !(SS_PEND | SY_PEND);
+            st.wait[row] = match cat {
+                1..=3 if d.is_pred() => [6; 3],
+                1..=3 => [3, 2, 6],
+                _ => [0; 3],
+            };
+        }
+        let src_regs = reads.iter().map(|&(r, _)| r);
+        match op {
+            Op::Sfu { .. } | Op::Div { .. } => {
+                for &d in &writes {
+                    st.flags[d.row()] |= SS_PEND;
+                }
+                for r in src_regs {
+                    st.flags[r.row()] |= SS_WAR;
+                }
+            }
+            Op::Tex { .. } | Op::Load { .. } => {
+                for &d in &writes {
+                    st.flags[d.row()] |= SY_PEND;
+                }
+                for r in src_regs {
+                    st.flags[r.row()] |= SY_WAR;
+                }
+            }
+            Op::Store { .. } => {
+                for r in src_regs {
+                    st.flags[r.row()] |= SY_WAR;
+                }
+            }
+            _ => {}
+        }
+        out.push(it);
+    }
+    (out, st)
+}
+
+/// Concatenates the blocks, resolves offsets and marks `(jp)`.
+fn layout(emitted: Vec<Vec<Item>>) -> Legalized {
+    let mut start = Vec::with_capacity(emitted.len());
+    let mut n = 0usize;
+    for e in &emitted {
+        start.push(n);
+        n += e.len();
+    }
+    let mut instrs = Vec::with_capacity(n);
+    let mut recs = Vec::with_capacity(n);
+    let mut targets = Vec::new();
+    for e in emitted {
+        for it in e {
+            let mut ins = it.ins;
+            if let Some(t) = it.target {
+                let off = start[t] as i32 - instrs.len() as i32;
+                targets.push(start[t]);
+                set_offset(&mut ins.op, off);
+            }
+            instrs.push(ins);
+            recs.push(it.rec);
+        }
+    }
+    for (k, ins) in instrs.iter().enumerate() {
+        if matches!(ins.op, Op::Br { .. } | Op::Braa { .. } | Op::Brao { .. }) {
+            targets.push(k + 1);
+        }
+    }
+    for t in targets {
+        if let Some(i) = instrs.get_mut(t) {
+            i.flags.jp = true;
+        }
+    }
+    let nops = instrs
+        .iter()
+        .map(|i| match i.op {
+            Op::Nop { repeat } => repeat as u32 + 1,
+            _ => i.flags.nop as u32,
+        })
+        .sum();
+    Legalized {
+        program: Program { instrs },
+        recs,
+        nops,
+    }
+}
+
+fn set_offset(op: &mut Op, off: i32) {
+    match op {
+        Op::Jump { offset }
+        | Op::Br { offset, .. }
+        | Op::Braa { offset, .. }
+        | Op::Brao { offset, .. }
+        | Op::Bany { offset, .. }
+        | Op::Ball { offset, .. }
+        | Op::Getone { offset } => *offset = off,
+        _ => {}
+    }
+}

@@ -1,0 +1,159 @@
+//! The Adreno a6xx backend: IR (SSA with phis, structured control flow) → `sim::a6xx`
+//! machine code, in the manner of Mesa's ir3.
+//!
+//! Phases, in order (one file each):
+//! 1. [`lower`] (+ `lower_alu`) — scalar virtual ir3 code ([`vir`]) in blocks with explicit
+//!    terminators; booleans as 0/1 GPRs, branch conditions as predicates; phis as parallel
+//!    copies at the ends of predecessors;
+//! 2. [`opt_predicates`] — bit ops write predicates directly, `and`/`or`/`not` feeding only a
+//!    branch fold into `braa`/`brao` and invert bits, `cmps` CSE (toggle:
+//!    [`Options::opt_predicates`]);
+//! 3. [`ra_predicates`] — predicate RA with rematerialisation and back-edge fix-ups;
+//! 4. [`ra`] (+ `ra_rewrite`) — out-of-SSA copies, GPR linear scan with private-memory spills;
+//! 5. [`legalize`] — `(ss)`/`(sy)`, delay slots, layout, branch offsets, `(jp)`, to a fixpoint;
+//! 6. [`checker`] — the symbolic allocation checker, run on every compile.
+//!
+//! Shared: [`vir`] (the virtual code), [`liveness`] (bit sets, block liveness).
+
+pub mod checker;
+pub mod legalize;
+pub mod liveness;
+pub mod lower;
+mod lower_alu;
+pub mod opt_predicates;
+pub mod ra;
+pub mod ra_predicates;
+mod ra_rewrite;
+pub mod vir;
+
+pub use checker::CheckError;
+
+use crate::ir;
+use crate::planted::Plants;
+use sim::a6xx::{Config, Program, WaveSize};
+
+/// Knobs of one compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Fibers per wave (64 or 128); only the simulator cares.
+    pub wave: WaveSize,
+    /// Predicate registers to allocate: 4 (a6xx) or 1 (`p0.x` only).
+    pub predicates: u8,
+    /// Scalar GPR budget (at most 192); small budgets force spilling.
+    pub registers: u32,
+    /// Run [`opt_predicates`].
+    pub opt_predicates: bool,
+    /// Planted bugs switched on.
+    pub plants: Plants,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            wave: WaveSize::W64,
+            predicates: 4,
+            registers: 192,
+            opt_predicates: true,
+            plants: Plants::NONE,
+        }
+    }
+}
+
+/// Per-compile counters (static, shader-db style).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CompileStats {
+    /// Machine instructions, nops included.
+    pub instructions: u32,
+    /// Delay cycles: `nop` instructions and `(nopN)` slots.
+    pub nops: u32,
+    /// Instructions with `(ss)`.
+    pub ss: u32,
+    /// Instructions with `(sy)`.
+    pub sy: u32,
+    /// `stp` spill stores.
+    pub spills: u32,
+    /// `ldp` spill reloads.
+    pub fills: u32,
+    /// Predicate reloads (cloned defs).
+    pub pred_reloads: u32,
+    /// GPRs used (highest index + 1).
+    pub registers_used: u32,
+}
+
+/// A compiled program.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The machine code.
+    pub program: Program,
+    /// Static counters.
+    pub stats: CompileStats,
+    /// The allocation checker's verdict.
+    pub check: Result<(), CheckError>,
+}
+
+/// Why a program could not be compiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The program uses something this backend does not take.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The register budget is too small for the fixed reservations.
+    #[error("no register left: budget {budget}, {needed} needed for payload and spill code")]
+    NoRegisters {
+        /// The budget given.
+        budget: u32,
+        /// What the reservations need.
+        needed: u32,
+    },
+    /// Locals and spill slots do not fit private memory.
+    #[error(
+        "{words} words of private memory needed, {} available",
+        lower::PRIVATE_WORDS
+    )]
+    PrivateMemory {
+        /// Words needed.
+        words: u32,
+    },
+}
+
+/// The simulator configuration matching `opts`.
+pub fn sim_config(opts: &Options) -> Config {
+    Config {
+        wave: opts.wave,
+        predicates: opts.predicates,
+        registers: opts.registers.min(sim::a6xx::GPRS as u32) as u16,
+        private_words: lower::PRIVATE_WORDS,
+        // Spill fills wait ~110 cycles each: starved budgets run far longer than the default.
+        cycle_budget: 50_000_000,
+        ..Config::default()
+    }
+}
+
+/// Compiles `p` (SSA after the middle end) for the a6xx simulator.
+pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
+    let mut f = lower::lower(p)?;
+    let vid = 0;
+    if opts.opt_predicates {
+        opt_predicates::opt_predicates(&mut f, opts.predicates, opts.plants);
+    }
+    let pred_reloads = ra_predicates::ra_predicates(&mut f, opts.predicates, opts.plants);
+    let alloc = ra::ra(&mut f, opts)?;
+    let leg = legalize::legalize(&alloc.blocks, opts.plants);
+    let check = checker::check(&leg.program, &leg.recs, &[(sim::a6xx::Reg::r(0, 0), vid)]);
+    let instrs = &leg.program.instrs;
+    let stats = CompileStats {
+        instructions: instrs.len() as u32,
+        nops: leg.nops,
+        ss: instrs.iter().filter(|i| i.flags.ss).count() as u32,
+        sy: instrs.iter().filter(|i| i.flags.sy).count() as u32,
+        spills: alloc.spills,
+        fills: alloc.fills,
+        pred_reloads,
+        registers_used: alloc.registers_used,
+    };
+    Ok(Compiled {
+        program: leg.program,
+        stats,
+        check,
+    })
+}
