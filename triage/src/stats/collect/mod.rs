@@ -6,8 +6,10 @@
 //! compiler's bugs).
 //!
 //! * [`ir`] — the middle end only: IR instruction, ALU, phi, memory, `if` and loop counts,
-//!   and the interpreter's executed-instruction count.
+//!   and the interpreter's executed-instruction count;
+//! * [`a6xx`] — the a6xx backend and simulator, counted as ir3's shader-db counts.
 
+pub mod a6xx;
 pub mod ir;
 
 use super::corpus::Entry;
@@ -24,7 +26,8 @@ pub type Record = Vec<(&'static str, u64)>;
 pub fn measurements(target: Target) -> &'static [&'static str] {
     match target {
         Target::Ir => ir::MEASUREMENTS,
-        Target::Gen8 | Target::Gen16 | Target::A6xx => &[],
+        Target::A6xx => a6xx::MEASUREMENTS,
+        Target::Gen8 | Target::Gen16 => &[],
     }
 }
 
@@ -45,6 +48,7 @@ pub fn collect_one(p: &Program, settings: &Settings) -> Result<Record, String> {
     let optimised = middle_end(p, settings)?;
     match settings.target {
         Target::Ir => ir::record(&optimised),
+        Target::A6xx => a6xx::record(&optimised, &settings.a6xx, ir::loops(&optimised)),
         t => Err(format!("target {t}: backend not available in this build")),
     }
 }
