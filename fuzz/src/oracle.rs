@@ -24,18 +24,50 @@ use compiler::planted::Plants;
 use sim::dispatch::Results;
 
 /// Per-input choices of how to compile, decoded from the input's first bytes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaseConfig {
     /// Optional middle-end passes switched off (bit `i` = pass `i` of the pipeline table).
     pub disabled_passes: u32,
+    /// a6xx: waves of 128 fibers instead of 64.
+    pub a6xx_wave128: bool,
+    /// a6xx: predicate registers (4, or 1 as before a6xx).
+    pub a6xx_predicates: u8,
+    /// a6xx: scalar GPR budget (192 is the whole file; small budgets force spills).
+    pub a6xx_registers: u32,
+    /// a6xx: fold predicates into branches (`opt_predicates`).
+    pub a6xx_opt_predicates: bool,
+}
+
+impl Default for CaseConfig {
+    /// The configuration real drivers use: every pass on, whole register files.
+    fn default() -> Self {
+        CaseConfig {
+            disabled_passes: 0,
+            a6xx_wave128: false,
+            a6xx_predicates: 4,
+            a6xx_registers: 192,
+            a6xx_opt_predicates: true,
+        }
+    }
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let d = CaseConfig::default();
         // One case in four runs with some passes off: the passes after a disabled one see
-        // shapes the full pipeline would have cleaned up.
-        let disabled_passes = if u.ratio(1, 4)? { u.arbitrary()? } else { 0 };
-        Ok(CaseConfig { disabled_passes })
+        // shapes the full pipeline would have cleaned up. Budgets are starved half the time
+        // so that spilling and predicate reloads are exercised, not just possible.
+        Ok(CaseConfig {
+            disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
+            a6xx_wave128: u.ratio(1, 4)?,
+            a6xx_predicates: if u.ratio(1, 3)? { 1 } else { 4 },
+            a6xx_registers: if u.ratio(1, 2)? {
+                u.int_in_range(8..=48)?
+            } else {
+                d.a6xx_registers
+            },
+            a6xx_opt_predicates: !u.ratio(1, 4)?,
+        })
     }
 }
 

@@ -24,14 +24,20 @@ impl Pipeline for Middle {
         _case: &Case,
         optimised: &Program,
         opts: &OracleOptions,
-        _coverage: &mut Coverage,
+        coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let run = RunOptions {
             fuel: opts.fuel * 4,
             ..RunOptions::default()
         };
+        // Out of SSA here: the interpreter runs register-form IR too, so from_ssa is checked
+        // on every case (the a6xx backend consumes SSA).
+        let mut registers = optimised.clone();
+        if pipeline::to_registers(&mut registers, true).map_err(pipeline_finding)? {
+            coverage.passes_changed.push("from_ssa");
+        }
         INTERPRETER
-            .with_borrow_mut(|i| i.run(optimised, &run))
+            .with_borrow_mut(|i| i.run(&registers, &run))
             .map_err(|e| {
                 let kind = match e {
                     InterpError::OutOfFuel { .. } | InterpError::OutOfTotalFuel { .. } => {
@@ -60,14 +66,13 @@ pub fn disabled_passes(case: &Case) -> Vec<String> {
         .collect()
 }
 
-/// Runs the case's middle end and out-of-SSA on a copy of its program; notes which passes
-/// fired. Every pipeline starts from this; its failures are the `middle` target's findings.
+/// Runs the case's middle end on a copy of its program (still SSA); notes which passes fired.
+/// Every pipeline starts from this; its failures are the `middle` target's findings.
 pub fn optimise(
     case: &Case,
     opts: &OracleOptions,
     coverage: &mut Coverage,
 ) -> Result<Program, Box<Finding>> {
-    let target = "middle";
     let mut p = case.program.clone();
     let mut popts = PipelineOptions {
         limit: opts.pass_limit,
@@ -78,20 +83,17 @@ pub fn optimise(
         },
         after_pass: None,
     };
-    let report =
-        pipeline::run_pipeline(&mut p, &mut popts).map_err(|e| pipeline_finding(target, e))?;
+    let report = pipeline::run_pipeline(&mut p, &mut popts).map_err(pipeline_finding)?;
     for (name, _) in PASSES {
         if report.fired(name) > 0 && !coverage.passes_changed.contains(name) {
             coverage.passes_changed.push(name);
         }
     }
-    if pipeline::to_registers(&mut p, true).map_err(|e| pipeline_finding(target, e))? {
-        coverage.passes_changed.push("from_ssa");
-    }
     Ok(p)
 }
 
-fn pipeline_finding(target: &str, e: PipelineError) -> Box<Finding> {
+fn pipeline_finding(e: PipelineError) -> Box<Finding> {
+    let target = "middle";
     let mut f = match &e {
         PipelineError::Verify { pass, .. } => {
             let mut f = Finding::new(FindingKind::Verify, target, e.to_string());

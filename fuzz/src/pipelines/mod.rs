@@ -3,6 +3,7 @@
 //! error, a hazard, an allocation-checker error, a timeout). A new target registers here and
 //! nowhere else.
 
+pub mod a6xx;
 pub mod middle;
 
 use crate::finding::Finding;
@@ -28,5 +29,17 @@ pub trait Pipeline: Sync {
 
 /// Every registered pipeline, in the order the oracle runs them.
 pub fn all() -> &'static [&'static dyn Pipeline] {
-    &[&middle::Middle]
+    &[&middle::Middle, &a6xx::A6xx]
+}
+
+/// A bucketing class from a value's `Debug` form: its variant names, without the numbers
+/// and fields that differ from one occurrence to the next (`ReadTooEarly(Slots { needed: 3,
+/// had: 1 })` → `ReadTooEarly Slots`).
+pub fn class_of(value: &impl std::fmt::Debug) -> String {
+    let debug = format!("{value:?}");
+    let head = debug.split('{').next().unwrap_or_default();
+    head.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

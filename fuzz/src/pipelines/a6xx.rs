@@ -1,0 +1,84 @@
+//! The a6xx pipeline: the optimised SSA program compiled by the ir3-style backend with the
+//! case's wave size, predicate count, register budget and predicate folding, checked by the
+//! allocation checker, and run on the a6xx simulator. Hazards the simulator saw are findings
+//! even when the outputs happen to match.
+
+use super::{class_of, Pipeline};
+use crate::finding::{Finding, FindingKind};
+use crate::oracle::{Case, Coverage, OracleOptions};
+use compiler::a6xx::{self, Options};
+use compiler::ir::Program;
+use sim::a6xx::{Outcome, WaveSize};
+use sim::dispatch::Results;
+
+/// ir3-style backend on the a6xx simulator.
+pub struct A6xx;
+
+/// The backend options a case asks for.
+pub fn options(case: &Case, opts: &OracleOptions) -> Options {
+    let c = &case.config;
+    Options {
+        wave: if c.a6xx_wave128 {
+            WaveSize::W128
+        } else {
+            WaveSize::W64
+        },
+        predicates: c.a6xx_predicates,
+        registers: c.a6xx_registers,
+        opt_predicates: c.a6xx_opt_predicates,
+        plants: opts.plants,
+    }
+}
+
+impl Pipeline for A6xx {
+    fn name(&self) -> &'static str {
+        "a6xx"
+    }
+
+    fn run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        coverage: &mut Coverage,
+    ) -> Result<Results, Box<Finding>> {
+        let options = options(case, opts);
+        let fail = |kind, detail: String, class: String| {
+            let mut f = Finding::new(kind, "a6xx", detail);
+            f.class = Some(class);
+            Box::new(f)
+        };
+        let compiled = a6xx::compile(optimised, &options)
+            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
+        if let Err(e) = &compiled.check {
+            return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
+        }
+        coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
+        let run = sim::a6xx::run(
+            &compiled.program,
+            &optimised.dispatch,
+            &a6xx::sim_config(&options),
+        );
+        match run.outcome {
+            Outcome::Completed => {}
+            Outcome::Timeout => {
+                return Err(fail(
+                    FindingKind::Timeout,
+                    "cycle budget exhausted".into(),
+                    "timeout".into(),
+                ))
+            }
+            Outcome::Fault(f) => {
+                return Err(fail(
+                    FindingKind::CompileError,
+                    format!("the simulator rejected the program: {f:?}"),
+                    "fault".into(),
+                ))
+            }
+        }
+        if let Some(h) = run.hazards.first() {
+            return Err(fail(FindingKind::Hazard, h.to_string(), class_of(&h.kind)));
+        }
+        Ok(run.results)
+    }
+}
