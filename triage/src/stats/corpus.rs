@@ -4,7 +4,7 @@
 //! stay small). Generated programs the reference interpreter cannot finish are
 //! skipped, so every program in a corpus terminates. `emit` writes a generated corpus
 //! canonically (the printer's form, one header comment naming seed and input), which is how
-//! the checked-in `corpus/stats/` was made.
+//! the checked-in `corpus/stats/` was made (it stays fixed when the generator changes).
 
 use arbitrary::Unstructured;
 use compiler::interp::{self, RunOptions};
