@@ -1,5 +1,19 @@
 //! gpufuzz's triage: reduce findings, bisect to the first bad pass, bucket, and report.
+//!
+//! * [`signature`] — a bug's identity (kind, target, first bad pass, class);
+//! * [`reduce`] — the reducer (program and configuration);
+//! * [`bisect`] — the first bad pass, by pass limit and by re-interpretation;
+//! * [`bucket`] — one bucket per signature, with an index that survives re-triage;
+//! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
+//! * [`session`] — triage of a whole fuzz output folder;
+//! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
+pub mod bisect;
+pub mod bucket;
 pub mod reduce;
+pub mod report;
+pub mod session;
+pub mod signature;
 pub mod stats;

@@ -22,8 +22,13 @@
 //! block followed by an `if` has two, and the first blocks of then/else lists (its successors)
 //! have one predecessor and so no phis. A phi source from a two-successor block is reported
 //! as [`FromSsaError::CriticalEdge`].
+//!
+//! Planted bug [`Plant::FromSsaSwap`]: the parallel copies are emitted in order, one after
+//! another, so a copy may read a register an earlier copy of its group already overwrote.
 
+use super::pipeline::PassConfig;
 use crate::ir::{Block, CfNode, Function, Inst, InstKind, Reg, Type, Value};
+use crate::planted::Plant;
 use cranelift_entity::SecondaryMap;
 
 /// Why out-of-SSA could not proceed.
@@ -51,6 +56,12 @@ enum Src {
 
 /// Replaces every phi by register copies; returns whether there was any phi.
 pub fn from_ssa(func: &mut Function) -> Result<bool, FromSsaError> {
+    from_ssa_with(func, &PassConfig::default())
+}
+
+/// [`from_ssa`] with the pass configuration (planted bugs).
+pub fn from_ssa_with(func: &mut Function, config: &PassConfig) -> Result<bool, FromSsaError> {
+    let naive = config.plants.has(Plant::FromSsaSwap);
     let mut two_succ: SecondaryMap<Block, bool> = SecondaryMap::new();
     mark_branching(func, &func.body, &mut two_succ);
     // Phase 1: registers for the phis, and the parallel copies per predecessor.
@@ -106,7 +117,11 @@ pub fn from_ssa(func: &mut Function) -> Result<bool, FromSsaError> {
     }
     // Phase 2: sequentialise each parallel copy at the end of its predecessor.
     for (pred, group) in copies {
-        let seq = sequentialize(func, group);
+        let seq = if naive {
+            sequentialize_naively(func, group)
+        } else {
+            sequentialize(func, group)
+        };
         let insts = &mut func.blocks[pred].insts;
         let at = match insts.last() {
             Some(&last) if func.insts[last].kind.is_jump() => insts.len() - 1,
@@ -165,6 +180,20 @@ fn sequentialize(func: &mut Function, mut pending: Vec<(Reg, Src)>) -> Vec<Inst>
                 }
             }
         }
+    }
+    out
+}
+
+/// The planted bug: each copy in turn, as if the group were not parallel.
+fn sequentialize_naively(func: &mut Function, pending: Vec<(Reg, Src)>) -> Vec<Inst> {
+    let mut out = Vec::new();
+    for (dst, src) in pending {
+        if src == Src::Reg(dst) {
+            continue;
+        }
+        let value = read(func, src, &mut out);
+        let (store, _) = func.make_inst(InstKind::StoreReg { reg: dst, value }, Type::None);
+        out.push(store);
     }
     out
 }

@@ -18,19 +18,37 @@
 //! have no phis; phis elsewhere naming `next` as predecessor are renamed to `prev`. The block
 //! after a loop is reached only by the loop's breaks, so no phi outside the loop names a
 //! block inside it once the block after the loop has no phis.
+//!
+//! Planted bug [`Plant::DceLoopLiveOut`]: a loop whose only values used after it are
+//! defined in its header counts as dead too: the header's phis take their values on entry
+//! and its other instructions run once after it, as if the loop never went round.
 
+use super::pipeline::PassConfig;
+use crate::ir::edit::{resolve, Subst};
 use crate::ir::{walk_blocks, Block, CfNode, Function, InstKind, Value};
+use crate::planted::Plant;
 use cranelift_entity::SecondaryMap;
 
 /// Removes dead instructions, dead loops and empty ifs; returns whether anything changed.
 pub fn dce(func: &mut Function) -> bool {
+    dce_with(func, &PassConfig::default())
+}
+
+/// [`dce`] with the pass configuration (planted bugs).
+pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
+    let live_out_bug = config.plants.has(Plant::DceLoopLiveOut);
     let mut progress = false;
     loop {
         let mut changed = sweep(func);
         let uses = use_blocks(func);
         let mut body = std::mem::take(&mut func.body);
-        changed |= clean_list(func, &uses, &mut body);
+        let mut pending = live_out_bug.then(|| Subst::with_capacity(func.values.len()));
+        changed |= clean_list(func, &uses, &mut body, &mut (pending.as_mut(), false));
         func.body = body;
+        if let Some(subst) = &pending {
+            // The planted rewrite reached instructions at once; `if` conditions now.
+            func.apply_subst(subst);
+        }
         if !changed {
             return progress;
         }
@@ -123,16 +141,21 @@ fn use_blocks(func: &Function) -> UseBlocks {
 }
 
 /// Removes dead loops and empty ifs in `list` (innermost first); returns whether any went.
-fn clean_list(func: &mut Function, uses: &UseBlocks, list: &mut Vec<CfNode>) -> bool {
+fn clean_list(
+    func: &mut Function,
+    uses: &UseBlocks,
+    list: &mut Vec<CfNode>,
+    bug: &mut (Option<&mut Subst>, bool),
+) -> bool {
     let mut changed = false;
     for node in list.iter_mut() {
         match node {
             CfNode::Block(_) => {}
             CfNode::If(n) => {
-                changed |= clean_list(func, uses, &mut n.then_list);
-                changed |= clean_list(func, uses, &mut n.else_list);
+                changed |= clean_list(func, uses, &mut n.then_list, bug);
+                changed |= clean_list(func, uses, &mut n.else_list, bug);
             }
-            CfNode::Loop(n) => changed |= clean_list(func, uses, &mut n.body),
+            CfNode::Loop(n) => changed |= clean_list(func, uses, &mut n.body, bug),
         }
     }
     let mut i = 1;
@@ -148,7 +171,15 @@ fn clean_list(func: &mut Function, uses: &UseBlocks, list: &mut Vec<CfNode>) -> 
                 CfNode::If(n) => {
                     is_empty_list(func, &n.then_list) && is_empty_list(func, &n.else_list)
                 }
-                CfNode::Loop(n) => loop_is_dead(func, uses, &n.body),
+                CfNode::Loop(n) => {
+                    !bug.1
+                        && (loop_is_dead(func, uses, &n.body)
+                            || bug.0.as_deref_mut().is_some_and(|subst| {
+                                // Uses changed: no more loop deletions this sweep.
+                                bug.1 = live_out_only_header_phis(func, uses, prev, &n.body, subst);
+                                bug.1
+                            }))
+                }
                 CfNode::Block(_) => false,
             };
         if removable {
@@ -211,4 +242,68 @@ fn has_own_break(func: &Function, list: &[CfNode]) -> bool {
         CfNode::If(n) => has_own_break(func, &n.then_list) || has_own_break(func, &n.else_list),
         CfNode::Loop(_) => false,
     })
+}
+
+/// The planted bug's test and rewrite: the loop stores nothing, has a break of its own, and
+/// every value it defines that is used after it is defined in its header; header phis become
+/// their sources from `pre`, the header's other instructions move to the end of `pre` (and
+/// the caller deletes the loop).
+fn live_out_only_header_phis(
+    func: &mut Function,
+    uses: &UseBlocks,
+    pre: Block,
+    body: &[CfNode],
+    subst: &mut Subst,
+) -> bool {
+    let mut inside: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut stores = false;
+    walk_blocks(body, &mut |b| {
+        inside[b] = true;
+        stores |= func.blocks[b]
+            .insts
+            .iter()
+            .any(|&i| is_store(&func.insts[i].kind));
+    });
+    let Some(CfNode::Block(header)) = body.first() else {
+        return false;
+    };
+    if stores || !has_own_break(func, body) {
+        return false;
+    }
+    let header = *header;
+    let mut rewrite = Vec::new();
+    let mut escapes = false;
+    let mut ok = true;
+    walk_blocks(body, &mut |b| {
+        for &i in &func.blocks[b].insts {
+            let Some(v) = func.result(i) else { continue };
+            if let (InstKind::Phi { sources }, true) = (&func.insts[i].kind, b == header) {
+                match sources.iter().find(|s| s.pred == pre) {
+                    Some(s) => rewrite.push((v, s.value)),
+                    None => ok = false,
+                }
+            }
+            if uses[v].iter().any(|&u| !inside[u]) {
+                escapes = true;
+                ok &= b == header;
+            }
+        }
+    });
+    if !ok || !escapes {
+        return false;
+    }
+    // The header's other instructions run once, before the block after the loop.
+    let (kept, moved): (Vec<_>, Vec<_>) = func.blocks[header].insts.iter().partition(|&&i| {
+        matches!(func.insts[i].kind, InstKind::Phi { .. }) || func.insts[i].kind.is_jump()
+    });
+    func.blocks[header].insts = kept;
+    func.blocks[pre].insts.extend(moved);
+    for (v, to) in rewrite {
+        subst[v] = to.into();
+    }
+    // The body is detached while lists are cleaned: rewrite every instruction directly.
+    for data in func.insts.values_mut() {
+        data.kind.visit_args_mut(|a| *a = resolve(subst, *a));
+    }
+    true
 }

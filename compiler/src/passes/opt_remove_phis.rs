@@ -11,12 +11,27 @@
 //! has no source at all is left alone — there is no value to replace it with. A phi replaced by
 //! another phi that is removed later in the same sweep is resolved through the substitution,
 //! and sweeps repeat until nothing changes, so chains of trivial phis all go.
+//!
+//! Planted bug [`Plant::RemovePhisBackedge`]: every source arriving over a back-edge of the
+//! phi's loop is ignored, not only the phi itself — so `i = phi(0, i + 1)` "is" `0`.
 
+use super::pipeline::PassConfig;
 use crate::ir::edit::{resolve, Subst};
-use crate::ir::{Function, InstKind};
+use crate::ir::{Block, CfNode, Function, InstKind};
+use crate::planted::Plant;
+use cranelift_entity::SecondaryMap;
 
 /// Removes trivial phis; returns whether any was removed.
 pub fn remove_phis(func: &mut Function) -> bool {
+    remove_phis_with(func, &PassConfig::default())
+}
+
+/// [`remove_phis`] with the pass configuration (planted bugs).
+pub fn remove_phis_with(func: &mut Function, config: &PassConfig) -> bool {
+    let mut backedge: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    if config.plants.has(Plant::RemovePhisBackedge) {
+        mark_headers(&func.body, &mut backedge);
+    }
     let mut subst = Subst::with_capacity(func.values.len());
     let mut progress = false;
     loop {
@@ -25,7 +40,7 @@ pub fn remove_phis(func: &mut Function) -> bool {
             let insts = std::mem::take(&mut func.blocks[b].insts);
             let mut kept = Vec::with_capacity(insts.len());
             for inst in insts {
-                match trivial_source(func, &subst, inst) {
+                match trivial_source(func, &subst, inst, backedge[b]) {
                     Some((phi, value)) => {
                         subst[phi] = value.into();
                         changed = true;
@@ -51,6 +66,7 @@ fn trivial_source(
     func: &Function,
     subst: &Subst,
     inst: crate::ir::Inst,
+    entry_pred: Option<Block>,
 ) -> Option<(crate::ir::Value, crate::ir::Value)> {
     let InstKind::Phi { sources } = &func.insts[inst].kind else {
         return None;
@@ -59,7 +75,7 @@ fn trivial_source(
     let mut same = None;
     for s in sources {
         let v = resolve(subst, s.value);
-        if v == phi {
+        if v == phi || entry_pred.is_some_and(|e| s.pred != e) {
             continue;
         }
         match same {
@@ -69,4 +85,26 @@ fn trivial_source(
         }
     }
     same.map(|v| (phi, v))
+}
+
+/// For each loop header, the block entering the loop (the planted bug's notion of "the one
+/// source that is not a back-edge").
+fn mark_headers(list: &[CfNode], out: &mut SecondaryMap<Block, Option<Block>>) {
+    for (k, node) in list.iter().enumerate() {
+        match node {
+            CfNode::Block(_) => {}
+            CfNode::If(n) => {
+                mark_headers(&n.then_list, out);
+                mark_headers(&n.else_list, out);
+            }
+            CfNode::Loop(n) => {
+                if let (Some(CfNode::Block(pre)), Some(CfNode::Block(h))) =
+                    (k.checked_sub(1).map(|j| &list[j]), n.body.first())
+                {
+                    out[*h] = Some(*pre);
+                }
+                mark_headers(&n.body, out);
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ use crate::planted::Plants;
 /// What a pass may consult besides the function: the planted bugs that are switched on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PassConfig {
-    /// Planted bugs (none by default; passes do not consult them yet).
+    /// Planted bugs (none by default).
     pub plants: Plants,
 }
 
@@ -29,13 +29,13 @@ pub type PassFn = fn(&mut Function, &PassConfig) -> bool;
 /// Every optional pass, by name, in default order. The fuzzer toggles them by name.
 pub const PASSES: &[(&str, PassFn)] = &[
     ("lower_vars_to_ssa", |f, _| super::lower_vars_to_ssa(f)),
-    ("opt_remove_phis", |f, _| super::remove_phis(f)),
+    ("opt_remove_phis", super::opt_remove_phis::remove_phis_with),
     ("opt_copy_prop", |f, _| super::copy_prop(f)),
     ("opt_constant_folding", |f, _| super::fold_constants(f)),
     ("opt_algebraic", |f, _| super::algebraic(f)),
     ("opt_cse", |f, _| super::cse(f)),
     ("opt_dead_cf", |f, _| super::remove_dead_cf(f)),
-    ("opt_dce", |f, _| super::dce(f)),
+    ("opt_dce", super::opt_dce::dce_with),
     ("opt_shrink_vectors", |f, _| super::shrink_vectors(f)),
 ];
 
@@ -126,6 +126,9 @@ pub enum PipelineError {
         /// The verifier's report.
         message: String,
     },
+    /// The program was invalid before any pass ran.
+    #[error("invalid input program: {0}")]
+    InvalidInput(String),
     /// A disabled or requested pass name is not in the table.
     #[error("unknown pass {0:?}")]
     UnknownPass(String),
@@ -146,6 +149,11 @@ pub fn run_pipeline(
 ) -> Result<PipelineReport, PipelineError> {
     if let Some(bad) = opts.disabled.iter().find(|n| pass(n).is_none()) {
         return Err(PipelineError::UnknownPass(bad.clone()));
+    }
+    // Passes are only verified when they change something, so an invalid input must be
+    // caught here rather than blamed on the first pass that touches it.
+    if opts.verify {
+        check(p).map_err(PipelineError::InvalidInput)?;
     }
     let mut report = PipelineReport::default();
     for name in PROLOGUE {
@@ -209,8 +217,12 @@ fn run_one(
 }
 
 /// Out-of-SSA (the "to register form" step), verified afterwards when asked.
-pub fn to_registers(p: &mut Program, verify: bool) -> Result<bool, PipelineError> {
-    let changed = super::from_ssa(&mut p.func)?;
+pub fn to_registers(
+    p: &mut Program,
+    verify: bool,
+    config: &PassConfig,
+) -> Result<bool, PipelineError> {
+    let changed = super::from_ssa::from_ssa_with(&mut p.func, config)?;
     if verify {
         check(p).map_err(|message| PipelineError::Verify {
             pass: "from_ssa",

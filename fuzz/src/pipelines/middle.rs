@@ -33,7 +33,10 @@ impl Pipeline for Middle {
         // Out of SSA here: the interpreter runs register-form IR too, so from_ssa is checked
         // on every case (the a6xx backend consumes SSA).
         let mut registers = optimised.clone();
-        if pipeline::to_registers(&mut registers, true).map_err(pipeline_finding)? {
+        let config = PassConfig {
+            plants: opts.plants,
+        };
+        if pipeline::to_registers(&mut registers, true, &config).map_err(pipeline_finding)? {
             coverage.passes_changed.push("from_ssa");
         }
         INTERPRETER

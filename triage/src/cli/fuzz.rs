@@ -27,9 +27,11 @@ pub struct FuzzArgs {
     /// Write the final counters as JSON.
     #[arg(long)]
     stats_json: Option<PathBuf>,
-    /// Only these pipelines (repeatable); default all.
-    #[arg(long = "target")]
-    targets: Vec<String>,
+    #[command(flatten)]
+    config: super::config::ConfigArgs,
+    /// Raw inputs saved per signature (later hits are only counted).
+    #[arg(long, default_value_t = 3)]
+    keep: usize,
     /// Seconds between status lines (0: none).
     #[arg(long, default_value_t = 3)]
     status: u64,
@@ -51,12 +53,11 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         jobs: a.jobs,
         out: Some(a.out.clone()),
         status_every: (a.status > 0).then(|| Duration::from_secs(a.status)),
+        keep_per_signature: a.keep,
+        repro_flags: a.config.flags(),
         ..FuzzOptions::default()
     };
-    let oracle_opts = OracleOptions {
-        targets: a.targets.clone(),
-        ..OracleOptions::default()
-    };
+    let oracle_opts: OracleOptions = a.config.oracle()?;
     eprintln!(
         "gpufuzz fuzz: seed {} jobs {} {} -> {}",
         a.seed,
@@ -84,7 +85,10 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
             eprintln!("  {n:>6}  {sig}");
         }
         for dir in &stats.saved {
-            eprintln!("  reproduce: gpufuzz repro {dir}/input.bin");
+            eprintln!(
+                "  reproduce: gpufuzz repro {dir}/input.bin {}",
+                a.config.flags()
+            );
         }
     }
     Ok(if found > 0 && a.fail_on_finding {

@@ -1,13 +1,16 @@
 //! The subcommands of `gpufuzz`, one file each; this file holds the argument types.
 
 mod bench;
+mod config;
 mod fmt;
 mod fuzz;
 mod input;
+mod reduce;
 mod report;
 mod repro;
 mod run;
 mod stats;
+mod triage;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +34,10 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Re-run one saved input (`input.bin`) or `.ir` file through the oracle.
     Repro(repro::ReproArgs),
+    /// Reduce one `.ir` program or raw input while it shows the same bug.
+    Reduce(reduce::ReduceArgs),
+    /// Reduce, bisect and bucket a fuzz output folder's findings; one report per bug.
+    Triage(triage::TriageArgs),
     /// Measure end-to-end fuzzing throughput on one core, split by stage.
     Bench(bench::BenchArgs),
     /// Compile a corpus for a target and record shader-db style statistics as JSON.
@@ -46,6 +53,8 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Fmt(a) => fmt::run(a),
         Command::Fuzz(a) => fuzz::run(a),
         Command::Repro(a) => repro::run(a),
+        Command::Reduce(a) => reduce::run(a),
+        Command::Triage(a) => triage::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Report(a) => report::run(a),

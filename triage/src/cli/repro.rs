@@ -1,9 +1,11 @@
-//! `gpufuzz repro FILE`: re-judge one saved input (`input.bin`) or program (`.ir`).
+//! `gpufuzz repro FILE`: re-judge one saved input (`input.bin`) or program (`.ir`), with the
+//! configuration the flags give; on a finding, also bisect and print the bug's signature.
 
+use super::config::ConfigArgs;
 use super::input;
 use clap::Args;
 use fuzz::finding::Verdict;
-use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
+use fuzz::oracle::{self, Case};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,22 +13,18 @@ use std::process::ExitCode;
 pub struct ReproArgs {
     /// A raw input (`input.bin` of a finding) or a program in the text format (`.ir`).
     file: PathBuf,
-    /// Only these pipelines (repeatable); default all.
-    #[arg(long = "target")]
-    targets: Vec<String>,
+    #[command(flatten)]
+    config: ConfigArgs,
     /// Print the program.
     #[arg(long)]
     print: bool,
 }
 
 pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
-    let opts = OracleOptions {
-        targets: a.targets.clone(),
-        ..OracleOptions::default()
-    };
+    let opts = a.config.oracle()?;
     let (case, judgement) = if input::is_ir(&a.file) {
         let case = Case {
-            config: CaseConfig::default(),
+            config: a.config.case_config()?,
             program: input::read_program(&a.file)?,
         };
         let j = oracle::judge(&case, &opts);
@@ -52,6 +50,16 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
         Verdict::Finding(f) => {
             println!("{f}");
             println!("signature: {}", f.signature());
+            if let Some(case) = &case {
+                let pass = triage::bisect::first_bad_pass(case, &opts, &f);
+                let sig = triage::signature::Signature {
+                    kind: f.kind,
+                    target: f.target.clone(),
+                    first_bad_pass: pass,
+                    class: f.class.clone(),
+                };
+                println!("bug: {sig}");
+            }
             Ok(ExitCode::from(1))
         }
     }

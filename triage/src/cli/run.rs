@@ -4,7 +4,7 @@ use super::input;
 use clap::Args;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, Program};
-use compiler::passes::pipeline::{self, PipelineOptions};
+use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use sim::dispatch::{Dispatch, Results};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -20,12 +20,18 @@ pub struct RunArgs {
     /// Run the middle end and print the IR after every pass run (and after out-of-SSA).
     #[arg(long)]
     print_after_all: bool,
+    /// Planted bugs for `--print-after-all` (and the pass toggles).
+    #[command(flatten)]
+    config: super::config::ConfigArgs,
 }
 
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let program = input::read_program(&a.file)?;
     if a.print_after_all {
-        print_after_all(&program)?;
+        let config = PassConfig {
+            plants: a.config.plants()?,
+        };
+        print_after_all(&program, config, &a.config.disabled)?;
     }
     let opts = RunOptions {
         fuel: a.fuel,
@@ -37,7 +43,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
 }
 
 /// Runs the default middle end on a copy, printing the program after each pass run.
-fn print_after_all(program: &Program) -> Result<(), String> {
+fn print_after_all(
+    program: &Program,
+    config: PassConfig,
+    disabled: &[String],
+) -> Result<(), String> {
     let mut p = program.clone();
     let mut run = 0;
     let mut show = |name: &str, p: &Program| {
@@ -47,10 +57,12 @@ fn print_after_all(program: &Program) -> Result<(), String> {
     let mut opts = PipelineOptions {
         verify: true,
         after_pass: Some(&mut show),
+        config,
+        disabled: disabled.to_vec(),
         ..PipelineOptions::default()
     };
     pipeline::run_pipeline(&mut p, &mut opts).map_err(|e| e.to_string())?;
-    pipeline::to_registers(&mut p, true).map_err(|e| e.to_string())?;
+    pipeline::to_registers(&mut p, true, &config).map_err(|e| e.to_string())?;
     println!("// IR after from_ssa\n{}", text::print_program(&p));
     Ok(())
 }

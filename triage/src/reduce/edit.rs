@@ -35,10 +35,17 @@ fn replace_in_conds(list: &mut [CfNode], from: Value, to: Value) {
 }
 
 /// A zero constant of type `ty` at the start of the entry block (so it dominates every use),
-/// or `None` for types that have no constant (derefs).
+/// or `None` for types that have no constant (derefs). An existing one is reused.
 pub fn zero(func: &mut Function, ty: Type) -> Option<Value> {
     ty.bits()?;
     let entry = compiler::ir::first_block(&func.body)?;
+    let existing = func.blocks[entry].insts.iter().copied().find(|&i| {
+        matches!(func.insts[i].kind, InstKind::Const { bits: [0, 0, 0, 0] })
+            && func.result(i).is_some_and(|v| func.ty(v) == ty)
+    });
+    if let Some(i) = existing {
+        return func.result(i);
+    }
     let (inst, v) = func.make_inst(InstKind::Const { bits: [0; 4] }, ty);
     func.blocks[entry].insts.insert(0, inst);
     v
@@ -74,6 +81,21 @@ pub fn is_used(func: &Function, v: Value) -> bool {
     used || cond_uses(&func.body, v)
 }
 
+/// Every `if` condition in `list`, at any depth.
+pub fn conds(list: &[CfNode], out: &mut Vec<Value>) {
+    for node in list {
+        match node {
+            CfNode::Block(_) => {}
+            CfNode::If(n) => {
+                out.push(n.cond);
+                conds(&n.then_list, out);
+                conds(&n.else_list, out);
+            }
+            CfNode::Loop(n) => conds(&n.body, out),
+        }
+    }
+}
+
 fn cond_uses(list: &[CfNode], v: Value) -> bool {
     list.iter().any(|node| match node {
         CfNode::Block(_) => false,
@@ -90,21 +112,16 @@ pub fn merge_blocks(func: &mut Function, a: Block, b: Block) {
     rename_pred(func, b, a);
 }
 
-/// Makes every phi source from `old` come from `new`.
+/// Makes every phi source from `old` come from `new`. Walks all instructions, not the
+/// layout, so it works while [`splice`] holds the body.
 pub fn rename_pred(func: &mut Function, old: Block, new: Block) {
-    for (_, inst) in func.insts_in_order() {
-        if let InstKind::Phi { sources } = &mut func.insts[inst].kind {
-            for s in sources.iter_mut().filter(|s| s.pred == old) {
-                s.pred = new;
-            }
-        }
-    }
+    func.rename_phi_pred(old, new);
 }
 
-/// Removes every phi source coming from `pred`.
+/// Removes every phi source coming from `pred` (all instructions, not only placed ones).
 pub fn drop_pred(func: &mut Function, pred: Block) {
-    for (_, inst) in func.insts_in_order() {
-        if let InstKind::Phi { sources } = &mut func.insts[inst].kind {
+    for data in func.insts.values_mut() {
+        if let InstKind::Phi { sources } = &mut data.kind {
             sources.retain(|s: &PhiSource| s.pred != pred);
         }
     }

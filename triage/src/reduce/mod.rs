@@ -1,28 +1,55 @@
-//! The reducer: shrinks a program while it stays interesting, by IR-aware passes applied to
-//! a fixpoint (in the manner of spirv-reduce and wasm-shrink).
+//! The reducer: shrinks a case (program and configuration) while it stays interesting, by
+//! IR-aware passes applied to a fixpoint (in the manner of spirv-reduce and wasm-shrink).
 //!
-//! It first checks that the input is interesting at all; every candidate is verified before
-//! it is run; candidates already seen (by printed text) are not run again; the whole run is
-//! bounded by a wall-clock limit and a candidate count. "Interesting" is the caller's
-//! predicate — triage uses "shows the same signature", not "fails somehow".
+//! A [`Reducer`] is a `Default` builder; "interesting" is the caller's [`IsInteresting`]
+//! predicate — triage uses "shows the same signature" ([`crate::signature::shows`]), not
+//! "fails somehow". The reducer first checks that the input is interesting and that an empty
+//! program is not (else the predicate is too loose to reduce with); every candidate is
+//! verified before it is run; candidates are deduplicated by a hash of their text and
+//! configuration, so none runs twice; the run is bounded by a wall-clock limit and a
+//! candidate count (fuel and cycle budgets bound each run, in the oracle). There is no
+//! randomness: passes propose candidates in a fixed order, so a reduction is reproducible.
+//!
+//! Program passes ([`passes::PASSES`]) run to a fixpoint, then configuration passes
+//! ([`config::CONFIG_PASSES`]: switch optional passes off, and later knobs such as SIMD
+//! width or register budgets), then the program passes again if the configuration changed.
 
+pub mod config;
 pub mod edit;
 pub mod passes;
 
-use compiler::ir::{text, verify, Program};
-use passes::{Candidate, PASSES};
+use compiler::ir::{text, verify, CfNode, Function, Program};
+use fuzz::oracle::Case;
+use passes::Candidate;
 use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
-/// Reducer settings.
+/// The predicate a reduction keeps.
+pub trait IsInteresting {
+    /// Whether `case` still shows the behaviour being reduced.
+    fn is_interesting(&mut self, case: &Case) -> bool;
+}
+
+impl<F: FnMut(&Case) -> bool> IsInteresting for F {
+    fn is_interesting(&mut self, case: &Case) -> bool {
+        self(case)
+    }
+}
+
+/// Reducer settings (a builder: `Reducer::default().time_limit(..)`).
 #[derive(Clone, Debug)]
 pub struct Reducer {
-    /// Give up improving after this long (the best program so far is returned).
+    /// Give up improving after this long (the best case so far is returned).
     pub time_limit: Duration,
     /// Give up after this many candidate runs.
     pub max_runs: usize,
-    /// Print progress to stderr every so often.
+    /// Print progress to stderr every couple of seconds.
     pub progress: bool,
+    /// Print every attempt to stderr (pass, size, verdict).
+    pub log_attempts: bool,
+    /// Also shrink the configuration.
+    pub shrink_config: bool,
 }
 
 impl Default for Reducer {
@@ -31,15 +58,28 @@ impl Default for Reducer {
             time_limit: Duration::from_secs(30),
             max_runs: 20_000,
             progress: false,
+            log_attempts: false,
+            shrink_config: true,
         }
     }
+}
+
+/// Per-pass counters of a reduction.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct PassStats {
+    /// The pass.
+    pub name: &'static str,
+    /// Candidates run through the predicate.
+    pub runs: usize,
+    /// Candidates kept.
+    pub accepted: usize,
 }
 
 /// The outcome of a reduction.
 #[derive(Clone, Debug)]
 pub struct Reduced {
-    /// The smallest interesting program found.
-    pub program: Program,
+    /// The smallest interesting case found.
+    pub case: Case,
     /// Instructions before.
     pub before: usize,
     /// Instructions after.
@@ -48,6 +88,12 @@ pub struct Reduced {
     pub runs: usize,
     /// Candidates kept.
     pub accepted: usize,
+    /// Candidates the verifier rejected (never run).
+    pub invalid: usize,
+    /// Candidates skipped as already seen.
+    pub duplicates: usize,
+    /// Per pass.
+    pub passes: Vec<PassStats>,
     /// Wall-clock time spent.
     pub elapsed: Duration,
     /// Whether a limit stopped it before a fixpoint.
@@ -55,86 +101,233 @@ pub struct Reduced {
 }
 
 /// Why nothing could be reduced.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReduceError {
     /// The input itself is not interesting.
+    #[error("the input does not show the behaviour to keep")]
     NotInteresting,
+    /// An empty program is interesting too: the predicate cannot tell programs apart.
+    #[error("an empty program is interesting too: the predicate is too loose")]
+    EmptyIsInteresting,
 }
 
-impl std::fmt::Display for ReduceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReduceError::NotInteresting => {
-                f.write_str("the input does not show the behaviour to keep")
-            }
-        }
+/// A program with the same dispatch and an empty body.
+pub fn empty_program(p: &Program) -> Program {
+    let mut func = Function::default();
+    let b = func.blocks.push(Default::default());
+    func.body = vec![CfNode::Block(b)];
+    Program {
+        dispatch: p.dispatch.clone(),
+        func,
     }
 }
 
-impl Reducer {
-    /// Shrinks `p` while `interesting` holds.
-    pub fn reduce(
-        &self,
-        p: Program,
-        interesting: &mut dyn FnMut(&Program) -> bool,
-    ) -> Result<Reduced, ReduceError> {
-        let start = Instant::now();
-        if !interesting(&p) {
-            return Err(ReduceError::NotInteresting);
+/// The dedup key of a candidate.
+fn case_hash(case: &Case) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text::print_program(&case.program).hash(&mut h);
+    format!("{:?}", case.config).hash(&mut h);
+    h.finish()
+}
+
+struct Run<'a> {
+    r: &'a Reducer,
+    start: Instant,
+    best: Case,
+    seen: HashSet<u64>,
+    out: Reduced,
+    last_report: Instant,
+}
+
+/// What one attempt did.
+enum Step {
+    Kept,
+    Rejected,
+    Stop,
+}
+
+impl Run<'_> {
+    fn attempt(
+        &mut self,
+        pass: usize,
+        name: &'static str,
+        cand: Case,
+        pred: &mut dyn IsInteresting,
+    ) -> Step {
+        if self.start.elapsed() > self.r.time_limit || self.out.runs >= self.r.max_runs {
+            self.out.truncated = true;
+            return Step::Stop;
         }
-        let before = p.func.inst_count();
-        let mut best = p;
-        let mut seen: HashSet<String> = HashSet::new();
-        seen.insert(text::print_program(&best));
-        let (mut runs, mut accepted, mut truncated) = (0, 0, false);
-        let mut last_report = Instant::now();
-        'fixpoint: loop {
+        if let Err(e) = verify::verify(&cand.program) {
+            if self.r.log_attempts {
+                let first = e.to_string();
+                eprintln!("reduce: try {name}: invalid: {first}");
+            }
+            self.out.invalid += 1;
+            return Step::Rejected;
+        }
+        if !self.seen.insert(case_hash(&cand)) {
+            self.out.duplicates += 1;
+            return Step::Rejected;
+        }
+        self.out.runs += 1;
+        self.out.passes[pass].runs += 1;
+        let size = cand.program.func.inst_count();
+        let keep = pred.is_interesting(&cand);
+        if self.r.log_attempts {
+            eprintln!(
+                "reduce: try {name}: {size} insts -> {}",
+                if keep { "kept" } else { "no" }
+            );
+        }
+        if self.r.progress && self.last_report.elapsed() > Duration::from_secs(2) {
+            eprintln!(
+                "reduce: {} instructions ({name}), {} runs, {} kept, {:.1}s",
+                self.best.program.func.inst_count(),
+                self.out.runs,
+                self.out.accepted,
+                self.start.elapsed().as_secs_f64()
+            );
+            self.last_report = Instant::now();
+        }
+        if keep {
+            self.best = cand;
+            self.out.accepted += 1;
+            self.out.passes[pass].accepted += 1;
+            Step::Kept
+        } else {
+            Step::Rejected
+        }
+    }
+
+    /// Program passes to a fixpoint; returns whether anything was kept, `None` on a limit.
+    fn program_fixpoint(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
+        let mut any = false;
+        loop {
             let mut changed = false;
-            for &(name, pass) in PASSES {
+            for (k, &(name, pass)) in passes::PASSES.iter().enumerate() {
                 let mut index = 0;
-                while let Some(candidate) = pass(&best, index) {
-                    if start.elapsed() > self.time_limit || runs >= self.max_runs {
-                        truncated = true;
-                        break 'fixpoint;
-                    }
+                while let Some(candidate) = pass(&self.best.program, index) {
                     let Candidate::Try(q) = candidate else {
                         index += 1;
                         continue;
                     };
-                    if verify::verify(&q).is_err() || !seen.insert(text::print_program(&q)) {
-                        index += 1;
-                        continue;
-                    }
-                    runs += 1;
-                    if interesting(&q) {
-                        best = *q;
-                        accepted += 1;
-                        changed = true;
-                    } else {
-                        index += 1;
-                    }
-                    if self.progress && last_report.elapsed() > Duration::from_secs(2) {
-                        eprintln!(
-                            "reduce: {} instructions ({name}), {runs} runs, {accepted} kept, {:.1}s",
-                            best.func.inst_count(),
-                            start.elapsed().as_secs_f64()
-                        );
-                        last_report = Instant::now();
+                    let cand = Case {
+                        config: self.best.config.clone(),
+                        program: *q,
+                    };
+                    match self.attempt(k, name, cand, pred) {
+                        Step::Kept => changed = true,
+                        Step::Rejected => index += 1,
+                        Step::Stop => return None,
                     }
                 }
             }
             if !changed {
-                break;
+                return Some(any);
+            }
+            any = true;
+        }
+    }
+
+    /// Configuration passes, each to a fixpoint; returns whether anything was kept.
+    fn config_fixpoint(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
+        let mut any = false;
+        let base = passes::PASSES.len();
+        for (k, &(name, pass)) in config::CONFIG_PASSES.iter().enumerate() {
+            let mut index = 0;
+            while let Some(c) = pass(&self.best.config, index) {
+                let Some(config) = c else {
+                    index += 1;
+                    continue;
+                };
+                let cand = Case {
+                    config,
+                    program: self.best.program.clone(),
+                };
+                match self.attempt(base + k, name, cand, pred) {
+                    Step::Kept => any = true,
+                    Step::Rejected => index += 1,
+                    Step::Stop => return None,
+                }
             }
         }
-        Ok(Reduced {
-            after: best.func.inst_count(),
-            program: best,
-            before,
-            runs,
-            accepted,
-            elapsed: start.elapsed(),
-            truncated,
-        })
+        Some(any)
+    }
+}
+
+impl Reducer {
+    /// Sets the wall-clock limit.
+    pub fn time_limit(mut self, t: Duration) -> Self {
+        self.time_limit = t;
+        self
+    }
+
+    /// Turns progress lines on or off.
+    pub fn progress(mut self, on: bool) -> Self {
+        self.progress = on;
+        self
+    }
+
+    /// Shrinks `case` while `pred` holds.
+    pub fn reduce(&self, case: Case, pred: &mut dyn IsInteresting) -> Result<Reduced, ReduceError> {
+        let start = Instant::now();
+        if !pred.is_interesting(&case) {
+            return Err(ReduceError::NotInteresting);
+        }
+        let empty = Case {
+            config: case.config.clone(),
+            program: empty_program(&case.program),
+        };
+        if pred.is_interesting(&empty) {
+            return Err(ReduceError::EmptyIsInteresting);
+        }
+        let before = case.program.func.inst_count();
+        let names = passes::PASSES
+            .iter()
+            .map(|p| p.0)
+            .chain(config::CONFIG_PASSES.iter().map(|p| p.0));
+        let mut run = Run {
+            r: self,
+            start,
+            seen: HashSet::from([case_hash(&case), case_hash(&empty)]),
+            best: case,
+            out: Reduced {
+                case: empty,
+                before,
+                after: before,
+                runs: 0,
+                accepted: 0,
+                invalid: 0,
+                duplicates: 0,
+                passes: names
+                    .map(|name| PassStats {
+                        name,
+                        ..PassStats::default()
+                    })
+                    .collect(),
+                elapsed: Duration::ZERO,
+                truncated: false,
+            },
+            last_report: Instant::now(),
+        };
+        // Program to a fixpoint, configuration, and again while the configuration shrinks.
+        for _ in 0..4 {
+            if run.program_fixpoint(pred).is_none() {
+                break;
+            }
+            if !self.shrink_config {
+                break;
+            }
+            match run.config_fixpoint(pred) {
+                Some(true) => continue,
+                _ => break,
+            }
+        }
+        let mut out = run.out;
+        out.after = run.best.program.func.inst_count();
+        out.case = run.best;
+        out.elapsed = start.elapsed();
+        Ok(out)
     }
 }

@@ -19,13 +19,19 @@ pub enum Candidate {
 
 /// The passes in the order the driver runs them: big structural cuts first.
 pub const PASSES: &[(&str, Pass)] = &[
+    ("dead-code", dead_code),
+    ("merge-consts", merge_consts),
     ("delete-loop", delete_loop),
     ("collapse-if", collapse_if),
+    ("loop-once", loop_once),
+    ("remove-jump", remove_jump),
     ("remove-insts", remove_insts),
+    ("bypass-inst", bypass_inst),
     ("inline-phi", inline_phi),
     ("fewer-invocations", fewer_invocations),
     ("simplify-consts", simplify_consts),
     ("trim-dispatch", trim_dispatch),
+    ("unused-resources", unused_resources),
 ];
 
 fn try_prog(p: Program) -> Option<Candidate> {
@@ -104,10 +110,7 @@ fn inline_phi(p: &Program, index: usize) -> Option<Candidate> {
 
 /// Deletes a loop; values it defined become zeros, the block after it loses its phis.
 fn delete_loop(p: &Program, index: usize) -> Option<Candidate> {
-    let paths: Vec<Vec<usize>> = edit::node_paths(&p.func.body)
-        .into_iter()
-        .filter(|path| matches!(edit::node_at(&p.func.body, path), Some(CfNode::Loop(_))))
-        .collect();
+    let paths = loop_paths(p);
     let path = paths.get(index)?;
     let mut q = p.clone();
     let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
@@ -249,6 +252,191 @@ fn trim_dispatch(p: &Program, index: usize) -> Option<Candidate> {
         }
         i if i >= 2 + nu => return None,
         _ => return Some(Candidate::Skip),
+    }
+    try_prog(q)
+}
+
+/// Removes every instruction without side effects whose result nothing reads (to a
+/// fixpoint, in one candidate): what other passes leave behind.
+fn dead_code(p: &Program, index: usize) -> Option<Candidate> {
+    if index > 0 {
+        return None;
+    }
+    let mut q = p.clone();
+    let mut any = false;
+    loop {
+        let mut used = std::collections::HashSet::new();
+        for (_, i) in q.func.insts_in_order() {
+            q.func.insts[i].kind.visit_args(|v| {
+                used.insert(v);
+            });
+        }
+        let mut conds = Vec::new();
+        edit::conds(&q.func.body, &mut conds);
+        used.extend(conds);
+        let dead: Vec<Inst> = q
+            .func
+            .insts_in_order()
+            .into_iter()
+            .map(|(_, i)| i)
+            .filter(|&i| {
+                !q.func.insts[i].kind.has_side_effects()
+                    && q.func.result(i).is_some_and(|v| !used.contains(&v))
+            })
+            .collect();
+        if dead.is_empty() {
+            break;
+        }
+        any = true;
+        for b in q.func.blocks_in_order() {
+            q.func.blocks[b].insts.retain(|i| !dead.contains(i));
+        }
+    }
+    if !any {
+        return Some(Candidate::Skip);
+    }
+    try_prog(q)
+}
+
+/// Makes later copies of an entry-block constant use the first one (one candidate).
+fn merge_consts(p: &Program, index: usize) -> Option<Candidate> {
+    if index > 0 {
+        return None;
+    }
+    let entry = compiler::ir::first_block(&p.func.body)?;
+    let mut q = p.clone();
+    let mut firsts: Vec<(InstKind, compiler::ir::Type, Value)> = Vec::new();
+    let mut doomed = Vec::new();
+    for &i in &p.func.blocks[entry].insts {
+        let kind = &p.func.insts[i].kind;
+        let (InstKind::Const { .. }, Some(v)) = (kind, p.func.result(i)) else {
+            continue;
+        };
+        let ty = p.func.ty(v);
+        match firsts.iter().find(|(k, t, _)| k == kind && *t == ty) {
+            Some(&(_, _, first)) => {
+                edit::replace_uses(&mut q.func, v, first);
+                doomed.push(i);
+            }
+            None => firsts.push((kind.clone(), ty, v)),
+        }
+    }
+    if doomed.is_empty() {
+        return Some(Candidate::Skip);
+    }
+    q.func.blocks[entry].insts.retain(|i| !doomed.contains(i));
+    try_prog(q)
+}
+
+/// Replaces an instruction's result by one of its operands of the same type (`x + y` → `x`).
+fn bypass_inst(p: &Program, index: usize) -> Option<Candidate> {
+    let mut options = Vec::new();
+    for (_, i) in p.func.insts_in_order() {
+        let kind = &p.func.insts[i].kind;
+        if matches!(kind, InstKind::Phi { .. }) {
+            continue;
+        }
+        let Some(v) = p.func.result(i) else { continue };
+        let ty = p.func.ty(v);
+        let mut args = Vec::new();
+        kind.visit_args(|a| {
+            if p.func.ty(a) == ty && !args.contains(&a) {
+                args.push(a);
+            }
+        });
+        options.extend(args.into_iter().map(|a| (i, v, a)));
+    }
+    let &(inst, v, a) = options.get(index)?;
+    let mut q = p.clone();
+    edit::replace_uses(&mut q.func, v, a);
+    for b in q.func.blocks_in_order() {
+        q.func.blocks[b].insts.retain(|&i| i != inst);
+    }
+    try_prog(q)
+}
+
+/// Paths of every loop, outermost first.
+fn loop_paths(p: &Program) -> Vec<Vec<usize>> {
+    edit::node_paths(&p.func.body)
+        .into_iter()
+        .filter(|path| matches!(edit::node_at(&p.func.body, path), Some(CfNode::Loop(_))))
+        .collect()
+}
+
+/// Cuts a loop's trip count to one: a `break` at the end of its body (the back-edge from the
+/// last block goes; the block after the loop gains it as a predecessor, so it must have no
+/// phis).
+fn loop_once(p: &Program, index: usize) -> Option<Candidate> {
+    let paths = loop_paths(p);
+    let path = paths.get(index)?;
+    let mut q = p.clone();
+    let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
+        return Some(Candidate::Skip);
+    };
+    let (Some(last), Some(post)) = (
+        compiler::ir::last_block(&l.body),
+        edit::block_after(&q.func.body, path),
+    ) else {
+        return Some(Candidate::Skip);
+    };
+    if q.func.ends_in_jump(last) || !edit::phis(&q.func, post).is_empty() {
+        return Some(Candidate::Skip);
+    }
+    if let Some(header) = compiler::ir::first_block(&l.body) {
+        drop_pred_in(&mut q, header, last);
+    }
+    let (brk, _) = q.func.make_inst(InstKind::Break, compiler::ir::Type::None);
+    q.func.blocks[last].insts.push(brk);
+    try_prog(q)
+}
+
+/// Removes phi sources from `pred` in `block` only.
+fn drop_pred_in(q: &mut Program, block: compiler::ir::Block, pred: compiler::ir::Block) {
+    for phi in edit::phis(&q.func, block) {
+        if let InstKind::Phi { sources } = &mut q.func.insts[phi].kind {
+            sources.retain(|s| s.pred != pred);
+        }
+    }
+}
+
+/// Removes a `break` or `continue` (the block then falls through; phi sources it fed go).
+fn remove_jump(p: &Program, index: usize) -> Option<Candidate> {
+    let jumps: Vec<(compiler::ir::Block, Inst)> = p
+        .func
+        .insts_in_order()
+        .into_iter()
+        .filter(|&(_, i)| p.func.insts[i].kind.is_jump())
+        .collect();
+    let &(b, jump) = jumps.get(index)?;
+    let mut q = p.clone();
+    q.func.blocks[b].insts.retain(|&i| i != jump);
+    // The block no longer reaches the jump's target; a fall-through into phis fails the
+    // verifier and the candidate is dropped.
+    edit::drop_pred(&mut q.func, b);
+    try_prog(q)
+}
+
+/// Drops trailing buffers and textures no instruction names.
+fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
+    let (mut buffers, mut textures) = (0, 0);
+    for (_, i) in p.func.insts_in_order() {
+        match &p.func.insts[i].kind {
+            InstKind::LoadBuffer { buffer, .. } | InstKind::StoreBuffer { buffer, .. } => {
+                buffers = buffers.max(buffer + 1)
+            }
+            InstKind::Tex { texture, .. } | InstKind::Txf { texture, .. } => {
+                textures = textures.max(texture + 1)
+            }
+            _ => {}
+        }
+    }
+    let mut q = p.clone();
+    let d = &mut q.dispatch;
+    match index {
+        0 if d.buffers.len() > buffers as usize => d.buffers.truncate(buffers as usize),
+        1 if d.textures.len() > textures as usize => d.textures.truncate(textures as usize),
+        0 | 1 => return Some(Candidate::Skip),
+        _ => return None,
     }
     try_prog(q)
 }

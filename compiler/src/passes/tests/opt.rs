@@ -305,6 +305,7 @@ fn generated_programs_verify_before_and_after_the_pipeline() {
         if let Err(e) = run_pipeline(&mut q, opts) {
             panic!("seed {seed}: {e}\n{}", print_program(&p));
         }
-        to_registers(&mut q, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        to_registers(&mut q, true, &Default::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }

@@ -69,7 +69,7 @@ fn every_pass_alone_preserves_results() {
                 same(&format!("seed {seed} {name}"), start, &q, &expected);
             }
             let mut q = start.clone();
-            to_registers(&mut q, false).unwrap();
+            to_registers(&mut q, false, &Default::default()).unwrap();
             same(&format!("seed {seed} from_ssa"), start, &q, &expected);
         }
     }
@@ -102,7 +102,7 @@ fn pipeline_with_random_toggles_preserves_results() {
         }
         same(&format!("seed {seed} pipeline"), &p0, &p, &expected);
         let mut q = p.clone();
-        to_registers(&mut q, true).unwrap();
+        to_registers(&mut q, true, &Default::default()).unwrap();
         same(
             &format!("seed {seed} pipeline + from_ssa"),
             &p,
@@ -146,7 +146,7 @@ fn pipeline_stats() {
         loops0 += super::loops(&p0.func.body);
         loops1 += super::loops(&p.func.body);
         let _ = count(&p, &|k| matches!(k, InstKind::Phi { .. }));
-        to_registers(&mut p, false).unwrap();
+        to_registers(&mut p, false, &Default::default()).unwrap();
         regs += p.func.regs.len();
     }
     println!(

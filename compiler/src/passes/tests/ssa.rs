@@ -170,7 +170,7 @@ fn outputs_after_from_ssa(text: &str) -> (Vec<u32>, Vec<u32>, crate::ir::Program
     let opts = crate::interp::RunOptions::default();
     let before = crate::interp::run(&p, &opts).unwrap().outputs;
     let mut q = p.clone();
-    assert_eq!(to_registers(&mut q, true), Ok(true));
+    assert_eq!(to_registers(&mut q, true, &Default::default()), Ok(true));
     let after = crate::interp::run(&q, &opts).unwrap().outputs;
     (before, after, q)
 }

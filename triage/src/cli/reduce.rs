@@ -1,0 +1,75 @@
+//! `gpufuzz reduce FILE`: reduce one `.ir` program or raw input while it shows the same bug
+//! (signature with first bad pass), and print or write the result.
+
+use super::config::ConfigArgs;
+use super::input;
+use clap::Args;
+use fuzz::oracle::{self, Case};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use triage::reduce::Reducer;
+use triage::session;
+
+#[derive(Args, Debug)]
+pub struct ReduceArgs {
+    /// A program (`.ir`) or a raw input (`input.bin`).
+    file: PathBuf,
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Write the reduced program here (default: print it).
+    #[arg(long, short = 'o')]
+    out: Option<PathBuf>,
+    /// Wall-clock limit in seconds.
+    #[arg(long, default_value_t = 30)]
+    time: u64,
+    /// Print every attempt.
+    #[arg(long)]
+    log: bool,
+}
+
+pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
+    let opts = a.config.oracle()?;
+    let case = if input::is_ir(&a.file) {
+        Case {
+            config: a.config.case_config()?,
+            program: input::read_program(&a.file)?,
+        }
+    } else {
+        oracle::decode(&input::read_bytes(&a.file)?).ok_or("the input decodes to no program")?
+    };
+    let reducer = Reducer {
+        log_attempts: a.log,
+        ..Reducer::default()
+            .time_limit(Duration::from_secs(a.time))
+            .progress(true)
+    };
+    let r = session::reduce_case(case, &opts, &reducer)?;
+    let cfg = session::repro_config(&r.reduced.case, &opts);
+    let text = compiler::ir::text::print_program(&r.reduced.case.program);
+    let header = format!("; {}\n; signature: {}\n", r.finding, r.signature);
+    match &a.out {
+        Some(path) => {
+            fuzz::store::write_atomically(path, (header + &text).as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+            eprintln!("reproduce: gpufuzz repro {}{}", path.display(), cfg.flags());
+        }
+        None => print!("{header}{text}"),
+    }
+    eprintln!(
+        "reduced {} -> {} instructions in {:.1}s ({} candidates, {} kept{}); bug: {}",
+        r.reduced.before,
+        r.reduced.after,
+        r.reduced.elapsed.as_secs_f64(),
+        r.reduced.runs,
+        r.reduced.accepted,
+        if r.reduced.truncated {
+            ", stopped by a limit"
+        } else {
+            ""
+        },
+        r.signature
+    );
+    Ok(ExitCode::SUCCESS)
+}

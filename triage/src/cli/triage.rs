@@ -1,0 +1,72 @@
+//! `gpufuzz triage DIR`: reduce, bisect and bucket every finding of a fuzz output folder;
+//! one report per bug in `DIR/bugs/`. `--promote BUCKET` copies a bucket's repro into the
+//! regression corpus.
+
+use super::config::ConfigArgs;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use triage::bucket::Index;
+use triage::reduce::Reducer;
+use triage::session::{self, TriageOptions};
+
+#[derive(Args, Debug)]
+pub struct TriageArgs {
+    /// A `gpufuzz fuzz --out` folder.
+    dir: PathBuf,
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Wall-clock limit per reduction, in seconds.
+    #[arg(long, default_value_t = 30)]
+    time: u64,
+    /// Copy this bucket's repro into the corpus instead of triaging.
+    #[arg(long, value_name = "BUCKET")]
+    promote: Option<String>,
+    /// Where `--promote` writes.
+    #[arg(long, default_value = "corpus/regressions")]
+    corpus: PathBuf,
+}
+
+pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
+    if let Some(bucket) = &a.promote {
+        let path = session::promote(&a.dir, bucket, &a.corpus)?;
+        println!("promoted {bucket} to {}", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let t = TriageOptions {
+        plants: a.config.plants()?,
+        reducer: Reducer::default().time_limit(Duration::from_secs(a.time)),
+        verbose: true,
+    };
+    let s = session::triage(&a.dir, &t)?;
+    let bugs = a.dir.join("bugs");
+    let index = Index::load(&bugs).map_err(|e| e.to_string())?;
+    let mut sizes: Vec<usize> = s.reductions.iter().map(|r| r.1).collect();
+    sizes.sort_unstable();
+    let secs: f64 = s.reductions.iter().map(|r| r.2).sum();
+    println!(
+        "triaged {} finding(s) ({} did not reproduce); {} bucket(s), {} new",
+        s.triaged,
+        s.unreproduced,
+        index.buckets.len(),
+        s.new_buckets.len()
+    );
+    if !sizes.is_empty() {
+        println!(
+            "median reduced size {} instructions; {:.1}s per reduction",
+            sizes[sizes.len() / 2],
+            secs / sizes.len() as f64
+        );
+    }
+    for b in index.buckets.values() {
+        println!(
+            "  {:>4} hit(s)  {:>3} insts  {}  {}",
+            b.hits(),
+            b.smallest,
+            b.signature,
+            bugs.join(format!("{}.md", b.id)).display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

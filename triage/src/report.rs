@@ -1,0 +1,338 @@
+//! Bug reports: one markdown file ready to paste into an issue tracker and one JSON record
+//! per bucket, next to the repro (`bugs/<id>.ir`), all written atomically.
+//!
+//! A report holds the title (`[target] kind after pass: detail`), the signature, the hit
+//! count, the minimized program, the exact `gpufuzz repro …` command, expected vs actual for
+//! every differing invocation (capped), the target's code around the first difference when
+//! the pipeline can show it ([`disassembly`]), the configuration, the bisection, and the
+//! program's size before and after reduction. Markdown is rendered from the JSON record, so
+//! a re-triage that only adds hits rewrites both from one source.
+
+use crate::bisect::Bisection;
+use crate::signature::Signature;
+use compiler::interp::{self, RunOptions};
+use compiler::ir::text;
+use fuzz::oracle::{Case, Coverage, OracleOptions};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// At most this many differing words are listed.
+pub const MAX_DIFFERENCES: usize = 32;
+
+/// One differing word.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Difference {
+    /// `output` or `buffer N`.
+    pub place: String,
+    /// The invocation.
+    pub invocation: u32,
+    /// Slot or word index.
+    pub index: u32,
+    /// The interpreter's value.
+    pub expected: u32,
+    /// The pipeline's value.
+    pub actual: u32,
+}
+
+/// How to compile a repro: what the command line carries.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ReproConfig {
+    /// Planted bugs switched on.
+    pub plants: Vec<String>,
+    /// Pipelines run.
+    pub targets: Vec<String>,
+    /// Optional middle-end passes switched off.
+    pub disabled_passes: Vec<String>,
+    /// The whole `CaseConfig`, as Rust debug text.
+    pub case_config: String,
+}
+
+impl ReproConfig {
+    /// The flags `gpufuzz repro` (and `reduce`) take for this configuration.
+    pub fn flags(&self) -> String {
+        let mut s = String::new();
+        for t in &self.targets {
+            let _ = write!(s, " --target {t}");
+        }
+        for p in &self.plants {
+            let _ = write!(s, " --plant {p}");
+        }
+        for d in &self.disabled_passes {
+            let _ = write!(s, " --disable-pass {d}");
+        }
+        s
+    }
+}
+
+/// Everything a report says (the JSON record).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BugReport {
+    /// Bucket id (file stem).
+    pub id: String,
+    /// Issue title.
+    pub title: String,
+    /// The bug's signature.
+    pub signature: Signature,
+    /// The signature as text.
+    pub key: String,
+    /// Findings triaged into this bucket.
+    pub hits: usize,
+    /// Their folders.
+    pub findings: Vec<String>,
+    /// The reduced finding's detail.
+    pub detail: String,
+    /// The repro file.
+    pub repro_file: PathBuf,
+    /// The command that reproduces it.
+    pub command: String,
+    /// How to compile it.
+    pub config: ReproConfig,
+    /// What bisection found.
+    pub first_bad_pass: Option<String>,
+    /// Smallest pass limit showing the bug (`0`: no optional pass needed).
+    pub bisect_limit: Option<usize>,
+    /// Optional pass runs in the full pipeline.
+    pub pass_runs: usize,
+    /// The middle end checked pass by pass: first run whose IR misbehaves.
+    pub direct: Option<(usize, String)>,
+    /// Instructions before reduction.
+    pub size_before: usize,
+    /// Instructions after.
+    pub size_after: usize,
+    /// Reduction time in seconds.
+    pub reduce_seconds: f64,
+    /// Reduction candidates run.
+    pub reduce_runs: usize,
+    /// Differing words (at most [`MAX_DIFFERENCES`]).
+    pub differences: Vec<Difference>,
+    /// All differing words.
+    pub differences_total: usize,
+    /// The minimized program, canonical text.
+    pub program: String,
+    /// The target's code, annotated, when the pipeline exposes it.
+    pub disassembly: Option<String>,
+}
+
+/// The issue title: `[target] kind after pass: detail`.
+pub fn title(sig: &Signature, detail: &str) -> String {
+    let mut t = format!("[{}] {}", sig.target, sig.kind);
+    if let Some(p) = &sig.first_bad_pass {
+        let _ = write!(t, " after {p}");
+    }
+    t.push_str(": ");
+    if let Some(c) = &sig.class {
+        let _ = write!(t, "{c}: ");
+    }
+    let d: String = detail
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(100)
+        .collect();
+    t.push_str(&d);
+    t
+}
+
+/// Every word where `target`'s results differ from the interpreter's on `case`.
+pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Difference> {
+    let Some(pipeline) = fuzz::pipelines::all().iter().find(|p| p.name() == target) else {
+        return Vec::new();
+    };
+    let run = RunOptions {
+        fuel: opts.fuel,
+        ..RunOptions::default()
+    };
+    let Ok(expected) = interp::run(&case.program, &run) else {
+        return Vec::new();
+    };
+    let mut cov = Coverage::default();
+    let Ok(Ok(actual)) = fuzz::panics::catch(|| {
+        let optimised = fuzz::pipelines::middle::optimise(case, opts, &mut cov).map_err(|_| ())?;
+        pipeline
+            .run(case, &optimised, opts, &mut cov)
+            .map_err(|_| ())
+    }) else {
+        return Vec::new();
+    };
+    let d = &case.program.dispatch;
+    let mut out = Vec::new();
+    let mut scan = |place: String, width: u32, e: &[u32], a: &[u32]| {
+        for (k, (&x, &y)) in e.iter().zip(a).enumerate() {
+            if x != y && width > 0 {
+                out.push(Difference {
+                    place: place.clone(),
+                    invocation: k as u32 / width,
+                    index: k as u32 % width,
+                    expected: x,
+                    actual: y,
+                });
+            }
+        }
+    };
+    scan(
+        "output".into(),
+        d.outputs,
+        &expected.outputs,
+        &actual.outputs,
+    );
+    for (b, (e, a)) in expected.buffers.iter().zip(&actual.buffers).enumerate() {
+        scan(format!("buffer {b}"), d.buffers[b], e, a);
+    }
+    out
+}
+
+/// The hook for target code: the compiled program as the target shows it, annotated at the
+/// first difference. The middle end shows its optimised register-form IR; backends return
+/// `None` until their pipelines expose a disassembler.
+pub fn disassembly(
+    case: &Case,
+    opts: &OracleOptions,
+    target: &str,
+    first: Option<&Difference>,
+) -> Option<String> {
+    if target != "middle" {
+        return None;
+    }
+    let p = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
+    let marker = first
+        .filter(|d| d.place == "output")
+        .map(|d| format!("store_output {},", d.index));
+    let mut s = String::new();
+    for line in text::print_program(&p).lines() {
+        s.push_str(line);
+        if marker
+            .as_ref()
+            .is_some_and(|m| line.trim_start().starts_with(m.as_str()))
+        {
+            s.push_str("   ; <-- first difference is in this slot");
+        }
+        s.push('\n');
+    }
+    Some(s)
+}
+
+/// Renders the markdown issue.
+pub fn markdown(r: &BugReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", r.title);
+    let _ = writeln!(s, "- **Signature:** `{}`", r.key);
+    let _ = writeln!(
+        s,
+        "- **Hits:** {} (findings: {})",
+        r.hits,
+        r.findings.join(", ")
+    );
+    let pass = r.first_bad_pass.as_deref().unwrap_or("unknown");
+    let _ = writeln!(s, "- **First bad pass:** `{pass}`");
+    let limit = r.bisect_limit.map_or("not found".into(), |n| n.to_string());
+    let _ = writeln!(
+        s,
+        "- **Bisection:** first bad pass limit {limit} of {} optional pass runs",
+        r.pass_runs
+    );
+    if let Some((i, name)) = &r.direct {
+        let _ = writeln!(
+            s,
+            "- **Direct check:** the IR first misbehaves after run {i} (`{name}`)"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "- **Size:** {} → {} instructions (reduced in {:.1}s, {} candidates)",
+        r.size_before, r.size_after, r.reduce_seconds, r.reduce_runs
+    );
+    let _ = writeln!(s, "\n## Reproduce\n\n```sh\n{}\n```\n", r.command);
+    let _ = writeln!(s, "Repro file: `{}`\n", r.repro_file.display());
+    let _ = writeln!(s, "## Configuration\n");
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let _ = writeln!(s, "- targets: {}", list(&r.config.targets));
+    let _ = writeln!(s, "- planted bugs: {}", list(&r.config.plants));
+    let _ = writeln!(s, "- disabled passes: {}", list(&r.config.disabled_passes));
+    let _ = writeln!(s, "- case config: `{}`\n", r.config.case_config);
+    let _ = writeln!(s, "## What differs\n\n{}\n", r.detail);
+    if !r.differences.is_empty() {
+        let _ = writeln!(
+            s,
+            "| place | invocation | index | expected | actual |\n|---|---|---|---|---|"
+        );
+        for d in &r.differences {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | `{:#010x}` | `{:#010x}` |",
+                d.place, d.invocation, d.index, d.expected, d.actual
+            );
+        }
+        if r.differences_total > r.differences.len() {
+            let _ = writeln!(
+                s,
+                "\n({} more differing words not shown)",
+                r.differences_total - r.differences.len()
+            );
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Minimized program\n\n```\n{}```\n", r.program);
+    let _ = writeln!(s, "## Target code\n");
+    match &r.disassembly {
+        Some(d) => {
+            let _ = writeln!(s, "```\n{d}```");
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "The `{}` pipeline does not expose its code yet.",
+                r.signature.target
+            );
+        }
+    }
+    s
+}
+
+/// Paths of a bucket's files.
+pub fn paths(bugs: &Path, id: &str) -> (PathBuf, PathBuf, PathBuf) {
+    (
+        bugs.join(format!("{id}.md")),
+        bugs.join(format!("{id}.json")),
+        bugs.join(format!("{id}.ir")),
+    )
+}
+
+/// The repro file's text: a comment header, then the program.
+pub fn repro_text(r: &BugReport) -> String {
+    format!(
+        "; {}\n; signature: {}\n; reproduce: {}\n{}",
+        r.title, r.key, r.command, r.program
+    )
+}
+
+/// Writes the repro, the JSON record and the markdown atomically.
+pub fn write(bugs: &Path, r: &BugReport) -> io::Result<()> {
+    let (md, json, ir) = paths(bugs, &r.id);
+    fuzz::store::write_atomically(&ir, repro_text(r).as_bytes())?;
+    let j = serde_json::to_string_pretty(r).map_err(io::Error::other)?;
+    fuzz::store::write_atomically(&json, j.as_bytes())?;
+    fuzz::store::write_atomically(&md, markdown(r).as_bytes())
+}
+
+/// Reads a bucket's JSON record.
+pub fn read(bugs: &Path, id: &str) -> io::Result<BugReport> {
+    let (_, json, _) = paths(bugs, id);
+    serde_json::from_str(&std::fs::read_to_string(json)?).map_err(io::Error::other)
+}
+
+/// Builds the bisection part of a report.
+pub fn with_bisection(r: &mut BugReport, b: &Bisection) {
+    r.first_bad_pass = b.first_bad_pass.clone();
+    r.bisect_limit = b.limit;
+    r.pass_runs = b.runs.len();
+    r.direct = b.direct.clone();
+}

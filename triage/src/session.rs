@@ -1,0 +1,300 @@
+//! Triage of a fuzz output folder (`gpufuzz triage DIR`): every saved finding is reproduced,
+//! reduced while it keeps its signature, bisected, and filed into a bucket; each bucket gets
+//! a report in `DIR/bugs/`. Findings triaged before (the index remembers them) are skipped,
+//! and a known bug's new hits are counted, not reported again; a smaller repro replaces the
+//! bucket's old one.
+
+use crate::bisect::{self, Bisection};
+use crate::bucket::{Added, Index};
+use crate::reduce::{Reduced, Reducer};
+use crate::report::{self, BugReport, ReproConfig};
+use crate::signature::{self, Signature};
+use compiler::interp::{self, RunOptions};
+use compiler::ir::text;
+use compiler::planted::{Plant, Plants};
+use fuzz::finding::Finding;
+use fuzz::oracle::{self, Case, OracleOptions};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A reduced and bisected case.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The bug it shows.
+    pub signature: Signature,
+    /// The reduced case's finding.
+    pub finding: Finding,
+    /// The reduction.
+    pub reduced: Reduced,
+    /// Bisection of the reduced case.
+    pub bisection: Bisection,
+}
+
+/// Smaller interpreter fuel tried first for reductions (timeouts burn all of it, on every
+/// candidate); the result is checked with the caller's fuel before it is accepted.
+const QUICK_FUEL: u64 = 5_000;
+
+/// Reduces `case` while it shows the signature it shows now, then bisects the result.
+pub fn reduce_case(
+    case: Case,
+    opts: &OracleOptions,
+    reducer: &Reducer,
+) -> Result<Reduction, String> {
+    let (sig, _) = signature::signature_of(&case, opts).ok_or("the input shows no finding")?;
+    let quick = OracleOptions {
+        fuel: QUICK_FUEL.min(opts.fuel),
+        ..opts.clone()
+    };
+    let mut reduced = None;
+    if signature::shows(&case, &quick, &sig) {
+        let r = reducer.reduce(case.clone(), &mut |c: &Case| {
+            signature::shows(c, &quick, &sig)
+        });
+        reduced = r.ok().filter(|r| signature::shows(&r.case, opts, &sig));
+    }
+    let reduced = match reduced {
+        Some(r) => r,
+        None => reducer
+            .reduce(case, &mut |c: &Case| signature::shows(c, opts, &sig))
+            .map_err(|e| e.to_string())?,
+    };
+    let finding = signature::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
+    let bisection = bisect::bisect(&reduced.case, opts, &finding);
+    Ok(Reduction {
+        signature: sig,
+        finding,
+        reduced,
+        bisection,
+    })
+}
+
+/// The flags a case and oracle options need on the command line.
+pub fn repro_config(case: &Case, opts: &OracleOptions) -> ReproConfig {
+    ReproConfig {
+        plants: opts.plants.iter().map(|p| p.name().to_string()).collect(),
+        targets: opts.targets.clone(),
+        disabled_passes: fuzz::pipelines::middle::disabled_passes(case),
+        case_config: format!("{:?}", case.config),
+    }
+}
+
+/// The report for a reduction, its repro to live at `bugs/<id>.ir`.
+pub fn build_report(
+    id: &str,
+    bugs: &Path,
+    r: &Reduction,
+    opts: &OracleOptions,
+    findings: Vec<String>,
+) -> BugReport {
+    let case = &r.reduced.case;
+    let config = repro_config(case, opts);
+    let (_, _, ir) = report::paths(bugs, id);
+    let ir = std::path::absolute(&ir).unwrap_or(ir);
+    let diffs = report::differences(case, opts, &r.signature.target);
+    let disassembly = report::disassembly(case, opts, &r.signature.target, diffs.first());
+    let mut rep = BugReport {
+        id: id.to_string(),
+        title: report::title(&r.signature, &r.finding.detail),
+        key: r.signature.key(),
+        signature: r.signature.clone(),
+        hits: findings.len(),
+        findings,
+        detail: r.finding.to_string(),
+        command: format!("gpufuzz repro {}{}", ir.display(), config.flags()),
+        repro_file: ir,
+        config,
+        first_bad_pass: None,
+        bisect_limit: None,
+        pass_runs: 0,
+        direct: None,
+        size_before: r.reduced.before,
+        size_after: r.reduced.after,
+        reduce_seconds: r.reduced.elapsed.as_secs_f64(),
+        reduce_runs: r.reduced.runs,
+        differences_total: diffs.len(),
+        differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
+        program: text::print_program(&case.program),
+        disassembly,
+    };
+    report::with_bisection(&mut rep, &r.bisection);
+    rep
+}
+
+/// The options `gpufuzz` flags describe: `--plant`, `--target`, `--disable-pass` pairs in a
+/// saved finding's `reproduce` command.
+pub fn parse_flags(cmd: &str) -> (Plants, Vec<String>, Vec<String>) {
+    let (mut plants, mut targets, mut disabled) = (Plants::NONE, Vec::new(), Vec::new());
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    for pair in words.windows(2) {
+        match pair[0] {
+            "--plant" => {
+                if let Some(p) = Plant::from_name(pair[1]) {
+                    plants = plants.with(p);
+                }
+            }
+            "--target" => targets.push(pair[1].to_string()),
+            "--disable-pass" => disabled.push(pair[1].to_string()),
+            _ => {}
+        }
+    }
+    (plants, targets, disabled)
+}
+
+/// How to triage.
+#[derive(Clone, Debug, Default)]
+pub struct TriageOptions {
+    /// Planted bugs on in addition to those each finding's command names.
+    pub plants: Plants,
+    /// The reducer.
+    pub reducer: Reducer,
+    /// Print a line per finding.
+    pub verbose: bool,
+}
+
+/// What a triage did.
+#[derive(Clone, Debug, Default)]
+pub struct TriageSummary {
+    /// Findings triaged now.
+    pub triaged: usize,
+    /// Findings that did not reproduce.
+    pub unreproduced: usize,
+    /// Buckets opened now.
+    pub new_buckets: Vec<String>,
+    /// Report ids written or updated.
+    pub updated: Vec<String>,
+    /// Sizes (before, after) and seconds of each reduction.
+    pub reductions: Vec<(usize, usize, f64)>,
+}
+
+/// Triage of `dir` (a `gpufuzz fuzz --out` folder): reports go to `dir/bugs/`.
+pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, String> {
+    let bugs = dir.join("bugs");
+    let io = |e: std::io::Error| format!("{}: {e}", bugs.display());
+    std::fs::create_dir_all(&bugs).map_err(io)?;
+    let mut index = Index::load(&bugs).map_err(io)?;
+    let mut summary = TriageSummary::default();
+    for folder in finding_folders(dir)? {
+        let name = folder
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        if index.processed.contains(&name) {
+            continue;
+        }
+        let start = Instant::now();
+        let outcome = triage_one(&folder, t);
+        index.processed.insert(name.clone());
+        let (opts, red) = match outcome {
+            Ok(x) => x,
+            Err(e) => {
+                if t.verbose {
+                    eprintln!("triage: {name}: {e}");
+                }
+                index.unreproduced.insert(name, e);
+                summary.unreproduced += 1;
+                continue;
+            }
+        };
+        summary.triaged += 1;
+        let size = red.reduced.after;
+        summary
+            .reductions
+            .push((red.reduced.before, size, red.reduced.elapsed.as_secs_f64()));
+        let (added, bucket) = index.add(&red.signature, &name, size);
+        let (id, findings) = (bucket.id.clone(), bucket.findings.clone());
+        if t.verbose {
+            eprintln!(
+                "triage: {name}: {} ({} -> {size} insts, {:.1}s) {added:?}",
+                red.signature,
+                red.reduced.before,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        let rep = match added {
+            Added::New | Added::Smaller => build_report(&id, &bugs, &red, &opts, findings),
+            Added::Counted => {
+                let mut rep = report::read(&bugs, &id).map_err(io)?;
+                rep.hits = findings.len();
+                rep.findings = findings;
+                rep
+            }
+        };
+        report::write(&bugs, &rep).map_err(io)?;
+        if added == Added::New {
+            summary.new_buckets.push(id.clone());
+        }
+        if !summary.updated.contains(&id) {
+            summary.updated.push(id);
+        }
+        index.save(&bugs).map_err(io)?;
+    }
+    index.save(&bugs).map_err(io)?;
+    Ok(summary)
+}
+
+/// Finding folders under `dir/findings`, sorted.
+fn finding_folders(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let root = dir.join("findings");
+    let rd = std::fs::read_dir(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut v: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("input.bin").is_file())
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// Reproduces, reduces and bisects one saved finding.
+fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduction), String> {
+    let bytes = std::fs::read(folder.join("input.bin")).map_err(|e| e.to_string())?;
+    let record: serde_json::Value = std::fs::read_to_string(folder.join("finding.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default();
+    let (mut plants, mut targets, _) = parse_flags(record["reproduce"].as_str().unwrap_or(""));
+    for p in t.plants.iter() {
+        plants = plants.with(p);
+    }
+    let target = record["finding"]["target"].as_str().unwrap_or("");
+    if targets.is_empty() && fuzz::pipelines::all().iter().any(|p| p.name() == target) {
+        targets.push(target.to_string());
+    }
+    let opts = OracleOptions {
+        plants,
+        targets,
+        ..OracleOptions::default()
+    };
+    let case = oracle::decode(&bytes).ok_or("the input decodes to no program")?;
+    Ok((opts.clone(), reduce_case(case, &opts, &t.reducer)?))
+}
+
+/// Copies bucket `name`'s repro into `corpus` (e.g. `corpus/regressions/`) in canonical
+/// form, with a header saying what it caught, its signature, the command, and `; expect`
+/// lines holding the interpreter's outputs. Returns the new file.
+pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String> {
+    let bugs = dir.join("bugs");
+    let index = Index::load(&bugs).map_err(|e| e.to_string())?;
+    let bucket = index
+        .find(name)
+        .ok_or_else(|| format!("no bucket {name:?} in {}", bugs.display()))?;
+    let rep = report::read(&bugs, &bucket.id).map_err(|e| e.to_string())?;
+    let p = text::parse_program(&rep.program, &bucket.id).map_err(|e| e.to_string())?;
+    let results = interp::run(&p, &RunOptions::default()).map_err(|e| e.to_string())?;
+    let mut s = format!(
+        "; Caught: {}\n; Signature: {}\n; Command: {}\n",
+        rep.title, rep.key, rep.command
+    );
+    let slots = p.dispatch.outputs as usize;
+    if slots > 0 {
+        for (i, words) in results.outputs.chunks(slots).enumerate().take(16) {
+            let w: Vec<String> = words.iter().map(|w| format!("{w:#010x}")).collect();
+            s.push_str(&format!("; expect {i}: {}\n", w.join(" ")));
+        }
+    }
+    s.push_str(&text::print_program(&p));
+    std::fs::create_dir_all(corpus).map_err(|e| e.to_string())?;
+    let path = corpus.join(format!("{}.ir", bucket.id));
+    fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(path)
+}

@@ -1,0 +1,100 @@
+//! `triage DIR` end to end: two planted bugs land in two buckets, many inputs of one bug in
+//! one; reports hold every field; the repro command really reproduces; a second triage
+//! counts instead of duplicating; promotion writes a canonical regression with expectations.
+
+mod common;
+
+use compiler::planted::Plant;
+use std::process::Command;
+use std::time::Duration;
+use triage::bucket::Index;
+use triage::reduce::Reducer;
+use triage::report;
+use triage::session::{self, TriageOptions};
+
+#[test]
+fn two_bugs_two_buckets_with_working_reports() {
+    let dir = common::temp_dir("dir");
+    assert!(common::fuzz_into(&dir, Plant::FromSsaSwap, 11, 400, 3) >= 3);
+    assert!(common::fuzz_into(&dir, Plant::DceLoopLiveOut, 12, 3000, 1) >= 1);
+    let t = TriageOptions {
+        reducer: Reducer::default().time_limit(Duration::from_secs(10)),
+        ..TriageOptions::default()
+    };
+    let s = session::triage(&dir, &t).unwrap();
+    assert_eq!(s.unreproduced, 0);
+    assert!(s.triaged >= 4, "{s:?}");
+    let bugs = dir.join("bugs");
+    let index = Index::load(&bugs).unwrap();
+    let keys: Vec<&String> = index.buckets.keys().collect();
+    assert_eq!(
+        keys,
+        ["mismatch:middle:from_ssa", "mismatch:middle:opt_dce"],
+        "{index:#?}"
+    );
+    assert_eq!(index.buckets["mismatch:middle:from_ssa"].hits(), 3);
+
+    for b in index.buckets.values() {
+        let rep = report::read(&bugs, &b.id).unwrap();
+        let md = std::fs::read_to_string(bugs.join(format!("{}.md", b.id))).unwrap();
+        for field in [
+            "# [middle] mismatch after ",
+            "**Signature:**",
+            "**Hits:**",
+            "**First bad pass:**",
+            "**Size:**",
+            "## Reproduce",
+            "gpufuzz repro ",
+            "## Configuration",
+            "planted bugs: ",
+            "## What differs",
+            "| place | invocation |",
+            "## Minimized program",
+            "## Target code",
+        ] {
+            assert!(md.contains(field), "{}: no {field:?} in\n{md}", b.id);
+        }
+        assert!(rep.size_after < rep.size_before);
+        assert!(!rep.differences.is_empty());
+        // The command really reproduces the same bug.
+        let args: Vec<&str> = rep.command.split_whitespace().skip(1).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_gpufuzz"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{}: {stdout}", rep.command);
+        assert!(
+            stdout.contains(&format!("bug: {}", rep.key)),
+            "{}:\n{stdout}",
+            rep.command
+        );
+    }
+
+    // Again: nothing new is triaged or reported; more hits of a known bug are counted.
+    let again = session::triage(&dir, &t).unwrap();
+    assert_eq!(again.triaged, 0);
+    assert!(common::fuzz_into(&dir, Plant::FromSsaSwap, 13, 400, 1) >= 1);
+    let third = session::triage(&dir, &t).unwrap();
+    assert_eq!(third.triaged, 1);
+    assert!(third.new_buckets.is_empty());
+    let index = Index::load(&bugs).unwrap();
+    assert_eq!(index.buckets.len(), 2);
+    let id = &index.buckets["mismatch:middle:from_ssa"].id;
+    assert_eq!(report::read(&bugs, id).unwrap().hits, 4);
+
+    // Promotion: canonical body, header, and the interpreter's outputs as expectations.
+    let corpus = dir.join("corpus");
+    let path = session::promote(&dir, id, &corpus).unwrap();
+    let src = std::fs::read_to_string(path).unwrap();
+    assert!(src.contains("; Signature: mismatch:middle:from_ssa"));
+    assert!(src.contains("; expect 0: "));
+    let body: String = src
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let p = compiler::ir::text::parse_program(&body, "promoted").unwrap();
+    assert_eq!(body, compiler::ir::text::print_program(&p));
+    let _ = std::fs::remove_dir_all(&dir);
+}
