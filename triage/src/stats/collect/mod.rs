@@ -7,9 +7,11 @@
 //!
 //! * [`ir`] — the middle end only: IR instruction, ALU, phi, memory, `if` and loop counts,
 //!   and the interpreter's executed-instruction count;
+//! * [`gen`] — `gen8`/`gen16`: the Gen backend and simulator;
 //! * [`a6xx`] — the a6xx backend and simulator, counted as ir3's shader-db counts.
 
 pub mod a6xx;
+pub mod gen;
 pub mod ir;
 
 use super::corpus::Entry;
@@ -17,6 +19,7 @@ use super::options::{Settings, Target};
 use super::{Failure, ProgramStats, StatsFile};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PipelineOptions};
+use sim::gen::ExecSize;
 use std::collections::BTreeMap;
 
 /// Counters of one program, in the order the target records them.
@@ -27,7 +30,7 @@ pub fn measurements(target: Target) -> &'static [&'static str] {
     match target {
         Target::Ir => ir::MEASUREMENTS,
         Target::A6xx => a6xx::MEASUREMENTS,
-        Target::Gen8 | Target::Gen16 => &[],
+        Target::Gen8 | Target::Gen16 => gen::MEASUREMENTS,
     }
 }
 
@@ -48,8 +51,9 @@ pub fn collect_one(p: &Program, settings: &Settings) -> Result<Record, String> {
     let optimised = middle_end(p, settings)?;
     match settings.target {
         Target::Ir => ir::record(&optimised),
+        Target::Gen8 => gen::record(&optimised, ExecSize::S8, &settings.gen),
+        Target::Gen16 => gen::record(&optimised, ExecSize::S16, &settings.gen),
         Target::A6xx => a6xx::record(&optimised, &settings.a6xx, ir::loops(&optimised)),
-        t => Err(format!("target {t}: backend not available in this build")),
     }
 }
 
