@@ -5,7 +5,8 @@
 //! * [`bisect`] — the first bad pass, by pass limit and by re-interpretation;
 //! * [`bucket`] — one bucket per signature, with an index that survives re-triage;
 //! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
-//! * [`session`] — triage of a whole fuzz output folder.
+//! * [`session`] — triage of a whole fuzz output folder;
+//! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -15,3 +16,4 @@ pub mod reduce;
 pub mod report;
 pub mod session;
 pub mod signature;
+pub mod stats;

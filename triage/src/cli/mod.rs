@@ -6,8 +6,10 @@ mod fmt;
 mod fuzz;
 mod input;
 mod reduce;
+mod report;
 mod repro;
 mod run;
+mod stats;
 mod triage;
 
 use clap::{Parser, Subcommand};
@@ -38,6 +40,10 @@ enum Command {
     Triage(triage::TriageArgs),
     /// Measure end-to-end fuzzing throughput on one core, split by stage.
     Bench(bench::BenchArgs),
+    /// Compile a corpus for a target and record shader-db style statistics as JSON.
+    Stats(stats::StatsArgs),
+    /// Compare two stats files the way Mesa's shader-db report.py does.
+    Report(report::ReportArgs),
 }
 
 /// Runs a parsed command line.
@@ -50,5 +56,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Reduce(a) => reduce::run(a),
         Command::Triage(a) => triage::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Report(a) => report::run(a),
     }
 }
