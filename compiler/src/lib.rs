@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod a6xx;
+pub mod gen;
 pub mod interp;
 pub mod ir;
 pub mod passes;

@@ -28,6 +28,13 @@ use sim::dispatch::Results;
 pub struct CaseConfig {
     /// Optional middle-end passes switched off (bit `i` = pass `i` of the pipeline table).
     pub disabled_passes: u32,
+    /// Gen: generation 9 (sampler `ld` order u, v, lod) rather than 7 (u, lod, v).
+    pub gen9: bool,
+    /// Gen: GRFs for allocation at SIMD8 (125 is the whole file; doubled for SIMD16 when
+    /// starved).
+    pub gen_grfs: u32,
+    /// Gen: trim trailing zero sampler parameters (`opt_zero_samples`).
+    pub gen_zero_samples: bool,
     /// a6xx: waves of 128 fibers instead of 64.
     pub a6xx_wave128: bool,
     /// a6xx: predicate registers (4, or 1 as before a6xx).
@@ -43,6 +50,9 @@ impl Default for CaseConfig {
     fn default() -> Self {
         CaseConfig {
             disabled_passes: 0,
+            gen9: true,
+            gen_grfs: 125,
+            gen_zero_samples: true,
             a6xx_wave128: false,
             a6xx_predicates: 4,
             a6xx_registers: 192,
@@ -59,6 +69,13 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         // so that spilling and predicate reloads are exercised, not just possible.
         Ok(CaseConfig {
             disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
+            gen9: !u.ratio(1, 3)?,
+            gen_grfs: if u.ratio(1, 2)? {
+                u.int_in_range(12..=40)?
+            } else {
+                d.gen_grfs
+            },
+            gen_zero_samples: !u.ratio(1, 4)?,
             a6xx_wave128: u.ratio(1, 4)?,
             a6xx_predicates: if u.ratio(1, 3)? { 1 } else { 4 },
             a6xx_registers: if u.ratio(1, 2)? {

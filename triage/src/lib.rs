@@ -6,7 +6,8 @@
 //! * [`bucket`] — one bucket per signature, with an index that survives re-triage;
 //! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
 //! * [`session`] — triage of a whole fuzz output folder;
-//! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size).
+//! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
+//! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -17,3 +18,4 @@ pub mod report;
 pub mod selftest;
 pub mod session;
 pub mod signature;
+pub mod stats;

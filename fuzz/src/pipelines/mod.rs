@@ -4,6 +4,7 @@
 //! nowhere else.
 
 pub mod a6xx;
+pub mod gen;
 pub mod middle;
 
 use crate::finding::Finding;
@@ -29,7 +30,16 @@ pub trait Pipeline: Sync {
 
 /// Every registered pipeline, in the order the oracle runs them.
 pub fn all() -> &'static [&'static dyn Pipeline] {
-    &[&middle::Middle, &a6xx::A6xx]
+    &[
+        &middle::Middle,
+        &gen::Gen {
+            width: sim::gen::ExecSize::S8,
+        },
+        &gen::Gen {
+            width: sim::gen::ExecSize::S16,
+        },
+        &a6xx::A6xx,
+    ]
 }
 
 /// A bucketing class from a value's `Debug` form: its variant names, without the numbers

@@ -7,9 +7,11 @@ mod fuzz;
 mod input;
 mod plant;
 mod reduce;
+mod report;
 mod repro;
 mod run;
 mod selftest;
+mod stats;
 mod triage;
 
 use clap::{Parser, Subcommand};
@@ -44,6 +46,10 @@ enum Command {
     Plant(plant::PlantArgs),
     /// Measure the fuzzer on planted bugs: time to the first finding, reduced repro size.
     Selftest(selftest::SelftestArgs),
+    /// Compile a corpus for a target and record shader-db style statistics as JSON.
+    Stats(stats::StatsArgs),
+    /// Compare two stats files the way Mesa's shader-db report.py does.
+    Report(report::ReportArgs),
 }
 
 /// Runs a parsed command line.
@@ -58,5 +64,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Bench(a) => bench::run(a),
         Command::Plant(a) => plant::run(a),
         Command::Selftest(a) => selftest::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Report(a) => report::run(a),
     }
 }

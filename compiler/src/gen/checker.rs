@@ -1,0 +1,378 @@
+//! Phase 4: the allocation checker (regalloc2-style symbolic checking). It trusts nothing it
+//! checks: it reads only the emitted code and, per operand, the virtual register the operand
+//! stood for ([`Annot`], recorded by the emitter). It never looks at the allocator's state.
+//!
+//! Abstract state: for every GRF and every scratch slot (32-byte unit), what it holds — GRF
+//! `k` of virtual register `v`, a thread-payload register, the g0 header template, a scratch
+//! header with a known offset, something else, nothing yet, or a conflict of several. Writes
+//! set the destination to what the annotation says it stands for; `mov(8) g, g0` makes a header
+//! template and `mov(1) g.2, imm` on one a header with that offset; scratch block writes copy
+//! GRF states into slots and block reads copy them back. Paths meet at joins (equal, or
+//! conflict) and loops iterate to a fixpoint over [`super::flow`]'s graph.
+//!
+//! Rules: every annotated source GRF holds the GRF of the register it stands for; reads of
+//! g0–g2 find the payload; a scratch block message's header holds a known offset; a SIMD16
+//! destination does not start one GRF past a source (the compressed-instruction overlap); a
+//! send's response does not overlap its payload at another base.
+//!
+//! Limitation: states are per register, not per channel, so clobbering the inactive channels
+//! of a register by a NoMask write is outside what it proves.
+
+use super::flow::{self, Flow};
+use sim::gen::{Dst, ExecSize, Inst, Message, Op, Program, Region, Src};
+use std::fmt;
+
+/// What each operand of an emitted instruction stood for: (virtual register, GRF offset).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annot {
+    /// The destination's register and offset.
+    pub dst: Option<(u32, u8)>,
+    /// Each source's register and offset.
+    pub src: [Option<(u32, u8)>; 3],
+}
+
+/// What a GRF or scratch slot holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Holding {
+    /// Nothing written yet.
+    Unwritten,
+    /// GRF `grf` of virtual register `vreg`.
+    Value {
+        /// The virtual register (`vgrfN`).
+        vreg: u32,
+        /// GRF offset in it.
+        grf: u8,
+    },
+    /// Thread-payload register gN.
+    Payload(u8),
+    /// A copy of g0.
+    HeaderTemplate,
+    /// A scratch header with this offset.
+    Header(u32),
+    /// Something no operand stands for.
+    Other,
+    /// Different things on different paths.
+    Conflict,
+}
+
+impl fmt::Display for Holding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Holding::Value { vreg, grf } => write!(f, "vgrf{vreg}+{grf}"),
+            Holding::Payload(g) => write!(f, "payload g{g}"),
+            Holding::Header(o) => write!(f, "header for offset {o}"),
+            h => write!(f, "{h:?}"),
+        }
+    }
+}
+
+/// A use that reads the wrong thing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// A source GRF does not hold the value its operand stands for.
+    #[error("instruction {inst}: g{grf} should hold {expected} but holds {found}")]
+    IncorrectValue {
+        /// Emitted instruction index.
+        inst: u32,
+        /// The GRF read.
+        grf: u8,
+        /// What the operand stands for.
+        expected: Holding,
+        /// What the GRF holds on some path.
+        found: Holding,
+    },
+    /// A SIMD16 destination starts one GRF past a source.
+    #[error("instruction {inst}: SIMD16 destination g{dst} overlaps source g{src} (compressed)")]
+    CompressedOverlap {
+        /// Emitted instruction index.
+        inst: u32,
+        /// Destination GRF.
+        dst: u8,
+        /// Source GRF.
+        src: u8,
+    },
+    /// A send's response overlaps its payload at a different base (lanes clobber each
+    /// other's parameters).
+    #[error("instruction {inst}: response g{dst} overlaps payload g{payload}")]
+    ResponseOverlap {
+        /// Emitted instruction index.
+        inst: u32,
+        /// Response GRF.
+        dst: u8,
+        /// Payload GRF.
+        payload: u8,
+    },
+    /// A scratch block message whose header has no known offset.
+    #[error("instruction {inst}: scratch header g{grf} holds {found}")]
+    BadHeader {
+        /// Emitted instruction index.
+        inst: u32,
+        /// Header GRF.
+        grf: u8,
+        /// What it holds.
+        found: Holding,
+    },
+    /// The program's control flow is not structured.
+    #[error("unstructured control flow")]
+    Unstructured,
+}
+
+const SLOTS: usize = 2048;
+
+#[derive(Clone, PartialEq, Eq)]
+struct State {
+    grf: Vec<Holding>,
+    slot: Vec<Holding>,
+}
+
+impl State {
+    fn meet(&mut self, o: &State) -> bool {
+        let mut changed = false;
+        for (a, b) in self
+            .grf
+            .iter_mut()
+            .chain(self.slot.iter_mut())
+            .zip(o.grf.iter().chain(o.slot.iter()))
+        {
+            if a != b && *a != Holding::Conflict {
+                *a = Holding::Conflict;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// Checks `p` against its annotations.
+pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
+    let flows: Vec<Flow> = p
+        .insts
+        .iter()
+        .map(|i| Flow::of(Some(i.op), i.pred))
+        .collect();
+    let g = flow::graph(&flows).ok_or(CheckError::Unstructured)?;
+    if g.is_empty() {
+        return Ok(());
+    }
+    // Scratch the program can name: past the largest header offset by a block's worth.
+    let slots = p
+        .insts
+        .iter()
+        .filter_map(|i| match (i.exec_size, i.dst, i.src[0]) {
+            (ExecSize::S1, Dst::Grf { subreg: 2, .. }, Src::Imm { bits, .. }) => {
+                Some(bits as usize)
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| (m + 9).min(SLOTS));
+    let mut entry = State {
+        grf: vec![Holding::Unwritten; 128],
+        slot: vec![Holding::Unwritten; slots],
+    };
+    for r in 0..=p.width.regs() as u8 {
+        entry.grf[r as usize] = Holding::Payload(r);
+    }
+    let mut ins: Vec<Option<State>> = vec![None; g.len()];
+    ins[0] = Some(entry);
+    let mut work = vec![0u32];
+    let mut errors: Option<CheckError> = None;
+    while let Some(b) = work.pop() {
+        let b = b as usize;
+        let mut s = ins[b].clone().expect("queued blocks have a state");
+        for i in g.range(b) {
+            if let Err(e) = step(&p.insts[i], &annots[i], i as u32, &mut s) {
+                if errors
+                    .as_ref()
+                    .is_none_or(|old| error_inst(old) > error_inst(&e))
+                {
+                    errors = Some(e);
+                }
+            }
+        }
+        for &t in &g.succs[b] {
+            let t = t as usize;
+            let changed = match &mut ins[t] {
+                None => {
+                    ins[t] = Some(s.clone());
+                    true
+                }
+                Some(old) => old.meet(&s),
+            };
+            if changed && !work.contains(&(t as u32)) {
+                work.push(t as u32);
+            }
+        }
+    }
+    errors.map_or(Ok(()), Err)
+}
+
+fn error_inst(e: &CheckError) -> u32 {
+    match e {
+        CheckError::IncorrectValue { inst, .. }
+        | CheckError::CompressedOverlap { inst, .. }
+        | CheckError::ResponseOverlap { inst, .. }
+        | CheckError::BadHeader { inst, .. } => *inst,
+        CheckError::Unstructured => 0,
+    }
+}
+
+fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError> {
+    let mut result = Ok(());
+    let mut fail = |e: CheckError| {
+        if result.is_ok() {
+            result = Err(e);
+        }
+    };
+    let send = match inst.op {
+        Op::Send(d) => Some(d),
+        _ => None,
+    };
+    for (k, src) in inst.src.iter().enumerate() {
+        let Src::Grf(gs) = src else { continue };
+        let n = match (send, k) {
+            (Some(d), 0) => d.mlen as usize,
+            _ if gs.region == Region::Scalar => 1,
+            _ => inst.exec_size.regs() as usize,
+        };
+        let block = matches!(
+            send.map(|d| d.msg),
+            Some(Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. })
+        );
+        if block && k == 0 {
+            let h = s.grf[gs.reg as usize];
+            if !matches!(h, Holding::Header(_)) {
+                fail(CheckError::BadHeader {
+                    inst: at,
+                    grf: gs.reg,
+                    found: h,
+                });
+            }
+            continue;
+        }
+        for j in 0..n {
+            let r = gs.reg as usize + j;
+            if r >= 128 {
+                break;
+            }
+            let expected = match a.src[k] {
+                Some((v, off)) => Holding::Value {
+                    vreg: v,
+                    grf: off + j as u8,
+                },
+                None if r < 3 => Holding::Payload(r as u8),
+                None => continue,
+            };
+            if s.grf[r] != expected {
+                fail(CheckError::IncorrectValue {
+                    inst: at,
+                    grf: r as u8,
+                    expected,
+                    found: s.grf[r],
+                });
+            }
+        }
+        if let (Some(d), 0, Dst::Grf { reg, .. }) = (send, k, inst.dst) {
+            let (p0, p1) = (gs.reg as u32, gs.reg as u32 + d.mlen as u32);
+            let (d0, d1) = (reg as u32, reg as u32 + d.rlen as u32);
+            if d0 != p0 && d0 < p1 && p0 < d1 {
+                fail(CheckError::ResponseOverlap {
+                    inst: at,
+                    dst: reg,
+                    payload: gs.reg,
+                });
+            }
+        }
+        if send.is_none() && inst.exec_size == ExecSize::S16 && gs.region == Region::Vector {
+            if let Dst::Grf { reg, .. } = inst.dst {
+                if reg == gs.reg.wrapping_add(1) {
+                    fail(CheckError::CompressedOverlap {
+                        inst: at,
+                        dst: reg,
+                        src: gs.reg,
+                    });
+                }
+            }
+        }
+    }
+    let Dst::Grf { reg, subreg, .. } = inst.dst else {
+        if let Some(d) = send {
+            if let Message::ScratchBlockWrite { regs } = d.msg {
+                transfer_to_slot(inst, regs, s);
+            }
+        }
+        return result;
+    };
+    let reg = reg as usize;
+    match send {
+        Some(d) => {
+            if let Message::ScratchBlockRead { regs } = d.msg {
+                let off = header_offset(inst, s);
+                for j in 0..regs as usize {
+                    s.grf[(reg + j).min(127)] = off.map_or(Holding::Conflict, |o| {
+                        s.slot[(o as usize + j).min(SLOTS - 1)]
+                    });
+                }
+            } else {
+                for j in 0..d.rlen as usize {
+                    s.grf[(reg + j).min(127)] = value(a, j);
+                }
+            }
+        }
+        None if inst.exec_size == ExecSize::S1 => {
+            let h = s.grf[reg];
+            s.grf[reg] = match (h, subreg, inst.src[0]) {
+                (Holding::HeaderTemplate, 2, Src::Imm { bits, .. }) => Holding::Header(bits),
+                _ => Holding::Other,
+            };
+        }
+        None => {
+            let template = a.dst.is_none()
+                && inst.op == Op::Mov
+                && matches!(inst.src[0], Src::Grf(g) if g.reg == 0 && g.region == Region::Vector);
+            for j in 0..inst.exec_size.regs() as usize {
+                s.grf[(reg + j).min(127)] = if template {
+                    Holding::HeaderTemplate
+                } else {
+                    value(a, j)
+                };
+            }
+        }
+    }
+    result
+}
+
+fn value(a: &Annot, j: usize) -> Holding {
+    match a.dst {
+        Some((v, off)) => Holding::Value {
+            vreg: v,
+            grf: off + j as u8,
+        },
+        None => Holding::Other,
+    }
+}
+
+fn header_offset(inst: &Inst, s: &State) -> Option<u32> {
+    match inst.src[0] {
+        Src::Grf(g) => match s.grf[g.reg as usize] {
+            Holding::Header(o) => Some(o),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn transfer_to_slot(inst: &Inst, regs: u8, s: &mut State) {
+    let Src::Grf(g) = inst.src[0] else { return };
+    match header_offset(inst, s) {
+        Some(o) => {
+            for j in 0..regs as usize {
+                let v = s.grf[(g.reg as usize + 1 + j).min(127)];
+                if let Some(slot) = s.slot.get_mut(o as usize + j) {
+                    *slot = v;
+                }
+            }
+        }
+        None => s.slot.iter_mut().for_each(|x| *x = Holding::Conflict),
+    }
+}

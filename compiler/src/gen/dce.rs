@@ -1,0 +1,46 @@
+//! Dead-code elimination on virtual instructions: drops instructions without side effects
+//! whose every written GRF is dead afterwards (the zeroing of IR registers that are always
+//! stored before being read, payload parameters `opt_zero_samples` cut off, unused results).
+//! Repeats until nothing changes, since removing one use can kill another definition.
+
+use super::liveness;
+use super::vinst::VProgram;
+
+/// Removes dead instructions from `p`; returns how many.
+pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
+    let mut removed = 0;
+    loop {
+        let Some(live) = liveness::compute(p) else {
+            return removed;
+        };
+        let mut dead = vec![false; p.insts.len()];
+        let mut any = false;
+        for b in 0..live.graph.len() {
+            let mut l = live.liveout[b].clone();
+            for i in live.graph.range(b).rev() {
+                let inst = &p.insts[i];
+                if !inst.has_side_effects() {
+                    if let Some(d) = &inst.dst {
+                        let n = inst.dst_regs(|r| p.regs[r].size);
+                        if !live.units_of(p, d, n).any(|u| l.has(u)) {
+                            dead[i] = true;
+                            any = true;
+                            continue;
+                        }
+                    }
+                }
+                live.step_back(p, inst, &mut l);
+            }
+        }
+        if !any {
+            return removed;
+        }
+        let mut k = 0;
+        p.insts.retain(|_| {
+            let keep = !dead[k];
+            k += 1;
+            keep
+        });
+        removed += dead.iter().filter(|&&d| d).count();
+    }
+}

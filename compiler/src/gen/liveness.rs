@@ -1,0 +1,218 @@
+//! Liveness of virtual registers, one bit per GRF of each register (Mesa's per-component
+//! `fs_live_variables`), over the structured control-flow graph, loops included.
+//!
+//! A write replaces ("kills") the GRFs it covers unless it is partial (predicated, or a
+//! spill temporary merged with old contents). From block live-in/live-out sets every register
+//! gets one live *interval* in program order: positions `2i` (reads of instruction `i`) and
+//! `2i + 1` (its writes), half-open, so a source dying at `i` and a destination born at `i`
+//! do not overlap. Intervals are conservative for channel masks: whatever is live in some
+//! channel while others run an instruction spans it in program order, with one exception the
+//! analysis repairs — a value live out of a loop is kept by channels that left early while the
+//! others still iterate, so it is extended over the whole loop (Mesa: "Extend the live range
+//! of VGRFs which leave loops"). That matters because fills write whole registers (NoMask).
+
+use super::flow::{self, Flow, Graph};
+use super::vinst::{VInst, VOp, VProgram};
+use cranelift_entity::EntityRef;
+use sim::gen::{Op, Pred};
+
+/// A set of GRF units.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BitSet(pub Vec<u64>);
+
+impl BitSet {
+    /// An empty set of `n` units.
+    pub fn new(n: usize) -> BitSet {
+        BitSet(vec![0; n.div_ceil(64)])
+    }
+    /// Whether `i` is in the set.
+    #[inline]
+    pub fn has(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+    /// Adds `i`.
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    /// Removes `i`.
+    #[inline]
+    pub fn clear(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+    /// Adds every member of `o`; whether anything changed.
+    pub fn union(&mut self, o: &BitSet) -> bool {
+        let mut changed = false;
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            let n = *a | *b;
+            changed |= n != *a;
+            *a = n;
+        }
+        changed
+    }
+    /// The members, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 != 0)
+                .map(move |b| w * 64 + b)
+        })
+    }
+}
+
+/// Live sets per block.
+#[derive(Clone, Debug)]
+pub struct Liveness {
+    /// First unit of each register.
+    pub base: Vec<u32>,
+    /// Units in all.
+    pub units: usize,
+    /// The control-flow graph.
+    pub graph: Graph,
+    /// Units live on entry to each block.
+    pub livein: Vec<BitSet>,
+    /// Units live on exit from each block.
+    pub liveout: Vec<BitSet>,
+}
+
+/// Flow kinds of a program's instructions.
+pub fn flows(insts: &[VInst]) -> Vec<Flow> {
+    insts.iter().map(|i| Flow::of(i.hw(), i.pred)).collect()
+}
+
+/// Whether the write of `inst` replaces its destination.
+pub fn kills(inst: &VInst) -> bool {
+    !inst.partial && (inst.pred == Pred::None || inst.op == VOp::Hw(Op::Sel))
+}
+
+impl Liveness {
+    /// Unit range of an operand, clipped to its register.
+    pub fn units_of(&self, p: &VProgram, r: &super::vinst::VRef, n: u8) -> std::ops::Range<usize> {
+        let size = p.regs[r.reg].size as usize;
+        let b = self.base[r.reg.index()] as usize;
+        let lo = (r.off as usize).min(size);
+        let hi = (r.off as usize + n as usize).min(size);
+        b + lo..b + hi
+    }
+
+    /// Applies instruction `inst` backwards to `live`.
+    pub fn step_back(&self, p: &VProgram, inst: &VInst, live: &mut BitSet) {
+        if let Some(d) = &inst.dst {
+            if kills(inst) {
+                let n = inst.dst_regs(|r| p.regs[r].size);
+                for u in self.units_of(p, d, n) {
+                    live.clear(u);
+                }
+            }
+        }
+        inst.for_each_use(|r, n| {
+            for u in self.units_of(p, r, n) {
+                live.set(u);
+            }
+        });
+    }
+
+    /// Units live just after instruction `idx`.
+    pub fn live_after(&self, p: &VProgram, idx: usize) -> BitSet {
+        let b = self.graph.block_of[idx] as usize;
+        let mut live = self.liveout[b].clone();
+        for i in (idx + 1..self.graph.range(b).end).rev() {
+            self.step_back(p, &p.insts[i], &mut live);
+        }
+        live
+    }
+}
+
+/// Computes liveness; `None` if the control flow is not structured.
+pub fn compute(p: &VProgram) -> Option<Liveness> {
+    let graph = flow::graph(&flows(&p.insts))?;
+    let mut base = Vec::with_capacity(p.regs.len());
+    let mut units = 0usize;
+    for (_, info) in p.regs.iter() {
+        base.push(units as u32);
+        units += info.size as usize;
+    }
+    let nb = graph.len();
+    let mut l = Liveness {
+        base,
+        units,
+        livein: vec![BitSet::new(units); nb],
+        liveout: vec![BitSet::new(units); nb],
+        graph,
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = BitSet::new(units);
+            for &s in &l.graph.succs[b] {
+                out.union(&l.livein[s as usize]);
+            }
+            let mut live = out.clone();
+            for i in l.graph.range(b).rev() {
+                l.step_back(p, &p.insts[i], &mut live);
+            }
+            l.liveout[b] = out;
+            if live != l.livein[b] {
+                l.livein[b] = live;
+                changed = true;
+            }
+        }
+    }
+    Some(l)
+}
+
+/// One live interval per register, `[start, end)` in positions; `start >= end` if the
+/// register is never touched.
+pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
+    let mut iv = vec![(u32::MAX, 0u32); l.units];
+    let widen = |iv: &mut Vec<(u32, u32)>, u: usize, s: u32, e: u32| {
+        iv[u].0 = iv[u].0.min(s);
+        iv[u].1 = iv[u].1.max(e);
+    };
+    for b in 0..l.graph.len() {
+        let r = l.graph.range(b);
+        let (first, last) = (r.start as u32, r.end as u32 - 1);
+        for u in l.livein[b].iter() {
+            widen(&mut iv, u, 2 * first, 2 * first);
+        }
+        for u in l.liveout[b].iter() {
+            widen(&mut iv, u, 2 * last + 2, 2 * last + 2);
+        }
+        for i in r {
+            let inst = &p.insts[i];
+            let pos = 2 * i as u32;
+            inst.for_each_use(|v, n| {
+                for u in l.units_of(p, v, n) {
+                    widen(&mut iv, u, pos, pos + 1);
+                }
+            });
+            if let Some(d) = &inst.dst {
+                let n = inst.dst_regs(|r| p.regs[r].size);
+                for u in l.units_of(p, d, n) {
+                    widen(&mut iv, u, pos + 1, pos + 2);
+                }
+            }
+        }
+    }
+    for &(d, w) in &l.graph.structure.loops {
+        let exit = w as usize + 1;
+        if exit >= p.insts.len() {
+            continue;
+        }
+        let b = l.graph.block_of[exit] as usize;
+        for u in l.livein[b].iter() {
+            widen(&mut iv, u, 2 * d, 2 * w + 2);
+        }
+    }
+    let mut out = vec![(u32::MAX, 0u32); p.regs.len()];
+    for (k, o) in out.iter_mut().enumerate() {
+        let lo = l.base[k] as usize;
+        let hi = lo + p.regs[super::vinst::VReg::new(k)].size as usize;
+        for u in &iv[lo..hi] {
+            o.0 = o.0.min(u.0);
+            o.1 = o.1.max(u.1);
+        }
+    }
+    out
+}

@@ -1,0 +1,310 @@
+//! Phase 1, memory part: uniforms, buffers and outputs through the data port (untyped
+//! reads/writes, one per-lane word address, no header), textures through sampler messages,
+//! and local variables through scattered scratch messages.
+//!
+//! * `tex`: `sample` (u, v[, r]) without lod and bias, `sample_l` (lod, u, v[, r]) with a lod
+//!   (lod + bias folded by one `add` when both are given, as `sample_coords` rounds the sum
+//!   once), `sample_b` (bias, u, v[, r]) with only a bias. `txf`: `ld` in the generation's
+//!   order — Gen7 (u, lod, v[, r]), Gen9 (u, v, lod[, r]) — with lod 0 when absent. Constant
+//!   parameters stay immediates in the payload so `opt_zero_samples` can see the zeros.
+//!   Identical sampler payloads in one block are built once and shared.
+//! * Locals: each variable has `words * width` dwords of scratch from a fixed base, lane-major
+//!   (lane `l`'s word `w` at `base + l * words + w`, so a vector's words are consecutive for
+//!   the 1–4-channel messages); the lane is `invocation_id & (width - 1)`. Array indices wrap
+//!   with `and` (power-of-two lengths) or `umod`. The emitter zeroes the area at thread start,
+//!   as the IR's locals start at 0.
+
+use super::lower::{Comp, Deref, Lower};
+use super::vinst::VSrc;
+use super::CompileError;
+use crate::ir::{InstKind, Value, VarType};
+use sim::gen::{MathFn, Message, Op, SamplerOp, Surface, Type};
+
+impl Lower<'_> {
+    /// Lowers a memory, texture or deref instruction.
+    pub(super) fn memory(
+        &mut self,
+        kind: &InstKind,
+        result: Option<Value>,
+        out: &mut [Comp; 4],
+    ) -> Result<(), CompileError> {
+        let comps = result.map_or(0, |v| self.f.ty(v).comps() as usize);
+        let per = self.per();
+        match kind {
+            InstKind::LoadUniform { index } => {
+                let i = self.value(*index, 0)?;
+                let msg = Message::UntypedRead {
+                    surface: Surface::Uniform,
+                    channels: comps as u8,
+                };
+                let r = self.message(msg, &[i], comps as u8 * per, false);
+                for (k, o) in out.iter_mut().enumerate().take(comps) {
+                    *o = Comp::Reg(r.expect("response"), k as u8 * per);
+                }
+                if let Some(r) = r {
+                    self.uniform_regs.insert(r);
+                }
+            }
+            InstKind::LoadBuffer { buffer, index } => {
+                let i = self.value(*index, 0)?;
+                let surface = Surface::Buffer(resource(*buffer)?);
+                let msg = Message::UntypedRead {
+                    surface,
+                    channels: comps as u8,
+                };
+                let r = self
+                    .message(msg, &[i], comps as u8 * per, false)
+                    .expect("response");
+                for (k, o) in out.iter_mut().enumerate().take(comps) {
+                    *o = Comp::Reg(r, k as u8 * per);
+                }
+            }
+            InstKind::StoreBuffer {
+                buffer,
+                index,
+                value,
+            } => {
+                let mut params = vec![self.value(*index, 0)?];
+                let n = self.f.ty(*value).comps() as usize;
+                for k in 0..n {
+                    params.push(self.value(*value, k)?);
+                }
+                let surface = Surface::Buffer(resource(*buffer)?);
+                let msg = Message::UntypedWrite {
+                    surface,
+                    channels: n as u8,
+                };
+                self.message(msg, &params, 0, false);
+            }
+            InstKind::StoreOutput { slot, value } => {
+                let mut params = vec![Comp::Imm(*slot)];
+                let n = self.f.ty(*value).comps() as usize;
+                for k in 0..n {
+                    params.push(self.value(*value, k)?);
+                }
+                let msg = Message::UntypedWrite {
+                    surface: Surface::Output,
+                    channels: n as u8,
+                };
+                self.message(msg, &params, 0, false);
+            }
+            InstKind::Tex {
+                texture,
+                coord,
+                params,
+            } => {
+                let u = self.value(*coord, 0)?;
+                let v = self.value(*coord, 1)?;
+                let lod = params.lod().map(|x| self.value(x, 0)).transpose()?;
+                let bias = params.bias().map(|x| self.value(x, 0)).transpose()?;
+                let layer = params.layer().map(|x| self.value(x, 0)).transpose()?;
+                let (op, mut ps) = match (lod, bias) {
+                    (None, None) => (SamplerOp::Sample, vec![u, v]),
+                    (Some(l), None) => (SamplerOp::SampleL, vec![l, u, v]),
+                    (None, Some(b)) => (SamplerOp::SampleB, vec![b, u, v]),
+                    (Some(l), Some(b)) => {
+                        let ls = self.reg_src(l, Type::F);
+                        let bs = self.src(b, Type::F);
+                        let sum = self.op(Op::Add, Type::F, [ls, bs, VSrc::Null]);
+                        (SamplerOp::SampleL, vec![sum, u, v])
+                    }
+                };
+                ps.extend(layer);
+                self.texture(op, *texture, &ps, out)?;
+            }
+            InstKind::Txf {
+                texture,
+                coord,
+                params,
+            } => {
+                let u = self.value(*coord, 0)?;
+                let v = self.value(*coord, 1)?;
+                let lod = params
+                    .lod()
+                    .map(|x| self.value(x, 0))
+                    .transpose()?
+                    .unwrap_or(Comp::Imm(0));
+                let layer = params.layer().map(|x| self.value(x, 0)).transpose()?;
+                let mut ps = match self.gen {
+                    sim::gen::Gen::Gen7 => vec![u, lod, v],
+                    sim::gen::Gen::Gen9 => vec![u, v, lod],
+                };
+                ps.extend(layer);
+                self.texture(SamplerOp::Ld, *texture, &ps, out)?;
+            }
+            InstKind::DerefVar { var } => {
+                let ty = self
+                    .f
+                    .vars
+                    .get(*var)
+                    .cloned()
+                    .ok_or_else(|| bad("unknown variable"))?;
+                let d = Deref {
+                    var: *var,
+                    off: 0,
+                    dynamic: None,
+                    ty,
+                };
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
+            }
+            InstKind::DerefArray { parent, index } => {
+                let mut d = self.deref(*parent)?;
+                let VarType::Array(elem, len) = d.ty.clone() else {
+                    return Err(bad("deref_array of a non-array"));
+                };
+                let ew = elem.words();
+                match self.value(*index, 0)? {
+                    Comp::Imm(i) => d.off += (i % len.max(1)) * ew,
+                    i => {
+                        let i = self.reg_src(i, Type::UD);
+                        let w = if len.is_power_of_two() {
+                            self.op(Op::And, Type::UD, [i, imm(len - 1), VSrc::Null])
+                        } else {
+                            let m = Op::Math(MathFn::IntMod);
+                            self.op(m, Type::UD, [i, imm(len), VSrc::Null])
+                        };
+                        let w = if ew != 1 {
+                            let s = self.src(w, Type::UD);
+                            self.op(Op::Mul, Type::UD, [s, imm(ew), VSrc::Null])
+                        } else {
+                            w
+                        };
+                        d.dynamic = Some(match d.dynamic {
+                            None => w,
+                            Some(prev) => {
+                                let a = self.src(prev, Type::UD);
+                                let b = self.src(w, Type::UD);
+                                self.op(Op::Add, Type::UD, [a, b, VSrc::Null])
+                            }
+                        });
+                    }
+                }
+                d.ty = *elem;
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
+            }
+            InstKind::DerefStruct { parent, field } => {
+                let mut d = self.deref(*parent)?;
+                let off =
+                    d.ty.field_offset(*field)
+                        .ok_or_else(|| bad("bad struct field"))?;
+                let VarType::Struct(fields) = &d.ty else {
+                    unreachable!()
+                };
+                let fty = fields[*field as usize].clone();
+                d.off += off;
+                d.ty = fty;
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
+            }
+            InstKind::DerefCast { parent, ty } => {
+                let mut d = self.deref(*parent)?;
+                d.ty = ty.clone();
+                self.derefs
+                    .insert(result.ok_or_else(|| bad("deref without result"))?, d);
+            }
+            InstKind::LoadDeref { deref } => {
+                let d = self.deref(*deref)?;
+                let addr = self.local_address(&d);
+                let msg = Message::ScratchRead {
+                    channels: comps as u8,
+                };
+                let r = self
+                    .message(msg, &[addr], comps as u8 * per, false)
+                    .expect("response");
+                for (k, o) in out.iter_mut().enumerate().take(comps) {
+                    *o = Comp::Reg(r, k as u8 * per);
+                }
+            }
+            InstKind::StoreDeref { deref, value } => {
+                let d = self.deref(*deref)?;
+                let addr = self.local_address(&d);
+                let n = self.f.ty(*value).comps() as usize;
+                let mut params = vec![addr];
+                for k in 0..n {
+                    params.push(self.value(*value, k)?);
+                }
+                self.message(
+                    Message::ScratchWrite { channels: n as u8 },
+                    &params,
+                    0,
+                    false,
+                );
+            }
+            other => return Err(bad(format!("cannot lower {}", other.name()))),
+        }
+        Ok(())
+    }
+
+    fn deref(&self, v: Value) -> Result<Deref, CompileError> {
+        self.derefs
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| bad(format!("{v} is not a known deref")))
+    }
+
+    /// Per-lane scratch dword address of a deref.
+    fn local_address(&mut self, d: &Deref) -> Comp {
+        let words = self.f.vars[d.var].words();
+        let mask = imm(self.width.lanes() - 1);
+        let lane = self.op(
+            Op::And,
+            Type::UD,
+            [
+                VSrc::Fixed {
+                    grf: 1,
+                    ty: Type::UD,
+                },
+                mask,
+                VSrc::Null,
+            ],
+        );
+        let scaled = if words != 1 {
+            let s = self.src(lane, Type::UD);
+            self.op(Op::Mul, Type::UD, [s, imm(words), VSrc::Null])
+        } else {
+            lane
+        };
+        let s = self.src(scaled, Type::UD);
+        let base = self.var_base[d.var] + d.off;
+        let a = self.op(Op::Add, Type::UD, [s, imm(base), VSrc::Null]);
+        match d.dynamic {
+            None => a,
+            Some(x) => {
+                let a = self.src(a, Type::UD);
+                let x = self.src(x, Type::UD);
+                self.op(Op::Add, Type::UD, [a, x, VSrc::Null])
+            }
+        }
+    }
+
+    fn texture(
+        &mut self,
+        op: SamplerOp,
+        texture: u32,
+        params: &[Comp],
+        out: &mut [Comp; 4],
+    ) -> Result<(), CompileError> {
+        let per = self.per();
+        let t = u8::try_from(texture).map_err(|_| bad("texture index over 255"))?;
+        let msg = Message::Sampler { op, texture: t };
+        let r = self.message(msg, params, 4 * per, true).expect("response");
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = Comp::Reg(r, k as u8 * per);
+        }
+        Ok(())
+    }
+}
+
+fn imm(bits: u32) -> VSrc {
+    VSrc::Imm { bits, ty: Type::UD }
+}
+
+fn resource(b: u32) -> Result<u8, CompileError> {
+    u8::try_from(b).map_err(|_| bad("buffer index over 255"))
+}
+
+fn bad(what: impl Into<String>) -> CompileError {
+    CompileError::Unsupported(what.into())
+}

@@ -1,0 +1,206 @@
+//! The Intel Gen backend (Mesa brw/elk "fs" style): IR after the middle end → a
+//! `sim::gen::Program` for SIMD8 or SIMD16, Gen7 or Gen9.
+//!
+//! Phases, in order (one file each):
+//! 1. [`lower`] — IR → virtual Gen instructions ([`vinst`]): per-component virtual registers,
+//!    structured control flow, booleans as 0/~0 in GRFs, phis as copies in predecessors (or
+//!    `load_reg`/`store_reg` after out-of-SSA), every ALU op ([`lower_alu`]), data-port,
+//!    sampler and scratch messages ([`lower_mem`]); then dead code goes ([`dce`]).
+//! 2. [`zero_samples`] — `opt_zero_samples`: trailing constant-zero sampler parameters are
+//!    not sent (`Options::opt_zero_samples`).
+//! 3. [`ra`] — graph-colouring register allocation over [`liveness`] intervals with
+//!    multi-GRF classes, Briggs optimistic colouring, and spilling through scratch
+//!    ([`spill`]) until it fits `Options::grfs`.
+//! 4. [`checker`] — symbolic allocation checker over the emitted code.
+//! 5. [`emit`] — GRF numbers, payload moves, jump targets, scratch initialisation, EOT.
+//!
+//! Shared analyses: [`flow`] (the CFG of structured instruction lists) and [`liveness`].
+//! The emitted program is also run through `sim::gen::validate`; a program the machine would
+//! reject is a [`CompileError::Invalid`], never handed out.
+
+pub mod checker;
+pub mod dce;
+pub mod emit;
+pub mod flow;
+pub mod liveness;
+pub mod lower;
+mod lower_alu;
+mod lower_mem;
+pub mod ra;
+pub mod spill;
+pub mod vinst;
+pub mod zero_samples;
+
+use crate::ir;
+use crate::planted::Plants;
+use sim::gen::{ExecSize, Gen, Message, Op, Program};
+
+pub use checker::CheckError;
+
+/// Scratch per thread the simulator gives by default (`sim::gen::Config::scratch_grfs`).
+pub const SCRATCH_GRFS: u32 = 1024;
+
+/// How to compile.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Dispatch width, `S8` or `S16`.
+    pub width: ExecSize,
+    /// Generation (sampler `ld` parameter order).
+    pub gen: Gen,
+    /// GRFs the allocator may use, from g3 on (g0–g2 are the thread payload); at most 125,
+    /// at least 2. Small budgets make small programs spill.
+    pub grfs: u32,
+    /// Run `opt_zero_samples`.
+    pub opt_zero_samples: bool,
+    /// Planted bugs.
+    pub plants: Plants,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            width: ExecSize::S8,
+            gen: Gen::Gen9,
+            grfs: 125,
+            opt_zero_samples: true,
+            plants: Plants::NONE,
+        }
+    }
+}
+
+/// Static statistics of one compile (shader-db style).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileStats {
+    /// Instructions emitted.
+    pub instructions: u32,
+    /// Registers spilled.
+    pub spilled_regs: u32,
+    /// Spill stores (scratch block writes of spill code).
+    pub spills: u32,
+    /// Fills (scratch block reads).
+    pub fills: u32,
+    /// SEND instructions.
+    pub sends: u32,
+    /// Sum of `mlen` over sends.
+    pub total_mlen: u32,
+    /// Sampler messages `opt_zero_samples` shortened.
+    pub trimmed_sends: u32,
+    /// Highest GRF used + 1.
+    pub registers_used: u32,
+    /// Scratch GRFs per thread (locals and spill slots).
+    pub scratch_grfs: u32,
+    /// Loops.
+    pub loops: u32,
+}
+
+/// A compiled program.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The program.
+    pub program: Program,
+    /// Statistics.
+    pub stats: CompileStats,
+    /// The allocation checker's verdict.
+    pub check: Result<(), CheckError>,
+}
+
+/// Why compiling failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// Register allocation failed and nothing is left to spill.
+    #[error("no register left to spill (budget {grfs} GRFs)")]
+    NoRegisterToSpill {
+        /// The GRF budget.
+        grfs: u32,
+    },
+    /// The input uses something the backend cannot lower (malformed input).
+    #[error("unsupported input: {0}")]
+    Unsupported(String),
+    /// Control flow of the lowered code is not properly nested (a backend bug).
+    #[error("unstructured control flow after lowering")]
+    Unstructured,
+    /// Locals and spill slots need more scratch than a thread has.
+    #[error("scratch overflow: {needed} GRFs needed, {SCRATCH_GRFS} available")]
+    ScratchOverflow {
+        /// GRFs needed.
+        needed: u32,
+    },
+    /// The GRF budget is below the minimum of 2.
+    #[error("GRF budget {0} below the minimum of 2")]
+    BudgetTooSmall(u32),
+    /// The emitted program breaks a machine rule (a backend bug; first problem shown).
+    #[error("emitted program is invalid: {0}")]
+    Invalid(String),
+}
+
+/// Compiles `p` (after the middle end; SSA with phis, or register form) for the Gen EU.
+pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
+    if opts.grfs < 2 {
+        return Err(CompileError::BudgetTooSmall(opts.grfs));
+    }
+    if !matches!(opts.width, ExecSize::S8 | ExecSize::S16) {
+        return Err(CompileError::Unsupported(
+            "dispatch width must be 8 or 16".into(),
+        ));
+    }
+    let mut v = lower::lower(&p.func, opts.width, opts.gen)?;
+    dce::eliminate_dead_code(&mut v);
+    let trimmed = if opts.opt_zero_samples {
+        let n = zero_samples::opt_zero_samples(&mut v, opts.plants);
+        dce::eliminate_dead_code(&mut v);
+        n
+    } else {
+        0
+    };
+    let grfs = opts.grfs.min(128 - ra::FIRST_GRF as u32);
+    let a = ra::allocate(&mut v, grfs, opts.plants)?;
+    let scratch = v.var_scratch_grfs + a.slot_grfs;
+    if scratch > SCRATCH_GRFS {
+        return Err(CompileError::ScratchOverflow { needed: scratch });
+    }
+    let e = emit::emit(&v, &a, opts.width, opts.gen, grfs, scratch)?;
+    if let Err(errs) = sim::gen::validate(&e.program, None) {
+        return Err(CompileError::Invalid(errs[0].to_string()));
+    }
+    let check = checker::check(&e.program, &e.annots);
+    let mut stats = CompileStats {
+        instructions: e.program.insts.len() as u32,
+        spilled_regs: a.spilled,
+        trimmed_sends: trimmed,
+        scratch_grfs: scratch,
+        ..CompileStats::default()
+    };
+    for inst in &e.program.insts {
+        if let Op::Send(d) = inst.op {
+            stats.sends += 1;
+            stats.total_mlen += d.mlen as u32;
+        }
+        if inst.op == Op::Do {
+            stats.loops += 1;
+        }
+        let mut top =
+            |reg: u8, n: u32| stats.registers_used = stats.registers_used.max(reg as u32 + n);
+        if let sim::gen::Dst::Grf { reg, .. } = inst.dst {
+            top(reg, inst.exec_size.regs());
+        }
+        for s in &inst.src {
+            if let sim::gen::Src::Grf(g) = s {
+                top(g.reg, 1);
+            }
+        }
+    }
+    for vi in &v.insts {
+        if let (Some(_), Some(Op::Send(d))) = (vi.slot, vi.hw()) {
+            match d.msg {
+                Message::ScratchBlockWrite { .. } => stats.spills += 1,
+                Message::ScratchBlockRead { .. } => stats.fills += 1,
+                _ => {}
+            }
+        }
+    }
+    Ok(Compiled {
+        program: e.program,
+        stats,
+        check,
+    })
+}

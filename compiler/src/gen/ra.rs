@@ -1,0 +1,244 @@
+//! Phase 3: register allocation by graph colouring (Chaitin–Briggs, as Mesa's
+//! `util/register_allocate.c` driven by `brw_fs_reg_allocate.cpp`), with spilling.
+//!
+//! * Nodes are virtual registers; two interfere when their live intervals overlap
+//!   ([`super::liveness`]). A register class is a size in GRFs (1..=15), placed at any GRF
+//!   base, so a node of size `s` among neighbours of sizes `t` is trivially colourable when
+//!   `Σ (s + t - 1) < R - s + 1` (Mesa's p/q test for contiguous classes).
+//! * The compressed-instruction rule: a SIMD16 destination (2 GRFs) interferes with every
+//!   source register of its instruction, and a `LoadPayload` destination with its sources
+//!   (it is expanded into moves). [`Plant::GenSimd16Overlap`] drops the first. A send's
+//!   response interferes with its payload: shared functions read parameters and write
+//!   responses lane by lane, so a response one GRF past the payload clobbers the second
+//!   half's parameters.
+//! * Simplify pushes trivially colourable nodes; when none is left it pushes the node with the
+//!   least pressure optimistically (Briggs). Select pops and takes the lowest free base.
+//! * On failure, spill the node with the best benefit/cost, where cost is the GRFs it reads
+//!   and writes weighted ×10 per loop level and benefit its pressure on neighbours. Every node
+//!   with a spill cost is a candidate (Mesa's "ra: consider all spillable nodes";
+//!   [`Plant::GenSpillOptimisticOnly`] considers only optimistically pushed ones). Spill
+//!   temporaries and payloads are never candidates; with none left it is
+//!   [`CompileError::NoRegisterToSpill`]. Then start over.
+
+use super::liveness;
+use super::spill::{assign_slots, spill_reg};
+use super::vinst::{VOp, VProgram};
+use super::CompileError;
+use crate::planted::{Plant, Plants};
+use cranelift_entity::EntityRef;
+use sim::gen::{ExecSize, Op};
+
+/// The result of allocation.
+#[derive(Clone, Debug, Default)]
+pub struct Allocation {
+    /// GRF number of each register (`u8::MAX` if it has no live range).
+    pub grf: Vec<u8>,
+    /// Registers spilled.
+    pub spilled: u32,
+    /// Scratch GRFs the spill slots take.
+    pub slot_grfs: u32,
+}
+
+/// First allocatable GRF (g0 header template, g1–g2 invocation ids are the payload).
+pub const FIRST_GRF: u8 = 3;
+
+/// Allocates `p` into `grfs` GRFs from g3, spilling as needed (spill code is added to `p`).
+pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocation, CompileError> {
+    let r = grfs.min(128 - FIRST_GRF as u32) as usize;
+    let mut slots: Vec<u8> = Vec::new();
+    let mut spilled_regs = vec![false; 0];
+    loop {
+        let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
+        let iv = liveness::intervals(p, &live);
+        let n = p.regs.len();
+        spilled_regs.resize(n, false);
+        let adj = interference(p, &iv, plants);
+        let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
+        let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
+        let (stack, optimistic) = simplify(&adj, &sizes, &present, r);
+        match select(&adj, &sizes, &stack, r) {
+            Ok(colour) => {
+                let base = p.var_scratch_grfs;
+                let slot_grfs = assign_slots(p, &slots, base, plants);
+                let grf = colour
+                    .iter()
+                    .map(|c| c.map_or(u8::MAX, |c| c as u8 + FIRST_GRF))
+                    .collect();
+                return Ok(Allocation {
+                    grf,
+                    spilled: slots.len() as u32,
+                    slot_grfs,
+                });
+            }
+            Err(_) => {
+                let cost = spill_costs(p);
+                let mut best: Option<(f64, usize)> = None;
+                for v in 0..n {
+                    let info = p.regs[super::vinst::VReg::new(v)];
+                    if !present[v] || !info.spillable || info.size > 8 || spilled_regs[v] {
+                        continue;
+                    }
+                    if plants.has(Plant::GenSpillOptimisticOnly) && !optimistic[v] {
+                        continue;
+                    }
+                    let benefit: usize = adj[v]
+                        .iter()
+                        .map(|&m| sizes[v] + sizes[m as usize] - 1)
+                        .sum();
+                    let score = benefit as f64 / cost[v].max(1e-9);
+                    if best.is_none_or(|(s, _)| score > s) {
+                        best = Some((score, v));
+                    }
+                }
+                let Some((_, v)) = best else {
+                    return Err(CompileError::NoRegisterToSpill { grfs });
+                };
+                let slot = slots.len() as u32;
+                slots.push(sizes[v] as u8);
+                spilled_regs[v] = true;
+                spill_reg(p, super::vinst::VReg::new(v), slot);
+                if slots.len() > 4096 {
+                    return Err(CompileError::NoRegisterToSpill { grfs });
+                }
+            }
+        }
+    }
+}
+
+/// Adjacency lists from interval overlap plus the instruction rules.
+fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>> {
+    let n = iv.len();
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut order: Vec<usize> = (0..n).filter(|&v| iv[v].0 < iv[v].1).collect();
+    order.sort_by_key(|&v| iv[v].0);
+    let mut active: Vec<usize> = Vec::new();
+    for v in order {
+        let start = iv[v].0;
+        active.retain(|&a| iv[a].1 > start);
+        for &a in &active {
+            adj[a].push(v as u32);
+            adj[v].push(a as u32);
+        }
+        active.push(v);
+    }
+    let add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
+        if a != b && !adj[a].contains(&(b as u32)) {
+            adj[a].push(b as u32);
+            adj[b].push(a as u32);
+        }
+    };
+    for inst in &p.insts {
+        let Some(d) = inst.dst else { continue };
+        let rule = match inst.op {
+            VOp::LoadPayload(_) => true,
+            VOp::Hw(Op::Send(_)) => true,
+            VOp::Hw(_) => inst.exec == ExecSize::S16 && !plants.has(Plant::GenSimd16Overlap),
+        };
+        if rule {
+            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), &mut adj));
+        }
+    }
+    adj
+}
+
+/// Simplify: the colouring order (last pushed first popped) and which nodes went
+/// optimistically.
+fn simplify(
+    adj: &[Vec<u32>],
+    sizes: &[usize],
+    present: &[bool],
+    r: usize,
+) -> (Vec<usize>, Vec<bool>) {
+    let n = adj.len();
+    let mut q: Vec<usize> = (0..n)
+        .map(|v| {
+            adj[v]
+                .iter()
+                .map(|&m| sizes[v] + sizes[m as usize] - 1)
+                .sum()
+        })
+        .collect();
+    let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
+    let mut optimistic = vec![false; n];
+    let mut stack = Vec::with_capacity(n);
+    let mut left = removed.iter().filter(|r| !**r).count();
+    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
+    while left > 0 {
+        let mut progress = false;
+        for v in 0..n {
+            if !removed[v] && q[v] < bases(v) {
+                push(v, adj, sizes, &mut q, &mut removed, &mut stack);
+                left -= 1;
+                progress = true;
+            }
+        }
+        if !progress {
+            let v = (0..n)
+                .filter(|&v| !removed[v])
+                .min_by_key(|&v| q[v])
+                .expect("a node is left");
+            optimistic[v] = true;
+            push(v, adj, sizes, &mut q, &mut removed, &mut stack);
+            left -= 1;
+        }
+    }
+    (stack, optimistic)
+}
+
+fn push(
+    v: usize,
+    adj: &[Vec<u32>],
+    sizes: &[usize],
+    q: &mut [usize],
+    removed: &mut [bool],
+    stack: &mut Vec<usize>,
+) {
+    removed[v] = true;
+    stack.push(v);
+    for &m in &adj[v] {
+        let m = m as usize;
+        q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
+    }
+}
+
+/// Select: pops nodes and gives each the lowest base free of its coloured neighbours;
+/// `Err(node)` for the first node that gets none.
+fn select(
+    adj: &[Vec<u32>],
+    sizes: &[usize],
+    stack: &[usize],
+    r: usize,
+) -> Result<Vec<Option<usize>>, usize> {
+    let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
+    let mut busy = [false; 128];
+    for &v in stack.iter().rev() {
+        busy[..r].iter_mut().for_each(|b| *b = false);
+        for &m in &adj[v] {
+            if let Some(c) = colour[m as usize] {
+                for b in busy.iter_mut().skip(c).take(sizes[m as usize]) {
+                    *b = true;
+                }
+            }
+        }
+        let s = sizes[v];
+        let found = (0..(r + 1).saturating_sub(s)).find(|&b| busy[b..b + s].iter().all(|x| !x));
+        match found {
+            Some(b) => colour[v] = Some(b),
+            None => return Err(v),
+        }
+    }
+    Ok(colour)
+}
+
+/// Spill cost per register: GRFs read and written, ×10 per loop level.
+fn spill_costs(p: &VProgram) -> Vec<f64> {
+    let mut cost = vec![0.0f64; p.regs.len()];
+    for inst in &p.insts {
+        let w = 10f64.powi(inst.loop_depth as i32);
+        inst.for_each_use(|r, n| cost[r.reg.index()] += n as f64 * w);
+        if let Some(d) = &inst.dst {
+            cost[d.reg.index()] += inst.dst_regs(|r| p.regs[r].size) as f64 * w;
+        }
+    }
+    cost
+}

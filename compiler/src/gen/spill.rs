@@ -1,0 +1,249 @@
+//! Spill and fill code, and the assignment of spill slots to scratch offsets.
+//!
+//! Spilling register `v` into slot `k` rewrites every instruction that touches it:
+//! * a read gets a fill before it: a header (g0 with the slot's offset, NoMask) and a scratch
+//!   block read into a fresh temporary, which the instruction reads instead;
+//! * a write goes to the data part of a fresh payload (header + data) and is followed by the
+//!   header and a scratch block write. Block messages move whole registers (NoMask), so the
+//!   data part first gets the slot's old contents (a *pre-fill*) when the write happens under
+//!   control flow, or zeroes (NoMask `mov`) at the top level: channels the write does not
+//!   enable keep what they had, and nothing unwritten reaches scratch.
+//!
+//! Temporaries are never spilled again. Slots are numbered per spilled register; after
+//! allocation [`assign_slots`] gives them scratch offsets: a slot is a variable defined by its
+//! block writes and used by its block reads, with liveness over the structured CFG (loop
+//! extension included), and slots whose live intervals do not overlap share an offset. The
+//! emitter initialises every slot at thread start, so a pre-fill before the first write reads
+//! defined data.
+
+use super::flow;
+use super::liveness::{flows, BitSet};
+use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
+use crate::planted::{Plant, Plants};
+use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
+
+/// Rewrites `p` so that `v` lives in spill slot `slot`.
+pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
+    let size = p.regs[v].size;
+    let insts = std::mem::take(&mut p.insts);
+    let mut out = Vec::with_capacity(insts.len() + 8);
+    for mut inst in insts {
+        let uses = {
+            let mut u = false;
+            inst.for_each_use(|r, _| u |= r.reg == v);
+            u
+        };
+        let defines = inst.dst.is_some_and(|d| d.reg == v);
+        let exec = inst.exec;
+        let at = |mut i: VInst, like: &VInst| {
+            i.depth = like.depth;
+            i.loop_depth = like.loop_depth;
+            i
+        };
+        if uses {
+            let t = p.new_reg(size, false);
+            fill(p, &mut out, &inst, t, 0, size, slot);
+            inst.for_each_use_mut(|r| {
+                if r.reg == v {
+                    r.reg = t;
+                }
+            });
+        }
+        if defines {
+            let s = p.new_reg(size + 1, false);
+            if inst.depth > 0 {
+                fill(p, &mut out, &inst, s, 1, size, slot);
+            } else {
+                let per = exec.regs() as u8;
+                for j in (0..size).step_by(per as usize) {
+                    let dst = VRef::new(s, 1 + j, Type::UD);
+                    let zero = VSrc::Imm {
+                        bits: 0,
+                        ty: Type::UD,
+                    };
+                    let mut m =
+                        VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
+                    m.no_mask = true;
+                    out.push(at(m, &inst));
+                }
+            }
+            let d = inst.dst.as_mut().expect("defines");
+            d.reg = s;
+            d.off += 1;
+            inst.partial = true;
+            let like = inst.clone();
+            out.push(inst);
+            out.push(at(header(s, slot, exec), &like));
+            let desc = SendDesc::new(Message::ScratchBlockWrite { regs: size }, 1 + size, 0, true);
+            let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
+            let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
+            w.no_mask = true;
+            w.slot = Some(slot);
+            out.push(at(w, &like));
+        } else {
+            out.push(inst);
+        }
+    }
+    p.insts = out;
+}
+
+/// A header for slot `slot` written into GRF 0 of `reg`.
+fn header(reg: VReg, slot: u32, exec: ExecSize) -> VInst {
+    let mut h = VInst::new(
+        Op::Nop,
+        exec,
+        Some(VRef::new(reg, 0, Type::UD)),
+        [VSrc::Null; 3],
+    );
+    h.op = VOp::LoadPayload(Payload {
+        header: Some(slot),
+        srcs: Vec::new(),
+        uniform: 0,
+        no_mask: true,
+    });
+    h.no_mask = true;
+    h.slot = Some(slot);
+    h
+}
+
+/// Appends a fill of `size` GRFs of `slot` into `reg` from GRF `off` (before `like`).
+fn fill(
+    p: &mut VProgram,
+    out: &mut Vec<VInst>,
+    like: &VInst,
+    reg: VReg,
+    off: u8,
+    size: u8,
+    slot: u32,
+) {
+    let h = p.new_reg(1, false);
+    let mut hi = header(h, slot, like.exec);
+    hi.depth = like.depth;
+    hi.loop_depth = like.loop_depth;
+    out.push(hi);
+    let desc = SendDesc::new(Message::ScratchBlockRead { regs: size }, 1, size, true);
+    let src = VSrc::Reg(VRef::new(h, 0, Type::UD));
+    let mut r = VInst::new(
+        Op::Send(desc),
+        like.exec,
+        Some(VRef::new(reg, off, Type::UD)),
+        [src, VSrc::Null, VSrc::Null],
+    );
+    r.no_mask = true;
+    r.slot = Some(slot);
+    r.depth = like.depth;
+    r.loop_depth = like.loop_depth;
+    out.push(r);
+}
+
+/// Gives each spill slot a scratch offset (in GRFs, from `base`); rewrites the headers and
+/// returns the scratch GRFs the slots take. Slots whose live intervals overlap get disjoint
+/// offsets ([`Plant::GenSpillSlotReuse`]: intervals from first write to last read in program
+/// order, blind to loop back-edges).
+pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -> u32 {
+    let n = slots.len();
+    if n == 0 {
+        return 0;
+    }
+    let mut iv = vec![(u32::MAX, 0u32); n];
+    let mut widen = |k: usize, s: u32, e: u32| {
+        iv[k].0 = iv[k].0.min(s);
+        iv[k].1 = iv[k].1.max(e);
+    };
+    let access = |i: &VInst| -> Option<(usize, bool)> {
+        let k = i.slot? as usize;
+        match i.hw() {
+            Some(Op::Send(d)) => Some((k, matches!(d.msg, Message::ScratchBlockWrite { .. }))),
+            _ => None,
+        }
+    };
+    for (i, inst) in p.insts.iter().enumerate() {
+        if let Some((k, write)) = access(inst) {
+            let pos = 2 * i as u32;
+            if write {
+                widen(k, pos + 1, pos + 2);
+            } else {
+                widen(k, pos, pos + 1);
+            }
+        }
+    }
+    if !plants.has(Plant::GenSpillSlotReuse) {
+        if let Some(g) = flow::graph(&flows(&p.insts)) {
+            let nb = g.len();
+            let mut livein = vec![BitSet::new(n); nb];
+            let mut liveout = vec![BitSet::new(n); nb];
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for b in (0..nb).rev() {
+                    let mut live = BitSet::new(n);
+                    for &s in &g.succs[b] {
+                        live.union(&livein[s as usize]);
+                    }
+                    liveout[b] = live.clone();
+                    for i in g.range(b).rev() {
+                        if let Some((k, write)) = access(&p.insts[i]) {
+                            if write {
+                                live.clear(k);
+                            } else {
+                                live.set(k);
+                            }
+                        }
+                    }
+                    if live != livein[b] {
+                        livein[b] = live;
+                        changed = true;
+                    }
+                }
+            }
+            for b in 0..nb {
+                let r = g.range(b);
+                let (first, last) = (r.start as u32, r.end as u32 - 1);
+                for k in livein[b].iter() {
+                    widen(k, 2 * first, 2 * first);
+                }
+                for k in liveout[b].iter() {
+                    widen(k, 2 * last + 2, 2 * last + 2);
+                }
+            }
+            for &(d, w) in &g.structure.loops {
+                let exit = w as usize + 1;
+                if exit < p.insts.len() {
+                    for k in livein[g.block_of[exit] as usize].iter() {
+                        widen(k, 2 * d, 2 * w + 2);
+                    }
+                }
+            }
+        }
+    }
+    // Greedy in order of start: lowest offset free of every overlapping slot.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| iv[k].0);
+    let mut offset = vec![0u32; n];
+    let mut placed: Vec<usize> = Vec::new();
+    let mut total = 0u32;
+    for k in order {
+        let size = slots[k] as u32;
+        let mut at = 0u32;
+        loop {
+            let clash = placed.iter().any(|&o| {
+                let overlap_time = iv[o].0 < iv[k].1 && iv[k].0 < iv[o].1;
+                let overlap_space = offset[o] < at + size && at < offset[o] + slots[o] as u32;
+                overlap_time && overlap_space
+            });
+            if !clash {
+                break;
+            }
+            at += 1;
+        }
+        offset[k] = at;
+        total = total.max(at + size);
+        placed.push(k);
+    }
+    for inst in &mut p.insts {
+        if let (Some(k), VOp::LoadPayload(pl)) = (inst.slot, &mut inst.op) {
+            pl.header = Some(base + offset[k as usize]);
+        }
+    }
+    total
+}

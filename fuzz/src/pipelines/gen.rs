@@ -1,0 +1,112 @@
+//! The Gen pipelines (`gen8`, `gen16`): the optimised program taken out of SSA (so the backend
+//! consumes `from_ssa`'s register form), compiled by the brw-style backend with the case's
+//! generation, GRF budget and `opt_zero_samples` setting, checked by the allocation checker,
+//! and run on the Gen EU simulator. Hazards are findings even when the outputs match.
+
+use super::{class_of, Pipeline};
+use crate::finding::{Finding, FindingKind};
+use crate::oracle::{Case, Coverage, OracleOptions};
+use compiler::gen::{self, Options};
+use compiler::ir::Program;
+use compiler::passes::pipeline::{self, PassConfig};
+use sim::dispatch::Results;
+use sim::gen::{ExecSize, Gen as Generation, Outcome};
+
+/// The brw-style backend on the Gen EU simulator at one dispatch width.
+pub struct Gen {
+    /// SIMD8 or SIMD16.
+    pub width: ExecSize,
+}
+
+/// The backend options a case asks for at `width`. A SIMD16 value takes two GRFs, so a
+/// starved budget is doubled there to starve it equally.
+pub fn options(case: &Case, opts: &OracleOptions, width: ExecSize) -> Options {
+    let c = &case.config;
+    let wide = matches!(width, ExecSize::S16);
+    let grfs = if c.gen_grfs >= 125 || !wide {
+        c.gen_grfs
+    } else {
+        (c.gen_grfs * 2).min(125)
+    };
+    Options {
+        width,
+        gen: if c.gen9 {
+            Generation::Gen9
+        } else {
+            Generation::Gen7
+        },
+        grfs,
+        opt_zero_samples: c.gen_zero_samples,
+        plants: opts.plants,
+    }
+}
+
+impl Pipeline for Gen {
+    fn name(&self) -> &'static str {
+        match self.width {
+            ExecSize::S16 => "gen16",
+            _ => "gen8",
+        }
+    }
+
+    fn run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        coverage: &mut Coverage,
+    ) -> Result<Results, Box<Finding>> {
+        let name = self.name();
+        let fail = |kind, detail: String, class: String| {
+            let mut f = Finding::new(kind, name, detail);
+            f.class = Some(class);
+            Box::new(f)
+        };
+        let mut registers = optimised.clone();
+        let config = PassConfig {
+            plants: opts.plants,
+        };
+        pipeline::to_registers(&mut registers, false, &config)
+            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), "from_ssa".into()))?;
+        let options = options(case, opts, self.width);
+        let compiled = gen::compile(&registers, &options)
+            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
+        if let Err(e) = &compiled.check {
+            return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
+        }
+        coverage.spills |= compiled.stats.spills > 0;
+        coverage.trimmed_sends |= compiled.stats.trimmed_sends > 0;
+        let run = sim::gen::run(
+            &compiled.program,
+            &registers.dispatch,
+            &sim::gen::Config::default(),
+        )
+        .map_err(|errors| {
+            let detail = errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            fail(
+                FindingKind::CompileError,
+                format!("the simulator rejected the program: {detail}"),
+                "invalid".into(),
+            )
+        })?;
+        if matches!(run.outcome, Outcome::Timeout) {
+            return Err(fail(
+                FindingKind::Timeout,
+                "cycle budget exhausted".into(),
+                "timeout".into(),
+            ));
+        }
+        if let Some(h) = run.hazards.first() {
+            return Err(fail(
+                FindingKind::Hazard,
+                format!("{h:?}"),
+                class_of(&h.kind),
+            ));
+        }
+        Ok(run.results)
+    }
+}
