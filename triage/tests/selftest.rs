@@ -39,7 +39,10 @@ fn a_cheap_planted_bug_is_found_and_reduced() {
     assert_eq!(rows[0].status, "ok");
     assert!(table::passed(&rows));
     let text = table::format(&rows, result.budget_secs);
-    assert!(text.contains("| from-ssa-swap | from_ssa | middle | 1/1 |"), "{text}");
+    assert!(
+        text.contains("| from-ssa-swap | from_ssa | middle | 1/1 |"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -64,7 +67,9 @@ fn plants_without_a_registered_pipeline_are_reported() {
     let registered = selftest::registered();
     for &p in Plant::ALL {
         let available = selftest::is_middle_end(p)
-            || p.targets().split_whitespace().any(|t| registered.contains(&t));
+            || p.targets()
+                .split_whitespace()
+                .any(|t| registered.contains(&t));
         assert_eq!(selftest::targets_of(p).is_ok(), available, "{p}");
     }
     let missing = PlantRun {

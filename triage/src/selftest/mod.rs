@@ -214,10 +214,19 @@ fn hunt(seed: u64, opts: &OracleOptions, so: &SelftestOptions) -> (u64, Duration
 }
 
 /// Why the reduction's signature does not point at `plant`, if it does not.
-fn not_the_plant(plant: Plant, sig: &Signature, reduced: &Case, opts: &OracleOptions) -> Option<String> {
+fn not_the_plant(
+    plant: Plant,
+    sig: &Signature,
+    reduced: &Case,
+    opts: &OracleOptions,
+) -> Option<String> {
     let targets = targets_of(plant).unwrap_or_default();
     if !targets.contains(&sig.target) {
-        return Some(format!("shows on {}, not on {}", sig.target, targets.join(" ")));
+        return Some(format!(
+            "shows on {}, not on {}",
+            sig.target,
+            targets.join(" ")
+        ));
     }
     if is_middle_end(plant) {
         if sig.first_bad_pass.as_deref() != Some(plant.pass()) {

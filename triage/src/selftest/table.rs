@@ -88,11 +88,14 @@ pub fn row(p: &PlantRun, baseline: bool) -> Row {
     let reduced: Vec<usize> = p.runs.iter().filter_map(|r| r.reduced_size).collect();
     let median_reduced = median(&reduced.iter().map(|&n| Some(n as f64)).collect::<Vec<_>>());
     let all_found = found == p.runs.len() && found > 0;
-    let max_seconds = all_found
-        .then(|| p.runs.iter().map(|r| r.seconds).fold(0.0, f64::max));
+    let max_seconds = all_found.then(|| p.runs.iter().map(|r| r.seconds).fold(0.0, f64::max));
     let median_seconds = median(&when(|r| r.seconds));
     let status = if baseline {
-        if found == 0 { "clean" } else { "findings" }
+        if found == 0 {
+            "clean"
+        } else {
+            "findings"
+        }
     } else if !p.available {
         "target not available"
     } else if points_at_plant == Some(false) {
