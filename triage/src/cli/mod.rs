@@ -10,6 +10,7 @@ mod report;
 mod repro;
 mod run;
 mod stats;
+mod target;
 mod triage;
 
 use clap::{Parser, Subcommand};
