@@ -45,6 +45,9 @@ pub struct ReproConfig {
     pub targets: Vec<String>,
     /// Optional middle-end passes switched off.
     pub disabled_passes: Vec<String>,
+    /// Backend knobs that differ from the default, as `KEY=VALUE`.
+    #[serde(default)]
+    pub case: Vec<String>,
     /// The whole `CaseConfig`, as Rust debug text.
     pub case_config: String,
 }
@@ -61,6 +64,9 @@ impl ReproConfig {
         }
         for d in &self.disabled_passes {
             let _ = write!(s, " --disable-pass {d}");
+        }
+        for kv in &self.case {
+            let _ = write!(s, " --case {kv}");
         }
         s
     }

@@ -74,6 +74,7 @@ pub fn repro_config(case: &Case, opts: &OracleOptions) -> ReproConfig {
         plants: opts.plants.iter().map(|p| p.name().to_string()).collect(),
         targets: opts.targets.clone(),
         disabled_passes: fuzz::pipelines::middle::disabled_passes(case),
+        case: case.config.non_default(),
         case_config: format!("{:?}", case.config),
     }
 }

@@ -18,6 +18,10 @@ pub struct ConfigArgs {
     /// Switch an optional middle-end pass off (repeatable; `.ir` inputs only).
     #[arg(long = "disable-pass", value_name = "NAME")]
     pub disabled: Vec<String>,
+    /// Set a backend knob of the case configuration (repeatable; `.ir` inputs only), e.g.
+    /// `a6xx_registers=12`, `gen_grfs=16`, `gen9=false`, `a6xx_predicates=1`.
+    #[arg(long = "case", value_name = "KEY=VALUE")]
+    pub case: Vec<String>,
 }
 
 impl ConfigArgs {
@@ -50,6 +54,12 @@ impl ConfigArgs {
                 .position(|(n, _)| n == name)
                 .ok_or_else(|| format!("unknown pass {name:?}"))?;
             c.disabled_passes |= 1 << i;
+        }
+        for kv in &self.case {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--case {kv}: expected KEY=VALUE"))?;
+            c.set(k, v)?;
         }
         Ok(c)
     }

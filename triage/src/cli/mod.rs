@@ -12,6 +12,7 @@ mod repro;
 mod run;
 mod selftest;
 mod stats;
+mod target;
 mod triage;
 
 use clap::{Parser, Subcommand};

@@ -1,10 +1,12 @@
-//! `gpufuzz run FILE.ir`: interpret a program and print every invocation's outputs.
+//! `gpufuzz run FILE.ir`: interpret a program and print every invocation's outputs; with
+//! `--target T`, compile it for that target and run it on the simulator instead.
 
-use super::input;
+use super::{input, target};
 use clap::Args;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
+use fuzz::oracle::Case;
 use sim::dispatch::{Dispatch, Results};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -20,6 +22,9 @@ pub struct RunArgs {
     /// Run the middle end and print the IR after every pass run (and after out-of-SSA).
     #[arg(long)]
     print_after_all: bool,
+    /// With `--target`: what to print besides outputs and statistics (`asm`: the disassembly).
+    #[arg(long, value_name = "WHAT")]
+    emit: Option<String>,
     /// Planted bugs for `--print-after-all` (and the pass toggles).
     #[command(flatten)]
     config: super::config::ConfigArgs,
@@ -32,6 +37,23 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             plants: a.config.plants()?,
         };
         print_after_all(&program, config, &a.config.disabled)?;
+    }
+    if !a.config.targets.is_empty() {
+        let asm = match a.emit.as_deref() {
+            None => false,
+            Some("asm") => true,
+            Some(other) => return Err(format!("--emit {other}: expected asm")),
+        };
+        let case = Case {
+            config: a.config.case_config()?,
+            program,
+        };
+        let opts = a.config.oracle()?;
+        for target in &a.config.targets {
+            println!("// target {target}");
+            print!("{}", target::show(&case, &opts, target, asm)?);
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let opts = RunOptions {
         fuel: a.fuel,

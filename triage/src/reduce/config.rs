@@ -2,9 +2,9 @@
 //! repro needs as little of the compiler as possible. Each pass proposes candidate
 //! configurations numbered `0..` (`Some(None)`: nothing at this index).
 //!
-//! Today the one knob is the set of optional middle-end passes; later knobs (SIMD16 → SIMD8,
-//! wave 128 → 64, bigger register budgets) get one entry each here when `CaseConfig` grows
-//! them.
+//! Two kinds of knob: the optional middle-end passes (switched off while the bug remains) and
+//! the backend knobs of `CaseConfig` (put back to the real driver's default while the bug
+//! remains: whole register files, waves of 64, four predicates, every optimisation on).
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
@@ -13,7 +13,19 @@ use fuzz::oracle::CaseConfig;
 pub type ConfigPass = fn(&CaseConfig, usize) -> Option<Option<CaseConfig>>;
 
 /// The configuration passes, in order.
-pub const CONFIG_PASSES: &[(&str, ConfigPass)] = &[("disable-pass", disable_pass)];
+pub const CONFIG_PASSES: &[(&str, ConfigPass)] = &[
+    ("disable-pass", disable_pass),
+    ("default-knob", default_knob),
+];
+
+/// Puts backend knob `index` back at its default (SIMD8-sized budgets become the whole
+/// register file, waves of 128 become 64, one predicate becomes four, …).
+fn default_knob(c: &CaseConfig, index: usize) -> Option<Option<CaseConfig>> {
+    if index >= CaseConfig::KNOBS.len() {
+        return None;
+    }
+    Some(c.with_default_knob(index))
+}
 
 /// Switches optional pass `index` off (if on).
 fn disable_pass(c: &CaseConfig, index: usize) -> Option<Option<CaseConfig>> {

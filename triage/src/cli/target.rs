@@ -1,0 +1,99 @@
+//! `gpufuzz run FILE.ir --target T [--emit asm]`: compile a program for one target the way the
+//! fuzz oracle does (same middle end, same backend options for the case configuration), print
+//! the disassembly, run it on the simulator, and print outputs, hazards and statistics.
+
+use super::run::format_results;
+use compiler::ir::Program;
+use compiler::passes::pipeline::{self, PassConfig};
+use fuzz::oracle::{Case, Coverage, OracleOptions};
+use fuzz::pipelines::{a6xx, gen, middle};
+use sim::gen::ExecSize;
+
+/// Compiles and runs `case` for `target`; returns the text to print.
+pub fn show(case: &Case, opts: &OracleOptions, target: &str, asm: bool) -> Result<String, String> {
+    let optimised =
+        middle::optimise(case, opts, &mut Coverage::default()).map_err(|f| f.to_string())?;
+    match target {
+        "gen8" => show_gen(case, opts, &optimised, ExecSize::S8, asm),
+        "gen16" => show_gen(case, opts, &optimised, ExecSize::S16, asm),
+        "a6xx" => show_a6xx(case, opts, &optimised, asm),
+        "middle" => Ok(compiler::ir::text::print_program(&optimised)),
+        other => Err(format!(
+            "unknown target {other:?}; known: middle, gen8, gen16, a6xx"
+        )),
+    }
+}
+
+fn show_gen(
+    case: &Case,
+    opts: &OracleOptions,
+    optimised: &Program,
+    width: ExecSize,
+    asm: bool,
+) -> Result<String, String> {
+    let mut p = optimised.clone();
+    pipeline::to_registers(
+        &mut p,
+        true,
+        &PassConfig {
+            plants: opts.plants,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let options = gen::options(case, opts, width);
+    let compiled =
+        compiler::gen::compile(&p, &options).map_err(|e| format!("compile error: {e}"))?;
+    let mut out = format!("// {options:?}\n");
+    if asm {
+        out += &compiled.program.to_string();
+    }
+    out += &format!("// compile: {:?}\n", compiled.stats);
+    if let Err(e) = &compiled.check {
+        out += &format!("// allocation checker: {e}\n");
+    }
+    let run = sim::gen::run(&compiled.program, &p.dispatch, &sim::gen::Config::default()).map_err(
+        |errors| {
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        },
+    )?;
+    out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
+    for h in &run.hazards {
+        out += &format!("// hazard: {h:?}\n");
+    }
+    out += &format_results(&p.dispatch, &run.results);
+    Ok(out)
+}
+
+fn show_a6xx(
+    case: &Case,
+    opts: &OracleOptions,
+    optimised: &Program,
+    asm: bool,
+) -> Result<String, String> {
+    let options = a6xx::options(case, opts);
+    let compiled =
+        compiler::a6xx::compile(optimised, &options).map_err(|e| format!("compile error: {e}"))?;
+    let mut out = format!("// {options:?}\n");
+    if asm {
+        out += &compiled.program.to_string();
+    }
+    out += &format!("// compile: {:?}\n", compiled.stats);
+    if let Err(e) = &compiled.check {
+        out += &format!("// allocation checker: {e}\n");
+    }
+    let run = sim::a6xx::run(
+        &compiled.program,
+        &optimised.dispatch,
+        &compiler::a6xx::sim_config(&options),
+    );
+    out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
+    for h in &run.hazards {
+        out += &format!("// hazard: {h}\n");
+    }
+    out += &format_results(&optimised.dispatch, &run.results);
+    Ok(out)
+}
