@@ -150,6 +150,10 @@ pub fn bisect(case: &Case, opts: &OracleOptions, f: &Finding) -> Bisection {
     let direct = direct(case, opts);
     let first_bad_pass = if f.kind == FindingKind::Verify {
         f.pass.clone()
+    } else if f.target != "middle" && direct.is_none() {
+        // The middle end's output is right after every pass: the backend is at fault, not
+        // whichever middle-end pass happened to make the shape it mishandles.
+        None
     } else {
         limit.and_then(|n| {
             blame(n, &runs, || {
