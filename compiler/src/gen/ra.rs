@@ -20,7 +20,7 @@
 //!   temporaries and payloads are never candidates; with none left it is
 //!   [`CompileError::NoRegisterToSpill`]. Then start over.
 
-use super::liveness;
+use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_reg};
 use super::vinst::{VOp, VProgram};
 use super::CompileError;
@@ -143,6 +143,13 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
 
 /// Simplify: the colouring order (last pushed first popped) and which nodes went
 /// optimistically.
+///
+/// The order is that of repeated passes over the nodes in index order, each pushing every
+/// trivially colourable node it meets, with an optimistic push of the least-pressure node
+/// (lowest index among equals) after a pass that pushed nothing. Passes are not run node by
+/// node: a cursor finds the next trivially colourable node at or after it in a bit set (a
+/// node only becomes colourable when a neighbour is pushed), and a scan of the nodes
+/// left (kept in index order) finds the optimistic choice.
 fn simplify(
     adj: &[Vec<u32>],
     sizes: &[usize],
@@ -158,46 +165,74 @@ fn simplify(
                 .sum()
         })
         .collect();
+    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
     let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
     let mut optimistic = vec![false; n];
     let mut stack = Vec::with_capacity(n);
     let mut left = removed.iter().filter(|r| !**r).count();
-    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
-    while left > 0 {
-        let mut progress = false;
-        for v in 0..n {
-            if !removed[v] && q[v] < bases(v) {
-                push(v, adj, sizes, &mut q, &mut removed, &mut stack);
-                left -= 1;
-                progress = true;
+    let mut colourable = BitSet::new(n);
+    let mut rest: Vec<u32> = Vec::with_capacity(left);
+    for v in 0..n {
+        if !removed[v] {
+            if q[v] < bases(v) {
+                colourable.set(v);
             }
+            rest.push(v as u32);
         }
-        if !progress {
-            let v = (0..n)
-                .filter(|&v| !removed[v])
-                .min_by_key(|&v| q[v])
-                .expect("a node is left");
-            optimistic[v] = true;
-            push(v, adj, sizes, &mut q, &mut removed, &mut stack);
-            left -= 1;
+    }
+    let mut cursor = 0;
+    let mut progress = false;
+    while left > 0 {
+        let v = match next_member(&colourable, cursor) {
+            Some(v) => {
+                cursor = v + 1;
+                progress = true;
+                v
+            }
+            None if progress => {
+                cursor = 0;
+                progress = false;
+                continue;
+            }
+            None => {
+                rest.retain(|&v| !removed[v as usize]);
+                let v = rest
+                    .iter()
+                    .map(|&v| v as usize)
+                    .min_by_key(|&v| q[v])
+                    .expect("a node is left");
+                optimistic[v] = true;
+                cursor = 0;
+                v
+            }
+        };
+        colourable.clear(v);
+        removed[v] = true;
+        stack.push(v);
+        left -= 1;
+        for &m in &adj[v] {
+            let m = m as usize;
+            q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
+            if !removed[m] {
+                if q[m] < bases(m) {
+                    colourable.set(m);
+                }
+            }
         }
     }
     (stack, optimistic)
 }
 
-fn push(
-    v: usize,
-    adj: &[Vec<u32>],
-    sizes: &[usize],
-    q: &mut [usize],
-    removed: &mut [bool],
-    stack: &mut Vec<usize>,
-) {
-    removed[v] = true;
-    stack.push(v);
-    for &m in &adj[v] {
-        let m = m as usize;
-        q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
+/// The first member of `s` at or after `from`.
+fn next_member(s: &BitSet, from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut bits = *s.0.get(w)? & (!0u64 << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+        w += 1;
+        bits = *s.0.get(w)?;
     }
 }
 
