@@ -47,12 +47,13 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
+    let mut adj = Vec::new();
     loop {
         let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
         let iv = liveness::intervals(p, &live);
         let n = p.regs.len();
         spilled_regs.resize(n, false);
-        let adj = interference(p, &iv, plants);
+        interference(p, &iv, plants, &mut adj);
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
         let (stack, optimistic) = simplify(&adj, &sizes, &present, r);
@@ -106,11 +107,13 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
 }
 
 /// Adjacency lists from interval overlap plus the instruction rules.
-fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>> {
+/// `adj` is overwritten (its lists keep their capacity across rounds).
+fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<Vec<u32>>) {
     let n = iv.len();
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+    adj.resize_with(n, Vec::new);
+    adj.iter_mut().for_each(Vec::clear);
     let mut order: Vec<usize> = (0..n).filter(|&v| iv[v].0 < iv[v].1).collect();
-    order.sort_by_key(|&v| iv[v].0);
+    order.sort_unstable_by_key(|&v| (iv[v].0, v));
     let mut active: Vec<usize> = Vec::new();
     for v in order {
         let start = iv[v].0;
@@ -135,10 +138,9 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
             VOp::Hw(_) => inst.exec == ExecSize::S16 && !plants.has(Plant::GenSimd16Overlap),
         };
         if rule {
-            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), &mut adj));
+            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), adj));
         }
     }
-    adj
 }
 
 /// Simplify: the colouring order (last pushed first popped) and which nodes went
@@ -148,8 +150,8 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
 /// trivially colourable node it meets, with an optimistic push of the least-pressure node
 /// (lowest index among equals) after a pass that pushed nothing. Passes are not run node by
 /// node: a cursor finds the next trivially colourable node at or after it in a bit set (a
-/// node only becomes colourable when a neighbour is pushed), and a scan of the nodes
-/// left (kept in index order) finds the optimistic choice.
+/// node only becomes colourable when a neighbour is pushed), and a tournament tree
+/// of `(pressure, node)` over the nodes left finds the optimistic choice.
 fn simplify(
     adj: &[Vec<u32>],
     sizes: &[usize],
@@ -171,13 +173,13 @@ fn simplify(
     let mut stack = Vec::with_capacity(n);
     let mut left = removed.iter().filter(|r| !**r).count();
     let mut colourable = BitSet::new(n);
-    let mut rest: Vec<u32> = Vec::with_capacity(left);
+    let mut least = MinTree::new(n);
     for v in 0..n {
         if !removed[v] {
             if q[v] < bases(v) {
                 colourable.set(v);
             }
-            rest.push(v as u32);
+            least.set(v, q[v]);
         }
     }
     let mut cursor = 0;
@@ -195,18 +197,14 @@ fn simplify(
                 continue;
             }
             None => {
-                rest.retain(|&v| !removed[v as usize]);
-                let v = rest
-                    .iter()
-                    .map(|&v| v as usize)
-                    .min_by_key(|&v| q[v])
-                    .expect("a node is left");
+                let v = least.min().expect("a node is left");
                 optimistic[v] = true;
                 cursor = 0;
                 v
             }
         };
         colourable.clear(v);
+        least.remove(v);
         removed[v] = true;
         stack.push(v);
         left -= 1;
@@ -215,12 +213,65 @@ fn simplify(
             q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
             if !removed[m] {
                 if q[m] < bases(m) {
+                    // Pushed before any optimistic choice: its key no longer matters.
                     colourable.set(m);
+                } else {
+                    least.set(m, q[m]);
                 }
             }
         }
     }
     (stack, optimistic)
+}
+
+/// A tournament tree over nodes keyed by `(pressure, node)`: the node of least pressure,
+/// the lowest index among equals.
+struct MinTree {
+    /// Leaves from `leaves` on; each inner node holds the least key below it.
+    keys: Vec<u64>,
+    leaves: usize,
+}
+
+impl MinTree {
+    const NONE: u64 = u64::MAX;
+
+    fn new(n: usize) -> MinTree {
+        let leaves = n.next_power_of_two();
+        MinTree {
+            keys: vec![Self::NONE; 2 * leaves],
+            leaves,
+        }
+    }
+
+    fn update(&mut self, v: usize, key: u64) {
+        let mut i = self.leaves + v;
+        self.keys[i] = key;
+        while i > 1 {
+            i /= 2;
+            let k = self.keys[2 * i].min(self.keys[2 * i + 1]);
+            if self.keys[i] == k {
+                break;
+            }
+            self.keys[i] = k;
+        }
+    }
+
+    fn set(&mut self, v: usize, pressure: usize) {
+        debug_assert!(
+            pressure < 1 << 32,
+            "pressure {pressure} too large for a key"
+        );
+        self.update(v, (pressure as u64) << 32 | v as u64);
+    }
+
+    fn remove(&mut self, v: usize) {
+        self.update(v, Self::NONE);
+    }
+
+    fn min(&self) -> Option<usize> {
+        let k = self.keys[1];
+        (k != Self::NONE).then_some((k & 0xffff_ffff) as usize)
+    }
 }
 
 /// The first member of `s` at or after `from`.
