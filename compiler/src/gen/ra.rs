@@ -56,7 +56,7 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
         interference(p, &iv, plants, &mut adj);
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
-        let (stack, optimistic) = simplify(&adj, &sizes, &present, r);
+        let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
         match select(&adj, &sizes, &stack, r) {
             Ok(colour) => {
                 let base = p.var_scratch_grfs;
@@ -82,11 +82,7 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                     if plants.has(Plant::GenSpillOptimisticOnly) && !optimistic[v] {
                         continue;
                     }
-                    let benefit: usize = adj[v]
-                        .iter()
-                        .map(|&m| sizes[v] + sizes[m as usize] - 1)
-                        .sum();
-                    let score = benefit as f64 / cost[v].max(1e-9);
+                    let score = pressure[v] as f64 / cost[v].max(1e-9);
                     if best.is_none_or(|(s, _)| score > s) {
                         best = Some((score, v));
                     }
@@ -143,8 +139,9 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<V
     }
 }
 
-/// Simplify: the colouring order (last pushed first popped) and which nodes went
-/// optimistically.
+/// Simplify: the colouring order (last pushed first popped), which nodes went
+/// optimistically, and each node's pressure on its neighbours before any was pushed (the
+/// benefit of spilling it).
 ///
 /// The order is that of repeated passes over the nodes in index order, each pushing every
 /// trivially colourable node it meets, with an optimistic push of the least-pressure node
@@ -157,9 +154,9 @@ fn simplify(
     sizes: &[usize],
     present: &[bool],
     r: usize,
-) -> (Vec<usize>, Vec<bool>) {
+) -> (Vec<usize>, Vec<bool>, Vec<usize>) {
     let n = adj.len();
-    let mut q: Vec<usize> = (0..n)
+    let pressure: Vec<usize> = (0..n)
         .map(|v| {
             adj[v]
                 .iter()
@@ -167,21 +164,19 @@ fn simplify(
                 .sum()
         })
         .collect();
+    let mut q = pressure.clone();
     let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
     let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
     let mut optimistic = vec![false; n];
     let mut stack = Vec::with_capacity(n);
     let mut left = removed.iter().filter(|r| !**r).count();
     let mut colourable = BitSet::new(n);
-    let mut least = MinTree::new(n);
     for v in 0..n {
-        if !removed[v] {
-            if q[v] < bases(v) {
-                colourable.set(v);
-            }
-            least.set(v, q[v]);
+        if !removed[v] && q[v] < bases(v) {
+            colourable.set(v);
         }
     }
+    let mut least = MinTree::new((0..n).map(|v| (!removed[v]).then_some(q[v])));
     let mut cursor = 0;
     let mut progress = false;
     while left > 0 {
@@ -197,14 +192,13 @@ fn simplify(
                 continue;
             }
             None => {
-                let v = least.min().expect("a node is left");
+                let v = least.min(&removed).expect("a node is left");
                 optimistic[v] = true;
                 cursor = 0;
                 v
             }
         };
         colourable.clear(v);
-        least.remove(v);
         removed[v] = true;
         stack.push(v);
         left -= 1;
@@ -216,16 +210,17 @@ fn simplify(
                     // Pushed before any optimistic choice: its key no longer matters.
                     colourable.set(m);
                 } else {
-                    least.set(m, q[m]);
+                    least.decrease(m, q[m]);
                 }
             }
         }
     }
-    (stack, optimistic)
+    (stack, optimistic, pressure)
 }
 
 /// A tournament tree over nodes keyed by `(pressure, node)`: the node of least pressure,
-/// the lowest index among equals.
+/// the lowest index among equals. Keys only decrease; removed nodes are dropped lazily, when
+/// they come out on top.
 struct MinTree {
     /// Leaves from `leaves` on; each inner node holds the least key below it.
     keys: Vec<u64>,
@@ -235,42 +230,66 @@ struct MinTree {
 impl MinTree {
     const NONE: u64 = u64::MAX;
 
-    fn new(n: usize) -> MinTree {
-        let leaves = n.next_power_of_two();
-        MinTree {
-            keys: vec![Self::NONE; 2 * leaves],
-            leaves,
-        }
-    }
-
-    fn update(&mut self, v: usize, key: u64) {
-        let mut i = self.leaves + v;
-        self.keys[i] = key;
-        while i > 1 {
-            i /= 2;
-            let k = self.keys[2 * i].min(self.keys[2 * i + 1]);
-            if self.keys[i] == k {
-                break;
+    /// A tree of the nodes with `Some(pressure)`.
+    fn new(pressure: impl ExactSizeIterator<Item = Option<usize>>) -> MinTree {
+        let leaves = pressure.len().next_power_of_two();
+        let mut keys = vec![Self::NONE; 2 * leaves];
+        for (v, q) in pressure.enumerate() {
+            if let Some(q) = q {
+                keys[leaves + v] = Self::key(v, q);
             }
-            self.keys[i] = k;
         }
+        for i in (1..leaves).rev() {
+            keys[i] = keys[2 * i].min(keys[2 * i + 1]);
+        }
+        MinTree { keys, leaves }
     }
 
-    fn set(&mut self, v: usize, pressure: usize) {
+    fn key(v: usize, pressure: usize) -> u64 {
         debug_assert!(
             pressure < 1 << 32,
             "pressure {pressure} too large for a key"
         );
-        self.update(v, (pressure as u64) << 32 | v as u64);
+        (pressure as u64) << 32 | v as u64
     }
 
-    fn remove(&mut self, v: usize) {
-        self.update(v, Self::NONE);
+    /// Lowers the pressure of `v` to `pressure`.
+    fn decrease(&mut self, v: usize, pressure: usize) {
+        let key = Self::key(v, pressure);
+        let mut i = self.leaves + v;
+        debug_assert!(key <= self.keys[i], "keys only decrease");
+        self.keys[i] = key;
+        while i > 1 {
+            i /= 2;
+            if self.keys[i] <= key {
+                break;
+            }
+            self.keys[i] = key;
+        }
     }
 
-    fn min(&self) -> Option<usize> {
-        let k = self.keys[1];
-        (k != Self::NONE).then_some((k & 0xffff_ffff) as usize)
+    /// The least node not `removed`.
+    fn min(&mut self, removed: &[bool]) -> Option<usize> {
+        loop {
+            let k = self.keys[1];
+            if k == Self::NONE {
+                return None;
+            }
+            let v = (k & 0xffff_ffff) as usize;
+            if !removed[v] {
+                return Some(v);
+            }
+            let mut i = self.leaves + v;
+            self.keys[i] = Self::NONE;
+            while i > 1 {
+                i /= 2;
+                let k = self.keys[2 * i].min(self.keys[2 * i + 1]);
+                if self.keys[i] == k {
+                    break;
+                }
+                self.keys[i] = k;
+            }
+        }
     }
 }
 
