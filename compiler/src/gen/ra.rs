@@ -26,6 +26,7 @@ use super::vinst::{VOp, VProgram};
 use super::CompileError;
 use crate::planted::{Plant, Plants};
 use cranelift_entity::EntityRef;
+use rustc_hash::FxHashSet;
 use sim::gen::{ExecSize, Op};
 
 /// The result of allocation.
@@ -120,8 +121,12 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<V
         }
         active.push(v);
     }
-    let add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
-        if a != b && !adj[a].contains(&(b as u32)) {
+    // Overlapping intervals are already neighbours; other pairs the rules add are kept in
+    // `extra` so that each is added once.
+    let overlap = |a: usize, b: usize| iv[a].0 < iv[b].1 && iv[b].0 < iv[a].1;
+    let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
+    let mut add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
+        if a != b && !overlap(a, b) && extra.insert((a.min(b) as u32, a.max(b) as u32)) {
             adj[a].push(b as u32);
             adj[b].push(a as u32);
         }
