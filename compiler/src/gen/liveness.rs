@@ -53,9 +53,14 @@ impl BitSet {
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits >> b & 1 != 0)
-                .map(move |b| w * 64 + b)
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
         })
     }
 }
@@ -140,22 +145,48 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
         liveout: vec![BitSet::new(units); nb],
         graph,
     };
+    // Per block: units read before any write that kills them (`gen`) and units killed
+    // (`kill`); then live-in = gen ∪ (live-out ∖ kill), word by word.
+    let mut gen = vec![BitSet::new(units); nb];
+    let mut kill = vec![BitSet::new(units); nb];
+    for b in 0..nb {
+        let (g, k) = (&mut gen[b], &mut kill[b]);
+        for i in l.graph.range(b).rev() {
+            let inst = &p.insts[i];
+            if let Some(d) = &inst.dst {
+                if kills(inst) {
+                    let n = inst.dst_regs(|r| p.regs[r].size);
+                    for u in l.units_of(p, d, n) {
+                        g.clear(u);
+                        k.set(u);
+                    }
+                }
+            }
+            inst.for_each_use(|r, n| {
+                for u in l.units_of(p, r, n) {
+                    g.set(u);
+                }
+            });
+        }
+    }
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = BitSet::new(units);
+            let out = &mut l.liveout[b].0;
+            out.iter_mut().for_each(|w| *w = 0);
             for &s in &l.graph.succs[b] {
-                out.union(&l.livein[s as usize]);
+                for (o, i) in out.iter_mut().zip(&l.livein[s as usize].0) {
+                    *o |= *i;
+                }
             }
-            let mut live = out.clone();
-            for i in l.graph.range(b).rev() {
-                l.step_back(p, &p.insts[i], &mut live);
-            }
-            l.liveout[b] = out;
-            if live != l.livein[b] {
-                l.livein[b] = live;
-                changed = true;
+            let words = gen[b].0.iter().zip(&kill[b].0).zip(out.iter());
+            for (old, ((g, k), o)) in l.livein[b].0.iter_mut().zip(words) {
+                let new = g | (o & !k);
+                if new != *old {
+                    *old = new;
+                    changed = true;
+                }
             }
         }
     }

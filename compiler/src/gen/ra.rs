@@ -20,12 +20,13 @@
 //!   temporaries and payloads are never candidates; with none left it is
 //!   [`CompileError::NoRegisterToSpill`]. Then start over.
 
-use super::liveness;
+use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_reg};
 use super::vinst::{VOp, VProgram};
 use super::CompileError;
 use crate::planted::{Plant, Plants};
 use cranelift_entity::EntityRef;
+use rustc_hash::FxHashSet;
 use sim::gen::{ExecSize, Op};
 
 /// The result of allocation.
@@ -47,15 +48,16 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
+    let mut adj = Vec::new();
     loop {
         let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
         let iv = liveness::intervals(p, &live);
         let n = p.regs.len();
         spilled_regs.resize(n, false);
-        let adj = interference(p, &iv, plants);
+        interference(p, &iv, plants, &mut adj);
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
-        let (stack, optimistic) = simplify(&adj, &sizes, &present, r);
+        let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
         match select(&adj, &sizes, &stack, r) {
             Ok(colour) => {
                 let base = p.var_scratch_grfs;
@@ -81,11 +83,7 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                     if plants.has(Plant::GenSpillOptimisticOnly) && !optimistic[v] {
                         continue;
                     }
-                    let benefit: usize = adj[v]
-                        .iter()
-                        .map(|&m| sizes[v] + sizes[m as usize] - 1)
-                        .sum();
-                    let score = benefit as f64 / cost[v].max(1e-9);
+                    let score = pressure[v] as f64 / cost[v].max(1e-9);
                     if best.is_none_or(|(s, _)| score > s) {
                         best = Some((score, v));
                     }
@@ -106,11 +104,13 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
 }
 
 /// Adjacency lists from interval overlap plus the instruction rules.
-fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>> {
+/// `adj` is overwritten (its lists keep their capacity across rounds).
+fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<Vec<u32>>) {
     let n = iv.len();
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+    adj.resize_with(n, Vec::new);
+    adj.iter_mut().for_each(Vec::clear);
     let mut order: Vec<usize> = (0..n).filter(|&v| iv[v].0 < iv[v].1).collect();
-    order.sort_by_key(|&v| iv[v].0);
+    order.sort_unstable_by_key(|&v| (iv[v].0, v));
     let mut active: Vec<usize> = Vec::new();
     for v in order {
         let start = iv[v].0;
@@ -121,8 +121,12 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
         }
         active.push(v);
     }
-    let add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
-        if a != b && !adj[a].contains(&(b as u32)) {
+    // Overlapping intervals are already neighbours; other pairs the rules add are kept in
+    // `extra` so that each is added once.
+    let overlap = |a: usize, b: usize| iv[a].0 < iv[b].1 && iv[b].0 < iv[a].1;
+    let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
+    let mut add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
+        if a != b && !overlap(a, b) && extra.insert((a.min(b) as u32, a.max(b) as u32)) {
             adj[a].push(b as u32);
             adj[b].push(a as u32);
         }
@@ -135,22 +139,29 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants) -> Vec<Vec<u32>
             VOp::Hw(_) => inst.exec == ExecSize::S16 && !plants.has(Plant::GenSimd16Overlap),
         };
         if rule {
-            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), &mut adj));
+            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), adj));
         }
     }
-    adj
 }
 
-/// Simplify: the colouring order (last pushed first popped) and which nodes went
-/// optimistically.
+/// Simplify: the colouring order (last pushed first popped), which nodes went
+/// optimistically, and each node's pressure on its neighbours before any was pushed (the
+/// benefit of spilling it).
+///
+/// The order is that of repeated passes over the nodes in index order, each pushing every
+/// trivially colourable node it meets, with an optimistic push of the least-pressure node
+/// (lowest index among equals) after a pass that pushed nothing. Passes are not run node by
+/// node: a cursor finds the next trivially colourable node at or after it in a bit set (a
+/// node only becomes colourable when a neighbour is pushed), and a tournament tree
+/// of `(pressure, node)` over the nodes left finds the optimistic choice.
 fn simplify(
     adj: &[Vec<u32>],
     sizes: &[usize],
     present: &[bool],
     r: usize,
-) -> (Vec<usize>, Vec<bool>) {
+) -> (Vec<usize>, Vec<bool>, Vec<usize>) {
     let n = adj.len();
-    let mut q: Vec<usize> = (0..n)
+    let pressure: Vec<usize> = (0..n)
         .map(|v| {
             adj[v]
                 .iter()
@@ -158,46 +169,145 @@ fn simplify(
                 .sum()
         })
         .collect();
+    let mut q = pressure.clone();
+    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
     let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
     let mut optimistic = vec![false; n];
     let mut stack = Vec::with_capacity(n);
     let mut left = removed.iter().filter(|r| !**r).count();
-    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
-    while left > 0 {
-        let mut progress = false;
-        for v in 0..n {
-            if !removed[v] && q[v] < bases(v) {
-                push(v, adj, sizes, &mut q, &mut removed, &mut stack);
-                left -= 1;
-                progress = true;
-            }
-        }
-        if !progress {
-            let v = (0..n)
-                .filter(|&v| !removed[v])
-                .min_by_key(|&v| q[v])
-                .expect("a node is left");
-            optimistic[v] = true;
-            push(v, adj, sizes, &mut q, &mut removed, &mut stack);
-            left -= 1;
+    let mut colourable = BitSet::new(n);
+    for v in 0..n {
+        if !removed[v] && q[v] < bases(v) {
+            colourable.set(v);
         }
     }
-    (stack, optimistic)
+    let mut least = MinTree::new((0..n).map(|v| (!removed[v]).then_some(q[v])));
+    let mut cursor = 0;
+    let mut progress = false;
+    while left > 0 {
+        let v = match next_member(&colourable, cursor) {
+            Some(v) => {
+                cursor = v + 1;
+                progress = true;
+                v
+            }
+            None if progress => {
+                cursor = 0;
+                progress = false;
+                continue;
+            }
+            None => {
+                let v = least.min(&removed).expect("a node is left");
+                optimistic[v] = true;
+                cursor = 0;
+                v
+            }
+        };
+        colourable.clear(v);
+        removed[v] = true;
+        stack.push(v);
+        left -= 1;
+        for &m in &adj[v] {
+            let m = m as usize;
+            q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
+            if !removed[m] {
+                if q[m] < bases(m) {
+                    // Pushed before any optimistic choice: its key no longer matters.
+                    colourable.set(m);
+                } else {
+                    least.decrease(m, q[m]);
+                }
+            }
+        }
+    }
+    (stack, optimistic, pressure)
 }
 
-fn push(
-    v: usize,
-    adj: &[Vec<u32>],
-    sizes: &[usize],
-    q: &mut [usize],
-    removed: &mut [bool],
-    stack: &mut Vec<usize>,
-) {
-    removed[v] = true;
-    stack.push(v);
-    for &m in &adj[v] {
-        let m = m as usize;
-        q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
+/// A tournament tree over nodes keyed by `(pressure, node)`: the node of least pressure,
+/// the lowest index among equals. Keys only decrease; removed nodes are dropped lazily, when
+/// they come out on top.
+struct MinTree {
+    /// Leaves from `leaves` on; each inner node holds the least key below it.
+    keys: Vec<u64>,
+    leaves: usize,
+}
+
+impl MinTree {
+    const NONE: u64 = u64::MAX;
+
+    /// A tree of the nodes with `Some(pressure)`.
+    fn new(pressure: impl ExactSizeIterator<Item = Option<usize>>) -> MinTree {
+        let leaves = pressure.len().next_power_of_two();
+        let mut keys = vec![Self::NONE; 2 * leaves];
+        for (v, q) in pressure.enumerate() {
+            if let Some(q) = q {
+                keys[leaves + v] = Self::key(v, q);
+            }
+        }
+        for i in (1..leaves).rev() {
+            keys[i] = keys[2 * i].min(keys[2 * i + 1]);
+        }
+        MinTree { keys, leaves }
+    }
+
+    fn key(v: usize, pressure: usize) -> u64 {
+        debug_assert!(
+            pressure < 1 << 32,
+            "pressure {pressure} too large for a key"
+        );
+        (pressure as u64) << 32 | v as u64
+    }
+
+    /// Lowers the pressure of `v` to `pressure`.
+    fn decrease(&mut self, v: usize, pressure: usize) {
+        let key = Self::key(v, pressure);
+        let mut i = self.leaves + v;
+        debug_assert!(key <= self.keys[i], "keys only decrease");
+        self.keys[i] = key;
+        while i > 1 {
+            i /= 2;
+            if self.keys[i] <= key {
+                break;
+            }
+            self.keys[i] = key;
+        }
+    }
+
+    /// The least node not `removed`.
+    fn min(&mut self, removed: &[bool]) -> Option<usize> {
+        loop {
+            let k = self.keys[1];
+            if k == Self::NONE {
+                return None;
+            }
+            let v = (k & 0xffff_ffff) as usize;
+            if !removed[v] {
+                return Some(v);
+            }
+            let mut i = self.leaves + v;
+            self.keys[i] = Self::NONE;
+            while i > 1 {
+                i /= 2;
+                let k = self.keys[2 * i].min(self.keys[2 * i + 1]);
+                if self.keys[i] == k {
+                    break;
+                }
+                self.keys[i] = k;
+            }
+        }
+    }
+}
+
+/// The first member of `s` at or after `from`.
+fn next_member(s: &BitSet, from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut bits = *s.0.get(w)? & (!0u64 << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+        w += 1;
+        bits = *s.0.get(w)?;
     }
 }
 
