@@ -63,7 +63,7 @@ impl<const W: usize> Machine<'_, W> {
         let t = self.track[row];
         if self.now < t.settle && t.lanes & m != 0 && self.now < t.vis[how as usize] {
             self.stale_read(r, how, &t);
-            let (cur, old) = (&self.rows[row], &self.old[row]);
+            let (cur, old) = (&self.rows[self.cur(row)], &self.rows[self.old(row)]);
             for i in 0..W {
                 out[i] = if (t.lanes >> i) & 1 != 0 {
                     old[i]
@@ -72,7 +72,7 @@ impl<const W: usize> Machine<'_, W> {
                 };
             }
         } else {
-            *out = self.rows[row];
+            *out = self.rows[self.cur(row)];
         }
     }
 
@@ -145,9 +145,16 @@ impl<const W: usize> Machine<'_, W> {
             );
         }
         if now >= t.settle {
-            self.old[row] = self.rows[row];
+            // The current contents become the old ones: swap the slots, and carry the
+            // current contents over for the fibers this write leaves alone.
+            let old = self.cur(row);
+            self.flip[row] ^= 1;
+            if m != Self::FULL {
+                self.rows[old ^ 1] = self.rows[old];
+            }
         }
-        let cur = &mut self.rows[row];
+        let slot = self.cur(row);
+        let cur = &mut self.rows[slot];
         if row >= GPRS {
             for i in 0..W {
                 if (m >> i) & 1 != 0 {
