@@ -43,14 +43,15 @@ pub struct Legalized {
 #[derive(Clone, PartialEq, Eq)]
 struct State {
     flags: [u8; ROWS],
-    wait: [[u8; 3]; ROWS],
+    /// `wait[3 * row + kind]` (flat, so that merging vectorizes).
+    wait: [u8; 3 * ROWS],
 }
 
 impl State {
     fn new() -> State {
         State {
             flags: [0; ROWS],
-            wait: [[0; 3]; ROWS],
+            wait: [0; 3 * ROWS],
         }
     }
 
@@ -59,9 +60,7 @@ impl State {
             *a |= b;
         }
         for (a, b) in self.wait.iter_mut().zip(&o.wait) {
-            for k in 0..3 {
-                a[k] = a[k].max(b[k]);
-            }
+            *a = (*a).max(*b);
         }
     }
 }
@@ -77,17 +76,19 @@ struct Work {
 impl Work {
     fn load(&mut self, st: &State) {
         self.flags = st.flags;
-        for (r, w) in self.ready.iter_mut().zip(&st.wait) {
-            *r = w.map(u32::from);
+        for (r, w) in self.ready.iter_mut().zip(st.wait.chunks_exact(3)) {
+            *r = [w[0], w[1], w[2]].map(u32::from);
         }
         self.now = 0;
     }
 
     fn store(&self, st: &mut State) {
         st.flags = self.flags;
-        for (w, r) in st.wait.iter_mut().zip(&self.ready) {
+        for (w, r) in st.wait.chunks_exact_mut(3).zip(&self.ready) {
             // At most 6 slots are ever outstanding.
-            *w = r.map(|x| x.saturating_sub(self.now) as u8);
+            for (w, &r) in w.iter_mut().zip(r) {
+                *w = r.saturating_sub(self.now) as u8;
+            }
         }
     }
 
@@ -145,7 +146,7 @@ pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
         let mut changed = false;
         for b in 0..nb {
             st.flags = [0; ROWS];
-            st.wait = [[0; 3]; ROWS];
+            st.wait = [0; 3 * ROWS];
             for &p in &preds[b] {
                 if let Some(o) = &out[p] {
                     st.merge(o);
