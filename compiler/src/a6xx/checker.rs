@@ -140,12 +140,12 @@ fn passes(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> bool {
         queued[b] = false;
         st.copy_from_slice(&states[b * size..(b + 1) * size]);
         let last = starts[b + 1] - 1;
-        for i in starts[b]..=last {
+        for (i, ins) in instrs.iter().enumerate().take(last + 1).skip(starts[b]) {
             let rec = recs.get(i).unwrap_or(&default);
             if rec.uses.iter().any(|&(r, v)| st[r.row()] != v + 1) {
                 return false;
             }
-            apply_with(&mut st, &instrs[i].op, rec, &mut reads, &mut writes);
+            apply_with(&mut st, &ins.op, rec, &mut reads, &mut writes);
         }
         let k = succs_into(&instrs[last].op, last, n, &mut succ);
         for &s in &succ[..k] {
