@@ -10,8 +10,14 @@
 //! else (the old copies hold an older value), and a register written but not recorded as a
 //! def is forgotten. Stores through a base register (local arrays) are taken to stay in the
 //! locals area, below every spill slot.
+//!
+//! Whether a program passes does not depend on the order the dataflow visits instructions
+//! (the transfer is monotone, and a use that fails on an intermediate state fails on the
+//! fixpoint too), so a fast pass over basic blocks with one working state decides it; only
+//! a failing program is re-run instruction by instruction, so that the error reported is the
+//! one that per-instruction worklist meets first.
 
-use super::legalize::operands;
+use super::legalize::operands_into;
 use super::vir::{Rec, RecKind, VReg};
 use sim::a6xx::{Op, Program, Reg, Space};
 use std::fmt;
@@ -54,8 +60,16 @@ fn slot_loc(addr: i32) -> usize {
 /// Checks `program` against `recs` (one per instruction); `entry` lists what registers hold
 /// when the program starts (`r0.x` = the invocation id's virtual register).
 pub fn check(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result<(), CheckError> {
-    let n = program.instrs.len();
-    let words = program
+    if passes(program, recs, entry) {
+        Ok(())
+    } else {
+        first_error(program, recs, entry)
+    }
+}
+
+/// Private words the program touches (spill slots and locals without a base register).
+fn private_words(program: &Program) -> usize {
+    program
         .instrs
         .iter()
         .filter_map(|i| match i.op {
@@ -72,8 +86,98 @@ pub fn check(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result<(
             _ => None,
         })
         .max()
-        .unwrap_or(0);
-    let size = ROWS + words;
+        .unwrap_or(0)
+}
+
+/// Whether every use holds its value: the dataflow over basic blocks, states kept only at
+/// block entries.
+fn passes(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> bool {
+    let instrs = &program.instrs;
+    let n = instrs.len();
+    if n == 0 {
+        return true;
+    }
+    let size = ROWS + private_words(program);
+    // Block leaders: the entry, branch targets and whatever follows a control instruction.
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    leader[n] = true;
+    let mut succ = [0usize; 2];
+    for (i, ins) in instrs.iter().enumerate() {
+        let k = succs_into(&ins.op, i, n, &mut succ);
+        if !matches!(k, 1 if succ[0] == i + 1) || matches!(ins.op, Op::End) {
+            leader[i + 1] = true;
+            for &s in &succ[..k] {
+                leader[s] = true;
+            }
+        }
+    }
+    // Block number of each leader; block `b` spans `starts[b]..starts[b + 1]`.
+    let mut block_of = vec![u32::MAX; n];
+    let mut starts = Vec::new();
+    for (i, &l) in leader[..n].iter().enumerate() {
+        if l {
+            block_of[i] = starts.len() as u32;
+            starts.push(i);
+        }
+    }
+    let nb = starts.len();
+    starts.push(n);
+    let mut states = vec![0u32; nb * size];
+    let mut has = vec![false; nb];
+    let mut queued = vec![false; nb];
+    for &(r, v) in entry {
+        states[r.row()] = v + 1;
+    }
+    has[0] = true;
+    queued[0] = true;
+    let mut work = vec![0usize];
+    let mut st = vec![0u32; size];
+    let mut writes = Vec::new();
+    let mut reads = Vec::new();
+    let default = Rec::default();
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        st.copy_from_slice(&states[b * size..(b + 1) * size]);
+        let last = starts[b + 1] - 1;
+        for (i, ins) in instrs.iter().enumerate().take(last + 1).skip(starts[b]) {
+            let rec = recs.get(i).unwrap_or(&default);
+            if rec.uses.iter().any(|&(r, v)| st[r.row()] != v + 1) {
+                return false;
+            }
+            apply_with(&mut st, &ins.op, rec, &mut reads, &mut writes);
+        }
+        let k = succs_into(&instrs[last].op, last, n, &mut succ);
+        for &s in &succ[..k] {
+            let t = block_of[s] as usize;
+            let dst = &mut states[t * size..(t + 1) * size];
+            let changed = if !has[t] {
+                has[t] = true;
+                dst.copy_from_slice(&st);
+                true
+            } else {
+                let mut c = false;
+                for (o, &x) in dst.iter_mut().zip(&st) {
+                    if *o != x && *o != 0 {
+                        *o = 0;
+                        c = true;
+                    }
+                }
+                c
+            };
+            if changed && !queued[t] {
+                queued[t] = true;
+                work.push(t);
+            }
+        }
+    }
+    true
+}
+
+/// The first failing use met by the per-instruction worklist (the reference order).
+fn first_error(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result<(), CheckError> {
+    let n = program.instrs.len();
+    let size = ROWS + private_words(program);
     let mut states: Vec<Option<Vec<u32>>> = vec![None; n];
     let mut init = vec![0u32; size];
     for &(r, v) in entry {
@@ -130,6 +234,17 @@ pub fn check(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result<(
 }
 
 fn apply(st: &mut [u32], op: &Op, rec: &Rec) {
+    apply_with(st, op, rec, &mut Vec::new(), &mut Vec::new());
+}
+
+/// [`apply`] with reusable operand buffers.
+fn apply_with(
+    st: &mut [u32],
+    op: &Op,
+    rec: &Rec,
+    reads: &mut Vec<(Reg, usize)>,
+    writes: &mut Vec<Reg>,
+) {
     match (rec.kind, *op) {
         (
             RecKind::Spill,
@@ -167,8 +282,8 @@ fn apply(st: &mut [u32], op: &Op, rec: &Rec) {
         }
         _ => {}
     }
-    let (_, writes) = operands(op);
-    for w in writes {
+    operands_into(op, reads, writes);
+    for w in writes.iter() {
         st[w.row()] = 0;
     }
     if let Op::Store {
@@ -187,13 +302,38 @@ fn apply(st: &mut [u32], op: &Op, rec: &Rec) {
         }
     }
     for &(r, v) in &rec.defs {
+        let t = v + 1;
         for x in st.iter_mut() {
-            if *x == v + 1 {
+            if *x == t {
                 *x = 0;
             }
         }
-        st[r.row()] = v + 1;
+        st[r.row()] = t;
     }
+}
+
+/// [`succs`] without allocating: fills `out`, returns how many.
+fn succs_into(op: &Op, i: usize, n: usize, out: &mut [usize; 2]) -> usize {
+    let t = |off: i32| (i as i64 + off as i64) as usize;
+    let (all, k) = match *op {
+        Op::End => ([0, 0], 0),
+        Op::Jump { offset } => ([t(offset), 0], 1),
+        Op::Br { offset, .. }
+        | Op::Braa { offset, .. }
+        | Op::Brao { offset, .. }
+        | Op::Bany { offset, .. }
+        | Op::Ball { offset, .. }
+        | Op::Getone { offset } => ([i + 1, t(offset)], 2),
+        _ => ([i + 1, 0], 1),
+    };
+    let mut m = 0;
+    for &s in &all[..k] {
+        if s < n {
+            out[m] = s;
+            m += 1;
+        }
+    }
+    m
 }
 
 fn succs(op: &Op, i: usize, n: usize) -> Vec<usize> {

@@ -38,17 +38,20 @@ pub struct Legalized {
     pub nops: u32,
 }
 
+/// The legalization state between blocks: outstanding-result flags and, per register and
+/// reader kind, the delay slots still needed before its latest ALU result may be read.
 #[derive(Clone, PartialEq, Eq)]
 struct State {
-    flags: Vec<u8>,
-    wait: Vec<[u8; 3]>,
+    flags: [u8; ROWS],
+    /// `wait[3 * row + kind]` (flat, so that merging vectorizes).
+    wait: [u8; 3 * ROWS],
 }
 
 impl State {
     fn new() -> State {
         State {
-            flags: vec![0; ROWS],
-            wait: vec![[0; 3]; ROWS],
+            flags: [0; ROWS],
+            wait: [0; 3 * ROWS],
         }
     }
 
@@ -57,16 +60,34 @@ impl State {
             *a |= b;
         }
         for (a, b) in self.wait.iter_mut().zip(&o.wait) {
-            for k in 0..3 {
-                a[k] = a[k].max(b[k]);
-            }
+            *a = (*a).max(*b);
         }
     }
+}
 
-    fn advance(&mut self, cycles: u8) {
-        for w in self.wait.iter_mut() {
-            for x in w.iter_mut() {
-                *x = x.saturating_sub(cycles);
+/// The state inside one block: delays as absolute cycles from the block's start, so that
+/// advancing time is one addition (the slots still needed are `ready - now`, saturating).
+struct Work {
+    flags: [u8; ROWS],
+    ready: [[u32; 3]; ROWS],
+    now: u32,
+}
+
+impl Work {
+    fn load(&mut self, st: &State) {
+        self.flags = st.flags;
+        for (r, w) in self.ready.iter_mut().zip(st.wait.chunks_exact(3)) {
+            *r = [w[0], w[1], w[2]].map(u32::from);
+        }
+        self.now = 0;
+    }
+
+    fn store(&self, st: &mut State) {
+        st.flags = self.flags;
+        for (w, r) in st.wait.chunks_exact_mut(3).zip(&self.ready) {
+            // At most 6 slots are ever outstanding.
+            for (w, &r) in w.iter_mut().zip(r) {
+                *w = r.saturating_sub(self.now) as u8;
             }
         }
     }
@@ -79,25 +100,53 @@ impl State {
 }
 
 /// An instruction with its block-level branch target.
-#[derive(Clone)]
 struct Item {
     ins: Instr,
     rec: Rec,
     target: Option<usize>,
 }
 
+/// An emitted instruction: the item it comes from (none for inserted nops).
+#[derive(Clone, Copy)]
+struct Emit {
+    ins: Instr,
+    item: Option<u32>,
+    target: Option<usize>,
+}
+
+/// Reusable buffers of one legalization.
+struct Scratch {
+    work: Work,
+    reads: Vec<(Reg, usize)>,
+    writes: Vec<Reg>,
+}
+
 /// Legalizes and lays out allocated blocks.
 pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
     let nb = blocks.len();
-    let items: Vec<Vec<Item>> = (0..nb).map(|b| block_items(blocks, b)).collect();
+    let mut items: Vec<Vec<Item>> = (0..nb).map(|b| block_items(blocks, b)).collect();
     let preds = physical_preds(&items);
     let mut out: Vec<Option<State>> = vec![None; nb];
     let mut entry: Vec<Option<State>> = vec![None; nb];
-    let mut emitted: Vec<Vec<Item>> = vec![Vec::new(); nb];
+    let mut emitted: Vec<Vec<Emit>> = (0..nb)
+        .map(|b| Vec::with_capacity(items[b].len() + 4))
+        .collect();
+    let mut sc = Scratch {
+        work: Work {
+            flags: [0; ROWS],
+            ready: [[0; 3]; ROWS],
+            now: 0,
+        },
+        reads: Vec::new(),
+        writes: Vec::new(),
+    };
+    let mut st = State::new();
+    let mut end = State::new();
     loop {
         let mut changed = false;
         for b in 0..nb {
-            let mut st = State::new();
+            st.flags = [0; ROWS];
+            st.wait = [0; 3 * ROWS];
             for &p in &preds[b] {
                 if let Some(o) = &out[p] {
                     st.merge(o);
@@ -106,25 +155,25 @@ pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
             if entry[b].as_ref() == Some(&st) && out[b].is_some() {
                 continue;
             }
-            entry[b] = Some(st.clone());
+            match &mut entry[b] {
+                Some(e) => e.clone_from(&st),
+                e => *e = Some(st.clone()),
+            }
             changed = true;
-            let (list, end) = transfer(&items[b], st, plants);
-            emitted[b] = list;
+            transfer(&items[b], &st, plants, &mut emitted[b], &mut sc);
+            sc.work.store(&mut end);
             // Exit states only grow (a flag added for a bigger entry state can clear more,
             // so the transfer alone is not monotone): the iteration terminates.
-            out[b] = Some(match out[b].take() {
-                Some(mut o) => {
-                    o.merge(&end);
-                    o
-                }
-                None => end,
-            });
+            match &mut out[b] {
+                Some(o) => o.merge(&end),
+                o => *o = Some(end.clone()),
+            }
         }
         if !changed || plants.has(Plant::A6xxMissingSyBackedge) {
             break;
         }
     }
-    layout(emitted)
+    layout(&emitted, &mut items)
 }
 
 /// Physical predecessors: the blocks whose end may be followed *in time* by the block's
@@ -235,10 +284,11 @@ fn block_items(blocks: &[MBlock], b: usize) -> Vec<Item> {
     v
 }
 
-/// Registers read (with reader kind 0 ALU, 1 ALU-late, 2 other) and written by `op`.
-pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
-    let mut r = Vec::new();
-    let mut w = Vec::new();
+/// Registers read (with reader kind 0 ALU, 1 ALU-late, 2 other) and written by `op`, into
+/// reusable buffers (cleared first).
+pub(super) fn operands_into(op: &Op, r: &mut Vec<(Reg, usize)>, w: &mut Vec<Reg>) {
+    r.clear();
+    w.clear();
     let src = |s: Src, k: usize, r: &mut Vec<(Reg, usize)>| {
         if let Src::Reg(x) = s {
             r.push((x, k));
@@ -254,27 +304,27 @@ pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
             r.extend(b.reg().map(|x| (x, 2)));
         }
         Op::Mov { dst, src: s } | Op::Cov { dst, src: s, .. } | Op::Alu1 { dst, src: s, .. } => {
-            src(s, 0, &mut r);
+            src(s, 0, r);
             w.push(dst);
         }
         Op::Alu2 { dst, a, b, .. } | Op::Cmps { dst, a, b, .. } => {
-            src(a, 0, &mut r);
-            src(b, 0, &mut r);
+            src(a, 0, r);
+            src(b, 0, r);
             w.push(dst);
         }
         Op::Alu3 { dst, a, b, c, .. } => {
-            src(a, 0, &mut r);
-            src(b, 0, &mut r);
-            src(c, 1, &mut r);
+            src(a, 0, r);
+            src(b, 0, r);
+            src(c, 1, r);
             w.push(dst);
         }
         Op::Sfu { dst, src: s, .. } => {
-            src(s, 2, &mut r);
+            src(s, 2, r);
             w.push(dst);
         }
         Op::Div { dst, a, b, .. } => {
-            src(a, 2, &mut r);
-            src(b, 2, &mut r);
+            src(a, 2, r);
+            src(b, 2, r);
             w.push(dst);
         }
         Op::Tex {
@@ -308,26 +358,29 @@ pub(super) fn operands(op: &Op) -> (Vec<(Reg, usize)>, Vec<Reg>) {
         }
         Op::Nop { .. } | Op::Jump { .. } | Op::Getone { .. } | Op::End => {}
     }
-    (r, w)
 }
 
-/// Legalizes one block from entry state `st`.
-fn transfer(items: &[Item], mut st: State, plants: Plants) -> (Vec<Item>, State) {
-    let mut out: Vec<Item> = Vec::with_capacity(items.len() + 4);
-    for it in items {
-        let mut it = it.clone();
-        let op = it.ins.op;
-        let (reads, writes) = operands(&op);
+/// Legalizes one block from entry state `st` into `out`; the exit state is left in
+/// `sc.work`.
+fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc: &mut Scratch) {
+    out.clear();
+    let w = &mut sc.work;
+    w.load(st);
+    for (k, it) in items.iter().enumerate() {
+        let mut ins = it.ins;
+        let op = ins.op;
+        operands_into(&op, &mut sc.reads, &mut sc.writes);
+        let (reads, writes) = (&sc.reads, &sc.writes);
         let mut ss = false;
         let mut sy = false;
         let mut war_sy = false;
-        for &(r, _) in &reads {
-            let f = st.flags[r.row()];
+        for &(r, _) in reads {
+            let f = w.flags[r.row()];
             ss |= f & SS_PEND != 0;
             sy |= f & SY_PEND != 0;
         }
-        for &d in &writes {
-            let f = st.flags[d.row()];
+        for &d in writes {
+            let f = w.flags[d.row()];
             ss |= f & (SS_PEND | SS_WAR) != 0;
             sy |= f & SY_PEND != 0;
             war_sy |= f & SY_WAR != 0;
@@ -336,16 +389,18 @@ fn transfer(items: &[Item], mut st: State, plants: Plants) -> (Vec<Item>, State)
             ss = true;
         }
         if ss {
-            st.clear(SS_PEND | SS_WAR | SY_WAR);
+            w.clear(SS_PEND | SS_WAR | SY_WAR);
         }
         if sy {
-            st.clear(SY_PEND | SY_WAR);
+            w.clear(SY_PEND | SY_WAR);
         }
-        it.ins.flags.ss = ss;
-        it.ins.flags.sy = sy;
+        ins.flags.ss = ss;
+        ins.flags.sy = sy;
+        let now = w.now;
+        // At most 6 slots are ever outstanding.
         let mut need = reads
             .iter()
-            .map(|&(r, k)| st.wait[r.row()][k])
+            .map(|&(r, k)| w.ready[r.row()][k].saturating_sub(now) as u8)
             .max()
             .unwrap_or(0);
         if need > 0 && plants.has(Plant::A6xxNopShort) {
@@ -356,67 +411,72 @@ fn transfer(items: &[Item], mut st: State, plants: Plants) -> (Vec<Item>, State)
                 Some(p) if matches!(p.ins.op.category(), 2 | 3) && p.ins.flags.nop + need <= 3 => {
                     p.ins.flags.nop += need;
                 }
-                _ => out.push(Item {
+                _ => out.push(Emit {
                     ins: Instr::new(Op::Nop { repeat: need - 1 }),
-                    rec: Rec::default(),
+                    item: None,
                     target: None,
                 }),
             }
-            st.advance(need);
+            w.now += u32::from(need);
         }
-        st.advance(1);
+        w.now += 1;
+        let now = w.now;
         let cat = op.category();
-        for &d in &writes {
+        for &d in writes {
             let row = d.row();
-            st.flags[row] &= !(SS_PEND | SY_PEND);
-            st.wait[row] = match cat {
-                1..=3 if d.is_pred() => [6; 3],
-                1..=3 => [3, 2, 6],
+            w.flags[row] &= !(SS_PEND | SY_PEND);
+            w.ready[row] = match cat {
+                1..=3 if d.is_pred() => [now + 6; 3],
+                1..=3 => [now + 3, now + 2, now + 6],
                 _ => [0; 3],
             };
         }
         let src_regs = reads.iter().map(|&(r, _)| r);
         match op {
             Op::Sfu { .. } | Op::Div { .. } => {
-                for &d in &writes {
-                    st.flags[d.row()] |= SS_PEND;
+                for &d in writes {
+                    w.flags[d.row()] |= SS_PEND;
                 }
                 for r in src_regs {
-                    st.flags[r.row()] |= SS_WAR;
+                    w.flags[r.row()] |= SS_WAR;
                 }
             }
             Op::Tex { .. } | Op::Load { .. } => {
-                for &d in &writes {
-                    st.flags[d.row()] |= SY_PEND;
+                for &d in writes {
+                    w.flags[d.row()] |= SY_PEND;
                 }
                 for r in src_regs {
-                    st.flags[r.row()] |= SY_WAR;
+                    w.flags[r.row()] |= SY_WAR;
                 }
             }
             Op::Store { .. } => {
                 for r in src_regs {
-                    st.flags[r.row()] |= SY_WAR;
+                    w.flags[r.row()] |= SY_WAR;
                 }
             }
             _ => {}
         }
-        out.push(it);
+        out.push(Emit {
+            ins,
+            item: Some(k as u32),
+            target: it.target,
+        });
     }
-    (out, st)
 }
 
-/// Concatenates the blocks, resolves offsets and marks `(jp)`.
-fn layout(emitted: Vec<Vec<Item>>) -> Legalized {
+/// Concatenates the blocks, resolves offsets and marks `(jp)`; moves the records out of
+/// `items`.
+fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
     let mut start = Vec::with_capacity(emitted.len());
     let mut n = 0usize;
-    for e in &emitted {
+    for e in emitted {
         start.push(n);
         n += e.len();
     }
     let mut instrs = Vec::with_capacity(n);
     let mut recs = Vec::with_capacity(n);
     let mut targets = Vec::new();
-    for e in emitted {
+    for (e, its) in emitted.iter().zip(items.iter_mut()) {
         for it in e {
             let mut ins = it.ins;
             if let Some(t) = it.target {
@@ -425,7 +485,10 @@ fn layout(emitted: Vec<Vec<Item>>) -> Legalized {
                 set_offset(&mut ins.op, off);
             }
             instrs.push(ins);
-            recs.push(it.rec);
+            recs.push(match it.item {
+                Some(k) => std::mem::take(&mut its[k as usize].rec),
+                None => Rec::default(),
+            });
         }
     }
     for (k, ins) in instrs.iter().enumerate() {

@@ -48,6 +48,9 @@ pub struct Cfg {
     rpo_num: SecondaryMap<Block, u32>,
     /// Scratch for the depth-first search.
     stack: Vec<(Block, u32)>,
+    /// Scratch for the adjacency build: edge counts, then insertion cursors.
+    succ_count: Vec<u32>,
+    pred_count: Vec<u32>,
     /// Header of the innermost loop containing the block (a header maps to itself).
     loop_of: SecondaryMap<Block, PackedOption<Block>>,
     /// For headers: the header of the enclosing loop.
@@ -182,8 +185,12 @@ impl Cfg {
     /// Builds the successor and predecessor lists from `edges` by counting sort, keeping
     /// discovery order within each list.
     fn build_adjacency(&mut self, nb: usize) {
-        let mut succ_count = vec![0u32; nb + 1];
-        let mut pred_count = vec![0u32; nb + 1];
+        let mut succ_count = std::mem::take(&mut self.succ_count);
+        let mut pred_count = std::mem::take(&mut self.pred_count);
+        succ_count.clear();
+        succ_count.resize(nb + 1, 0);
+        pred_count.clear();
+        pred_count.resize(nb + 1, 0);
         for &(from, to) in &self.edges {
             succ_count[from.index() + 1] += 1;
             pred_count[to.index() + 1] += 1;
@@ -208,6 +215,8 @@ impl Cfg {
             self.pred_list[*p as usize] = from;
             *p += 1;
         }
+        self.succ_count = succ_count;
+        self.pred_count = pred_count;
     }
 
     /// Depth-first search from the entry, visiting successors in reverse so that the
@@ -356,6 +365,10 @@ pub struct DomTree {
     /// Pre- and post-order numbers in the tree, starting at 1; 0 for unreachable blocks.
     pre: SecondaryMap<Block, u32>,
     post: SecondaryMap<Block, u32>,
+    /// Scratch: idoms as reverse post-order numbers, child counts, the numbering stack.
+    doms: Vec<u32>,
+    count: Vec<u32>,
+    stack: Vec<(Block, u32)>,
 }
 
 impl DomTree {
@@ -378,7 +391,9 @@ impl DomTree {
             return;
         }
         // idom as reverse post-order numbers; the entry is its own.
-        let mut doms = vec![UNSET; rpo.len()];
+        let mut doms = std::mem::take(&mut self.doms);
+        doms.clear();
+        doms.resize(rpo.len(), UNSET);
         doms[0] = 0;
         let mut changed = true;
         while changed {
@@ -404,7 +419,9 @@ impl DomTree {
                 }
             }
         }
-        let mut count = vec![0u32; rpo.len() + 1];
+        let mut count = std::mem::take(&mut self.count);
+        count.clear();
+        count.resize(rpo.len() + 1, 0);
         for (n, &b) in rpo.iter().enumerate().skip(1) {
             let d = doms[n] as usize;
             self.idom[b] = rpo[d].into();
@@ -420,13 +437,17 @@ impl DomTree {
             self.child_list[*slot as usize] = b;
             *slot += 1;
         }
+        self.doms = doms;
+        self.count = count;
         self.number(rpo[0]);
     }
 
     /// Numbers the tree depth first from `root`.
     fn number(&mut self, root: Block) {
         let mut clock = 1;
-        let mut stack = vec![(root, 0u32)];
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push((root, 0u32));
         self.pre[root] = clock;
         while let Some(top) = stack.last_mut() {
             let (b, k) = *top;
@@ -443,6 +464,7 @@ impl DomTree {
                 stack.pop();
             }
         }
+        self.stack = stack;
     }
 
     /// The immediate dominator of `b`; none for the entry and unreachable blocks.

@@ -63,7 +63,7 @@ impl<const W: usize> Machine<'_, W> {
         let t = self.track[row];
         if self.now < t.settle && t.lanes & m != 0 && self.now < t.vis[how as usize] {
             self.stale_read(r, how, &t);
-            let (cur, old) = (&self.rows[row], &self.old[row]);
+            let (cur, old) = (&self.rows[self.cur(row)], &self.rows[self.old(row)]);
             for i in 0..W {
                 out[i] = if (t.lanes >> i) & 1 != 0 {
                     old[i]
@@ -72,7 +72,7 @@ impl<const W: usize> Machine<'_, W> {
                 };
             }
         } else {
-            *out = self.rows[row];
+            *out = self.rows[self.cur(row)];
         }
     }
 
@@ -145,23 +145,22 @@ impl<const W: usize> Machine<'_, W> {
             );
         }
         if now >= t.settle {
-            self.old[row] = self.rows[row];
-        }
-        let cur = &mut self.rows[row];
-        if row >= GPRS {
-            for i in 0..W {
-                if (m >> i) & 1 != 0 {
-                    cur[i] = val[i] & 1;
-                }
+            // The current contents become the old ones: swap the slots, and carry the
+            // current contents over for the fibers this write leaves alone.
+            let old = self.cur(row);
+            self.flip[row] ^= 1;
+            if m != Self::FULL {
+                self.rows[old ^ 1] = self.rows[old];
             }
+        }
+        let slot = self.cur(row);
+        let cur = &mut self.rows[slot];
+        if row >= GPRS {
+            masked_write(cur, val, m, 1);
         } else if m == Self::FULL {
             *cur = *val;
         } else {
-            for i in 0..W {
-                if (m >> i) & 1 != 0 {
-                    cur[i] = val[i];
-                }
-            }
+            masked_write(cur, val, m, u32::MAX);
         }
         self.written[row] |= m;
         let t = &mut self.track[row];
@@ -183,6 +182,22 @@ impl<const W: usize> Machine<'_, W> {
             Sync::None if pending => t.sync,
             s => s,
         };
+    }
+}
+
+/// `dst[i] = val[i] & keep` for the fibers `i` in `m`, a run of consecutive fibers at a
+/// time (a wave with fewer live invocations than fibers writes one run; per-lane shifts of
+/// the `u128` mask were the simulator's hottest loop).
+#[inline]
+fn masked_write<const W: usize>(dst: &mut [u32; W], val: &[u32; W], m: u128, keep: u32) {
+    let mut bits = m;
+    while bits != 0 {
+        let lo = bits.trailing_zeros() as usize;
+        let n = (bits >> lo).trailing_ones() as usize;
+        for (d, &v) in dst[lo..lo + n].iter_mut().zip(&val[lo..lo + n]) {
+            *d = v & keep;
+        }
+        bits &= !((u128::MAX >> (128 - n)) << lo);
     }
 }
 

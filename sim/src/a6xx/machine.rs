@@ -1,9 +1,11 @@
 //! The state of one run: the program and dispatch, what the run leaves behind, and the
 //! current wave (register file in SoA form, timing records, divergent groups, private memory).
 //!
-//! Invariants: `rows[r][i]` is the architectural value of register `r` in fiber `i` as if
-//! every write had landed; `old[r]` holds what readers see while the latest write to `r` has
-//! not settled (for the fibers in `track[r].lanes`). Predicate rows hold 0 or 1. Parked groups
+//! Invariants: `rows[cur(r)][i]` is the architectural value of register `r` in fiber `i` as
+//! if every write had landed; `rows[old(r)]` holds what readers see while the latest write to
+//! `r` has not settled (for the fibers in `track[r].lanes`). The two are the slots `2r` and
+//! `2r + 1`, `flip[r]` says which is current, so a write that starts a new record swaps them
+//! instead of copying the row. Predicate rows hold 0 or 1. Parked groups
 //! have distinct PCs, and `parked_min` is the smallest of them (`usize::MAX` when none).
 
 use super::config::Config;
@@ -76,8 +78,10 @@ pub(super) struct Machine<'a, const W: usize> {
     pub parked: Vec<(usize, u128)>,
     /// Smallest parked PC, `usize::MAX` if none.
     pub parked_min: usize,
+    /// Two slots per register: current and old contents (see the invariants).
     pub rows: Vec<[u32; W]>,
-    pub old: Vec<[u32; W]>,
+    /// Which slot of each register is current.
+    pub flip: Vec<u8>,
     pub track: Vec<Track>,
     /// Fibers that have written each register.
     pub written: Vec<u128>,
@@ -139,8 +143,8 @@ impl<'a, const W: usize> Machine<'a, W> {
             mask: 0,
             parked: Vec::with_capacity(W),
             parked_min: usize::MAX,
-            rows: vec![[0; W]; ROWS],
-            old: vec![[0; W]; ROWS],
+            rows: vec![[0; W]; 2 * ROWS],
+            flip: vec![0; ROWS],
             track: vec![Track::default(); ROWS],
             written: vec![0; ROWS],
             ss_ready: 0,
@@ -151,6 +155,18 @@ impl<'a, const W: usize> Machine<'a, W> {
             private_written: vec![false; pw],
             uses_private,
         }
+    }
+
+    /// Slot of the current contents of register row `row`.
+    #[inline]
+    pub fn cur(&self, row: usize) -> usize {
+        2 * row + self.flip[row] as usize
+    }
+
+    /// Slot of the contents readers see while the latest write to `row` has not settled.
+    #[inline]
+    pub fn old(&self, row: usize) -> usize {
+        2 * row + 1 - self.flip[row] as usize
     }
 
     /// Starts wave `wave`: fibers whose invocation exists are active, `r0.x` holds the
@@ -172,15 +188,16 @@ impl<'a, const W: usize> Machine<'a, W> {
         };
         self.parked.clear();
         self.parked_min = usize::MAX;
-        for r in self.rows.iter_mut().chain(self.old.iter_mut()) {
+        for r in self.rows.iter_mut() {
             *r = [0; W];
         }
+        self.flip.fill(0);
         self.track.fill(Track::default());
         self.written.fill(0);
         for (i, v) in self.rows[0].iter_mut().enumerate() {
             *v = self.base + i as u32;
         }
-        self.old[0] = self.rows[0];
+        self.rows[1] = self.rows[0];
         self.written[0] = self.mask;
         self.ss_ready = 0;
         self.sy_ready = 0;

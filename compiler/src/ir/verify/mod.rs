@@ -213,19 +213,46 @@ impl fmt::Display for VerifyErrors {
 
 impl std::error::Error for VerifyErrors {}
 
+/// The verifier's buffers, kept per thread between runs (it runs after every pass that
+/// changed something, so allocating them each time showed in the fuzz loop).
+#[derive(Default)]
+struct Scratch {
+    cfg: Cfg,
+    dom: DomTree,
+    seen_inst: SecondaryMap<Inst, bool>,
+    placed: Vec<(Block, Inst, usize)>,
+    if_conds: Vec<(Option<Block>, Value)>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 /// Checks every rule listed in the module documentation.
 pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
+    // Taken out for the run (a nested run would simply start from empty buffers).
+    let mut s = SCRATCH.with_borrow_mut(std::mem::take);
+    let result = verify_with(p, &mut s);
+    SCRATCH.with_borrow_mut(|slot| *slot = s);
+    result
+}
+
+fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     let func = &p.func;
+    s.cfg.recompute(func);
+    s.seen_inst.clear();
+    s.placed.clear();
+    s.if_conds.clear();
     let mut v = Verifier {
         p,
         func,
         errors: Vec::new(),
-        cfg: Cfg::compute(func),
-        dom: DomTree::default(),
+        cfg: std::mem::take(&mut s.cfg),
+        dom: std::mem::take(&mut s.dom),
         tree_ok: true,
-        seen_inst: SecondaryMap::new(),
-        placed: Vec::new(),
-        if_conds: Vec::new(),
+        seen_inst: std::mem::take(&mut s.seen_inst),
+        placed: std::mem::take(&mut s.placed),
+        if_conds: std::mem::take(&mut s.if_conds),
     };
     v.dom.recompute(&v.cfg);
     v.check_declarations();
@@ -236,6 +263,11 @@ pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
         v.check_inst(inst);
     }
     v.check_if_conds();
+    s.cfg = v.cfg;
+    s.dom = v.dom;
+    s.seen_inst = v.seen_inst;
+    s.placed = v.placed;
+    s.if_conds = v.if_conds;
     if v.errors.is_empty() {
         Ok(())
     } else {

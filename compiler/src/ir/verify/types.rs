@@ -7,6 +7,10 @@ use crate::ir::alu::Kind;
 use crate::ir::{BitSize, Function, Inst, InstKind, Type, Value, VarType};
 use cranelift_entity::packed_option::ReservedValue;
 
+/// Operand names for messages (no formatting on the hot path: the verifier runs after every
+/// pass that changed something).
+const OPERAND: [&str; 4] = ["operand 0", "operand 1", "operand 2", "operand 3"];
+
 /// Longest deref chain followed (deeper ones, or cycles in malformed programs, give none).
 const MAX_DEREF_CHAIN: u32 = 256;
 
@@ -403,8 +407,8 @@ impl Verifier<'_> {
         let mut comps0 = None;
         let mut any_ty = None;
         for (i, (&kind, &v)) in op.srcs().iter().zip(args).enumerate() {
-            let what = format!("operand {i}");
-            let Some((bits, comps)) = self.data(inst, v, &what) else {
+            let what = OPERAND[i];
+            let Some((bits, comps)) = self.data(inst, v, what) else {
                 continue;
             };
             let ty = Type::Data { bits, comps };
@@ -453,8 +457,8 @@ impl Verifier<'_> {
         }
         let mut bits0 = None;
         for (i, &v) in args[..n].iter().enumerate() {
-            let what = format!("operand {i}");
-            let Some((bits, comps)) = self.data(inst, v, &what) else {
+            let what = OPERAND[i];
+            let Some((bits, comps)) = self.data(inst, v, what) else {
                 continue;
             };
             if comps != 1 {
