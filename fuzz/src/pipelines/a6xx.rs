@@ -3,7 +3,7 @@
 //! allocation checker, and run on the a6xx simulator. Hazards the simulator saw are findings
 //! even when the outputs happen to match.
 
-use super::{class_of, Pipeline};
+use super::{class_of, classified, Pipeline};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
@@ -43,11 +43,7 @@ impl Pipeline for A6xx {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let options = options(case, opts);
-        let fail = |kind, detail: String, class: String| {
-            let mut f = Finding::new(kind, "a6xx", detail);
-            f.class = Some(class);
-            Box::new(f)
-        };
+        let fail = |kind, detail, class| classified("a6xx", kind, detail, class);
         let compiled = a6xx::compile(optimised, &options)
             .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
         if let Err(e) = &compiled.check {

@@ -3,7 +3,7 @@
 //! generation, GRF budget and `opt_zero_samples` setting, checked by the allocation checker,
 //! and run on the Gen EU simulator. Hazards are findings even when the outputs match.
 
-use super::{class_of, Pipeline};
+use super::{class_of, classified, Pipeline};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::gen::{self, Options};
@@ -57,11 +57,7 @@ impl Pipeline for Gen {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let name = self.name();
-        let fail = |kind, detail: String, class: String| {
-            let mut f = Finding::new(kind, name, detail);
-            f.class = Some(class);
-            Box::new(f)
-        };
+        let fail = |kind, detail, class| classified(name, kind, detail, class);
         let mut registers = optimised.clone();
         let config = PassConfig {
             plants: opts.plants,

@@ -7,7 +7,7 @@ pub mod a6xx;
 pub mod gen;
 pub mod middle;
 
-use crate::finding::Finding;
+use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -52,4 +52,11 @@ pub fn class_of(value: &impl std::fmt::Debug) -> String {
         .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A finding of `target` with its bucketing class.
+pub fn classified(target: &str, kind: FindingKind, detail: String, class: String) -> Box<Finding> {
+    let mut f = Finding::new(kind, target, detail);
+    f.class = Some(class);
+    Box::new(f)
 }
