@@ -237,7 +237,7 @@ pub fn judge_bytes(bytes: &[u8], opts: &OracleOptions) -> Judgement {
             program_text: None,
         },
         Err(p) => Judgement {
-            verdict: finding(panic_finding("generator", p)),
+            verdict: panicked("generator", p),
             coverage: Coverage::default(),
             program_text: None,
         },
@@ -249,7 +249,7 @@ pub fn judge(case: &Case, opts: &OracleOptions) -> Judgement {
     let mut coverage = Coverage::default();
     let verdict = match panics::catch(|| judge_inner(case, opts, &mut coverage)) {
         Ok(v) => v,
-        Err(p) => finding(panic_finding("oracle", p)),
+        Err(p) => panicked("oracle", p),
     };
     let program_text =
         matches!(verdict, Verdict::Finding(_)).then(|| ir::text::print_program(&case.program));
@@ -291,7 +291,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
     let optimised = match panics::catch(|| middle::optimise(case, opts, coverage)) {
         Ok(Ok(p)) => p,
         Ok(Err(f)) => return Verdict::Finding(f),
-        Err(p) => return finding(panic_finding("middle", p)),
+        Err(p) => return panicked("middle", p),
     };
     for pipeline in crate::pipelines::all() {
         if !opts.targets.is_empty() && !opts.targets.iter().any(|t| t == pipeline.name()) {
@@ -299,7 +299,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         }
         let outcome = match panics::catch(|| pipeline.run(case, &optimised, opts, coverage)) {
             Ok(o) => o,
-            Err(p) => return finding(panic_finding(pipeline.name(), p)),
+            Err(p) => return panicked(pipeline.name(), p),
         };
         match outcome {
             Ok(actual) => {
@@ -327,8 +327,12 @@ fn finding(f: Finding) -> Verdict {
     Verdict::Finding(Box::new(f))
 }
 
-fn panic_finding(target: &str, p: panics::Caught) -> Finding {
-    let mut f = Finding::new(FindingKind::Panic, target, p.message);
-    f.class = Some(p.location);
-    f
+/// A panic in `target`, bucketed by where it panicked.
+fn panicked(target: &str, p: panics::Caught) -> Verdict {
+    Verdict::Finding(crate::pipelines::classified(
+        target,
+        FindingKind::Panic,
+        p.message,
+        p.location,
+    ))
 }
