@@ -79,6 +79,8 @@ pub struct FuzzStats {
     pub spills: u64,
     /// Compiles that trimmed a SEND payload.
     pub trimmed_sends: u64,
+    /// Programs some target ran correctly but past the simulator's cycle budget (`slow`).
+    pub slow: u64,
     /// Programs each optional pass changed (the pass-firing table).
     pub pass_fired: BTreeMap<String, u64>,
     /// Wall-clock seconds.
@@ -102,6 +104,7 @@ impl FuzzStats {
         self.divergent_simd8 += u64::from(c.divergent_simd8);
         self.spills += u64::from(c.spills);
         self.trimmed_sends += u64::from(c.trimmed_sends);
+        self.slow += u64::from(c.slow);
         for pass in &c.passes_changed {
             *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
         }
@@ -135,12 +138,13 @@ impl FuzzStats {
             }
         }
         s.push_str(&format!(
-            " | rejected {:.1}% | loops>=2 {:.0}% divergent {:.0}% spills {} trimmed {}",
+            " | rejected {:.1}% | loops>=2 {:.0}% divergent {:.0}% spills {} trimmed {} slow {}",
             pct(rejected),
             pct(self.loops_taken_twice),
             pct(self.divergent_simd8),
             self.spills,
-            self.trimmed_sends
+            self.trimmed_sends,
+            self.slow
         ));
         s
     }
@@ -236,6 +240,7 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
     into.divergent_simd8 += from.divergent_simd8;
     into.spills += from.spills;
     into.trimmed_sends += from.trimmed_sends;
+    into.slow += from.slow;
     for (maps_into, maps_from) in [
         (&mut into.rejected, from.rejected),
         (&mut into.findings, from.findings),

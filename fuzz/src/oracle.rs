@@ -165,6 +165,9 @@ pub struct Coverage {
     pub spills: bool,
     /// Some backend trimmed a SEND payload.
     pub trimmed_sends: bool,
+    /// Some compiled program outran the simulator's cycle budget but finished inside the
+    /// instruction budget its own work allows (correct but pathologically slow; not a bug).
+    pub slow: bool,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
 }

@@ -3,7 +3,7 @@
 //! allocation checker, and run on the a6xx simulator. Hazards the simulator saw are findings
 //! even when the outputs happen to match.
 
-use super::{class_of, classified, Pipeline};
+use super::{class_of, classified, work, Pipeline};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
@@ -50,20 +50,40 @@ impl Pipeline for A6xx {
             return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &a6xx::sim_config(&options),
-        );
-        match run.outcome {
-            Outcome::Completed => {}
-            Outcome::Timeout => {
+        let config = a6xx::sim_config(&options);
+        let mut run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &config);
+        if matches!(run.outcome, Outcome::Timeout) {
+            // Judged against the program's own work: see `work`.
+            let waves = u64::from(
+                optimised
+                    .dispatch
+                    .invocations
+                    .div_ceil(config.wave.fibers()),
+            );
+            let Some(budget) = work::instruction_budget(case, opts, waves) else {
                 return Err(fail(
                     FindingKind::Timeout,
-                    "cycle budget exhausted".into(),
+                    "cycle budget exhausted; the interpreter cannot run the program".into(),
                     "timeout".into(),
-                ))
+                ));
+            };
+            let unlimited = sim::a6xx::Config {
+                cycle_budget: u64::MAX,
+                instruction_budget: budget,
+                ..config
+            };
+            run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &unlimited);
+            if matches!(run.outcome, Outcome::Timeout) {
+                return Err(fail(
+                    FindingKind::Timeout,
+                    work::timeout_detail(run.stats.instructions, budget),
+                    "timeout".into(),
+                ));
             }
+            coverage.slow = true;
+        }
+        match run.outcome {
+            Outcome::Completed | Outcome::Timeout => {}
             Outcome::Fault(f) => {
                 return Err(fail(
                     FindingKind::CompileError,

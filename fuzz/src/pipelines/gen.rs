@@ -3,7 +3,7 @@
 //! generation, GRF budget and `opt_zero_samples` setting, checked by the allocation checker,
 //! and run on the Gen EU simulator. Hazards are findings even when the outputs match.
 
-use super::{class_of, classified, Pipeline};
+use super::{class_of, classified, work, Pipeline};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::gen::{self, Options};
@@ -72,29 +72,44 @@ impl Pipeline for Gen {
         }
         coverage.spills |= compiled.stats.spills > 0;
         coverage.trimmed_sends |= compiled.stats.trimmed_sends > 0;
-        let run = sim::gen::run(
-            &compiled.program,
-            &registers.dispatch,
-            &sim::gen::Config::default(),
-        )
-        .map_err(|errors| {
-            let detail = errors
-                .iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("; ");
-            fail(
-                FindingKind::CompileError,
-                format!("the simulator rejected the program: {detail}"),
-                "invalid".into(),
-            )
-        })?;
+        let run_with = |config: &sim::gen::Config| {
+            sim::gen::run(&compiled.program, &registers.dispatch, config).map_err(|errors| {
+                let detail = errors
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                fail(
+                    FindingKind::CompileError,
+                    format!("the simulator rejected the program: {detail}"),
+                    "invalid".into(),
+                )
+            })
+        };
+        let mut run = run_with(&sim::gen::Config::default())?;
         if matches!(run.outcome, Outcome::Timeout) {
-            return Err(fail(
-                FindingKind::Timeout,
-                "cycle budget exhausted".into(),
-                "timeout".into(),
-            ));
+            // Judged against the program's own work: see `work`.
+            let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));
+            let Some(budget) = work::instruction_budget(case, opts, threads) else {
+                return Err(fail(
+                    FindingKind::Timeout,
+                    "cycle budget exhausted; the interpreter cannot run the program".into(),
+                    "timeout".into(),
+                ));
+            };
+            run = run_with(&sim::gen::Config {
+                max_cycles: u64::MAX,
+                max_instructions: budget,
+                ..sim::gen::Config::default()
+            })?;
+            if matches!(run.outcome, Outcome::Timeout) {
+                return Err(fail(
+                    FindingKind::Timeout,
+                    work::timeout_detail(run.stats.instructions, budget),
+                    "timeout".into(),
+                ));
+            }
+            coverage.slow = true;
         }
         if let Some(h) = run.hazards.first() {
             return Err(fail(

@@ -6,6 +6,7 @@
 pub mod a6xx;
 pub mod gen;
 pub mod middle;
+pub mod work;
 
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};

@@ -1,5 +1,5 @@
 //! The machine knobs: wave size, predicate count, register budget, private memory, cycle
-//! budget and the hazard cap.
+//! and instruction budgets and the hazard cap.
 
 /// Fibers per wave.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -38,6 +38,10 @@ pub struct Config {
     /// Total cycles over all waves before the run stops as a timeout. Default 1,000,000: a
     /// few hundred invocations of a fuzz program use a few thousand.
     pub cycle_budget: u64,
+    /// Instructions issued over all waves before the run stops as a timeout. Default
+    /// unlimited: a caller that knows how much work the program should do (the fuzzer's
+    /// oracle) sets it from that, since cycles also count stalls.
+    pub instruction_budget: u64,
     /// Distinct hazards recorded per run (the count keeps going). Default 64.
     pub max_hazards: usize,
 }
@@ -50,6 +54,7 @@ impl Default for Config {
             registers: 192,
             private_words: 256,
             cycle_budget: 1_000_000,
+            instruction_budget: u64::MAX,
             max_hazards: 64,
         }
     }

@@ -11,7 +11,7 @@ use super::validate::{Fault, FaultKind};
 
 /// Why a wave stopped early.
 pub(super) enum Stop {
-    /// The cycle budget ran out.
+    /// The cycle or instruction budget ran out.
     Timeout,
     /// The program did something the machine cannot do.
     Fault(Fault),
@@ -24,8 +24,9 @@ impl<const W: usize> Machine<'_, W> {
             return Ok(());
         }
         let budget = self.config.cycle_budget;
+        let inst_budget = self.config.instruction_budget;
         loop {
-            if self.stats.cycles + self.now > budget {
+            if self.stats.cycles + self.now > budget || self.stats.instructions >= inst_budget {
                 return Err(Stop::Timeout);
             }
             if self.pc >= self.prog.len() {

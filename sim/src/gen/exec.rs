@@ -1,7 +1,7 @@
 //! Running a program over a dispatch: `ceil(invocations / width)` independent threads, each to
 //! completion in order, thread `t` channel `c` being invocation `t * width + c` (channels past
 //! the last invocation start disabled). Returns the results, statistics, hazards and whether
-//! the run completed or ran out of its cycle budget.
+//! the run completed or ran out of its cycle or instruction budget.
 //!
 //! Per instruction, the enabled channels are `[group, group + exec_size)` ∩ (the control-flow
 //! mask, unless NoMask) ∩ (the predicate, except for `sel`, where it chooses). A thread ends at
@@ -27,6 +27,10 @@ pub struct Config {
     /// Budget of cycles summed over all threads; past it the run stops with
     /// [`Outcome::Timeout`]. Default 50 million: far above any terminating fuzz program.
     pub max_cycles: u64,
+    /// Budget of instructions executed, summed over all threads; past it the run stops with
+    /// [`Outcome::Timeout`]. Default unlimited: a caller that knows how much work the program
+    /// should do (the fuzzer's oracle) sets it from that, since cycles also count stalls.
+    pub max_instructions: u64,
     /// Hazards recorded (identical ones once); the rest are only counted. Default 64.
     pub max_hazards: usize,
     /// Scratch space per thread in GRFs (32-byte slots). Default 1024 (32 KiB).
@@ -37,6 +41,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             max_cycles: 50_000_000,
+            max_instructions: u64::MAX,
             max_hazards: 64,
             scratch_grfs: 1024,
         }
@@ -48,7 +53,7 @@ impl Default for Config {
 pub enum Outcome {
     /// Every thread finished.
     Completed,
-    /// The cycle budget ran out (results are partial).
+    /// The cycle or instruction budget ran out (results are partial).
     Timeout,
 }
 
@@ -122,8 +127,9 @@ pub fn run(
     };
     for index in 0..threads {
         thread.reset(index, width, dispatch.invocations);
-        let budget = config.max_cycles.saturating_sub(m.stats.cycles);
-        let done = m.run_thread(&mut thread, budget);
+        let cycles = config.max_cycles.saturating_sub(m.stats.cycles);
+        let insts = config.max_instructions.saturating_sub(m.stats.instructions);
+        let done = m.run_thread(&mut thread, cycles, insts);
         m.stats.threads += 1;
         m.stats.cycles += thread.cycles();
         if !done {
@@ -151,8 +157,8 @@ struct Machine<'a> {
 }
 
 impl Machine<'_> {
-    /// Run one thread; false if it ran out of `budget` cycles.
-    fn run_thread(&mut self, t: &mut Thread, budget: u64) -> bool {
+    /// Run one thread; false if it ran out of `budget` cycles or `inst_budget` instructions.
+    fn run_thread(&mut self, t: &mut Thread, budget: u64, inst_budget: u64) -> bool {
         let end = self.code.len() as u32;
         let width_bits = if self.width >= 32 {
             u32::MAX
@@ -164,7 +170,7 @@ impl Machine<'_> {
         let mut finished = true;
         while pc < end {
             let d = &self.code[pc as usize];
-            if t.now > budget {
+            if t.now > budget || insts >= inst_budget {
                 finished = false;
                 break;
             }

@@ -1,0 +1,53 @@
+//! Timeouts judged against the program's own work, not a fixed cycle budget.
+//!
+//! A simulator run first gets the machine's ordinary cycle budget (cheap, and enough for
+//! almost every program). When that runs out, the run is not yet a bug: a starved register
+//! budget can make a correct compile spend tens of millions of cycles stalled on fills. So the
+//! run is repeated with no cycle limit and an *instruction* budget taken from the program
+//! itself: [`WORK_FACTOR`] machine instructions per IR instruction the reference interpreter
+//! executed (summed over all invocations), plus [`SLACK_PER_THREAD`] per thread or wave.
+//! A correct compile stays far inside it — each IR instruction lowers to a handful of machine
+//! instructions, spill code adds a fill per operand and a spill per result, and a SIMD thread
+//! or wave executes each instruction once for all its lanes while the interpreter counts it
+//! per invocation — so only a program that does not terminate (or runs away) exceeds it: that
+//! is the `timeout` finding. A run that finishes inside it is a `slow` observation for the
+//! statistics, and its results are judged like any other run's.
+
+use crate::oracle::{Case, OracleOptions, INTERPRETER};
+use compiler::interp::RunOptions;
+
+/// Machine instructions a correct compile may execute per IR instruction the interpreter
+/// executed. The largest ratio measured at the smallest register budgets the case generator
+/// picks is below 4 (see `docs/budgets.md`); 64 leaves a wide margin.
+pub const WORK_FACTOR: u64 = 64;
+
+/// Instructions each thread (Gen) or wave (a6xx) may execute besides its share of the work:
+/// the prologue, payload set-up and control flow run with no lane enabled.
+pub const SLACK_PER_THREAD: u64 = 4096;
+
+/// The instruction budget of a run of `case` over `threads` threads or waves: `None` when the
+/// interpreter cannot run the program (the oracle rejects such cases before any pipeline).
+pub fn instruction_budget(case: &Case, opts: &OracleOptions, threads: u64) -> Option<u64> {
+    let run = RunOptions {
+        fuel: opts.fuel,
+        ..RunOptions::default()
+    };
+    let (_, stats) = INTERPRETER
+        .with_borrow_mut(|i| i.run_with_stats(&case.program, &run))
+        .ok()?;
+    Some(
+        stats
+            .executed_insts
+            .saturating_mul(WORK_FACTOR)
+            .saturating_add(threads.saturating_mul(SLACK_PER_THREAD)),
+    )
+}
+
+/// The detail of a timeout finding: what the run executed against what it was allowed.
+pub fn timeout_detail(executed: u64, budget: u64) -> String {
+    format!(
+        "no termination: {executed} instructions executed, budget {budget} \
+         ({WORK_FACTOR} per IR instruction the interpreter executed, \
+         {SLACK_PER_THREAD} per thread)"
+    )
+}
