@@ -74,6 +74,26 @@ fn starved_budgets_spill_and_stay_correct() {
 }
 
 #[test]
+fn every_program_fits_the_register_floor_and_floor_ir_sits_exactly_at_it() {
+    use compiler::gen::{compile, CompileError, MIN_GRFS};
+    let p = parse(&program("floor"));
+    let stats = assert_clean(&p, MIN_GRFS);
+    assert!(
+        stats.iter().all(|s| s.spills > 0 && s.fills > 0),
+        "{stats:?}"
+    );
+    for o in grid(MIN_GRFS - 1) {
+        assert!(
+            matches!(compile(&p, &o), Err(CompileError::NoRegisterToSpill { .. })),
+            "{o:?}: floor.ir fits below the floor, so it no longer tests it"
+        );
+    }
+    for name in ["memory", "pressure_loop", "local_array", "swapped_phis"] {
+        assert_clean(&parse(&program(name)), MIN_GRFS);
+    }
+}
+
+#[test]
 fn txf_lod_zero_loses_one_parameter_per_simd_width() {
     use compiler::gen::{compile, Options};
     use sim::gen::{ExecSize, Gen, Op};

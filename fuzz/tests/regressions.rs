@@ -47,3 +47,21 @@ fn regressions_pass_every_pipeline() {
         }
     }
 }
+
+/// `gpufuzz fuzz --seed 1` input 10,502 at 18 GRFs: correct, but past the simulator's
+/// 50 M-cycle budget (43 M of its cycles stalls on fills). Judged against its own work
+/// (docs/budgets.md) it is a `slow` pass, not a `timeout` finding.
+#[test]
+fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
+    let mut bytes = Vec::new();
+    fuzz::rng::input_bytes(1, 10_502, 64, 2048, &mut bytes);
+    let case = oracle::decode(&bytes).expect("a program");
+    assert_eq!(case.config.gen_grfs, 18);
+    let opts = OracleOptions {
+        targets: vec!["gen8".into()],
+        ..OracleOptions::default()
+    };
+    let j = oracle::judge(&case, &opts);
+    assert!(matches!(j.verdict, Verdict::Pass), "{:?}", j.verdict);
+    assert!(j.coverage.slow);
+}

@@ -20,6 +20,7 @@
 //!   messages, dynamically indexed locals through scattered scratch messages
 //!   ([`super::lower_mem`]); ALU ops in [`super::lower_alu`].
 
+use super::spill::MAX_SPILL_GRFS;
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use super::CompileError;
 use crate::ir::{self, Block, CfNode, Function, InstKind, Value, VarType};
@@ -268,6 +269,12 @@ impl Lower<'_> {
     }
 
     /// A message: builds (or reuses) the payload, sends, returns the response register.
+    ///
+    /// A payload that fits a scratch block message (8 GRFs) is an ordinary spillable
+    /// register and may be shared by later messages with the same parameters; a larger one
+    /// cannot be spilled, so it is built for its one message and dies there. Nothing that
+    /// lives across other code is unspillable: that is what keeps the register floor a
+    /// property of single instructions (`docs/budgets.md`).
     pub fn message(
         &mut self,
         msg: sim::gen::Message,
@@ -276,7 +283,11 @@ impl Lower<'_> {
         reuse: bool,
     ) -> Option<VReg> {
         let srcs: Vec<VSrc> = params.iter().map(|&c| self.src(c, Type::UD)).collect();
+        let per = self.per();
+        let mlen = srcs.len() as u8 * per;
+        let spillable = mlen <= MAX_SPILL_GRFS;
         let cached = reuse
+            && spillable
             && srcs.iter().all(|s| match s {
                 VSrc::Reg(r) => !self.multi_def.contains(&r.reg),
                 _ => true,
@@ -289,12 +300,10 @@ impl Lower<'_> {
                     .map(|e| e.1)
             })
             .flatten();
-        let per = self.per();
-        let mlen = srcs.len() as u8 * per;
         let payload = match found {
             Some(r) => r,
             None => {
-                let r = self.p.new_reg(mlen, false);
+                let r = self.p.new_reg(mlen, spillable);
                 let mut uniform = 0u16;
                 for (k, s) in srcs.iter().enumerate() {
                     if s.vref().is_some_and(|v| self.uniform_regs.contains(&v.reg)) {

@@ -40,6 +40,14 @@ pub use checker::CheckError;
 /// Scratch per thread the simulator gives by default (`sim::gen::Config::scratch_grfs`).
 pub const SCRATCH_GRFS: u32 = 1024;
 
+/// The register floor at SIMD8 (twice this at SIMD16, whose values take two GRFs): the
+/// smallest budget at which every program compiles. Spill code moves only the GRFs one
+/// instruction touches and nothing that lives across other code is unspillable, so what a
+/// budget must hold is one instruction's own footprint with its operands spilled — at most a
+/// four-parameter sampler message with its vec4 response (`docs/budgets.md`).
+/// `compiler/tests/gen_programs/floor.ir` sits exactly at it.
+pub const MIN_GRFS: u32 = 10;
+
 /// How to compile.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -48,7 +56,8 @@ pub struct Options {
     /// Generation (sampler `ld` parameter order).
     pub gen: Gen,
     /// GRFs the allocator may use, from g3 on (g0–g2 are the thread payload); at most 125,
-    /// at least 2. Small budgets make small programs spill.
+    /// at least 2. Small budgets make small programs spill; below [`MIN_GRFS`] (doubled at
+    /// SIMD16) a program may not fit at all.
     pub grfs: u32,
     /// Run `opt_zero_samples`.
     pub opt_zero_samples: bool,

@@ -21,7 +21,7 @@
 //!   [`CompileError::NoRegisterToSpill`]. Then start over.
 
 use super::liveness::{self, BitSet};
-use super::spill::{assign_slots, spill_reg};
+use super::spill::{assign_slots, spill_reg, MAX_SPILL_GRFS};
 use super::vinst::{VOp, VProgram};
 use super::CompileError;
 use crate::planted::{Plant, Plants};
@@ -77,7 +77,11 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                 let mut best: Option<(f64, usize)> = None;
                 for v in 0..n {
                     let info = p.regs[super::vinst::VReg::new(v)];
-                    if !present[v] || !info.spillable || info.size > 8 || spilled_regs[v] {
+                    if !present[v]
+                        || !info.spillable
+                        || info.size > MAX_SPILL_GRFS
+                        || spilled_regs[v]
+                    {
                         continue;
                     }
                     if plants.has(Plant::GenSpillOptimisticOnly) && !optimistic[v] {

@@ -1,13 +1,17 @@
 //! Spill and fill code, and the assignment of spill slots to scratch offsets.
 //!
-//! Spilling register `v` into slot `k` rewrites every instruction that touches it:
-//! * a read gets a fill before it: a header (g0 with the slot's offset, NoMask) and a scratch
-//!   block read into a fresh temporary, which the instruction reads instead;
+//! Spilling register `v` into slot `k` rewrites every instruction that touches it, moving
+//! only the GRFs of `v` that instruction touches (as brw does), so that an instruction needs
+//! no more registers with its operands spilled than the GRFs it reads and writes itself — the
+//! floor the register budget may go down to (`docs/budgets.md`):
+//! * a read gets a fill before it: a header (g0 with the offset of the GRFs read, NoMask) and
+//!   a scratch block read into a fresh temporary, which the instruction reads instead;
 //! * a write goes to the data part of a fresh payload (header + data) and is followed by the
-//!   header and a scratch block write. Block messages move whole registers (NoMask), so the
-//!   data part first gets the slot's old contents (a *pre-fill*) when the write happens under
-//!   control flow, or zeroes (NoMask `mov`) at the top level: channels the write does not
-//!   enable keep what they had, and nothing unwritten reaches scratch.
+//!   header and a scratch block write of the GRFs written. Block messages move whole
+//!   registers (NoMask), so the data part first gets those GRFs' old contents (a
+//!   *pre-fill*) when the write happens under control flow, or zeroes (NoMask `mov`) at the
+//!   top level: channels the write does not enable keep what they had, and nothing unwritten
+//!   reaches scratch.
 //!
 //! Temporaries are never spilled again. Slots are numbered per spilled register; after
 //! allocation [`assign_slots`] gives them scratch offsets: a slot is a variable defined by its
@@ -21,6 +25,10 @@ use super::liveness::{flows, BitSet};
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use crate::planted::{Plant, Plants};
 use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
+
+/// The most GRFs one scratch block message moves: the largest register spill code can move
+/// (larger ones are never spilled, so they must not live across other code).
+pub const MAX_SPILL_GRFS: u8 = 8;
 
 /// Rewrites `p` so that `v` lives in spill slot `slot`.
 pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
@@ -41,21 +49,33 @@ pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
             i
         };
         if uses {
-            let t = p.new_reg(size, false);
-            fill(p, &mut out, &inst, t, 0, size, slot);
+            // The GRFs of `v` the instruction reads: only those are filled.
+            let (mut lo, mut hi) = (size, 0u8);
+            inst.for_each_use(|r, n| {
+                if r.reg == v {
+                    lo = lo.min(r.off);
+                    hi = hi.max(r.off.saturating_add(n).min(size));
+                }
+            });
+            let t = p.new_reg(hi - lo, false);
+            fill(p, &mut out, &inst, t, 0, (lo, hi - lo), slot);
             inst.for_each_use_mut(|r| {
                 if r.reg == v {
                     r.reg = t;
+                    r.off -= lo;
                 }
             });
         }
         if defines {
-            let s = p.new_reg(size + 1, false);
+            let d = inst.dst.expect("defines");
+            let lo = d.off;
+            let regs = inst.dst_regs(|r| p.regs[r].size).min(size - lo).max(1);
+            let s = p.new_reg(regs + 1, false);
             if inst.depth > 0 {
-                fill(p, &mut out, &inst, s, 1, size, slot);
+                fill(p, &mut out, &inst, s, 1, (lo, regs), slot);
             } else {
                 let per = exec.regs() as u8;
-                for j in (0..size).step_by(per as usize) {
+                for j in (0..regs).step_by(per as usize) {
                     let dst = VRef::new(s, 1 + j, Type::UD);
                     let zero = VSrc::Imm {
                         bits: 0,
@@ -69,12 +89,12 @@ pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
             }
             let d = inst.dst.as_mut().expect("defines");
             d.reg = s;
-            d.off += 1;
+            d.off = 1;
             inst.partial = true;
             let like = inst.clone();
             out.push(inst);
-            out.push(at(header(s, slot, exec), &like));
-            let desc = SendDesc::new(Message::ScratchBlockWrite { regs: size }, 1 + size, 0, true);
+            out.push(at(header(s, slot, lo, exec), &like));
+            let desc = SendDesc::new(Message::ScratchBlockWrite { regs }, 1 + regs, 0, true);
             let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
             let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
             w.no_mask = true;
@@ -87,8 +107,9 @@ pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
     p.insts = out;
 }
 
-/// A header for slot `slot` written into GRF 0 of `reg`.
-fn header(reg: VReg, slot: u32, exec: ExecSize) -> VInst {
+/// A header for GRF `within` of slot `slot` written into GRF 0 of `reg` (the header holds
+/// `within` until [`assign_slots`] adds the slot's offset).
+fn header(reg: VReg, slot: u32, within: u8, exec: ExecSize) -> VInst {
     let mut h = VInst::new(
         Op::Nop,
         exec,
@@ -96,7 +117,7 @@ fn header(reg: VReg, slot: u32, exec: ExecSize) -> VInst {
         [VSrc::Null; 3],
     );
     h.op = VOp::LoadPayload(Payload {
-        header: Some(slot),
+        header: Some(u32::from(within)),
         srcs: Vec::new(),
         uniform: 0,
         no_mask: true,
@@ -106,18 +127,20 @@ fn header(reg: VReg, slot: u32, exec: ExecSize) -> VInst {
     h
 }
 
-/// Appends a fill of `size` GRFs of `slot` into `reg` from GRF `off` (before `like`).
+/// Appends a fill of GRFs `within.0..within.0 + within.1` of `slot` into `reg` from GRF
+/// `off` (before `like`).
 fn fill(
     p: &mut VProgram,
     out: &mut Vec<VInst>,
     like: &VInst,
     reg: VReg,
     off: u8,
-    size: u8,
+    within: (u8, u8),
     slot: u32,
 ) {
+    let (first, size) = within;
     let h = p.new_reg(1, false);
-    let mut hi = header(h, slot, like.exec);
+    let mut hi = header(h, slot, first, like.exec);
     hi.depth = like.depth;
     hi.loop_depth = like.loop_depth;
     out.push(hi);
@@ -153,7 +176,11 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
     let access = |i: &VInst| -> Option<(usize, bool)> {
         let k = i.slot? as usize;
         match i.hw() {
-            Some(Op::Send(d)) => Some((k, matches!(d.msg, Message::ScratchBlockWrite { .. }))),
+            // A write kills the slot only when it writes all of it.
+            Some(Op::Send(d)) => Some((
+                k,
+                matches!(d.msg, Message::ScratchBlockWrite { regs } if regs == slots[k]),
+            )),
             _ => None,
         }
     };
@@ -242,7 +269,7 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
     }
     for inst in &mut p.insts {
         if let (Some(k), VOp::LoadPayload(pl)) = (inst.slot, &mut inst.op) {
-            pl.header = Some(base + offset[k as usize]);
+            pl.header = Some(base + offset[k as usize] + pl.header.unwrap_or(0));
         }
     }
     total

@@ -210,6 +210,15 @@ fn endless_loop_times_out() {
     let res = run(&p, &d, &cfg);
     assert_eq!(res.outcome, Outcome::Timeout);
     assert!(res.stats.cycles <= 1002);
+    // With no cycle limit, the instruction budget stops it, exactly there.
+    let cfg = Config {
+        cycle_budget: u64::MAX,
+        instruction_budget: 500,
+        ..Config::default()
+    };
+    let res = run(&p, &d, &cfg);
+    assert_eq!(res.outcome, Outcome::Timeout);
+    assert_eq!(res.stats.instructions, 500);
 }
 
 #[test]

@@ -190,7 +190,7 @@ fn endless_loop_times_out() {
         max_cycles: 10_000,
         ..Config::default()
     };
-    let r = run(&prog(w, Gen::Gen9, v), &d, &config).unwrap();
+    let r = run(&prog(w, Gen::Gen9, v.clone()), &d, &config).unwrap();
     assert_eq!(r.outcome, Outcome::Timeout);
     assert!(
         r.stats.cycles >= 10_000 && r.stats.cycles < 10_100,
@@ -198,6 +198,15 @@ fn endless_loop_times_out() {
         r.stats.cycles
     );
     assert_eq!(r.stats.threads, 1);
+    // With no cycle limit, the instruction budget stops it, exactly there.
+    let config = Config {
+        max_cycles: u64::MAX,
+        max_instructions: 3_000,
+        ..Config::default()
+    };
+    let r = run(&prog(w, Gen::Gen9, v), &d, &config).unwrap();
+    assert_eq!(r.outcome, Outcome::Timeout);
+    assert_eq!(r.stats.instructions, 3_000);
 }
 
 #[test]
