@@ -72,7 +72,7 @@ plants! {
     TestHang "test-hang" "opt_dce" "all"
         "TEST ONLY: loops forever on some programs (one in 32 by value count), for the fuzz supervisor's watchdog";
     TestRecurse "test-recurse" "opt_remove_phis" "all"
-        "TEST ONLY: recurses without bound on some programs (one in 32 by value count): a stack overflow";
+        "TEST ONLY: recurses without bound on some programs (another one in 32): a stack overflow";
 }
 
 impl Plant {
@@ -82,9 +82,10 @@ impl Plant {
         matches!(self, Plant::TestHang | Plant::TestRecurse)
     }
 
-    /// Whether a test plant fires on a function with `values` values (one in 32).
-    pub fn test_trigger(values: usize) -> bool {
-        values % 32 == 7
+    /// Whether test plant `self` fires on a function with `values` values: one function in
+    /// 32, a different one for each test plant (so both can be on in one run).
+    pub fn test_trigger(self, values: usize) -> bool {
+        values % 32 == if self == Plant::TestHang { 7 } else { 19 }
     }
 
     /// Looks a planted bug up by name.

@@ -391,11 +391,13 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
     stats
 }
 
-/// Findings already saved per signature under `OUT/findings` (a resumed run keeps counting
-/// from there, so `keep_per_signature` holds across the restart).
+/// Findings already saved per signature under `OUT/findings` by the earlier part of a resumed
+/// run, so `keep_per_signature` holds across the restart (a fresh run counts from zero).
 fn kept_on_disk(opts: &FuzzOptions) -> BTreeMap<String, usize> {
     let mut kept = BTreeMap::new();
-    let Some(out) = &opts.out else { return kept };
+    let Some(out) = opts.out.as_ref().filter(|_| opts.start > 0) else {
+        return kept;
+    };
     let Ok(dirs) = std::fs::read_dir(out.join("findings")) else {
         return kept;
     };

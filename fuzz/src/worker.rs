@@ -22,6 +22,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// The target named by findings of a worker process that hung or died.
+pub const PROCESS: &str = "process";
+
 /// How to start a worker and how long an input may take.
 #[derive(Clone, Debug)]
 pub struct WorkerSpec {
@@ -99,14 +102,14 @@ impl Worker {
             Ok(line) => serde_json::from_str(&line).map_err(|e| {
                 Finding::new(
                     FindingKind::Crash,
-                    "process",
+                    PROCESS,
                     format!("unreadable answer from the worker: {e}: {line}"),
                 )
             }),
             Err(RecvTimeoutError::Timeout) => {
                 let mut f = Finding::new(
                     FindingKind::Timeout,
-                    "process",
+                    PROCESS,
                     format!(
                         "no verdict within {:.1}s of wall-clock time (the worker was killed)",
                         self.spec.deadline.as_secs_f64()
@@ -124,7 +127,7 @@ impl Worker {
             .spec
             .command
             .split_first()
-            .ok_or_else(|| Finding::new(FindingKind::Crash, "process", "no worker command"))?;
+            .ok_or_else(|| Finding::new(FindingKind::Crash, PROCESS, "no worker command"))?;
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -134,7 +137,7 @@ impl Worker {
             .map_err(|e| {
                 Finding::new(
                     FindingKind::Crash,
-                    "process",
+                    PROCESS,
                     format!("cannot start a worker: {e}"),
                 )
             })?;
@@ -171,7 +174,7 @@ impl Worker {
     /// The finding for a worker that went away: its exit status and last words.
     fn died(&mut self) -> Finding {
         let Some(mut r) = self.running.take() else {
-            return Finding::new(FindingKind::Crash, "process", "the worker is gone");
+            return Finding::new(FindingKind::Crash, PROCESS, "the worker is gone");
         };
         let status = r.child.wait();
         // Give the stderr reader a moment to drain what the worker printed as it died.
@@ -183,7 +186,7 @@ impl Worker {
         };
         let mut f = Finding::new(
             FindingKind::Crash,
-            "process",
+            PROCESS,
             format!("the worker died ({class}): {}", words.join(" | ")),
         );
         f.class = Some(class);

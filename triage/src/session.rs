@@ -71,6 +71,10 @@ pub fn reduce_case(
 /// bug in place does not belong in a report or a regression's command.
 pub fn needed_plants(case: &Case, opts: &OracleOptions, sig: &Signature) -> Plants {
     let mut needed = opts.plants;
+    if sig.target == fuzz::worker::PROCESS {
+        // A hang or crash cannot be re-judged in this process.
+        return needed;
+    }
     for p in opts.plants.iter() {
         let without = OracleOptions {
             plants: needed.without(p),
@@ -287,7 +291,41 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         ..OracleOptions::default()
     };
     let case = oracle::decode(&bytes).ok_or("the input decodes to no program")?;
+    if target == fuzz::worker::PROCESS {
+        return Ok((opts, unreduced(case, &record)?));
+    }
     Ok((opts.clone(), reduce_case(case, &opts, &t.reducer)?))
+}
+
+/// A hang or crash of a worker process, filed as found: re-running it in this process would
+/// hang or kill triage, so it is neither reduced nor bisected (`gpufuzz repro input.bin` in a
+/// shell shows where it hangs or dies).
+fn unreduced(case: Case, record: &serde_json::Value) -> Result<Reduction, String> {
+    let finding: Finding =
+        serde_json::from_value(record["finding"].clone()).map_err(|e| e.to_string())?;
+    let size = case.program.func.inst_count();
+    Ok(Reduction {
+        signature: Signature {
+            kind: finding.kind,
+            target: finding.target.clone(),
+            first_bad_pass: None,
+            class: finding.class.clone(),
+        },
+        finding,
+        reduced: Reduced {
+            case,
+            before: size,
+            after: size,
+            runs: 0,
+            accepted: 0,
+            invalid: 0,
+            duplicates: 0,
+            passes: Vec::new(),
+            elapsed: std::time::Duration::ZERO,
+            truncated: true,
+        },
+        bisection: Bisection::default(),
+    })
 }
 
 /// Copies bucket `name`'s repro into `corpus` (e.g. `corpus/regressions/`) in canonical

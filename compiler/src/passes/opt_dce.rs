@@ -36,7 +36,7 @@ pub fn dce(func: &mut Function) -> bool {
 
 /// [`dce`] with the pass configuration (planted bugs).
 pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
-    if config.plants.has(Plant::TestHang) && Plant::test_trigger(func.values.len()) {
+    if config.plants.has(Plant::TestHang) && Plant::TestHang.test_trigger(func.values.len()) {
         // The test plant: a pass that never returns.
         loop {
             std::hint::spin_loop();

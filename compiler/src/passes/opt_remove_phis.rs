@@ -28,7 +28,7 @@ pub fn remove_phis(func: &mut Function) -> bool {
 
 /// [`remove_phis`] with the pass configuration (planted bugs).
 pub fn remove_phis_with(func: &mut Function, config: &PassConfig) -> bool {
-    if config.plants.has(Plant::TestRecurse) && Plant::test_trigger(func.values.len()) {
+    if config.plants.has(Plant::TestRecurse) && Plant::TestRecurse.test_trigger(func.values.len()) {
         // The test plant: recursion without bound, until the stack overflows.
         std::hint::black_box(descend(std::hint::black_box(0)));
     }

@@ -41,14 +41,19 @@ pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
     };
     let r = session::reduce_case(case, &opts, &reducer)?;
     let cfg = session::repro_config(&r.reduced.case, &opts);
-    let text = compiler::ir::text::print_program(&r.reduced.case.program);
+    // With its `; case:` header: the file reproduces with the plant and target flags only.
+    let text = fuzz::case_file::print_case(&r.reduced.case);
     let header = format!("; {}\n; signature: {}\n", r.finding, r.signature);
     match &a.out {
         Some(path) => {
             fuzz::store::write_atomically(path, (header + &text).as_bytes())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             eprintln!("wrote {}", path.display());
-            eprintln!("reproduce: gpufuzz repro {}{}", path.display(), cfg.flags());
+            eprintln!(
+                "reproduce: gpufuzz repro {}{}",
+                path.display(),
+                cfg.command_flags()
+            );
         }
         None => print!("{header}{text}"),
     }
