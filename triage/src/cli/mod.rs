@@ -55,6 +55,9 @@ enum Command {
     /// The worker process of `fuzz --fork` (internal).
     #[command(hide = true)]
     FuzzWorker(fuzz::WorkerArgs),
+    /// The Vulkan worker process (started by the `vulkan` target; talks on stdin/stdout).
+    #[command(hide = true)]
+    VkWorker,
 }
 
 /// Runs a parsed command line.
@@ -72,5 +75,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Stats(a) => stats::run(a),
         Command::Report(a) => report::run(a),
         Command::FuzzWorker(a) => fuzz::worker(a),
+        Command::VkWorker => Ok(vulkan_runner::serve::serve()),
     }
 }
