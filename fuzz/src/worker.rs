@@ -82,12 +82,12 @@ impl Worker {
             Err(f) => {
                 // Whatever happened, this worker is done: the next input gets a fresh one.
                 self.stop();
-                lost(f, bytes)
+                lost(*f, bytes)
             }
         }
     }
 
-    fn ask(&mut self, index: u64) -> Result<Reply, Finding> {
+    fn ask(&mut self, index: u64) -> Result<Reply, Box<Finding>> {
         if self.running.is_none() {
             self.running = Some(self.start()?);
         }
@@ -96,15 +96,15 @@ impl Worker {
             .and_then(|_| r.stdin.flush())
             .is_err()
         {
-            return Err(self.died());
+            return Err(Box::new(self.died()));
         }
         match r.replies.recv_timeout(self.spec.deadline) {
             Ok(line) => serde_json::from_str(&line).map_err(|e| {
-                Finding::new(
+                Box::new(Finding::new(
                     FindingKind::Crash,
                     PROCESS,
                     format!("unreadable answer from the worker: {e}: {line}"),
-                )
+                ))
             }),
             Err(RecvTimeoutError::Timeout) => {
                 let mut f = Finding::new(
@@ -116,13 +116,13 @@ impl Worker {
                     ),
                 );
                 f.class = Some("wall-clock".into());
-                Err(f)
+                Err(Box::new(f))
             }
-            Err(RecvTimeoutError::Disconnected) => Err(self.died()),
+            Err(RecvTimeoutError::Disconnected) => Err(Box::new(self.died())),
         }
     }
 
-    fn start(&self) -> Result<Running, Finding> {
+    fn start(&self) -> Result<Running, Box<Finding>> {
         let (program, args) = self
             .spec
             .command
@@ -135,11 +135,11 @@ impl Worker {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| {
-                Finding::new(
+                Box::new(Finding::new(
                     FindingKind::Crash,
                     PROCESS,
                     format!("cannot start a worker: {e}"),
-                )
+                ))
             })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
