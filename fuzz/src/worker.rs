@@ -258,6 +258,7 @@ pub fn serve(
     judge: &dyn Fn(&[u8]) -> Judgement,
 ) -> std::io::Result<()> {
     crate::panics::install_quiet_hook();
+    exit_with_parent();
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     let mut buf = Vec::with_capacity(max_len);
@@ -285,4 +286,19 @@ pub fn serve(
         stdout.flush()?;
     }
     Ok(())
+}
+
+/// Ends this worker when its parent goes away (a `kill -9` of the whole run): a worker stuck in
+/// a hanging input would otherwise spin forever as an orphan.
+fn exit_with_parent() {
+    #[cfg(unix)]
+    {
+        let parent = std::os::unix::process::parent_id();
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(500));
+            if std::os::unix::process::parent_id() != parent {
+                std::process::exit(3);
+            }
+        });
+    }
 }

@@ -85,15 +85,15 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
         so.seeds,
         a.budget_secs
     );
+    if let Some(path) = &a.json {
+        super::output::prepare_file(path)?;
+    }
     let result = selftest::run(&so);
     let rows = table::rows(&result);
     print!("{}", table::format(&rows, result.budget_secs));
     if let Some(path) = &a.json {
         let json = serde_json::json!({ "table": rows, "selftest": result });
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
         fuzz::store::write_atomically(path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());

@@ -54,6 +54,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let out = a.out.ok_or("--out FILE.json is required")?;
+    super::output::prepare_file(&out)?;
     let file = collect(&entries, &settings, &source, &a.config);
     file.write(&out)?;
     eprintln!(
