@@ -99,6 +99,15 @@ pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, E
     if options.local_size == 0 {
         return Err(EmitError::Unsupported("a local size of 0".into()));
     }
+    for (t, desc) in program.dispatch.textures.iter().enumerate() {
+        let width = interface::image_width(desc);
+        if width > interface::MAX_IMAGE_WIDTH || desc.height > interface::MAX_IMAGE_WIDTH {
+            return Err(EmitError::Unsupported(format!(
+                "texture {t}: {}x{} with {} levels needs a {width}-texel-wide image",
+                desc.width, desc.height, desc.levels
+            )));
+        }
+    }
     let interface = Interface::new(&program.dispatch, options.local_size);
     let words = module::build(program, &interface, options)?;
     Ok(EmittedModule { words, interface })
