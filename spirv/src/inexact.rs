@@ -9,12 +9,16 @@
 //! variable, register or buffer once written with such a value), or through control flow
 //! (written under an `if` whose condition derives from one) — is *inexact* and left out of
 //! the comparison; an inexact `break`/`continue` condition makes every word inexact.
-//! Without the float controls (`floats_exact` false) every float op counts as inexact.
+//! Without the float controls (`floats_exact` false) every float op counts as inexact;
+//! [`inexact_words_for`] refines that for a device that preserves NaNs but may flush
+//! denormals: only the float operations that touch a denormal in the interpreter's run
+//! ([`crate::denormals`]) count.
 //!
 //! The analysis is flow-insensitive and iterates to a fixpoint, so it errs on the inexact
 //! side: a skipped word is never a missed miscompile of an exact one.
 
-use compiler::ir::{AluOp, Block, CfNode, Function, InstKind, Program, Value, Var};
+use crate::EmitOptions;
+use compiler::ir::{AluOp, Block, CfNode, Function, Inst, InstKind, Program, Value, Var};
 use sim::dispatch::{Difference, Dispatch, Place, Results};
 use std::collections::HashSet;
 
@@ -54,10 +58,28 @@ impl InexactWords {
 /// The inexact words of `program`. `floats_exact`: whether the device preserves NaNs,
 /// infinities, signed zeros and denormals (see [`crate::EmitOptions::floats_exact`]).
 pub fn inexact_words(program: &Program, floats_exact: bool) -> InexactWords {
+    analyse(program, floats_exact, &HashSet::new())
+}
+
+/// The inexact words of `program` emitted with `options` (the device's float controls):
+/// with `preserve_nan_inf` and without `preserve_denormals`, float ops count as inexact only
+/// where they touch a denormal in the interpreter's run (one extra interpreter run).
+pub fn inexact_words_for(program: &Program, options: &EmitOptions) -> InexactWords {
+    if !options.preserve_nan_inf || options.preserve_denormals {
+        return inexact_words(program, options.floats_exact());
+    }
+    match crate::denormals::denormal_insts(program) {
+        Some(touching) => analyse(program, true, &touching),
+        None => inexact_words(program, false),
+    }
+}
+
+fn analyse(program: &Program, floats_exact: bool, extra: &HashSet<Inst>) -> InexactWords {
     let d = &program.dispatch;
     let mut t = Taint {
         func: &program.func,
         floats_exact,
+        extra,
         values: HashSet::new(),
         vars: HashSet::new(),
         regs: HashSet::new(),
@@ -85,6 +107,8 @@ pub fn inexact_words(program: &Program, floats_exact: bool) -> InexactWords {
 struct Taint<'a> {
     func: &'a Function,
     floats_exact: bool,
+    /// Instructions inexact on this device for this program (they touch denormals).
+    extra: &'a HashSet<Inst>,
     values: HashSet<Value>,
     vars: HashSet<Var>,
     regs: HashSet<compiler::ir::Reg>,
@@ -142,8 +166,10 @@ impl Taint<'_> {
             let args = self.any_arg(kind);
             let result = func.result(inst);
             let tainted = match kind {
-                InstKind::Alu { op, .. } => args || self.op_is_inexact(*op),
-                InstKind::Tex { .. } => args || !self.floats_exact,
+                InstKind::Alu { op, .. } => {
+                    args || self.op_is_inexact(*op) || self.extra.contains(&inst)
+                }
+                InstKind::Tex { .. } => args || !self.floats_exact || self.extra.contains(&inst),
                 InstKind::LoadDeref { deref } => {
                     args || root_var(func, *deref).is_none_or(|v| self.vars.contains(&v))
                 }
