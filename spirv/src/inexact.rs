@@ -284,3 +284,118 @@ pub fn compare(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::text::parse_program;
+
+    const HEADER: &str =
+        "invocations 2\noutputs 4\nuniforms 0x3f800000\nbuffer 2\nbuffer 2\n\nblock_0:\n  \
+        vec1 32 ssa_0 = load_const (0x00000000)\n  \
+        vec1 32 ssa_1 = load_uniform ssa_0\n  \
+        vec1 32 ssa_2 = fsin ssa_1\n  \
+        vec1 32 ssa_3 = fadd ssa_1, ssa_1\n";
+
+    fn words(body: &str) -> InexactWords {
+        let p = parse_program(&format!("{HEADER}{body}"), "test").unwrap();
+        inexact_words(&p, true)
+    }
+
+    #[test]
+    fn data_flow_from_an_inexact_op_is_inexact_and_the_rest_exact() {
+        let w = words(
+            "  vec1 32 ssa_4 = fadd ssa_2, ssa_3\n  store_output 0, ssa_4\n  \
+             store_output 1, ssa_3\n  vec2 32 ssa_5 = vec2 ssa_3, ssa_2\n  \
+             store_output 2, ssa_5\n",
+        );
+        // Per value, not per component: both slots of the vec2 count.
+        assert_eq!(w.outputs, [true, false, true, true]);
+        assert_eq!(w.buffers, [false, false]);
+    }
+
+    #[test]
+    fn memory_carries_inexactness_to_later_loads() {
+        let w = words(
+            "  store_buffer 0, ssa_0, ssa_2\n  vec1 32 ssa_4 = load_buffer 0, ssa_0\n  \
+             store_output 0, ssa_4\n  store_buffer 1, ssa_0, ssa_3\n",
+        );
+        assert_eq!(w.outputs, [true, false, false, false]);
+        assert_eq!(w.buffers, [true, false]);
+    }
+
+    #[test]
+    fn an_inexact_condition_makes_what_it_decides_inexact() {
+        let w = words(
+            "  vec1 1 ssa_4 = flt ssa_2, ssa_3\nif ssa_4 {\n  block_1:\n    \
+             store_output 0, ssa_3\n} else {\n  block_2:\n}\nblock_3:\n  \
+             vec1 32 ssa_5 = phi block_1: ssa_0, block_2: ssa_3\n  \
+             store_output 1, ssa_5\n  store_output 2, ssa_3\n",
+        );
+        assert_eq!(w.outputs, [true, true, false, false]);
+    }
+
+    #[test]
+    fn an_inexact_break_makes_everything_inexact() {
+        let w = words(
+            "  vec1 1 ssa_4 = flt ssa_2, ssa_3\nloop {\n  block_1:\n  if ssa_4 {\n    \
+             block_2:\n      break\n  } else {\n    block_3:\n  }\n  block_4:\n}\nblock_5:\n  \
+             store_output 0, ssa_3\n",
+        );
+        assert!(w.is_all());
+    }
+
+    #[test]
+    fn without_float_controls_every_float_result_is_inexact() {
+        let p = parse_program(
+            &format!("{HEADER}  store_output 1, ssa_3\n  store_output 2, ssa_0\n"),
+            "t",
+        )
+        .unwrap();
+        assert_eq!(
+            inexact_words(&p, false).outputs,
+            [false, true, false, false]
+        );
+        assert_eq!(inexact_words(&p, true).outputs, [false; 4]);
+    }
+
+    #[test]
+    fn the_comparison_skips_exactly_the_inexact_words() {
+        let d = Dispatch {
+            invocations: 2,
+            outputs: 2,
+            buffers: vec![1],
+            ..Dispatch::default()
+        };
+        let expected = Results {
+            outputs: vec![1, 2, 3, 4],
+            buffers: vec![vec![5, 6]],
+        };
+        let mut actual = expected.clone();
+        actual.outputs[2] = 9; // invocation 1, slot 0
+        actual.buffers[0][1] = 9;
+        let skip_slot_0 = InexactWords {
+            outputs: vec![true, false],
+            buffers: vec![false],
+        };
+        let d0 = compare(&expected, &actual, &d, &skip_slot_0).unwrap();
+        assert_eq!(
+            (d0.place, d0.invocation, d0.index),
+            (Place::Buffer(0), 1, 0)
+        );
+        let skip_all = InexactWords {
+            outputs: vec![true, true],
+            buffers: vec![true],
+        };
+        assert_eq!(compare(&expected, &actual, &d, &skip_all), None);
+        let none = InexactWords {
+            outputs: vec![false; 2],
+            buffers: vec![false],
+        };
+        let d1 = compare(&expected, &actual, &d, &none).unwrap();
+        assert_eq!(
+            (d1.place, d1.invocation, d1.index, d1.actual),
+            (Place::Output, 1, 0, 9)
+        );
+    }
+}
