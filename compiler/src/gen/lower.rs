@@ -270,11 +270,12 @@ impl Lower<'_> {
 
     /// A message: builds (or reuses) the payload, sends, returns the response register.
     ///
-    /// A payload that fits a scratch block message (8 GRFs) is an ordinary spillable
-    /// register and may be shared by later messages with the same parameters; a larger one
-    /// cannot be spilled, so it is built for its one message and dies there. Nothing that
-    /// lives across other code is unspillable: that is what keeps the register floor a
-    /// property of single instructions (`docs/budgets.md`).
+    /// A payload is built right before its message and dies there, so spilling it would gain
+    /// nothing: it is unspillable. Only a payload that fits a scratch block message (8 GRFs)
+    /// may be shared by a later message with the same parameters, and sharing makes it an
+    /// ordinary spillable register. Nothing that lives across other code is unspillable:
+    /// that is what keeps the register floor a property of single instructions
+    /// (`docs/budgets.md`).
     pub fn message(
         &mut self,
         msg: sim::gen::Message,
@@ -301,9 +302,12 @@ impl Lower<'_> {
             })
             .flatten();
         let payload = match found {
-            Some(r) => r,
+            Some(r) => {
+                self.p.regs[r].spillable = true;
+                r
+            }
             None => {
-                let r = self.p.new_reg(mlen, spillable);
+                let r = self.p.new_reg(mlen, false);
                 let mut uniform = 0u16;
                 for (k, s) in srcs.iter().enumerate() {
                     if s.vref().is_some_and(|v| self.uniform_regs.contains(&v.reg)) {

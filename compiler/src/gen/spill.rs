@@ -72,7 +72,9 @@ pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
             let regs = inst.dst_regs(|r| p.regs[r].size).min(size - lo).max(1);
             let s = p.new_reg(regs + 1, false);
             if inst.depth > 0 {
-                fill(p, &mut out, &inst, s, 1, (lo, regs), slot);
+                // Read through the payload's own header GRF: the pre-fill needs no other.
+                out.push(at(header(s, slot, lo, exec), &inst));
+                out.push(at(block_read(s, s, 1, regs, slot, exec), &inst));
             } else {
                 let per = exec.regs() as u8;
                 for j in (0..regs).step_by(per as usize) {
@@ -140,23 +142,29 @@ fn fill(
 ) {
     let (first, size) = within;
     let h = p.new_reg(1, false);
-    let mut hi = header(h, slot, first, like.exec);
-    hi.depth = like.depth;
-    hi.loop_depth = like.loop_depth;
-    out.push(hi);
+    let at = |mut i: VInst| {
+        i.depth = like.depth;
+        i.loop_depth = like.loop_depth;
+        i
+    };
+    out.push(at(header(h, slot, first, like.exec)));
+    out.push(at(block_read(h, reg, off, size, slot, like.exec)));
+}
+
+/// A scratch block read of `size` GRFs through the header in GRF 0 of `h` into `reg` from
+/// GRF `off`.
+fn block_read(h: VReg, reg: VReg, off: u8, size: u8, slot: u32, exec: ExecSize) -> VInst {
     let desc = SendDesc::new(Message::ScratchBlockRead { regs: size }, 1, size, true);
     let src = VSrc::Reg(VRef::new(h, 0, Type::UD));
     let mut r = VInst::new(
         Op::Send(desc),
-        like.exec,
+        exec,
         Some(VRef::new(reg, off, Type::UD)),
         [src, VSrc::Null, VSrc::Null],
     );
     r.no_mask = true;
     r.slot = Some(slot);
-    r.depth = like.depth;
-    r.loop_depth = like.loop_depth;
-    out.push(r);
+    r
 }
 
 /// Gives each spill slot a scratch offset (in GRFs, from `base`); rewrites the headers and
