@@ -25,6 +25,7 @@ use super::spill::{assign_slots, spill_reg};
 use super::vinst::{VOp, VProgram};
 use super::CompileError;
 use crate::planted::{Plant, Plants};
+use crate::profile::{self, Phase};
 use cranelift_entity::EntityRef;
 use rustc_hash::FxHashSet;
 use sim::gen::{ExecSize, Op};
@@ -50,15 +51,23 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
     let mut spilled_regs = vec![false; 0];
     let mut adj = Vec::new();
     loop {
-        let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
-        let iv = liveness::intervals(p, &live);
+        let iv = profile::time(Phase::Liveness, || {
+            let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
+            Ok(liveness::intervals(p, &live))
+        })?;
         let n = p.regs.len();
         spilled_regs.resize(n, false);
-        interference(p, &iv, plants, &mut adj);
+        profile::time(Phase::Interference, || {
+            interference(p, &iv, plants, &mut adj)
+        });
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
-        let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
-        match select(&adj, &sizes, &stack, r) {
+        let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
+            let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
+            (select(&adj, &sizes, &stack, r), optimistic, pressure)
+        });
+        let _spill = profile::Timer::start(Phase::Spill);
+        match coloured {
             Ok(colour) => {
                 let base = p.var_scratch_grfs;
                 let slot_grfs = assign_slots(p, &slots, base, plants);
