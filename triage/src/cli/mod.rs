@@ -51,6 +51,9 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Compare two stats files the way Mesa's shader-db report.py does.
     Report(report::ReportArgs),
+    /// The Vulkan worker process (started by the `vulkan` target; talks on stdin/stdout).
+    #[command(hide = true)]
+    VkWorker,
 }
 
 /// Runs a parsed command line.
@@ -67,5 +70,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Selftest(a) => selftest::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Report(a) => report::run(a),
+        Command::VkWorker => Ok(vulkan_runner::serve::serve()),
     }
 }
