@@ -1,9 +1,11 @@
 //! `gpufuzz bench`: end-to-end fuzzing throughput on one core, with the time split by stage
-//! (generate, verify, interpret, each pipeline) — the numbers the README quotes.
+//! (generate, verify, interpret, each pipeline) and each pipeline split by phase
+//! ([`compiler::profile`]) — the numbers the README quotes.
 
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
+use compiler::profile::{self, Phase};
 use fuzz::oracle::{self, Coverage, OracleOptions};
 use fuzz::pipelines::{self, middle};
 use fuzz::rng;
@@ -26,6 +28,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let mut interp = Interpreter::new();
     let names: Vec<&str> = pipelines::all().iter().map(|p| p.name()).collect();
     let mut stage = vec![Duration::ZERO; 4 + names.len()];
+    let mut phases = vec![profile::Times::default(); names.len()];
+    profile::enable();
+    profile::take();
     let (mut insts, mut executed) = (0u64, 0u64);
     let start = Instant::now();
     for i in 0..a.programs {
@@ -61,6 +66,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             let t = Instant::now();
             let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
             stage[4 + k] += t.elapsed();
+            for (sum, d) in phases[k].iter_mut().zip(profile::take()) {
+                *sum += d;
+            }
         }
     }
     let total = start.elapsed().as_secs_f64();
@@ -81,12 +89,24 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let labels = ["generate", "verify", "interpret", "optimise"]
         .into_iter()
         .chain(names.iter().copied());
-    for (label, d) in labels.zip(&stage) {
+    let per_program = |d: &Duration| d.as_secs_f64() * 1e6 / a.programs as f64;
+    for (k, (label, d)) in labels.zip(&stage).enumerate() {
         println!(
             "  {label:<10} {:>8.1} us/program  {:>5.1}%",
-            d.as_secs_f64() * 1e6 / a.programs as f64,
+            per_program(d),
             100.0 * d.as_secs_f64() / total
         );
+        let Some(split) = k.checked_sub(4).map(|p| &phases[p]) else {
+            continue;
+        };
+        let mut line = String::new();
+        for (phase, t) in Phase::ALL.iter().zip(split) {
+            if !t.is_zero() {
+                line += &format!(" {} {:.0}", phase.name(), per_program(t));
+            }
+        }
+        let rest = d.saturating_sub(split.iter().sum());
+        println!("      {line} other {:.0}", per_program(&rest));
     }
     Ok(ExitCode::SUCCESS)
 }
