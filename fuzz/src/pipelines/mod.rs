@@ -6,6 +6,7 @@
 pub mod a6xx;
 pub mod gen;
 pub mod middle;
+pub mod vulkan;
 
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
@@ -17,6 +18,12 @@ pub trait Pipeline: Sync {
     /// Short name used in findings, `--targets` and reports.
     fn name(&self) -> &'static str;
 
+    /// Whether a run without `--target` includes it (opt-in targets, e.g. ones that need a
+    /// device, say no and run only when named or with `--target all`).
+    fn in_default_set(&self) -> bool {
+        true
+    }
+
     /// Compiles `optimised` (the case's program after the middle end) and runs it; notes
     /// what it exercised in `coverage`.
     fn run(
@@ -26,6 +33,26 @@ pub trait Pipeline: Sync {
         opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;
+
+    /// Why this pipeline cannot judge `case` at all (a known limit of the target, not a
+    /// bug), if so; the oracle counts the skip in the run's statistics. Default: never.
+    fn skip(&self, _case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        None
+    }
+
+    /// The first difference between the interpreter's results and the pipeline's that is a
+    /// bug. Default: any differing word.
+    fn compare(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        expected: &Results,
+        actual: &Results,
+    ) -> Option<Finding> {
+        let _ = (optimised, opts);
+        crate::oracle::compare(self.name(), case, expected, actual)
+    }
 }
 
 /// Every registered pipeline, in the order the oracle runs them.
@@ -39,6 +66,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
             width: sim::gen::ExecSize::S16,
         },
         &a6xx::A6xx,
+        &vulkan::Vulkan,
     ]
 }
 

@@ -6,7 +6,7 @@ use super::run::format_results;
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig};
 use fuzz::oracle::{Case, Coverage, OracleOptions};
-use fuzz::pipelines::{a6xx, gen, middle};
+use fuzz::pipelines::{a6xx, gen, middle, vulkan};
 use sim::gen::ExecSize;
 
 /// Compiles and runs `case` for `target`; returns the text to print.
@@ -18,10 +18,48 @@ pub fn show(case: &Case, opts: &OracleOptions, target: &str, asm: bool) -> Resul
         "gen16" => show_gen(case, opts, &optimised, ExecSize::S16, asm),
         "a6xx" => show_a6xx(case, opts, &optimised, asm),
         "middle" => Ok(compiler::ir::text::print_program(&optimised)),
+        "vulkan" => show_vulkan(case, opts, &optimised, asm),
         other => Err(format!(
-            "unknown target {other:?}; known: middle, gen8, gen16, a6xx"
+            "unknown target {other:?}; known: middle, gen8, gen16, a6xx, vulkan"
         )),
     }
+}
+
+/// The SPIR-V the driver gets (disassembled with `asm`), the device, where the time went,
+/// and the outputs the device produced.
+fn show_vulkan(
+    case: &Case,
+    opts: &OracleOptions,
+    optimised: &Program,
+    asm: bool,
+) -> Result<String, String> {
+    let program = vulkan::source(case, optimised);
+    let info = vulkan::device(&opts.vulkan).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "// device: {}\n// program: {}\n",
+        info.describe(),
+        if case.config.vulkan_unoptimised {
+            "the generator's (vulkan_unoptimised=true)"
+        } else {
+            "after the middle end"
+        }
+    );
+    if asm {
+        let module = spirv_emit::emit(program, &vulkan::emit_options(&info))
+            .map_err(|e| format!("emit: {e}"))?;
+        out += &spirv_emit::disassemble(&module.words)?;
+        out.push('\n');
+    }
+    let done = vulkan::execute(program, &opts.vulkan).map_err(|e| match e {
+        vulkan::ExecuteError::Emit(e) => format!("emit: {e}"),
+        vulkan::ExecuteError::Run(e) => e.to_string(),
+    })?;
+    out += &format!(
+        "// emit {:?}, pipeline {:?}, dispatch {:?}\n",
+        done.emit, done.driver.pipeline, done.driver.dispatch
+    );
+    out += &format_results(&program.dispatch, &done.results);
+    Ok(out)
 }
 
 fn show_gen(
