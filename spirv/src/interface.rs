@@ -9,6 +9,11 @@
 //! `layers` layers; level `l` is `max(1, width >> l)` × `max(1, height >> l)` texels and texel
 //! (x, y) of (level, layer) holds [`sim::semantics::texel`]. The sampler is nearest/nearest
 //! with repeat addressing, normalized coordinates, `minLod` 0 and `maxLod` ≥ `levels - 1`.
+//!
+//! Our textures may have more levels than Vulkan allows for their size (ours stop shrinking
+//! at 1×1). Such an image is made wider — `width = max(width, 1 << (levels - 1))` — and each
+//! of our levels sits in the top-left corner of the image's level, the rest zero; the shader
+//! only ever addresses texels inside our level.
 
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{buffer_word, texel, TextureDesc};
@@ -63,23 +68,34 @@ pub enum StorageRole {
 pub struct TextureData {
     /// The texture number in the dispatch.
     pub texture: u32,
-    /// The texture's shape.
+    /// The texture's shape in the IR.
     pub desc: TextureDesc,
+    /// Width of the Vulkan image's level 0 (at least `desc.width`, see the module doc).
+    pub width: u32,
+    /// Height of the Vulkan image's level 0 (`desc.height`).
+    pub height: u32,
     /// One entry per (level, layer), level-major: `subresources[level * layers + layer]` holds
-    /// the level's texels row by row, four `u32` words (R, G, B, A) each.
+    /// the image level's texels row by row, four `u32` words (R, G, B, A) each.
     pub subresources: Vec<Vec<u32>>,
 }
 
+/// Widest image emitted: Vulkan guarantees `maxImageDimension2D` ≥ 4096.
+pub const MAX_IMAGE_WIDTH: u32 = 4096;
+
 impl TextureData {
     fn new(texture: u32, desc: TextureDesc) -> TextureData {
+        let width = image_width(&desc);
+        let image = TextureDesc { width, ..desc };
         let mut subresources = Vec::new();
         for level in 0..desc.levels {
             let (w, h) = desc.level_size(level);
+            let (iw, ih) = image.level_size(level);
             for layer in 0..desc.layers {
-                let mut words = Vec::with_capacity((w * h * 4) as usize);
+                let mut words = vec![0; (iw * ih * 4) as usize];
                 for y in 0..h {
                     for x in 0..w {
-                        words.extend(texel(texture, [x, y, level, layer]));
+                        let at = ((y * iw + x) * 4) as usize;
+                        words[at..at + 4].copy_from_slice(&texel(texture, [x, y, level, layer]));
                     }
                 }
                 subresources.push(words);
@@ -88,6 +104,8 @@ impl TextureData {
         TextureData {
             texture,
             desc,
+            width,
+            height: desc.height,
             subresources,
         }
     }
@@ -119,6 +137,14 @@ pub enum DecodeError {
         /// Words given.
         got: usize,
     },
+}
+
+/// The width of the Vulkan image for a texture: wide enough for all its levels.
+pub fn image_width(desc: &TextureDesc) -> u32 {
+    let needed = 1u32
+        .checked_shl(desc.levels.saturating_sub(1))
+        .unwrap_or(u32::MAX);
+    desc.width.max(needed)
 }
 
 impl Interface {
@@ -274,6 +300,32 @@ mod tests {
         assert_eq!(t.subresource(2, 1), texel(0, [0, 0, 2, 1]));
         assert_eq!(t.subresource(1, 0).len(), 2 * 4);
         assert_eq!(&t.subresource(0, 1)[4 * 6..4 * 7], texel(0, [1, 1, 0, 1]));
+    }
+
+    #[test]
+    fn textures_with_more_levels_than_vulkan_allows_get_a_wider_image() {
+        let desc = TextureDesc {
+            width: 4,
+            height: 7,
+            levels: 5,
+            layers: 1,
+        };
+        let d = Dispatch {
+            textures: vec![desc],
+            ..Dispatch::default()
+        };
+        let i = Interface::new(&d, 64);
+        let Resource::Texture(t) = &i.bindings[0].resource else {
+            panic!("binding 0 is not the texture")
+        };
+        assert_eq!((t.width, t.height), (16, 7));
+        // Level 1 of ours is 2x3 inside the image's 8x3; the rest is zero.
+        let level = t.subresource(1, 0);
+        assert_eq!(level.len(), 8 * 3 * 4);
+        assert_eq!(&level[4 * 9..4 * 10], texel(0, [1, 1, 1, 0]));
+        assert_eq!(&level[4 * 10..4 * 11], [0; 4]);
+        // Level 4: ours 1x1, the image's 1x1.
+        assert_eq!(t.subresource(4, 0), texel(0, [0, 0, 4, 0]));
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!   contents, the dispatch size, and [`Interface::results`] to turn read-back words into the
 //!   interpreter's [`sim::dispatch::Results`];
 //! * [`inexact`] — which output and buffer words derive from an operation the Vulkan spec does
-//!   not make exact, and a comparison that leaves exactly those out;
+//!   not make exact, and a comparison that leaves exactly those out; [`denormals`] — whether a
+//!   run touches a denormal (what decides exactness on a device that may flush them);
 //! * [`disassemble`] — the module as text (`gpufuzz run --emit spirv`).
 //!
 //! Inside: `module` builds the skeleton (capabilities, types, constants, bindings), `flow`
@@ -20,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod alu;
+pub mod denormals;
 mod flow;
 pub mod inexact;
 pub mod interface;
@@ -56,11 +58,20 @@ impl Default for EmitOptions {
 }
 
 impl EmitOptions {
-    /// Whether every float op the spec calls correctly rounded is exact with these options:
-    /// only when both NaN/infinity and denormal preservation were requested. Otherwise a
-    /// driver may flush or assume no NaN anywhere, and float-derived words are not compared.
+    /// Whether every float op the spec calls correctly rounded is exact with these options,
+    /// whatever the program: only when both NaN/infinity and denormal preservation were
+    /// requested. Otherwise a driver may flush or assume no NaN anywhere.
     pub fn floats_exact(&self) -> bool {
         self.preserve_nan_inf && self.preserve_denormals
+    }
+
+    /// Whether float ops are exact for `program` with these options: as
+    /// [`floats_exact`](Self::floats_exact), or, on a device that may flush denormals but
+    /// preserves NaNs, when no run of `program` touches a denormal
+    /// ([`denormals::touches_denormals`], one interpreter run). The argument for
+    /// [`inexact_words`].
+    pub fn floats_exact_for(&self, program: &Program) -> bool {
+        self.preserve_nan_inf && (self.preserve_denormals || !denormals::touches_denormals(program))
     }
 }
 
@@ -98,6 +109,15 @@ pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, E
     compiler::ir::verify(program).map_err(|e| EmitError::Invalid(e.to_string()))?;
     if options.local_size == 0 {
         return Err(EmitError::Unsupported("a local size of 0".into()));
+    }
+    for (t, desc) in program.dispatch.textures.iter().enumerate() {
+        let width = interface::image_width(desc);
+        if width > interface::MAX_IMAGE_WIDTH || desc.height > interface::MAX_IMAGE_WIDTH {
+            return Err(EmitError::Unsupported(format!(
+                "texture {t}: {}x{} with {} levels needs a {width}-texel-wide image",
+                desc.width, desc.height, desc.levels
+            )));
+        }
     }
     let interface = Interface::new(&program.dispatch, options.local_size);
     let words = module::build(program, &interface, options)?;

@@ -10,9 +10,9 @@
 //!   variable's end goes there and a load past the end selects 0 — both only reachable in
 //!   unverified programs, but never undefined.
 //! * A register is a `Function` variable of its type, zero-initialised.
-//! * `txf` clamps lod and layer and wraps x and y (`SClamp`, `SMod` by the level size), then
-//!   `OpImageFetch`es. `tex` computes our nearest texel (`sample_coords`) the same way and
-//!   samples it at its centre with an explicit integer `Lod` through the nearest sampler, so
+//! * `txf` clamps lod and layer (`SClamp`) and wraps x and y (Euclidean remainder by the level
+//!   size), then `OpImageFetch`es. `tex` computes our nearest texel (`sample_coords`) the same
+//!   way and samples it at its centre with an explicit integer `Lod` through the nearest sampler, so
 //!   the sampler hardware reads exactly that texel.
 
 use crate::alu::float_to_int;
@@ -379,10 +379,21 @@ fn level_size(e: &mut Emitter, size: u32, lod: Word) -> Result<Word, EmitError> 
     e.glsl(u, GLOp::UMax, &[shifted, one])
 }
 
+/// `x` wrapped (Euclidean) at `size` (≥ 1) as a signed integer: `SRem`, plus `size` when
+/// negative. Not `OpSMod`, which means the same but is the program's own op to test (and
+/// lavapipe in Mesa 22.3 computes it as `SRem`).
+fn wrap(e: &mut Emitter, x: Word, size: Word) -> Result<Word, EmitError> {
+    let (u, bt) = (e.uvec(1), e.bvec(1));
+    let r = e.b.s_rem(u, None, x, size)?;
+    let zero = e.cu(0, 1);
+    let negative = e.b.s_less_than(bt, None, r, zero)?;
+    let lifted = e.b.i_add(u, None, r, size)?;
+    Ok(e.b.select(u, None, negative, lifted, r)?)
+}
+
 /// `txf`: `fetch_coords` in the shader, then `OpImageFetch`.
 fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Word, EmitError> {
     let (sampled, desc) = texture(e, t)?;
-    let u = e.uvec(1);
     let x = component_of(e, coord, 0)?;
     let y = component_of(e, coord, 1)?;
     let lod = e.scalar_or_zero(params.lod())?;
@@ -391,8 +402,8 @@ fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Wo
     let layer = clamp_index(e, layer, desc.layers)?;
     let w = level_size(e, desc.width, lod)?;
     let h = level_size(e, desc.height, lod)?;
-    let x = e.b.s_mod(u, None, x, w)?;
-    let y = e.b.s_mod(u, None, y, h)?;
+    let x = wrap(e, x, w)?;
+    let y = wrap(e, y, h)?;
     let uvec3 = e.uvec(3);
     let at = e.b.composite_construct(uvec3, None, [x, y, layer])?;
     let image_ty = image_type(&mut e.b);
@@ -412,7 +423,7 @@ fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Wo
 /// explicit integer lod.
 fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Word, EmitError> {
     let (sampled, desc) = texture(e, t)?;
-    let (u, f) = (e.uvec(1), e.fvec(1));
+    let f = e.fvec(1);
     let as_float = |e: &mut Emitter, x: Word| e.b.bitcast(f, None, x);
     let lod = e.scalar_or_zero(params.lod())?;
     let bias = e.scalar_or_zero(params.bias())?;
@@ -427,7 +438,8 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
     let layer = float_to_int(e, layer, true, 1)?;
     let layer = clamp_index(e, layer, desc.layers)?;
     let mut centre = Vec::new();
-    for (c, size) in [(0, desc.width), (1, desc.height)] {
+    let image_width = crate::interface::image_width(&desc);
+    for (c, size, image_size) in [(0, desc.width, image_width), (1, desc.height, desc.height)] {
         let size = level_size(e, size, level)?;
         let size_f = e.b.convert_u_to_f(f, None, size)?;
         let x = component_of(e, coord, c)?;
@@ -435,11 +447,14 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let scaled = e.b.f_mul(f, None, x, size_f)?;
         let texel = e.glsl(f, GLOp::Floor, &[scaled])?;
         let texel = float_to_int(e, texel, true, 1)?;
-        let texel = e.b.s_mod(u, None, texel, size)?;
+        let texel = wrap(e, texel, size)?;
         let texel = e.b.convert_u_to_f(f, None, texel)?;
         let half = e.cf(0.5, 1);
         let mid = e.b.f_add(f, None, texel, half)?;
-        centre.push(e.b.f_div(f, None, mid, size_f)?);
+        // Normalised by the image level's size, which may be wider than ours.
+        let image_size = level_size(e, image_size, level)?;
+        let image_size = e.b.convert_u_to_f(f, None, image_size)?;
+        centre.push(e.b.f_div(f, None, mid, image_size)?);
     }
     centre.push(e.b.convert_u_to_f(f, None, layer)?);
     let vec3 = e.fvec(3);
