@@ -89,6 +89,12 @@ macro_rules! case_knobs {
                 Ok(())
             }
 
+            /// Every knob with its value as text, in declaration order (the `; case:` header of
+            /// a saved program).
+            pub fn knobs(&self) -> Vec<(&'static str, String)> {
+                vec![$((stringify!($field), self.$field.to_string())),*]
+            }
+
             /// The knobs that differ from the default, as `KEY=VALUE`.
             pub fn non_default(&self) -> Vec<String> {
                 let d = CaseConfig::default();
@@ -187,7 +193,8 @@ pub struct Judgement {
     pub verdict: Verdict,
     /// What the input exercised.
     pub coverage: Coverage,
-    /// The program in the text format, kept only for findings.
+    /// The case in the text format (configuration header and program), kept only for
+    /// findings.
     pub program_text: Option<String>,
 }
 
@@ -196,7 +203,8 @@ pub struct Judgement {
 pub struct OracleOptions {
     /// Interpreter fuel per invocation; running out rejects the input.
     pub fuel: u64,
-    /// Only these pipelines (by name); empty means all.
+    /// Only these pipelines (by name, checked by [`crate::pipelines::select`]); empty means
+    /// the default set.
     pub targets: Vec<String>,
     /// Planted bugs switched on in every pipeline.
     pub plants: Plants,
@@ -214,6 +222,17 @@ impl Default for OracleOptions {
             plants: Plants::NONE,
             pass_limit: None,
             vulkan: Default::default(),
+        }
+    }
+}
+
+impl OracleOptions {
+    /// Whether `pipeline` is judged under these options.
+    pub fn runs(&self, pipeline: &dyn crate::pipelines::Pipeline) -> bool {
+        if self.targets.is_empty() {
+            pipeline.in_default_set()
+        } else {
+            self.targets.iter().any(|t| t == pipeline.name())
         }
     }
 }
@@ -265,8 +284,9 @@ pub fn judge(case: &Case, opts: &OracleOptions) -> Judgement {
         Ok(v) => v,
         Err(p) => panicked("oracle", p),
     };
+    // With its configuration header, so the saved `program.ir` reproduces the finding alone.
     let program_text =
-        matches!(verdict, Verdict::Finding(_)).then(|| ir::text::print_program(&case.program));
+        matches!(verdict, Verdict::Finding(_)).then(|| crate::case_file::print_case(case));
     Judgement {
         verdict,
         coverage,
@@ -309,14 +329,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         Err(p) => return panicked("middle", p),
     };
     for pipeline in crate::pipelines::all() {
-        let chosen = if opts.targets.is_empty() {
-            pipeline.in_default_set()
-        } else {
-            opts.targets
-                .iter()
-                .any(|t| t == pipeline.name() || t == "all")
-        };
-        if !chosen {
+        if !opts.runs(*pipeline) {
             continue;
         }
         if let Some(why) = pipeline.skip(case, opts, coverage) {

@@ -1,8 +1,8 @@
 //! Replays every `corpus/regressions/*.ir` through the whole oracle — every registered
-//! pipeline, under the default configuration and a starved one (few registers, one
-//! predicate, waves of 128) — and expects a pass: a fixed bug stays fixed on every target.
+//! pipeline, under the default configuration, a starved one (few registers, one predicate,
+//! waves of 128) and the file's own `; case:` header (the configuration it was found under)
+//! — and expects a pass: a fixed bug stays fixed on every target.
 
-use compiler::ir::text;
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
 use std::path::Path;
@@ -32,8 +32,13 @@ fn regressions_pass_every_pipeline() {
     for path in files {
         let name = path.display().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
-        let program = text::parse_program(&src, &name).unwrap_or_else(|e| panic!("{e}"));
-        for config in configurations() {
+        let case = fuzz::case_file::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
+        let program = case.program;
+        let mut configs = configurations();
+        if !configs.contains(&case.config) {
+            configs.push(case.config);
+        }
+        for config in configs {
             let case = Case {
                 config: config.clone(),
                 program: program.clone(),

@@ -162,7 +162,7 @@ fn differs_on_device(device: &mut Device, p: &Program) -> Option<String> {
         .interface
         .results(&p.dispatch, &out.buffers)
         .expect("the read-back words fit the interface");
-    let inexact = spirv_emit::inexact_words(p, options.floats_exact_for(p));
+    let inexact = spirv_emit::inexact_words_for(p, &options);
     spirv_emit::compare(&expected, &actual, &p.dispatch, &inexact).map(|d| format!("{d:?}"))
 }
 

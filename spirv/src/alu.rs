@@ -274,3 +274,76 @@ pub(crate) fn float_to_int(
     let min = e.cu(i32::MIN as u32, n);
     Ok(e.b.select(u, None, too_small, min, high_clamped)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::alu::Kind;
+    use compiler::ir::text::parse_program;
+
+    /// A program applying `op` to uniforms (booleans from a compare) and storing the result.
+    fn one_op(op: AluOp) -> String {
+        let mut src = String::from(
+            "invocations 1\noutputs 1\nuniforms 0x00000007 0x00000000\n\nblock_0:\n  \
+             vec1 32 ssa_0 = load_const (0x00000000)\n  \
+             vec1 32 ssa_1 = load_uniform ssa_0\n  \
+             vec1 1 ssa_2 = ieq ssa_1, ssa_0\n",
+        );
+        let args: Vec<&str> = op
+            .srcs()
+            .iter()
+            .map(|k| if *k == Kind::Bool { "ssa_2" } else { "ssa_1" })
+            .collect();
+        let result_bool = op.dst() == Kind::Bool;
+        let ty = if result_bool { "vec1 1" } else { "vec1 32" };
+        src += &format!("  {ty} ssa_3 = {} {}\n", op.name(), args.join(", "));
+        if result_bool {
+            src += "  vec1 32 ssa_4 = b2i ssa_3\n  store_output 0, ssa_4\n";
+        } else {
+            src += "  store_output 0, ssa_3\n";
+        }
+        src
+    }
+
+    fn disassembly(op: AluOp) -> String {
+        let p = parse_program(&one_op(op), op.name()).unwrap();
+        let m =
+            crate::emit(&p, &crate::EmitOptions::default()).unwrap_or_else(|e| panic!("{op}: {e}"));
+        crate::disassemble(&m.words).unwrap()
+    }
+
+    #[test]
+    fn every_alu_op_emits() {
+        for &op in AluOp::ALL {
+            assert!(disassembly(op).contains("OpFunctionEnd"), "{op}");
+        }
+    }
+
+    #[test]
+    fn guarded_ops_carry_their_guards() {
+        let has = |op, what: &[&str]| {
+            let d = disassembly(op);
+            for w in what {
+                assert!(d.contains(w), "{op} lacks {w}:\n{d}");
+            }
+        };
+        // The divisor is replaced before dividing, and the by-zero result selected after.
+        has(AluOp::Udiv, &["OpIEqual", "OpUDiv", "OpSelect"]);
+        has(
+            AluOp::Idiv,
+            &["OpLogicalAnd", "OpLogicalOr", "OpSDiv", "OpSelect"],
+        );
+        has(AluOp::Imod, &["OpSMod", "OpSelect"]);
+        has(AluOp::Ishl, &["OpBitwiseAnd", "OpShiftLeftLogical"]);
+        has(
+            AluOp::F2i,
+            &["OpFOrdGreaterThanEqual", "OpFOrdLessThan", "OpConvertFToS"],
+        );
+        has(AluOp::F2u, &["OpConvertFToU", "OpSelect"]);
+        has(AluOp::Fmin, &["OpIsNan", "OpFOrdEqual", "OpSLessThan"]);
+        has(AluOp::Fadd, &["OpFAdd", "OpIsNan", "OpSelect"]);
+        has(AluOp::Fneg, &["OpBitwiseXor"]);
+        has(AluOp::Iabs, &["OpSNegate", "OpSelect"]);
+        assert!(!disassembly(AluOp::Fneg).contains("OpFNegate"));
+    }
+}

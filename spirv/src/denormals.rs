@@ -1,36 +1,48 @@
-//! Whether a run of a program ever hands a float operation a denormal or gets one back —
-//! the only case where a device that may flush denormals (no `DenormPreserve`, like
-//! lavapipe) can legitimately differ from the interpreter. A program that never touches one
-//! is compared exactly on such a device too.
+//! Which float operations of a program touch a denormal in some run — read one or make one —
+//! the only operations where a device that may flush denormals (no `DenormPreserve`, like
+//! lavapipe) can legitimately differ from the interpreter. The others are compared exactly
+//! on such a device too.
 //!
 //! The answer comes from the interpreter itself, on an instrumented copy of the program:
-//! before every float operation (ALU ops with float operands or results, except `fneg` and
+//! around every float operation (ALU ops with float operands or results, except `fneg` and
 //! `fabs`, which the emitter does on the bits; `tex` parameters) each float component is
-//! tested for a denormal and the test is or-ed into a register; at the end of the body the
-//! register goes to an extra one-word buffer. Nothing else changes, so the run takes the
-//! same path with the same values.
+//! tested for a denormal and the test is or-ed into a register of that operation; at the
+//! end of the body the registers go to an extra buffer, one word per operation. Nothing else
+//! changes, so the run takes the same path with the same values.
 
 use compiler::interp::{self, RunOptions};
 use compiler::ir::alu::Kind;
 use compiler::ir::{AluOp, Function, Inst, InstKind, Program, Reg, Type, Value};
 use cranelift_entity::packed_option::ReservedValue;
+use std::collections::HashSet;
 
 const EXPONENT: u32 = 0x7f80_0000;
 const MANTISSA: u32 = 0x007f_ffff;
 
-/// Whether some float operation of some invocation of `program` reads or makes a denormal.
-/// A program the interpreter cannot run counts as touching one (nothing is claimed exact).
-pub fn touches_denormals(program: &Program) -> bool {
+/// The float instructions of `program` that read or make a denormal in some invocation, or
+/// `None` if the interpreter cannot run the program (then nothing is claimed exact).
+pub fn denormal_insts(program: &Program) -> Option<HashSet<Inst>> {
     let mut p = program.clone();
-    let flag = p.dispatch.buffers.len();
-    p.dispatch.buffers.push(1);
-    if !instrument(&mut p.func, flag as u32) {
-        return true;
-    }
-    match interp::run(&p, &RunOptions::default()) {
-        Ok(results) => results.buffers[flag].iter().any(|&w| w != 0),
-        Err(_) => true,
-    }
+    let flags = p.dispatch.buffers.len();
+    p.dispatch.buffers.push(0);
+    let checked = instrument(&mut p.func, flags as u32)?;
+    p.dispatch.buffers[flags] = checked.len() as u32;
+    let results = interp::run(&p, &RunOptions::default()).ok()?;
+    let words = &results.buffers[flags];
+    let n = checked.len().max(1);
+    Some(
+        checked
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| words.iter().skip(k).step_by(n).any(|&w| w != 0))
+            .map(|(_, &inst)| inst)
+            .collect(),
+    )
+}
+
+/// Whether some float operation of some invocation of `program` reads or makes a denormal.
+pub fn touches_denormals(program: &Program) -> bool {
+    denormal_insts(program).is_none_or(|s| !s.is_empty())
 }
 
 struct Consts {
@@ -39,12 +51,11 @@ struct Consts {
     zero: Value,
 }
 
-fn instrument(func: &mut Function, flag_buffer: u32) -> bool {
+/// Instruments `func`; returns the checked instructions, in flag-word order.
+fn instrument(func: &mut Function, flag_buffer: u32) -> Option<Vec<Inst>> {
     let blocks = func.blocks_in_order();
-    let (Some(&first), Some(&last)) = (blocks.first(), blocks.last()) else {
-        return false;
-    };
-    let reg = func.regs.push(Type::I32);
+    let (&first, &last) = (blocks.first()?, blocks.last()?);
+    let mut checked = Vec::new();
     let mut prologue = Vec::new();
     let mut constant = |func: &mut Function, bits: u32| {
         let (inst, v) = func.make_inst(
@@ -71,19 +82,25 @@ fn instrument(func: &mut Function, flag_buffer: u32) -> bool {
                 .count();
             new.extend_from_slice(&old[..phis]);
             new.extend_from_slice(&prologue);
-            instrument_insts(func, &old[phis..], &mut new, reg, &consts);
+            instrument_insts(func, &old[phis..], &mut new, &mut checked, &consts);
         } else {
-            instrument_insts(func, &old, &mut new, reg, &consts);
+            instrument_insts(func, &old, &mut new, &mut checked, &consts);
         }
         if b == last {
-            store_flag(func, &mut new, reg, flag_buffer, consts.zero);
+            store_flags(func, &mut new, &checked, flag_buffer);
         }
         func.blocks[b].insts = new;
     }
-    true
+    Some(checked.into_iter().map(|(inst, _)| inst).collect())
 }
 
-fn instrument_insts(func: &mut Function, old: &[Inst], new: &mut Vec<Inst>, reg: Reg, c: &Consts) {
+fn instrument_insts(
+    func: &mut Function,
+    old: &[Inst],
+    new: &mut Vec<Inst>,
+    checked: &mut Vec<(Inst, Reg)>,
+    c: &Consts,
+) {
     for &inst in old {
         let kind = func.insts[inst].kind.clone();
         let mut floats: Vec<Value> = Vec::new();
@@ -103,15 +120,26 @@ fn instrument_insts(func: &mut Function, old: &[Inst], new: &mut Vec<Inst>, reg:
             }
             _ => {}
         }
+        let result = match kind {
+            InstKind::Alu { op, .. }
+                if op.dst() == Kind::Float && !matches!(op, AluOp::Fneg | AluOp::Fabs) =>
+            {
+                func.result(inst)
+            }
+            _ => None,
+        };
+        if floats.is_empty() && result.is_none() {
+            new.push(inst);
+            continue;
+        }
+        let reg = func.regs.push(Type::I32);
+        checked.push((inst, reg));
         for v in floats {
             check(func, new, v, reg, c);
         }
         new.push(inst);
-        if let InstKind::Alu { op, .. } = kind {
-            let is_float = op.dst() == Kind::Float && !matches!(op, AluOp::Fneg | AluOp::Fabs);
-            if let (true, Some(result)) = (is_float, func.result(inst)) {
-                check(func, new, result, reg, c);
-            }
+        if let Some(result) = result {
+            check(func, new, result, reg, c);
         }
     }
 }
@@ -155,14 +183,24 @@ fn check(func: &mut Function, new: &mut Vec<Inst>, v: Value, reg: Reg, c: &Const
     }
 }
 
-fn store_flag(func: &mut Function, new: &mut Vec<Inst>, reg: Reg, buffer: u32, zero: Value) {
-    let acc = push(func, new, InstKind::LoadReg { reg }, Type::I32);
-    let store = InstKind::StoreBuffer {
-        buffer,
-        index: zero,
-        value: acc,
-    };
-    push(func, new, store, Type::None);
+fn store_flags(func: &mut Function, new: &mut Vec<Inst>, checked: &[(Inst, Reg)], buffer: u32) {
+    for (k, &(_, reg)) in checked.iter().enumerate() {
+        let index = push(
+            func,
+            new,
+            InstKind::Const {
+                bits: [k as u32, 0, 0, 0],
+            },
+            Type::I32,
+        );
+        let value = push(func, new, InstKind::LoadReg { reg }, Type::I32);
+        let store = InstKind::StoreBuffer {
+            buffer,
+            index,
+            value,
+        };
+        push(func, new, store, Type::None);
+    }
 }
 
 #[cfg(test)]
@@ -199,6 +237,17 @@ mod tests {
         assert!(!touches_denormals(&program(
             "vec1 32 ssa_4 = fmul ssa_3, ssa_3"
         )));
+    }
+
+    #[test]
+    fn only_the_operations_that_touch_one_are_named() {
+        let p = program("vec1 32 ssa_4 = fadd ssa_2, ssa_3\n  vec1 32 ssa_5 = fmul ssa_3, ssa_3");
+        let touching = denormal_insts(&p).unwrap();
+        let names: Vec<_> = touching
+            .iter()
+            .map(|&i| p.func.insts[i].kind.name())
+            .collect();
+        assert_eq!(names, ["fadd"]);
     }
 
     #[test]

@@ -29,7 +29,7 @@ mod memory;
 mod module;
 pub mod validate;
 
-pub use inexact::{compare, inexact_words, InexactWords};
+pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
 pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
 
 use compiler::ir::Program;

@@ -35,6 +35,10 @@ impl Pipeline for A6xx {
         "a6xx"
     }
 
+    fn description(&self) -> &'static str {
+        "the ir3-style Adreno a6xx backend on the a6xx simulator"
+    }
+
     fn run(
         &self,
         case: &Case,

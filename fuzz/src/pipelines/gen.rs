@@ -49,6 +49,13 @@ impl Pipeline for Gen {
         }
     }
 
+    fn description(&self) -> &'static str {
+        match self.width {
+            ExecSize::S16 => "the brw-style Intel Gen backend at SIMD16 on the Gen EU simulator",
+            _ => "the brw-style Intel Gen backend at SIMD8 on the Gen EU simulator",
+        }
+    }
+
     fn run(
         &self,
         case: &Case,

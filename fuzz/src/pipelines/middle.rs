@@ -19,6 +19,10 @@ impl Pipeline for Middle {
         "middle"
     }
 
+    fn description(&self) -> &'static str {
+        "the middle end: optimised IR taken out of SSA, re-interpreted"
+    }
+
     fn run(
         &self,
         _case: &Case,

@@ -227,8 +227,20 @@ impl Pipeline for Vulkan {
         "vulkan"
     }
 
+    fn description(&self) -> &'static str {
+        "SPIR-V compute shader on a Vulkan driver (lavapipe: apt-get install mesa-vulkan-drivers libvulkan1)"
+    }
+
     fn in_default_set(&self) -> bool {
         false
+    }
+
+    fn available(&self) -> Result<(), String> {
+        // Device 0 of the default ICDs; `--vk-device`/`--vk-icd` are checked when the
+        // oracle's options are built.
+        device(&VulkanOptions::default())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Programs to run.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     programs: u64,
     /// Seed of the inputs.
     #[arg(long, default_value_t = 0)]
