@@ -1,9 +1,11 @@
 //! `gpufuzz bench`: end-to-end fuzzing throughput on one core, with the time split by stage
-//! (generate, verify, interpret, each pipeline) — the numbers the README quotes.
+//! (generate, verify, interpret, each pipeline) and each pipeline split by phase
+//! ([`compiler::profile`]) — the numbers the README quotes.
 
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
+use compiler::profile::{self, Phase};
 use fuzz::oracle::{self, Coverage, OracleOptions};
 use fuzz::pipelines::{self, middle, vulkan, Pipeline};
 use fuzz::rng;
@@ -48,6 +50,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     // vulkan: emit, pipeline creation, dispatch (measured in the worker), and the rest.
     let mut vk = [Duration::ZERO; 4];
     let mut vk_failed = 0u64;
+    let mut phases = vec![profile::Times::default(); names.len()];
+    profile::enable();
+    profile::take();
     let (mut insts, mut executed) = (0u64, 0u64);
     let start = Instant::now();
     for i in 0..a.programs {
@@ -97,6 +102,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                 let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
             }
             stage[4 + k] += t.elapsed();
+            for (sum, d) in phases[k].iter_mut().zip(profile::take()) {
+                *sum += d;
+            }
         }
     }
     let total = start.elapsed().as_secs_f64();
@@ -117,14 +125,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let labels = ["generate", "verify", "interpret", "optimise"]
         .into_iter()
         .chain(names.iter().copied());
+    let per_program = |d: &Duration| d.as_secs_f64() * 1e6 / a.programs as f64;
     let row = |label: &str, d: &Duration| {
         println!(
             "  {label:<10} {:>8.1} us/program  {:>5.1}%",
-            d.as_secs_f64() * 1e6 / a.programs as f64,
+            per_program(d),
             100.0 * d.as_secs_f64() / total
         );
     };
-    for (label, d) in labels.zip(&stage) {
+    for (k, (label, d)) in labels.zip(&stage).enumerate() {
         row(label, d);
         if label == "vulkan" {
             let parts = ["  emit", "  pipeline", "  dispatch", "  worker"];
@@ -132,9 +141,23 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                 row(part, d);
             }
             if vk_failed > 0 {
-                println!("  ({vk_failed} programs not run on the device: emitter refusals or runner errors)");
+                println!(
+                    "  ({vk_failed} programs not run on the device: emitter refusals or runner errors)"
+                );
+            }
+            continue;
+        }
+        let Some(split) = k.checked_sub(4).map(|p| &phases[p]) else {
+            continue;
+        };
+        let mut line = String::new();
+        for (phase, t) in Phase::ALL.iter().zip(split) {
+            if !t.is_zero() {
+                line += &format!(" {} {:.0}", phase.name(), per_program(t));
             }
         }
+        let rest = d.saturating_sub(split.iter().sum());
+        println!("      {line} other {:.0}", per_program(&rest));
     }
     Ok(ExitCode::SUCCESS)
 }
