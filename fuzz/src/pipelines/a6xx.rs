@@ -8,6 +8,7 @@ use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
 use compiler::ir::Program;
+use compiler::profile::{self, Phase};
 use sim::a6xx::{Outcome, WaveSize};
 use sim::dispatch::Results;
 
@@ -54,11 +55,13 @@ impl Pipeline for A6xx {
             return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &a6xx::sim_config(&options),
-        );
+        let run = profile::time(Phase::Simulate, || {
+            sim::a6xx::run(
+                &compiled.program,
+                &optimised.dispatch,
+                &a6xx::sim_config(&options),
+            )
+        });
         match run.outcome {
             Outcome::Completed => {}
             Outcome::Timeout => {
