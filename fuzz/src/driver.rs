@@ -101,6 +101,9 @@ pub struct FuzzStats {
     pub trimmed_sends: u64,
     /// Programs each optional pass changed (the pass-firing table).
     pub pass_fired: BTreeMap<String, u64>,
+    /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
+    /// loop-iteration limit).
+    pub skipped: BTreeMap<String, u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Inputs per second.
@@ -161,6 +164,9 @@ impl FuzzStats {
         for pass in &c.passes_changed {
             *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
         }
+        for why in &c.skipped {
+            *self.skipped.entry(why.clone()).or_default() += 1;
+        }
         match &j.verdict {
             Verdict::Pass => {}
             Verdict::Rejected(r) => {
@@ -198,6 +204,10 @@ impl FuzzStats {
             self.spills,
             self.trimmed_sends
         ));
+        let skipped: u64 = self.skipped.values().sum();
+        if skipped > 0 {
+            s.push_str(&format!(" | skipped {skipped}"));
+        }
         s
     }
 }
@@ -429,6 +439,7 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
         (&mut into.findings, from.findings),
         (&mut into.signatures, from.signatures),
         (&mut into.pass_fired, from.pass_fired),
+        (&mut into.skipped, from.skipped),
     ] {
         for (k, v) in maps_from {
             *maps_into.entry(k).or_default() += v;

@@ -43,6 +43,10 @@ pub struct CaseConfig {
     pub a6xx_registers: u32,
     /// a6xx: fold predicates into branches (`opt_predicates`).
     pub a6xx_opt_predicates: bool,
+    /// vulkan: the driver gets the generator's program rather than the middle end's output.
+    /// Never drawn from the input bytes (that would change how every saved input decodes);
+    /// set with `--case vulkan_unoptimised=true`.
+    pub vulkan_unoptimised: bool,
 }
 
 impl Default for CaseConfig {
@@ -57,6 +61,7 @@ impl Default for CaseConfig {
             a6xx_predicates: 4,
             a6xx_registers: 192,
             a6xx_opt_predicates: true,
+            vulkan_unoptimised: false,
         }
     }
 }
@@ -129,6 +134,7 @@ case_knobs! {
     a6xx_predicates: u8,
     a6xx_registers: u32,
     a6xx_opt_predicates: bool,
+    vulkan_unoptimised: bool,
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
@@ -156,6 +162,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
                 d.a6xx_registers
             },
             a6xx_opt_predicates: !u.ratio(1, 4)?,
+            vulkan_unoptimised: d.vulkan_unoptimised,
         })
     }
 }
@@ -173,6 +180,10 @@ pub struct Coverage {
     pub trimmed_sends: bool,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
+    /// Passes through loop bodies in the interpreter's run, all invocations together.
+    pub loop_passes: u64,
+    /// Pipelines that could not judge this case, with why (`vulkan: …`).
+    pub skipped: Vec<String>,
 }
 
 /// The oracle's answer for one input.
@@ -199,6 +210,8 @@ pub struct OracleOptions {
     pub plants: Plants,
     /// Run only the first N optional middle-end pass runs (bisection).
     pub pass_limit: Option<usize>,
+    /// Device, ICD and time limit of the `vulkan` target.
+    pub vulkan: crate::pipelines::vulkan::VulkanOptions,
 }
 
 impl Default for OracleOptions {
@@ -208,6 +221,7 @@ impl Default for OracleOptions {
             targets: Vec::new(),
             plants: Plants::NONE,
             pass_limit: None,
+            vulkan: Default::default(),
         }
     }
 }
@@ -296,6 +310,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         Ok((results, stats)) => {
             coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
+            coverage.loop_passes = stats.loop_passes;
             results
         }
         Err(InterpError::OutOfFuel { .. }) => return Verdict::Rejected(Rejection::OutOfFuel),
@@ -317,14 +332,22 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         if !opts.runs(*pipeline) {
             continue;
         }
+        if let Some(why) = pipeline.skip(case, opts, coverage) {
+            coverage.skipped.push(format!("{}: {why}", pipeline.name()));
+            continue;
+        }
         let outcome = match panics::catch(|| pipeline.run(case, &optimised, opts, coverage)) {
             Ok(o) => o,
             Err(p) => return panicked(pipeline.name(), p),
         };
         match outcome {
             Ok(actual) => {
-                if let Some(f) = compare(pipeline.name(), case, &expected, &actual) {
-                    return finding(f);
+                let differs =
+                    panics::catch(|| pipeline.compare(case, &optimised, opts, &expected, &actual));
+                match differs {
+                    Ok(Some(f)) => return finding(f),
+                    Ok(None) => {}
+                    Err(p) => return panicked(pipeline.name(), p),
                 }
             }
             Err(f) => return Verdict::Finding(f),
