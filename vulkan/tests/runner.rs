@@ -156,7 +156,10 @@ fn a_hung_shader_times_out_and_the_next_job_runs_on_a_new_worker() {
         bindings: vec![buffer(0, vec![3, 1])],
         ..job
     };
-    let out = w.run(&quick).expect("a short loop finishes");
+    // (With a generous limit: lavapipe compiles at the first dispatch, slow on a busy machine.)
+    let out = w
+        .run_within(&quick, Duration::from_secs(20))
+        .expect("a short loop finishes");
     assert_eq!(out.buffers[0], vec![3, 1 + 3 * 16 * 128]);
     assert_eq!(w.restarts(), 1);
     let job = Job {
@@ -164,7 +167,8 @@ fn a_hung_shader_times_out_and_the_next_job_runs_on_a_new_worker() {
         workgroups: [1, 1, 1],
         bindings: vec![buffer(0, vec![1, 2, 3, 4]), buffer(1, vec![0; 4])],
     };
-    assert_eq!(w.run(&job).expect("runs").buffers[0], vec![2, 4, 6, 8]);
+    let out = w.run_within(&job, Duration::from_secs(20)).expect("runs");
+    assert_eq!(out.buffers[0], vec![2, 4, 6, 8]);
 }
 
 #[test]
