@@ -11,6 +11,7 @@ use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
 use crate::pipelines::middle;
+use crate::pipelines::spirv_opt::SpirvOptPasses;
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::interp::{InterpError, Interpreter, RunOptions};
 use std::cell::RefCell;
@@ -47,6 +48,10 @@ pub struct CaseConfig {
     /// Never drawn from the input bytes (that would change how every saved input decodes);
     /// set with `--case vulkan_unoptimised=true`.
     pub vulkan_unoptimised: bool,
+    /// vulkan: `spirv-opt` passes run between the emitter and the driver (`ccp+merge-blocks`;
+    /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
+    /// before this knob existed still decode to the same program and backend knobs.
+    pub vulkan_spirv_opt: SpirvOptPasses,
 }
 
 impl Default for CaseConfig {
@@ -62,6 +67,7 @@ impl Default for CaseConfig {
             a6xx_registers: 192,
             a6xx_opt_predicates: true,
             vulkan_unoptimised: false,
+            vulkan_spirv_opt: SpirvOptPasses::default(),
         }
     }
 }
@@ -135,6 +141,7 @@ case_knobs! {
     a6xx_registers: u32,
     a6xx_opt_predicates: bool,
     vulkan_unoptimised: bool,
+    vulkan_spirv_opt: SpirvOptPasses,
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
@@ -163,6 +170,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
             },
             a6xx_opt_predicates: !u.ratio(1, 4)?,
             vulkan_unoptimised: d.vulkan_unoptimised,
+            vulkan_spirv_opt: d.vulkan_spirv_opt,
         })
     }
 }
@@ -257,6 +265,12 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
         _ => gen::Config::default(),
     };
     let program = gen::generate(&mut u, &gen_config).ok()?;
+    let mut config = config;
+    // One case in four with bytes left puts spirv-opt before the driver (only the `vulkan`
+    // target reads it); out of bytes, `ratio` would always say yes.
+    if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
+        config.vulkan_spirv_opt = SpirvOptPasses::draw(&mut u).unwrap_or_default();
+    }
     Some(Case { config, program })
 }
 
