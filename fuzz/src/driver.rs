@@ -103,6 +103,9 @@ pub struct FuzzStats {
     pub slow: u64,
     /// Programs each optional pass changed (the pass-firing table).
     pub pass_fired: BTreeMap<String, u64>,
+    /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
+    /// loop-iteration limit).
+    pub skipped: BTreeMap<String, u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Inputs per second.
@@ -164,6 +167,9 @@ impl FuzzStats {
         for pass in &c.passes_changed {
             *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
         }
+        for why in &c.skipped {
+            *self.skipped.entry(why.clone()).or_default() += 1;
+        }
         match &j.verdict {
             Verdict::Pass => {}
             Verdict::Rejected(r) => {
@@ -202,6 +208,10 @@ impl FuzzStats {
             self.trimmed_sends,
             self.slow
         ));
+        let skipped: u64 = self.skipped.values().sum();
+        if skipped > 0 {
+            s.push_str(&format!(" | skipped {skipped}"));
+        }
         s
     }
 }
@@ -373,9 +383,11 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
             {
                 std::thread::sleep(Duration::from_millis(50));
                 if opts.status_every.is_some() && last_status.elapsed() >= every {
+                    // Over the whole run, the earlier part of a resumed one included.
+                    let stats = run.summary(false).stats;
                     eprintln!(
                         "{}",
-                        run.summary(false).stats.status_line(run.start.elapsed())
+                        stats.status_line(Duration::from_secs_f64(stats.seconds))
                     );
                     last_status = Instant::now();
                 }
@@ -390,7 +402,10 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
     run.checkpoint(true);
     let stats = run.summary(true).stats;
     if opts.status_every.is_some() {
-        eprintln!("{}", stats.status_line(run.start.elapsed()));
+        eprintln!(
+            "{}",
+            stats.status_line(Duration::from_secs_f64(stats.seconds))
+        );
     }
     stats
 }
@@ -434,6 +449,7 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
         (&mut into.findings, from.findings),
         (&mut into.signatures, from.signatures),
         (&mut into.pass_fired, from.pass_fired),
+        (&mut into.skipped, from.skipped),
     ] {
         for (k, v) in maps_from {
             *maps_into.entry(k).or_default() += v;

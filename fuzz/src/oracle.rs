@@ -11,6 +11,7 @@ use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
 use crate::pipelines::middle;
+use crate::pipelines::spirv_opt::SpirvOptPasses;
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::interp::{InterpError, Interpreter, RunOptions};
 use std::cell::RefCell;
@@ -43,6 +44,14 @@ pub struct CaseConfig {
     pub a6xx_registers: u32,
     /// a6xx: fold predicates into branches (`opt_predicates`).
     pub a6xx_opt_predicates: bool,
+    /// vulkan: the driver gets the generator's program rather than the middle end's output.
+    /// Never drawn from the input bytes (that would change how every saved input decodes);
+    /// set with `--case vulkan_unoptimised=true`.
+    pub vulkan_unoptimised: bool,
+    /// vulkan: `spirv-opt` passes run between the emitter and the driver (`ccp+merge-blocks`;
+    /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
+    /// before this knob existed still decode to the same program and backend knobs.
+    pub vulkan_spirv_opt: SpirvOptPasses,
 }
 
 impl Default for CaseConfig {
@@ -57,6 +66,8 @@ impl Default for CaseConfig {
             a6xx_predicates: 4,
             a6xx_registers: 192,
             a6xx_opt_predicates: true,
+            vulkan_unoptimised: false,
+            vulkan_spirv_opt: SpirvOptPasses::default(),
         }
     }
 }
@@ -129,6 +140,8 @@ case_knobs! {
     a6xx_predicates: u8,
     a6xx_registers: u32,
     a6xx_opt_predicates: bool,
+    vulkan_unoptimised: bool,
+    vulkan_spirv_opt: SpirvOptPasses,
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
@@ -156,6 +169,8 @@ impl<'a> Arbitrary<'a> for CaseConfig {
                 d.a6xx_registers
             },
             a6xx_opt_predicates: !u.ratio(1, 4)?,
+            vulkan_unoptimised: d.vulkan_unoptimised,
+            vulkan_spirv_opt: d.vulkan_spirv_opt,
         })
     }
 }
@@ -176,6 +191,10 @@ pub struct Coverage {
     pub slow: bool,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
+    /// Passes through loop bodies in the interpreter's run, all invocations together.
+    pub loop_passes: u64,
+    /// Pipelines that could not judge this case, with why (`vulkan: …`).
+    pub skipped: Vec<String>,
 }
 
 /// The oracle's answer for one input.
@@ -202,6 +221,8 @@ pub struct OracleOptions {
     pub plants: Plants,
     /// Run only the first N optional middle-end pass runs (bisection).
     pub pass_limit: Option<usize>,
+    /// Device, ICD and time limit of the `vulkan` target.
+    pub vulkan: crate::pipelines::vulkan::VulkanOptions,
 }
 
 impl Default for OracleOptions {
@@ -211,6 +232,7 @@ impl Default for OracleOptions {
             targets: Vec::new(),
             plants: Plants::NONE,
             pass_limit: None,
+            vulkan: Default::default(),
         }
     }
 }
@@ -246,6 +268,12 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
         _ => gen::Config::default(),
     };
     let program = gen::generate(&mut u, &gen_config).ok()?;
+    let mut config = config;
+    // One case in four with bytes left puts spirv-opt before the driver (only the `vulkan`
+    // target reads it); out of bytes, `ratio` would always say yes.
+    if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
+        config.vulkan_spirv_opt = SpirvOptPasses::draw(&mut u).unwrap_or_default();
+    }
     Some(Case { config, program })
 }
 
@@ -299,6 +327,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         Ok((results, stats)) => {
             coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
+            coverage.loop_passes = stats.loop_passes;
             results
         }
         Err(InterpError::OutOfFuel { .. }) => return Verdict::Rejected(Rejection::OutOfFuel),
@@ -320,14 +349,22 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         if !opts.runs(*pipeline) {
             continue;
         }
+        if let Some(why) = pipeline.skip(case, opts, coverage) {
+            coverage.skipped.push(format!("{}: {why}", pipeline.name()));
+            continue;
+        }
         let outcome = match panics::catch(|| pipeline.run(case, &optimised, opts, coverage)) {
             Ok(o) => o,
             Err(p) => return panicked(pipeline.name(), p),
         };
         match outcome {
             Ok(actual) => {
-                if let Some(f) = compare(pipeline.name(), case, &expected, &actual) {
-                    return finding(f);
+                let differs =
+                    panics::catch(|| pipeline.compare(case, &optimised, opts, &expected, &actual));
+                match differs {
+                    Ok(Some(f)) => return finding(f),
+                    Ok(None) => {}
+                    Err(p) => return panicked(pipeline.name(), p),
                 }
             }
             Err(f) => return Verdict::Finding(f),

@@ -9,9 +9,9 @@
 //! * a write goes to the data part of a fresh payload (header + data) and is followed by the
 //!   header and a scratch block write of the GRFs written. Block messages move whole
 //!   registers (NoMask), so the data part first gets those GRFs' old contents (a
-//!   *pre-fill*) when the write happens under control flow, or zeroes (NoMask `mov`) at the
-//!   top level: channels the write does not enable keep what they had, and nothing unwritten
-//!   reaches scratch.
+//!   *pre-fill*, read through the payload's own header GRF) when the write happens under
+//!   control flow, or zeroes (NoMask `mov`) at the top level: channels the write does not
+//!   enable keep what they had, and nothing unwritten reaches scratch.
 //!
 //! Temporaries are never spilled again. Slots are numbered per spilled register; after
 //! allocation [`assign_slots`] gives them scratch offsets: a slot is a variable defined by its
@@ -24,87 +24,99 @@ use super::flow;
 use super::liveness::{flows, BitSet};
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use crate::planted::{Plant, Plants};
+use cranelift_entity::EntityRef;
 use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
 
 /// The most GRFs one scratch block message moves: the largest register spill code can move
 /// (larger ones are never spilled, so they must not live across other code).
 pub const MAX_SPILL_GRFS: u8 = 8;
 
-/// Rewrites `p` so that `v` lives in spill slot `slot`.
-pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
-    let size = p.regs[v].size;
+/// Rewrites `p` so that each register `v` of `spills` lives in its spill slot, in one pass:
+/// an instruction's fills come in the order of `spills`, before the pre-fill of its
+/// destination.
+pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
+    let mut slot_of = vec![None; p.regs.len()];
+    for &(v, slot) in spills {
+        slot_of[v.index()] = Some(slot);
+    }
+    let spilled = |r: VReg| slot_of.get(r.index()).copied().flatten();
     let insts = std::mem::take(&mut p.insts);
-    let mut out = Vec::with_capacity(insts.len() + 8);
+    let mut out = Vec::with_capacity(insts.len() + 8 * spills.len());
     for mut inst in insts {
-        let uses = {
-            let mut u = false;
-            inst.for_each_use(|r, _| u |= r.reg == v);
-            u
+        let mut touches = inst.dst.is_some_and(|d| spilled(d.reg).is_some());
+        inst.for_each_use(|r, _| touches |= spilled(r.reg).is_some());
+        if !touches {
+            out.push(inst);
+            continue;
+        }
+        for &(v, slot) in spills {
+            let size = p.regs[v].size;
+            let mut uses = false;
+            inst.for_each_use(|r, _| uses |= r.reg == v);
+            if uses {
+                // The GRFs of `v` the instruction reads: only those are filled.
+                let (mut lo, mut hi) = (size, 0u8);
+                inst.for_each_use(|r, n| {
+                    if r.reg == v {
+                        lo = lo.min(r.off);
+                        hi = hi.max(r.off.saturating_add(n).min(size));
+                    }
+                });
+                let t = p.new_reg(hi - lo, false);
+                fill(p, &mut out, &inst, t, 0, (lo, hi - lo), slot);
+                inst.for_each_use_mut(|r| {
+                    if r.reg == v {
+                        r.reg = t;
+                        r.off -= lo;
+                    }
+                });
+            }
+        }
+        let Some((v, slot)) = inst.dst.and_then(|d| Some((d.reg, spilled(d.reg)?))) else {
+            out.push(inst);
+            continue;
         };
-        let defines = inst.dst.is_some_and(|d| d.reg == v);
+        let size = p.regs[v].size;
         let exec = inst.exec;
         let at = |mut i: VInst, like: &VInst| {
             i.depth = like.depth;
             i.loop_depth = like.loop_depth;
             i
         };
-        if uses {
-            // The GRFs of `v` the instruction reads: only those are filled.
-            let (mut lo, mut hi) = (size, 0u8);
-            inst.for_each_use(|r, n| {
-                if r.reg == v {
-                    lo = lo.min(r.off);
-                    hi = hi.max(r.off.saturating_add(n).min(size));
-                }
-            });
-            let t = p.new_reg(hi - lo, false);
-            fill(p, &mut out, &inst, t, 0, (lo, hi - lo), slot);
-            inst.for_each_use_mut(|r| {
-                if r.reg == v {
-                    r.reg = t;
-                    r.off -= lo;
-                }
-            });
-        }
-        if defines {
-            let d = inst.dst.expect("defines");
-            let lo = d.off;
-            let regs = inst.dst_regs(|r| p.regs[r].size).min(size - lo).max(1);
-            let s = p.new_reg(regs + 1, false);
-            if inst.depth > 0 {
-                // Read through the payload's own header GRF: the pre-fill needs no other.
-                out.push(at(header(s, slot, lo, exec), &inst));
-                out.push(at(block_read(s, s, 1, regs, slot, exec), &inst));
-            } else {
-                let per = exec.regs() as u8;
-                for j in (0..regs).step_by(per as usize) {
-                    let dst = VRef::new(s, 1 + j, Type::UD);
-                    let zero = VSrc::Imm {
-                        bits: 0,
-                        ty: Type::UD,
-                    };
-                    let mut m =
-                        VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
-                    m.no_mask = true;
-                    out.push(at(m, &inst));
-                }
-            }
-            let d = inst.dst.as_mut().expect("defines");
-            d.reg = s;
-            d.off = 1;
-            inst.partial = true;
-            let like = inst.clone();
-            out.push(inst);
-            out.push(at(header(s, slot, lo, exec), &like));
-            let desc = SendDesc::new(Message::ScratchBlockWrite { regs }, 1 + regs, 0, true);
-            let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
-            let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
-            w.no_mask = true;
-            w.slot = Some(slot);
-            out.push(at(w, &like));
+        // The GRFs of `v` the instruction writes: only those are written back.
+        let lo = inst.dst.expect("defines").off;
+        let regs = inst.dst_regs(|r| p.regs[r].size).min(size - lo).max(1);
+        let s = p.new_reg(regs + 1, false);
+        if inst.depth > 0 {
+            // Read through the payload's own header GRF: the pre-fill needs no other.
+            out.push(at(header(s, slot, lo, exec), &inst));
+            out.push(at(block_read(s, s, 1, regs, slot, exec), &inst));
         } else {
-            out.push(inst);
+            let per = exec.regs() as u8;
+            for j in (0..regs).step_by(per as usize) {
+                let dst = VRef::new(s, 1 + j, Type::UD);
+                let zero = VSrc::Imm {
+                    bits: 0,
+                    ty: Type::UD,
+                };
+                let mut m = VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
+                m.no_mask = true;
+                out.push(at(m, &inst));
+            }
         }
+        let d = inst.dst.as_mut().expect("defines");
+        d.reg = s;
+        d.off = 1;
+        inst.partial = true;
+        let like = inst.clone();
+        out.push(inst);
+        out.push(at(header(s, slot, lo, exec), &like));
+        let desc = SendDesc::new(Message::ScratchBlockWrite { regs }, 1 + regs, 0, true);
+        let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
+        let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
+        w.no_mask = true;
+        w.slot = Some(slot);
+        out.push(at(w, &like));
     }
     p.insts = out;
 }

@@ -8,6 +8,7 @@ use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
 use compiler::ir::Program;
+use compiler::profile::{self, Phase};
 use sim::a6xx::{Outcome, WaveSize};
 use sim::dispatch::Results;
 
@@ -55,7 +56,9 @@ impl Pipeline for A6xx {
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
         let config = a6xx::sim_config(&options);
-        let mut run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &config);
+        let mut run = profile::time(Phase::Simulate, || {
+            sim::a6xx::run(&compiled.program, &optimised.dispatch, &config)
+        });
         if matches!(run.outcome, Outcome::Timeout) {
             // Judged against the program's own work: see `work`.
             let waves = u64::from(

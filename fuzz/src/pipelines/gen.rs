@@ -9,6 +9,7 @@ use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::gen::{self, Options};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig};
+use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 use sim::gen::{ExecSize, Gen as Generation, Outcome};
 
@@ -69,8 +70,10 @@ impl Pipeline for Gen {
         let config = PassConfig {
             plants: opts.plants,
         };
-        pipeline::to_registers(&mut registers, false, &config)
-            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), "from_ssa".into()))?;
+        profile::time(Phase::FromSsa, || {
+            pipeline::to_registers(&mut registers, false, &config)
+        })
+        .map_err(|e| fail(FindingKind::CompileError, e.to_string(), "from_ssa".into()))?;
         let options = options(case, opts, self.width);
         let compiled = gen::compile(&registers, &options)
             .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
@@ -93,7 +96,7 @@ impl Pipeline for Gen {
                 )
             })
         };
-        let mut run = run_with(&sim::gen::Config::default())?;
+        let mut run = profile::time(Phase::Simulate, || run_with(&sim::gen::Config::default()))?;
         if matches!(run.outcome, Outcome::Timeout) {
             // Judged against the program's own work: see `work`.
             let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));

@@ -8,6 +8,8 @@
 pub mod a6xx;
 pub mod gen;
 pub mod middle;
+pub mod spirv_opt;
+pub mod vulkan;
 pub mod work;
 
 use crate::finding::{Finding, FindingKind};
@@ -43,6 +45,26 @@ pub trait Pipeline: Sync {
         opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;
+
+    /// Why this pipeline cannot judge `case` at all (a known limit of the target, not a
+    /// bug), if so; the oracle counts the skip in the run's statistics. Default: never.
+    fn skip(&self, _case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        None
+    }
+
+    /// The first difference between the interpreter's results and the pipeline's that is a
+    /// bug. Default: any differing word.
+    fn compare(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        expected: &Results,
+        actual: &Results,
+    ) -> Option<Finding> {
+        let _ = (optimised, opts);
+        crate::oracle::compare(self.name(), case, expected, actual)
+    }
 }
 
 /// Every registered pipeline, in the order the oracle runs them.
@@ -56,6 +78,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
             width: sim::gen::ExecSize::S16,
         },
         &a6xx::A6xx,
+        &vulkan::Vulkan,
     ]
 }
 

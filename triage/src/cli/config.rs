@@ -9,13 +9,16 @@ use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
+use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct ConfigArgs {
     /// Switch a planted bug on (repeatable); `gpufuzz plant --list` shows the catalog.
     #[arg(long = "plant", value_name = "NAME")]
     pub plants: Vec<String>,
-    /// Only these pipelines (repeatable): middle, gen8, gen16, a6xx, or `all` (which adds the
+    /// Only these pipelines (repeatable): middle, gen8, gen16, a6xx, vulkan, or `all` (which adds the
     /// opt-in targets); default every target of the default set. An unknown name is an error
     /// listing the targets.
     #[arg(long = "target", value_name = "T")]
@@ -28,9 +31,20 @@ pub struct ConfigArgs {
     /// (`; case:` header of a `.ir` file, or what raw bytes decode to): `gen9=true|false`,
     /// `gen_grfs=16..125` (GRFs at SIMD8; SIMD16 gets twice a starved budget, capped at 125),
     /// `gen_zero_samples=true|false`, `a6xx_wave128=true|false`, `a6xx_predicates=1|4`,
-    /// `a6xx_registers=8..192`, `a6xx_opt_predicates=true|false`.
+    /// `a6xx_registers=8..192`, `a6xx_opt_predicates=true|false`, `vulkan_unoptimised=true|false`
+    /// (the `vulkan` target gets the generator's program, not the middle end's output).
     #[arg(long = "case", value_name = "KEY=VALUE")]
     pub case: Vec<String>,
+    /// `vulkan` target: the physical device to run on (index, as `vulkaninfo` lists them).
+    #[arg(long = "vk-device", value_name = "N", default_value_t = 0)]
+    pub vk_device: u32,
+    /// `vulkan` target: the ICD manifest to load instead of the loader's default (sets
+    /// `VK_ICD_FILENAMES` for the worker), e.g. another Mesa's `lvp_icd.x86_64.json`.
+    #[arg(long = "vk-icd", value_name = "JSON")]
+    pub vk_icd: Option<PathBuf>,
+    /// `vulkan` target: milliseconds a dispatch may run before it is a timeout finding.
+    #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = 2000)]
+    pub vk_timeout_ms: u64,
     /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
     /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
     /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
@@ -61,13 +75,31 @@ impl ConfigArgs {
         })
     }
 
-    /// Oracle options with these plants and targets.
+    /// Oracle options with these plants and targets. When `vulkan` is among them its device
+    /// (`--vk-device`, `--vk-icd`) is opened first: without one it is a usage error saying
+    /// what to install.
     pub fn oracle(&self) -> Result<OracleOptions, String> {
-        Ok(OracleOptions {
+        let opts = OracleOptions {
             targets: self.targets()?,
             plants: self.plants()?,
+            vulkan: self.vulkan(),
             ..OracleOptions::default()
-        })
+        };
+        if opts.targets.iter().any(|t| t == "vulkan") {
+            let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
+            eprintln!("vulkan: {}", info.describe());
+        }
+        Ok(opts)
+    }
+
+    /// The `vulkan` target's device, ICD and time limit.
+    pub fn vulkan(&self) -> VulkanOptions {
+        VulkanOptions {
+            device: self.vk_device,
+            icd: self.vk_icd.clone(),
+            dispatch_timeout: Duration::from_millis(self.vk_timeout_ms),
+            worker: None,
+        }
     }
 
     /// `config` with the command line's `--disable-pass` and `--case` applied on top.
@@ -109,6 +141,18 @@ impl ConfigArgs {
         }
         for t in &self.targets {
             s.push_str(&format!(" --target {t}"));
+        }
+        // The device and limits of the `vulkan` target, when it may run.
+        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
+            if self.vk_device != 0 {
+                s.push_str(&format!(" --vk-device {}", self.vk_device));
+            }
+            if let Some(icd) = &self.vk_icd {
+                s.push_str(&format!(" --vk-icd {}", icd.display()));
+            }
+            if self.vk_timeout_ms != 2000 {
+                s.push_str(&format!(" --vk-timeout-ms {}", self.vk_timeout_ms));
+            }
         }
         s.trim_start().to_string()
     }

@@ -22,7 +22,8 @@ pub struct RunArgs {
     /// Run the middle end and print the IR after every pass run (and after out-of-SSA).
     #[arg(long)]
     print_after_all: bool,
-    /// With `--target`: what to print besides outputs and statistics (`asm`: the disassembly).
+    /// With `--target`: what to print besides outputs and statistics (`asm`: the disassembly;
+    /// `spirv`, the same: the `vulkan` target's disassembly is SPIR-V).
     #[arg(long, value_name = "WHAT")]
     emit: Option<String>,
     /// Planted bugs for `--print-after-all` (and the pass toggles).
@@ -50,8 +51,8 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     if !a.config.targets.is_empty() {
         let asm = match a.emit.as_deref() {
             None => false,
-            Some("asm") => true,
-            Some(other) => return Err(format!("--emit {other}: expected asm")),
+            Some("asm" | "spirv") => true,
+            Some(other) => return Err(format!("--emit {other}: expected asm or spirv")),
         };
         let case = Case { config, program };
         let opts = a.config.oracle()?;

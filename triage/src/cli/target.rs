@@ -6,7 +6,7 @@ use super::run::format_results;
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig};
 use fuzz::oracle::{Case, Coverage, OracleOptions};
-use fuzz::pipelines::{a6xx, gen, middle};
+use fuzz::pipelines::{a6xx, gen, middle, vulkan};
 use sim::gen::ExecSize;
 
 /// What `run --target` prints for one target, and whether the run was clean (completed, no
@@ -30,11 +30,68 @@ pub fn show(case: &Case, opts: &OracleOptions, target: &str, asm: bool) -> Resul
             text: compiler::ir::text::print_program(&optimised),
             clean: true,
         }),
+        "vulkan" => show_vulkan(case, opts, &optimised, asm),
         other => Err(format!(
             "`run --target {other}` is not supported; `gpufuzz repro FILE --target {other}` \
              judges a program on it"
         )),
     }
+}
+
+/// The SPIR-V the driver gets (disassembled with `asm`), the device, where the time went,
+/// and the outputs the device produced; a runner error (timeout, crash, refused pipeline)
+/// is printed and makes the run unclean.
+fn show_vulkan(
+    case: &Case,
+    opts: &OracleOptions,
+    optimised: &Program,
+    asm: bool,
+) -> Result<Shown, String> {
+    let program = vulkan::source(case, optimised);
+    let info = vulkan::device(&opts.vulkan).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "// device: {}\n// program: {}\n",
+        info.describe(),
+        if case.config.vulkan_unoptimised {
+            "the generator's (vulkan_unoptimised=true)"
+        } else {
+            "after the middle end"
+        }
+    );
+    if asm {
+        let module = spirv_emit::emit(program, &vulkan::emit_options(&info))
+            .map_err(|e| format!("emit: {e}"))?;
+        let passes = &case.config.vulkan_spirv_opt;
+        let words = if passes.is_empty() {
+            module.words
+        } else {
+            out += &format!("// after spirv-opt {passes}\n");
+            fuzz::pipelines::spirv_opt::optimise(&module.words, passes)?
+        };
+        out += &spirv_emit::disassemble(&words)?;
+        out.push('\n');
+    }
+    let done = match vulkan::execute(program, &case.config.vulkan_spirv_opt, &opts.vulkan) {
+        Ok(done) => done,
+        Err(vulkan::ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
+        Err(vulkan::ExecuteError::SpirvOpt(e)) => return Err(e),
+        Err(vulkan::ExecuteError::Run(e)) => {
+            out += &format!("// run: {e}\n");
+            return Ok(Shown {
+                text: out,
+                clean: false,
+            });
+        }
+    };
+    out += &format!(
+        "// emit {:?}, pipeline {:?}, dispatch {:?}\n",
+        done.emit, done.driver.pipeline, done.driver.dispatch
+    );
+    out += &format_results(&program.dispatch, &done.results);
+    Ok(Shown {
+        text: out,
+        clean: true,
+    })
 }
 
 fn show_gen(
