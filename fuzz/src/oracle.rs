@@ -12,6 +12,7 @@ use crate::gen;
 use crate::panics;
 use crate::pipelines::middle;
 use arbitrary::{Arbitrary, Unstructured};
+use compiler::heuristics::{A6xxHeuristics, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::interp::{InterpError, Interpreter, RunOptions};
 use std::cell::RefCell;
 
@@ -43,11 +44,28 @@ pub struct CaseConfig {
     pub a6xx_registers: u32,
     /// a6xx: fold predicates into branches (`opt_predicates`).
     pub a6xx_opt_predicates: bool,
+    /// Gen RA: spill cost factor per loop level.
+    pub gen_spill_loop_weight: u32,
+    /// Gen RA: spill cost per GRF read.
+    pub gen_spill_use_weight: u32,
+    /// Gen RA: spill cost per GRF written.
+    pub gen_spill_def_weight: u32,
+    /// Gen RA: which register to spill (`ratio`, `cheapest`, `longest`).
+    pub gen_spill_choice: SpillChoice,
+    /// Gen RA: which free base a node gets (`lowest`, `highest`, `rotating`).
+    pub gen_pick: Pick,
+    /// a6xx predicate RA: which predicate register a predicate gets.
+    pub a6xx_pred_pick: Pick,
+    /// a6xx GPR RA: which free register an interval gets.
+    pub a6xx_gpr_pick: Pick,
+    /// a6xx GPR RA: which interval to spill (`furthest`, `newest`).
+    pub a6xx_spill_victim: Victim,
 }
 
 impl Default for CaseConfig {
     /// The configuration real drivers use: every pass on, whole register files.
     fn default() -> Self {
+        let (g, a) = (GenHeuristics::default(), A6xxHeuristics::default());
         CaseConfig {
             disabled_passes: 0,
             gen9: true,
@@ -57,6 +75,36 @@ impl Default for CaseConfig {
             a6xx_predicates: 4,
             a6xx_registers: 192,
             a6xx_opt_predicates: true,
+            gen_spill_loop_weight: g.loop_weight,
+            gen_spill_use_weight: g.use_weight,
+            gen_spill_def_weight: g.def_weight,
+            gen_spill_choice: g.spill,
+            gen_pick: g.pick,
+            a6xx_pred_pick: a.pred_pick,
+            a6xx_gpr_pick: a.gpr_pick,
+            a6xx_spill_victim: a.victim,
+        }
+    }
+}
+
+impl CaseConfig {
+    /// The Gen allocator's choices.
+    pub fn gen_heuristics(&self) -> GenHeuristics {
+        GenHeuristics {
+            loop_weight: self.gen_spill_loop_weight,
+            use_weight: self.gen_spill_use_weight,
+            def_weight: self.gen_spill_def_weight,
+            spill: self.gen_spill_choice,
+            pick: self.gen_pick,
+        }
+    }
+
+    /// The a6xx allocators' choices.
+    pub fn a6xx_heuristics(&self) -> A6xxHeuristics {
+        A6xxHeuristics {
+            pred_pick: self.a6xx_pred_pick,
+            gpr_pick: self.a6xx_gpr_pick,
+            victim: self.a6xx_spill_victim,
         }
     }
 }
@@ -123,6 +171,29 @@ case_knobs! {
     a6xx_predicates: u8,
     a6xx_registers: u32,
     a6xx_opt_predicates: bool,
+    gen_spill_loop_weight: u32,
+    gen_spill_use_weight: u32,
+    gen_spill_def_weight: u32,
+    gen_spill_choice: SpillChoice,
+    gen_pick: Pick,
+    a6xx_pred_pick: Pick,
+    a6xx_gpr_pick: Pick,
+    a6xx_spill_victim: Victim,
+}
+
+/// Half the time `default`, else one of `others` (so every value is drawn in a sizeable share
+/// of cases while the tuned choice stays the most common).
+fn vary<T: Copy>(u: &mut Unstructured, default: T, others: &[T]) -> arbitrary::Result<T> {
+    Ok(if u.ratio(1, 2)? {
+        *u.choose(others)?
+    } else {
+        default
+    })
+}
+
+/// The values of a choice other than its default (the first).
+fn others<T: Copy>(all: &[T]) -> &[T] {
+    &all[1..]
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
@@ -150,6 +221,16 @@ impl<'a> Arbitrary<'a> for CaseConfig {
                 d.a6xx_registers
             },
             a6xx_opt_predicates: !u.ratio(1, 4)?,
+            // Allocation choices: any is correct, and a bug only one of them exposes stays
+            // hidden while the choice never varies.
+            gen_spill_loop_weight: vary(u, d.gen_spill_loop_weight, &[1, 2, 100])?,
+            gen_spill_use_weight: vary(u, d.gen_spill_use_weight, &[2, 4])?,
+            gen_spill_def_weight: vary(u, d.gen_spill_def_weight, &[2, 4])?,
+            gen_spill_choice: vary(u, d.gen_spill_choice, others(SpillChoice::ALL))?,
+            gen_pick: vary(u, d.gen_pick, others(Pick::ALL))?,
+            a6xx_pred_pick: vary(u, d.a6xx_pred_pick, others(Pick::ALL))?,
+            a6xx_gpr_pick: vary(u, d.a6xx_gpr_pick, others(Pick::ALL))?,
+            a6xx_spill_victim: vary(u, d.a6xx_spill_victim, others(Victim::ALL))?,
         })
     }
 }

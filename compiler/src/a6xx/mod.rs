@@ -28,6 +28,7 @@ pub mod vir;
 
 pub use checker::CheckError;
 
+use crate::heuristics::A6xxHeuristics;
 use crate::ir;
 use crate::planted::Plants;
 use sim::a6xx::{Config, Program, WaveSize};
@@ -43,6 +44,8 @@ pub struct Options {
     pub registers: u32,
     /// Run [`opt_predicates`].
     pub opt_predicates: bool,
+    /// Allocation choices (defaults: the tuned ones).
+    pub heuristics: A6xxHeuristics,
     /// Planted bugs switched on.
     pub plants: Plants,
 }
@@ -54,6 +57,7 @@ impl Default for Options {
             predicates: 4,
             registers: 192,
             opt_predicates: true,
+            heuristics: A6xxHeuristics::default(),
             plants: Plants::NONE,
         }
     }
@@ -136,7 +140,12 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     if opts.opt_predicates {
         opt_predicates::opt_predicates(&mut f, opts.predicates, opts.plants);
     }
-    let pred_reloads = ra_predicates::ra_predicates(&mut f, opts.predicates, opts.plants);
+    let pred_reloads = ra_predicates::ra_predicates(
+        &mut f,
+        opts.predicates,
+        opts.heuristics.pred_pick,
+        opts.plants,
+    );
     let alloc = ra::ra(&mut f, opts)?;
     let leg = legalize::legalize(&alloc.blocks, opts.plants);
     let check = checker::check(&leg.program, &leg.recs, &[(sim::a6xx::Reg::r(0, 0), vid)]);

@@ -12,9 +12,11 @@
 //!   responses lane by lane, so a response one GRF past the payload clobbers the second
 //!   half's parameters.
 //! * Simplify pushes trivially colourable nodes; when none is left it pushes the node with the
-//!   least pressure optimistically (Briggs). Select pops and takes the lowest free base.
+//!   least pressure optimistically (Briggs). Select pops and takes the lowest free base (or
+//!   the highest, or rotating: [`GenHeuristics::pick`]).
 //! * On failure, spill the node with the best benefit/cost, where cost is the GRFs it reads
-//!   and writes weighted ×10 per loop level and benefit its pressure on neighbours. Every node
+//!   and writes weighted ×10 per loop level and benefit its pressure on neighbours (weights
+//!   and the choice itself — cheapest, longest — vary with [`GenHeuristics`]). Every node
 //!   with a spill cost is a candidate (Mesa's "ra: consider all spillable nodes";
 //!   [`Plant::GenSpillOptimisticOnly`] considers only optimistically pushed ones). Spill
 //!   temporaries and payloads are never candidates; with none left it is
@@ -24,6 +26,7 @@ use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_reg};
 use super::vinst::{VOp, VProgram};
 use super::CompileError;
+use crate::heuristics::{GenHeuristics, Picker, SpillChoice};
 use crate::planted::{Plant, Plants};
 use cranelift_entity::EntityRef;
 use rustc_hash::FxHashSet;
@@ -43,8 +46,14 @@ pub struct Allocation {
 /// First allocatable GRF (g0 header template, g1–g2 invocation ids are the payload).
 pub const FIRST_GRF: u8 = 3;
 
-/// Allocates `p` into `grfs` GRFs from g3, spilling as needed (spill code is added to `p`).
-pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocation, CompileError> {
+/// Allocates `p` into `grfs` GRFs from g3, spilling as needed (spill code is added to `p`),
+/// choosing as `h` says.
+pub fn allocate(
+    p: &mut VProgram,
+    grfs: u32,
+    h: &GenHeuristics,
+    plants: Plants,
+) -> Result<Allocation, CompileError> {
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
@@ -58,7 +67,7 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
         let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
-        match select(&adj, &sizes, &stack, r) {
+        match select(&adj, &sizes, &stack, r, &mut Picker::new(h.pick)) {
             Ok(colour) => {
                 let base = p.var_scratch_grfs;
                 let slot_grfs = assign_slots(p, &slots, base, plants);
@@ -73,7 +82,7 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                 });
             }
             Err(_) => {
-                let cost = spill_costs(p);
+                let cost = spill_costs(p, h);
                 let mut best: Option<(f64, usize)> = None;
                 for v in 0..n {
                     let info = p.regs[super::vinst::VReg::new(v)];
@@ -83,7 +92,12 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                     if plants.has(Plant::GenSpillOptimisticOnly) && !optimistic[v] {
                         continue;
                     }
-                    let score = pressure[v] as f64 / cost[v].max(1e-9);
+                    let score = match h.spill {
+                        SpillChoice::Ratio => pressure[v] as f64 / cost[v].max(1e-9),
+                        // Cheapest first, more pressure breaking ties.
+                        SpillChoice::Cheapest => pressure[v] as f64 * 1e-9 - cost[v],
+                        SpillChoice::Longest => (iv[v].1 - iv[v].0) as f64,
+                    };
                     if best.is_none_or(|(s, _)| score > s) {
                         best = Some((score, v));
                     }
@@ -311,13 +325,14 @@ fn next_member(s: &BitSet, from: usize) -> Option<usize> {
     }
 }
 
-/// Select: pops nodes and gives each the lowest base free of its coloured neighbours;
-/// `Err(node)` for the first node that gets none.
+/// Select: pops nodes and gives each the first base (in `picker`'s order) free of its
+/// coloured neighbours; `Err(node)` for the first node that gets none.
 fn select(
     adj: &[Vec<u32>],
     sizes: &[usize],
     stack: &[usize],
     r: usize,
+    picker: &mut Picker,
 ) -> Result<Vec<Option<usize>>, usize> {
     let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
     let mut busy = [false; 128];
@@ -331,7 +346,9 @@ fn select(
             }
         }
         let s = sizes[v];
-        let found = (0..(r + 1).saturating_sub(s)).find(|&b| busy[b..b + s].iter().all(|x| !x));
+        let found = picker.find((r + 1).saturating_sub(s), s, |b| {
+            busy[b..b + s].iter().all(|x| !x)
+        });
         match found {
             Some(b) => colour[v] = Some(b),
             None => return Err(v),
@@ -340,14 +357,16 @@ fn select(
     Ok(colour)
 }
 
-/// Spill cost per register: GRFs read and written, ×10 per loop level.
-fn spill_costs(p: &VProgram) -> Vec<f64> {
+/// Spill cost per register: GRFs read and written (each weighted as `h` says), times
+/// `h.loop_weight` per loop level.
+fn spill_costs(p: &VProgram, h: &GenHeuristics) -> Vec<f64> {
     let mut cost = vec![0.0f64; p.regs.len()];
+    let (uses, defs) = (h.use_weight as f64, h.def_weight as f64);
     for inst in &p.insts {
-        let w = 10f64.powi(inst.loop_depth as i32);
-        inst.for_each_use(|r, n| cost[r.reg.index()] += n as f64 * w);
+        let w = (h.loop_weight as f64).powi(inst.loop_depth as i32);
+        inst.for_each_use(|r, n| cost[r.reg.index()] += n as f64 * uses * w);
         if let Some(d) = &inst.dst {
-            cost[d.reg.index()] += inst.dst_regs(|r| p.regs[r].size) as f64 * w;
+            cost[d.reg.index()] += inst.dst_regs(|r| p.regs[r].size) as f64 * defs * w;
         }
     }
     cost

@@ -59,6 +59,7 @@ pub fn options(s: &A6xxSettings) -> Options {
         predicates: s.predicates,
         registers: s.registers,
         opt_predicates: s.opt_predicates,
+        heuristics: Default::default(),
         plants: Plants::NONE,
     }
 }

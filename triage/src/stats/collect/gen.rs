@@ -32,6 +32,7 @@ pub fn options(width: ExecSize, s: &GenSettings) -> Options {
         gen: if s.gen == 7 { Gen::Gen7 } else { Gen::Gen9 },
         grfs: s.grfs,
         opt_zero_samples: s.opt_zero_samples,
+        heuristics: Default::default(),
         plants: Plants::NONE,
     }
 }
