@@ -8,3 +8,4 @@ pub mod interp;
 pub mod ir;
 pub mod passes;
 pub mod planted;
+pub mod profile;

@@ -69,9 +69,25 @@ plants! {
         "inverts braa/brao by flipping the bits without swapping braa and brao";
     A6xxSpillReloadStale "a6xx-spill-reload-stale" "a6xx_ra" "a6xx"
         "reuses a reloaded GPR after the value was redefined in a loop";
+    TestHang "test-hang" "opt_dce" "all"
+        "TEST ONLY: loops forever on some programs (one in 32 by value count), for the fuzz supervisor's watchdog";
+    TestRecurse "test-recurse" "opt_remove_phis" "all"
+        "TEST ONLY: recurses without bound on some programs (another one in 32): a stack overflow";
 }
 
 impl Plant {
+    /// Whether this plant exists only to test the fuzzer's supervisor (a hang, a crash): not a
+    /// miscompile class, left out of `selftest` and of in-process runs.
+    pub fn test_only(self) -> bool {
+        matches!(self, Plant::TestHang | Plant::TestRecurse)
+    }
+
+    /// Whether test plant `self` fires on a function with `values` values: one function in
+    /// 32, a different one for each test plant (so both can be on in one run).
+    pub fn test_trigger(self, values: usize) -> bool {
+        values % 32 == if self == Plant::TestHang { 7 } else { 19 }
+    }
+
     /// Looks a planted bug up by name.
     pub fn from_name(name: &str) -> Option<Plant> {
         Plant::ALL.iter().copied().find(|p| p.name() == name)
@@ -101,6 +117,11 @@ impl Plants {
     /// The set with `p` added.
     pub fn with(self, p: Plant) -> Plants {
         Plants(self.0 | (1 << p as u32))
+    }
+
+    /// The set with `p` removed.
+    pub fn without(self, p: Plant) -> Plants {
+        Plants(self.0 & !(1 << p as u32))
     }
 
     /// The planted bugs, in catalog order.

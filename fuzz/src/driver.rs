@@ -1,14 +1,24 @@
-//! The in-process fuzz loop behind `gpufuzz fuzz`: seeded inputs, worker threads, a
-//! libFuzzer-style status line, panics caught per input, findings saved atomically.
+//! The fuzz loop behind `gpufuzz fuzz`: seeded inputs, worker threads, a libFuzzer-style
+//! status line, panics caught per input, findings saved atomically.
 //!
 //! Input `i` of seed `s` is always the same bytes (see [`crate::rng`]), so a run is
 //! reproducible from its seed and count whatever `--jobs` is; each saved finding also carries
 //! its raw input, which reproduces it alone.
+//!
+//! Each thread judges inputs either in this process (fast; a hang, stack overflow or abort
+//! stops the run) or through a worker process ([`crate::worker`], `FuzzOptions::worker`) with a
+//! wall-clock deadline per input, where a hang or crash becomes a finding and a fresh worker
+//! goes on from the next input. With an output folder, `OUT/summary.json` is rewritten every
+//! status period and at the end ([`Summary`]): a run killed at any moment can be resumed from
+//! its `next_index`, and a run that found nothing still leaves its figures. Nothing is lost
+//! silently: a finding that cannot be saved stops the run and is listed in
+//! [`FuzzStats::save_errors`].
 
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::oracle::Judgement;
+use crate::worker::{Worker, WorkerSpec};
 use crate::{rng, store};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -40,6 +50,12 @@ pub struct FuzzOptions {
     pub repro_flags: String,
     /// Stop at the first finding.
     pub stop_on_finding: bool,
+    /// Index of the first input (a resumed run starts where the killed one stopped).
+    pub start: u64,
+    /// Counters of the earlier part of a resumed run, added to this part's.
+    pub earlier: FuzzStats,
+    /// Judge through worker processes with a per-input deadline instead of in this process.
+    pub worker: Option<WorkerSpec>,
 }
 
 impl Default for FuzzOptions {
@@ -56,12 +72,16 @@ impl Default for FuzzOptions {
             keep_per_signature: 3,
             repro_flags: String::new(),
             stop_on_finding: false,
+            start: 0,
+            earlier: FuzzStats::default(),
+            worker: None,
         }
     }
 }
 
 /// Counters of a run; `--stats-json` writes them.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FuzzStats {
     /// Inputs judged.
     pub programs: u64,
@@ -81,12 +101,50 @@ pub struct FuzzStats {
     pub trimmed_sends: u64,
     /// Programs each optional pass changed (the pass-firing table).
     pub pass_fired: BTreeMap<String, u64>,
+    /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
+    /// loop-iteration limit).
+    pub skipped: BTreeMap<String, u64>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Inputs per second.
     pub programs_per_second: f64,
     /// Saved findings (folders under OUT/findings).
     pub saved: Vec<String>,
+    /// Findings that could not be saved (the run stopped at the first).
+    pub save_errors: Vec<String>,
+}
+
+/// `OUT/summary.json`: what a run did so far and where to resume it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    /// `gpufuzz` version that wrote it.
+    pub version: String,
+    /// Seed of the input stream.
+    pub seed: u64,
+    /// Every input below this index has been judged (a resumed run starts here).
+    pub next_index: u64,
+    /// The run's `--runs` limit, if any (counted from input 0).
+    pub runs: Option<u64>,
+    /// Seconds of `--time` left, if the run has a time limit.
+    pub seconds_left: Option<f64>,
+    /// The flags that select plants and targets (`--plant P --target T`).
+    pub flags: String,
+    /// Whether the run ended by itself (not killed).
+    pub complete: bool,
+    /// Hits per signature (every hit, saved or not).
+    pub findings_by_signature: BTreeMap<String, u64>,
+    /// All counters.
+    pub stats: FuzzStats,
+}
+
+impl Summary {
+    /// Reads `OUT/summary.json`.
+    pub fn read(out: &std::path::Path) -> Result<Summary, String> {
+        let path = out.join("summary.json");
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
 }
 
 impl FuzzStats {
@@ -95,7 +153,8 @@ impl FuzzStats {
         self.findings.values().sum()
     }
 
-    fn record(&mut self, j: &Judgement) {
+    /// Counts one judged input.
+    pub fn record(&mut self, j: &Judgement) {
         self.programs += 1;
         let c = &j.coverage;
         self.loops_taken_twice += u64::from(c.loop_back_edge_twice);
@@ -104,6 +163,9 @@ impl FuzzStats {
         self.trimmed_sends += u64::from(c.trimmed_sends);
         for pass in &c.passes_changed {
             *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
+        }
+        for why in &c.skipped {
+            *self.skipped.entry(why.clone()).or_default() += 1;
         }
         match &j.verdict {
             Verdict::Pass => {}
@@ -142,6 +204,10 @@ impl FuzzStats {
             self.spills,
             self.trimmed_sends
         ));
+        let skipped: u64 = self.skipped.values().sum();
+        if skipped > 0 {
+            s.push_str(&format!(" | skipped {skipped}"));
+        }
         s
     }
 }
@@ -153,77 +219,208 @@ fn rejection_name(r: Rejection) -> &'static str {
     }
 }
 
-/// Runs the loop with `judge` as the oracle and returns the final counters.
+/// What judging one input left for the loop: the counters it adds and the finding to save.
+pub struct Judged {
+    /// This input's counters (one program).
+    pub stats: FuzzStats,
+    /// The finding and the case text, if any.
+    pub finding: Option<(Box<Finding>, Option<String>)>,
+}
+
+/// Shared state of one run's threads.
+struct Run<'a> {
+    opts: &'a FuzzOptions,
+    start: Instant,
+    next: AtomicU64,
+    stop: AtomicBool,
+    stats: Mutex<FuzzStats>,
+    kept: Mutex<BTreeMap<String, usize>>,
+    /// Per thread: the input it is judging, or `u64::MAX` when between inputs.
+    current: Vec<AtomicU64>,
+}
+
+impl Run<'_> {
+    fn out_of_time(&self) -> bool {
+        self.opts.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Every input below this index has been judged.
+    fn watermark(&self) -> u64 {
+        let next = self.next.load(Ordering::SeqCst);
+        let busy = self.current.iter().map(|c| c.load(Ordering::SeqCst));
+        busy.fold(next, u64::min)
+    }
+
+    fn summary(&self, complete: bool) -> Summary {
+        let mut stats = self.stats.lock().unwrap().clone();
+        merge(&mut stats, self.opts.earlier.clone());
+        stats.saved.extend(self.opts.earlier.saved.iter().cloned());
+        let elapsed = self.start.elapsed();
+        stats.seconds = self.opts.earlier.seconds + elapsed.as_secs_f64();
+        stats.programs_per_second = stats.programs as f64 / stats.seconds.max(1e-9);
+        let next_index = if complete {
+            self.watermark().min(self.opts.runs.unwrap_or(u64::MAX))
+        } else {
+            self.watermark()
+        };
+        Summary {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            seed: self.opts.seed,
+            next_index,
+            runs: self.opts.runs,
+            seconds_left: self
+                .opts
+                .time
+                .map(|t| t.saturating_sub(elapsed).as_secs_f64()),
+            flags: self.opts.repro_flags.clone(),
+            complete,
+            findings_by_signature: stats.signatures.clone(),
+            stats,
+        }
+    }
+
+    /// Rewrites `OUT/summary.json` (atomically); an error stops the run.
+    fn checkpoint(&self, complete: bool) {
+        let Some(out) = &self.opts.out else { return };
+        let summary = self.summary(complete);
+        let written = serde_json::to_string_pretty(&summary)
+            .map_err(std::io::Error::other)
+            .and_then(|json| store::write_atomically(&out.join("summary.json"), json.as_bytes()));
+        if let Err(e) = written {
+            self.fail(format!("{}: {e}", out.join("summary.json").display()));
+        }
+    }
+
+    /// Records an error that loses data and stops the run.
+    fn fail(&self, error: String) {
+        eprintln!("error: {error}; stopping");
+        self.stats.lock().unwrap().save_errors.push(error);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Runs the loop with `judge` as the oracle (in this process, or in worker processes when
+/// `opts.worker` is set) and returns the final counters, the earlier part of a resumed run
+/// included.
 pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> FuzzStats {
     crate::panics::install_quiet_hook();
-    let start = Instant::now();
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let stats = Mutex::new(FuzzStats::default());
-    let kept: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
-    let out_of_time = || opts.time.is_some_and(|t| start.elapsed() >= t);
-    let (next, stop, stats_ref, kept, out_of_time) = (&next, &stop, &stats, &kept, &out_of_time);
+    let jobs = opts.jobs.max(1);
+    let run = Run {
+        opts,
+        start: Instant::now(),
+        next: AtomicU64::new(opts.start),
+        stop: AtomicBool::new(false),
+        stats: Mutex::new(FuzzStats::default()),
+        kept: Mutex::new(kept_on_disk(opts)),
+        current: (0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect(),
+    };
+    let run = &run;
+    run.checkpoint(false);
 
     std::thread::scope(|s| {
-        for _ in 0..opts.jobs.max(1) {
+        for thread in 0..jobs {
             s.spawn(move || {
+                let mut worker = opts.worker.clone().map(Worker::new);
                 let mut buf = Vec::with_capacity(opts.max_len);
                 let mut local = FuzzStats::default();
                 let mut last_flush = Instant::now();
                 loop {
-                    if stop.load(Ordering::Relaxed) || out_of_time() {
+                    if run.stop.load(Ordering::Relaxed) || run.out_of_time() {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    // Mark the input busy before taking it, so the watermark never passes it.
+                    run.current[thread].store(run.next.load(Ordering::SeqCst), Ordering::SeqCst);
+                    let i = run.next.fetch_add(1, Ordering::SeqCst);
+                    run.current[thread].store(i, Ordering::SeqCst);
                     if opts.runs.is_some_and(|r| i >= r) {
                         break;
                     }
                     rng::input_bytes(opts.seed, i, opts.min_len, opts.max_len, &mut buf);
-                    let j = judge(&buf);
-                    local.record(&j);
-                    if let Verdict::Finding(f) = &j.verdict {
-                        save(
-                            opts,
-                            kept,
-                            stats_ref,
-                            f.as_ref(),
-                            &buf,
-                            j.program_text.as_deref(),
-                            i,
-                        );
+                    let finding = match &mut worker {
+                        None => {
+                            let j = judge(&buf);
+                            local.record(&j);
+                            match j.verdict {
+                                Verdict::Finding(f) => Some((f, j.program_text)),
+                                _ => None,
+                            }
+                        }
+                        Some(w) => {
+                            let judged = w.judge(i, &buf);
+                            merge(&mut local, judged.stats);
+                            judged.finding
+                        }
+                    };
+                    if let Some((f, program)) = finding {
+                        // Counted before it is announced, so the summary never lags a report.
+                        merge(&mut run.stats.lock().unwrap(), std::mem::take(&mut local));
+                        save(run, &f, &buf, program.as_deref(), i);
                         if opts.stop_on_finding {
-                            stop.store(true, Ordering::Relaxed);
+                            run.stop.store(true, Ordering::Relaxed);
                         }
                     }
+                    run.current[thread].store(u64::MAX, Ordering::SeqCst);
                     if last_flush.elapsed() > Duration::from_millis(200) {
-                        merge(&mut stats_ref.lock().unwrap(), std::mem::take(&mut local));
+                        merge(&mut run.stats.lock().unwrap(), std::mem::take(&mut local));
                         last_flush = Instant::now();
                     }
                 }
-                merge(&mut stats_ref.lock().unwrap(), local);
+                run.current[thread].store(u64::MAX, Ordering::SeqCst);
+                merge(&mut run.stats.lock().unwrap(), local);
             });
         }
-        if let Some(every) = opts.status_every {
-            s.spawn(move || {
-                let mut last = Instant::now();
-                while !stop.load(Ordering::Relaxed) && !finished(next, opts) && !out_of_time() {
-                    std::thread::sleep(Duration::from_millis(50));
-                    if last.elapsed() >= every {
-                        eprintln!("{}", stats_ref.lock().unwrap().status_line(start.elapsed()));
-                        last = Instant::now();
-                    }
+        s.spawn(move || {
+            let mut last_status = Instant::now();
+            let mut last_checkpoint = Instant::now();
+            let every = opts.status_every.unwrap_or(Duration::from_secs(3));
+            while !run.stop.load(Ordering::Relaxed)
+                && !finished(&run.next, opts)
+                && !run.out_of_time()
+            {
+                std::thread::sleep(Duration::from_millis(50));
+                if opts.status_every.is_some() && last_status.elapsed() >= every {
+                    eprintln!(
+                        "{}",
+                        run.summary(false).stats.status_line(run.start.elapsed())
+                    );
+                    last_status = Instant::now();
                 }
-            });
-        }
+                if last_checkpoint.elapsed() >= every {
+                    run.checkpoint(false);
+                    last_checkpoint = Instant::now();
+                }
+            }
+        });
     });
 
-    let mut stats = stats.into_inner().unwrap();
-    stats.seconds = start.elapsed().as_secs_f64();
-    stats.programs_per_second = stats.programs as f64 / stats.seconds.max(1e-9);
+    run.checkpoint(true);
+    let stats = run.summary(true).stats;
     if opts.status_every.is_some() {
-        eprintln!("{}", stats.status_line(start.elapsed()));
+        eprintln!("{}", stats.status_line(run.start.elapsed()));
     }
     stats
+}
+
+/// Findings already saved per signature under `OUT/findings` by the earlier part of a resumed
+/// run, so `keep_per_signature` holds across the restart (a fresh run counts from zero).
+fn kept_on_disk(opts: &FuzzOptions) -> BTreeMap<String, usize> {
+    let mut kept = BTreeMap::new();
+    let Some(out) = opts.out.as_ref().filter(|_| opts.start > 0) else {
+        return kept;
+    };
+    let Ok(dirs) = std::fs::read_dir(out.join("findings")) else {
+        return kept;
+    };
+    for d in dirs.flatten() {
+        let record = std::fs::read_to_string(d.path().join("finding.json")).ok();
+        let sig = record
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["signature"].as_str().map(String::from));
+        if let Some(sig) = sig {
+            *kept.entry(sig).or_default() += 1;
+        }
+    }
+    kept
 }
 
 fn finished(next: &AtomicU64, opts: &FuzzOptions) -> bool {
@@ -236,11 +433,13 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
     into.divergent_simd8 += from.divergent_simd8;
     into.spills += from.spills;
     into.trimmed_sends += from.trimmed_sends;
+    into.save_errors.extend(from.save_errors);
     for (maps_into, maps_from) in [
         (&mut into.rejected, from.rejected),
         (&mut into.findings, from.findings),
         (&mut into.signatures, from.signatures),
         (&mut into.pass_fired, from.pass_fired),
+        (&mut into.skipped, from.skipped),
     ] {
         for (k, v) in maps_from {
             *maps_into.entry(k).or_default() += v;
@@ -248,18 +447,11 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
     }
 }
 
-fn save(
-    opts: &FuzzOptions,
-    kept: &Mutex<BTreeMap<String, usize>>,
-    stats: &Mutex<FuzzStats>,
-    f: &Finding,
-    input: &[u8],
-    program: Option<&str>,
-    index: u64,
-) {
+fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64) {
+    let opts = run.opts;
     let sig = f.signature();
     let first = {
-        let mut kept = kept.lock().unwrap();
+        let mut kept = run.kept.lock().unwrap();
         let n = kept.entry(sig.clone()).or_default();
         *n += 1;
         if *n > opts.keep_per_signature {
@@ -276,8 +468,16 @@ fn save(
                     store::repro_command(&dir, &opts.repro_flags)
                 );
             }
-            stats.lock().unwrap().saved.push(dir.display().to_string());
+            run.stats
+                .lock()
+                .unwrap()
+                .saved
+                .push(dir.display().to_string());
         }
-        Err(e) => eprintln!("error: could not save finding {sig}: {e}"),
+        Err(e) => run.fail(format!(
+            "could not save finding {sig} (input {index} of seed {}) under {}: {e}",
+            opts.seed,
+            out.display()
+        )),
     }
 }

@@ -23,11 +23,13 @@ pub enum FindingKind {
     Timeout,
     /// The generator produced a program the verifier rejects.
     GenInvalid,
+    /// A worker process died on the input (stack overflow, abort, signal, out of memory).
+    Crash,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 8] = [
+    pub const ALL: [FindingKind; 9] = [
         FindingKind::Mismatch,
         FindingKind::Hazard,
         FindingKind::RaCheck,
@@ -36,6 +38,7 @@ impl FindingKind {
         FindingKind::Panic,
         FindingKind::Timeout,
         FindingKind::GenInvalid,
+        FindingKind::Crash,
     ];
 
     /// The kebab-case name used in file names, JSON and the status line.
@@ -49,6 +52,7 @@ impl FindingKind {
             FindingKind::Panic => "panic",
             FindingKind::Timeout => "timeout",
             FindingKind::GenInvalid => "gen-invalid",
+            FindingKind::Crash => "crash",
         }
     }
 }
@@ -179,7 +183,7 @@ pub enum Rejection {
 }
 
 /// The oracle's judgement of one input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Verdict {
     /// Every pipeline agreed with the interpreter.
     Pass,

@@ -3,6 +3,7 @@
 //! targets and the tests.
 #![deny(missing_docs)]
 
+pub mod case_file;
 pub mod driver;
 pub mod finding;
 pub mod gen;
@@ -12,3 +13,4 @@ pub mod pipelines;
 pub mod rng;
 pub mod store;
 pub mod targets;
+pub mod worker;

@@ -11,6 +11,7 @@ use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
 use crate::pipelines::middle;
+use crate::rng::SplitMix64;
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::heuristics::{A6xxHeuristics, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::interp::{InterpError, Interpreter, RunOptions};
@@ -60,6 +61,10 @@ pub struct CaseConfig {
     pub a6xx_gpr_pick: Pick,
     /// a6xx GPR RA: which interval to spill (`furthest`, `newest`).
     pub a6xx_spill_victim: Victim,
+    /// vulkan: the driver gets the generator's program rather than the middle end's output.
+    /// Never drawn from the input bytes (that would change how every saved input decodes);
+    /// set with `--case vulkan_unoptimised=true`.
+    pub vulkan_unoptimised: bool,
 }
 
 impl Default for CaseConfig {
@@ -83,6 +88,7 @@ impl Default for CaseConfig {
             a6xx_pred_pick: a.pred_pick,
             a6xx_gpr_pick: a.gpr_pick,
             a6xx_spill_victim: a.victim,
+            vulkan_unoptimised: false,
         }
     }
 }
@@ -132,6 +138,12 @@ macro_rules! case_knobs {
                 Ok(())
             }
 
+            /// Every knob with its value as text, in declaration order (the `; case:` header of
+            /// a saved program).
+            pub fn knobs(&self) -> Vec<(&'static str, String)> {
+                vec![$((stringify!($field), self.$field.to_string())),*]
+            }
+
             /// The knobs that differ from the default, as `KEY=VALUE`.
             pub fn non_default(&self) -> Vec<String> {
                 let d = CaseConfig::default();
@@ -179,21 +191,44 @@ case_knobs! {
     a6xx_pred_pick: Pick,
     a6xx_gpr_pick: Pick,
     a6xx_spill_victim: Victim,
+    vulkan_unoptimised: bool,
 }
 
 /// Half the time `default`, else one of `others` (so every value is drawn in a sizeable share
 /// of cases while the tuned choice stays the most common).
-fn vary<T: Copy>(u: &mut Unstructured, default: T, others: &[T]) -> arbitrary::Result<T> {
-    Ok(if u.ratio(1, 2)? {
-        *u.choose(others)?
+fn vary<T: Copy>(r: &mut SplitMix64, default: T, others: &[T]) -> T {
+    if r.next_u64() & 1 == 1 {
+        others[r.range(0, others.len() as u64 - 1) as usize]
     } else {
         default
-    })
+    }
 }
 
 /// The values of a choice other than its default (the first).
 fn others<T: Copy>(all: &[T]) -> &[T] {
     &all[1..]
+}
+
+impl CaseConfig {
+    /// Draws the allocation choices from a hash of `rest` (the input bytes after the knobs):
+    /// any choice is correct, and a bug only one of them exposes stays hidden while the choice
+    /// never varies. Hashing rather than consuming bytes keeps every input decoding to the
+    /// same program and other knobs as before these knobs existed.
+    fn vary_heuristics(&mut self, rest: &[u8]) {
+        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        let r = &mut SplitMix64::for_input(hash, 0x6865_7572);
+        let d = CaseConfig::default();
+        self.gen_spill_loop_weight = vary(r, d.gen_spill_loop_weight, &[1, 2, 100]);
+        self.gen_spill_use_weight = vary(r, d.gen_spill_use_weight, &[2, 4]);
+        self.gen_spill_def_weight = vary(r, d.gen_spill_def_weight, &[2, 4]);
+        self.gen_spill_choice = vary(r, d.gen_spill_choice, others(SpillChoice::ALL));
+        self.gen_pick = vary(r, d.gen_pick, others(Pick::ALL));
+        self.a6xx_pred_pick = vary(r, d.a6xx_pred_pick, others(Pick::ALL));
+        self.a6xx_gpr_pick = vary(r, d.a6xx_gpr_pick, others(Pick::ALL));
+        self.a6xx_spill_victim = vary(r, d.a6xx_spill_victim, others(Victim::ALL));
+    }
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
@@ -202,7 +237,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         // One case in four runs with some passes off: the passes after a disabled one see
         // shapes the full pipeline would have cleaned up. Budgets are starved half the time
         // so that spilling and predicate reloads are exercised, not just possible.
-        Ok(CaseConfig {
+        let mut c = CaseConfig {
             disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
             gen9: !u.ratio(1, 3)?,
             // 16 GRFs at least: the Gen allocator spills and fills a texture response as one
@@ -221,17 +256,13 @@ impl<'a> Arbitrary<'a> for CaseConfig {
                 d.a6xx_registers
             },
             a6xx_opt_predicates: !u.ratio(1, 4)?,
-            // Allocation choices: any is correct, and a bug only one of them exposes stays
-            // hidden while the choice never varies.
-            gen_spill_loop_weight: vary(u, d.gen_spill_loop_weight, &[1, 2, 100])?,
-            gen_spill_use_weight: vary(u, d.gen_spill_use_weight, &[2, 4])?,
-            gen_spill_def_weight: vary(u, d.gen_spill_def_weight, &[2, 4])?,
-            gen_spill_choice: vary(u, d.gen_spill_choice, others(SpillChoice::ALL))?,
-            gen_pick: vary(u, d.gen_pick, others(Pick::ALL))?,
-            a6xx_pred_pick: vary(u, d.a6xx_pred_pick, others(Pick::ALL))?,
-            a6xx_gpr_pick: vary(u, d.a6xx_gpr_pick, others(Pick::ALL))?,
-            a6xx_spill_victim: vary(u, d.a6xx_spill_victim, others(Victim::ALL))?,
-        })
+            vulkan_unoptimised: d.vulkan_unoptimised,
+            ..d
+        };
+        if let Some(rest) = u.peek_bytes(u.len()) {
+            c.vary_heuristics(rest);
+        }
+        Ok(c)
     }
 }
 
@@ -248,6 +279,10 @@ pub struct Coverage {
     pub trimmed_sends: bool,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
+    /// Passes through loop bodies in the interpreter's run, all invocations together.
+    pub loop_passes: u64,
+    /// Pipelines that could not judge this case, with why (`vulkan: …`).
+    pub skipped: Vec<String>,
 }
 
 /// The oracle's answer for one input.
@@ -257,7 +292,8 @@ pub struct Judgement {
     pub verdict: Verdict,
     /// What the input exercised.
     pub coverage: Coverage,
-    /// The program in the text format, kept only for findings.
+    /// The case in the text format (configuration header and program), kept only for
+    /// findings.
     pub program_text: Option<String>,
 }
 
@@ -266,12 +302,15 @@ pub struct Judgement {
 pub struct OracleOptions {
     /// Interpreter fuel per invocation; running out rejects the input.
     pub fuel: u64,
-    /// Only these pipelines (by name); empty means all.
+    /// Only these pipelines (by name, checked by [`crate::pipelines::select`]); empty means
+    /// the default set.
     pub targets: Vec<String>,
     /// Planted bugs switched on in every pipeline.
     pub plants: Plants,
     /// Run only the first N optional middle-end pass runs (bisection).
     pub pass_limit: Option<usize>,
+    /// Device, ICD and time limit of the `vulkan` target.
+    pub vulkan: crate::pipelines::vulkan::VulkanOptions,
 }
 
 impl Default for OracleOptions {
@@ -281,6 +320,18 @@ impl Default for OracleOptions {
             targets: Vec::new(),
             plants: Plants::NONE,
             pass_limit: None,
+            vulkan: Default::default(),
+        }
+    }
+}
+
+impl OracleOptions {
+    /// Whether `pipeline` is judged under these options.
+    pub fn runs(&self, pipeline: &dyn crate::pipelines::Pipeline) -> bool {
+        if self.targets.is_empty() {
+            pipeline.in_default_set()
+        } else {
+            self.targets.iter().any(|t| t == pipeline.name())
         }
     }
 }
@@ -332,8 +383,9 @@ pub fn judge(case: &Case, opts: &OracleOptions) -> Judgement {
         Ok(v) => v,
         Err(p) => panicked("oracle", p),
     };
+    // With its configuration header, so the saved `program.ir` reproduces the finding alone.
     let program_text =
-        matches!(verdict, Verdict::Finding(_)).then(|| ir::text::print_program(&case.program));
+        matches!(verdict, Verdict::Finding(_)).then(|| crate::case_file::print_case(case));
     Judgement {
         verdict,
         coverage,
@@ -357,6 +409,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         Ok((results, stats)) => {
             coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
+            coverage.loop_passes = stats.loop_passes;
             results
         }
         Err(InterpError::OutOfFuel { .. }) => return Verdict::Rejected(Rejection::OutOfFuel),
@@ -375,7 +428,11 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         Err(p) => return panicked("middle", p),
     };
     for pipeline in crate::pipelines::all() {
-        if !opts.targets.is_empty() && !opts.targets.iter().any(|t| t == pipeline.name()) {
+        if !opts.runs(*pipeline) {
+            continue;
+        }
+        if let Some(why) = pipeline.skip(case, opts, coverage) {
+            coverage.skipped.push(format!("{}: {why}", pipeline.name()));
             continue;
         }
         let outcome = match panics::catch(|| pipeline.run(case, &optimised, opts, coverage)) {
@@ -384,8 +441,12 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         };
         match outcome {
             Ok(actual) => {
-                if let Some(f) = compare(pipeline.name(), case, &expected, &actual) {
-                    return finding(f);
+                let differs =
+                    panics::catch(|| pipeline.compare(case, &optimised, opts, &expected, &actual));
+                match differs {
+                    Ok(Some(f)) => return finding(f),
+                    Ok(None) => {}
+                    Err(p) => return panicked(pipeline.name(), p),
                 }
             }
             Err(f) => return Verdict::Finding(f),

@@ -1,27 +1,14 @@
 //! Replays every `corpus/regressions/*.ir` through the whole oracle — every registered
-//! pipeline, under the file's configuration (default unless a `; case:` line sets knobs) and
-//! a starved one (few registers, one predicate, waves of 128) — and expects a pass: a fixed
-//! bug stays fixed on every target.
+//! pipeline, under the default configuration, a starved one (few registers, one predicate,
+//! waves of 128) and the file's own `; case:` header (the configuration it was found under)
+//! — and expects a pass: a fixed bug stays fixed on every target.
 
-use compiler::ir::text;
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
 use std::path::Path;
 
-/// The file's own configuration (its `; case: KEY=VALUE ...` lines over the default) and the
-/// same starved.
-fn configurations(name: &str, src: &str) -> Vec<CaseConfig> {
-    let mut d = CaseConfig::default();
-    for line in src.lines() {
-        if let Some(knobs) = line.strip_prefix("; case:") {
-            for kv in knobs.split_whitespace() {
-                let (k, v) = kv
-                    .split_once('=')
-                    .unwrap_or_else(|| panic!("{name}: {kv:?} is not KEY=VALUE"));
-                d.set(k, v).unwrap_or_else(|e| panic!("{name}: {e}"));
-            }
-        }
-    }
+fn configurations() -> Vec<CaseConfig> {
+    let d = CaseConfig::default();
     let starved = CaseConfig {
         a6xx_wave128: true,
         a6xx_predicates: 1,
@@ -45,8 +32,13 @@ fn regressions_pass_every_pipeline() {
     for path in files {
         let name = path.display().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
-        let program = text::parse_program(&src, &name).unwrap_or_else(|e| panic!("{e}"));
-        for config in configurations(&name, &src) {
+        let case = fuzz::case_file::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
+        let program = case.program;
+        let mut configs = configurations();
+        if !configs.contains(&case.config) {
+            configs.push(case.config);
+        }
+        for config in configs {
             let case = Case {
                 config: config.clone(),
                 program: program.clone(),

@@ -193,7 +193,9 @@ impl TextureDesc {
     /// Size of mip level `lod` (already clamped).
     #[inline]
     pub fn level_size(&self, lod: u32) -> (u32, u32) {
-        ((self.width >> lod).max(1), (self.height >> lod).max(1))
+        // `checked_shr`: a texture may declare more levels than its size has bits.
+        let shrink = |size: u32| size.checked_shr(lod).unwrap_or(0).max(1);
+        (shrink(self.width), shrink(self.height))
     }
 }
 

@@ -6,6 +6,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    quiet_broken_pipe();
     let args = cli::Cli::parse();
     match cli::dispatch(args) {
         Ok(code) => code,
@@ -14,4 +15,23 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Ends the process quietly with status 0 when stdout or stderr is a closed pipe
+/// (`gpufuzz run F.ir | head -1`): the reader has all it wanted, which is no error. Rust
+/// ignores SIGPIPE and `println!` panics instead; this hook turns that one panic into an exit.
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }

@@ -53,6 +53,18 @@ pub struct ReproConfig {
 }
 
 impl ReproConfig {
+    /// The flags a repro file needs besides its own `; case:` header: targets and plants.
+    pub fn command_flags(&self) -> String {
+        let mut s = String::new();
+        for t in &self.targets {
+            let _ = write!(s, " --target {t}");
+        }
+        for p in &self.plants {
+            let _ = write!(s, " --plant {p}");
+        }
+        s
+    }
+
     /// The flags `gpufuzz repro` (and `reduce`) take for this configuration.
     pub fn flags(&self) -> String {
         let mut s = String::new();

@@ -10,7 +10,6 @@ use crate::reduce::{Reduced, Reducer};
 use crate::report::{self, BugReport, ReproConfig};
 use crate::signature::{self, Signature};
 use compiler::interp::{self, RunOptions};
-use compiler::ir::text;
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::Finding;
 use fuzz::oracle::{self, Case, OracleOptions};
@@ -68,6 +67,26 @@ pub fn reduce_case(
     })
 }
 
+/// The planted bugs of `opts` the case needs to show `sig`: a plant whose removal leaves the
+/// bug in place does not belong in a report or a regression's command.
+pub fn needed_plants(case: &Case, opts: &OracleOptions, sig: &Signature) -> Plants {
+    let mut needed = opts.plants;
+    if sig.target == fuzz::worker::PROCESS {
+        // A hang or crash cannot be re-judged in this process.
+        return needed;
+    }
+    for p in opts.plants.iter() {
+        let without = OracleOptions {
+            plants: needed.without(p),
+            ..opts.clone()
+        };
+        if signature::shows(case, &without, sig) {
+            needed = without.plants;
+        }
+    }
+    needed
+}
+
 /// The flags a case and oracle options need on the command line.
 pub fn repro_config(case: &Case, opts: &OracleOptions) -> ReproConfig {
     ReproConfig {
@@ -88,9 +107,14 @@ pub fn build_report(
     findings: Vec<String>,
 ) -> BugReport {
     let case = &r.reduced.case;
+    let opts = &OracleOptions {
+        plants: needed_plants(case, opts, &r.signature),
+        ..opts.clone()
+    };
     let config = repro_config(case, opts);
+    // As given (relative to where triage ran), so a report stays valid when the folder moves
+    // with the repository; the `.ir` file carries its configuration in its header.
     let (_, _, ir) = report::paths(bugs, id);
-    let ir = std::path::absolute(&ir).unwrap_or(ir);
     let diffs = report::differences(case, opts, &r.signature.target);
     let disassembly = report::disassembly(case, opts, &r.signature.target, diffs.first());
     let mut rep = BugReport {
@@ -101,7 +125,7 @@ pub fn build_report(
         hits: findings.len(),
         findings,
         detail: r.finding.to_string(),
-        command: format!("gpufuzz repro {}{}", ir.display(), config.flags()),
+        command: format!("gpufuzz repro {}{}", ir.display(), config.command_flags()),
         repro_file: ir,
         config,
         first_bad_pass: None,
@@ -114,7 +138,7 @@ pub fn build_report(
         reduce_runs: r.reduced.runs,
         differences_total: diffs.len(),
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
-        program: text::print_program(&case.program),
+        program: fuzz::case_file::print_case(case),
         disassembly,
     };
     report::with_bisection(&mut rep, &r.bisection);
@@ -267,7 +291,41 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         ..OracleOptions::default()
     };
     let case = oracle::decode(&bytes).ok_or("the input decodes to no program")?;
+    if target == fuzz::worker::PROCESS {
+        return Ok((opts, unreduced(case, &record)?));
+    }
     Ok((opts.clone(), reduce_case(case, &opts, &t.reducer)?))
+}
+
+/// A hang or crash of a worker process, filed as found: re-running it in this process would
+/// hang or kill triage, so it is neither reduced nor bisected (`gpufuzz repro input.bin` in a
+/// shell shows where it hangs or dies).
+fn unreduced(case: Case, record: &serde_json::Value) -> Result<Reduction, String> {
+    let finding: Finding =
+        serde_json::from_value(record["finding"].clone()).map_err(|e| e.to_string())?;
+    let size = case.program.func.inst_count();
+    Ok(Reduction {
+        signature: Signature {
+            kind: finding.kind,
+            target: finding.target.clone(),
+            first_bad_pass: None,
+            class: finding.class.clone(),
+        },
+        finding,
+        reduced: Reduced {
+            case,
+            before: size,
+            after: size,
+            runs: 0,
+            accepted: 0,
+            invalid: 0,
+            duplicates: 0,
+            passes: Vec::new(),
+            elapsed: std::time::Duration::ZERO,
+            truncated: true,
+        },
+        bisection: Bisection::default(),
+    })
 }
 
 /// Copies bucket `name`'s repro into `corpus` (e.g. `corpus/regressions/`) in canonical
@@ -280,11 +338,16 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
         .find(name)
         .ok_or_else(|| format!("no bucket {name:?} in {}", bugs.display()))?;
     let rep = report::read(&bugs, &bucket.id).map_err(|e| e.to_string())?;
-    let p = text::parse_program(&rep.program, &bucket.id).map_err(|e| e.to_string())?;
-    let results = interp::run(&p, &RunOptions::default()).map_err(|e| e.to_string())?;
+    let case = fuzz::case_file::parse_case(&rep.program, &bucket.id)?;
+    let p = &case.program;
+    let results = interp::run(p, &RunOptions::default()).map_err(|e| e.to_string())?;
+    let path = corpus.join(format!("{}.ir", bucket.id));
     let mut s = format!(
-        "; Caught: {}\n; Signature: {}\n; Command: {}\n",
-        rep.title, rep.key, rep.command
+        "; Caught: {}\n; Signature: {}\n; Command: gpufuzz repro {}{}\n",
+        rep.title,
+        rep.key,
+        path.display(),
+        rep.config.command_flags()
     );
     let slots = p.dispatch.outputs as usize;
     if slots > 0 {
@@ -293,9 +356,8 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
             s.push_str(&format!("; expect {i}: {}\n", w.join(" ")));
         }
     }
-    s.push_str(&text::print_program(&p));
+    s.push_str(&fuzz::case_file::print_case(&case));
     std::fs::create_dir_all(corpus).map_err(|e| e.to_string())?;
-    let path = corpus.join(format!("{}.ir", bucket.id));
     fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
     Ok(path)
 }

@@ -31,7 +31,7 @@ fn stat<'a>(c: &'a Comparison, m: &str) -> &'a StatComparison {
 #[test]
 fn predicate_folding_helps_nops_and_cat0_on_a6xx() {
     let e = entries();
-    let off = run(&e, Target::A6xx, &["opt_predicates=off"]);
+    let off = run(&e, Target::A6xx, &["a6xx_opt_predicates=off"]);
     let on = run(&e, Target::A6xx, &[]);
     let c = compare(&off, &on, &[]);
     for m in ["nops", "cat0", "instructions"] {
@@ -43,7 +43,11 @@ fn predicate_folding_helps_nops_and_cat0_on_a6xx() {
 #[test]
 fn a6xx_records_every_ir3_measurement() {
     let e = entries();
-    let f = run(&e[..20], Target::A6xx, &["predicates=1", "wave=128"]);
+    let f = run(
+        &e[..20],
+        Target::A6xx,
+        &["a6xx_predicates=1", "a6xx_wave128=on"],
+    );
     for m in [
         "nops", "non-nops", "(ss)", "(sy)", "sstall", "systall", "cat0", "cat7", "waves",
     ] {

@@ -33,8 +33,8 @@ fn stat<'a>(c: &'a Comparison, m: &str) -> &'a StatComparison {
 #[test]
 fn zero_samples_cut_mlen_and_help_instructions_on_gen9() {
     let e = entries();
-    let off = run(&e, Target::Gen8, &["gen=9", "opt_zero_samples=off"]);
-    let on = run(&e, Target::Gen8, &["gen=9"]);
+    let off = run(&e, Target::Gen8, &["gen9=on", "gen_zero_samples=off"]);
+    let on = run(&e, Target::Gen8, &["gen9=on"]);
     let c = compare(&off, &on, &[]);
     let mlen = stat(&c, "mlen");
     assert!(mlen.total_after < mlen.total_before, "{mlen:?}");
@@ -52,11 +52,11 @@ fn zero_samples_cut_mlen_and_help_instructions_on_gen9() {
 #[test]
 fn gen16_and_gen7_compile_the_corpus() {
     let e = entries();
-    let f = run(&e[..24], Target::Gen16, &["gen=7"]);
+    let f = run(&e[..24], Target::Gen16, &["gen9=off"]);
     assert_eq!(f.programs.len(), 24);
     assert!(f.programs.iter().all(|p| p.stats["registers"] <= 128));
     // A starved budget spills (or fails to allocate, which is recorded, not fatal).
-    let config = vec!["grfs=24".to_string()];
+    let config = vec!["gen_grfs=16".to_string()];
     let settings = Settings::parse(Target::Gen16, &config).unwrap();
     let f = collect(&e[..24], &settings, "corpus/stats", &config);
     assert_eq!(f.programs.len() + f.failed.len(), 24);

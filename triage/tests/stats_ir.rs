@@ -18,7 +18,7 @@ fn corpus_dir() -> PathBuf {
 
 fn settings(config: &[&str]) -> (Settings, Vec<String>) {
     let config: Vec<String> = config.iter().map(|s| s.to_string()).collect();
-    (Settings::parse(Target::Ir, &config).unwrap(), config)
+    (Settings::parse(Target::Middle, &config).unwrap(), config)
 }
 
 #[test]
@@ -107,7 +107,7 @@ fn commands_end_to_end() {
         );
         String::from_utf8(out.stdout).unwrap()
     };
-    let gen = ["--generate", "40", "--seed", "7", "--target", "ir"];
+    let gen = ["--generate", "40", "--seed", "7", "--target", "middle"];
     run(&[
         &["stats"],
         &gen[..],
@@ -135,11 +135,20 @@ fn commands_end_to_end() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<svg") && !page.contains("<script"));
     let bad = Command::new(exe)
-        .args(["stats", "--generate", "1", "--config", "grfs=8", "--out"])
+        .args([
+            "stats",
+            "--generate",
+            "1",
+            "--config",
+            "gen_grfs=16",
+            "--out",
+        ])
         .arg(&a)
         .output()
         .unwrap();
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown key \"grfs\" for target ir"));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("unknown key \"gen_grfs\" for target middle")
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -31,6 +31,7 @@ pub use checker::CheckError;
 use crate::heuristics::A6xxHeuristics;
 use crate::ir;
 use crate::planted::Plants;
+use crate::profile::{self, Phase};
 use sim::a6xx::{Config, Program, WaveSize};
 
 /// Knobs of one compile.
@@ -135,20 +136,29 @@ pub fn sim_config(opts: &Options) -> Config {
 
 /// Compiles `p` (SSA after the middle end) for the a6xx simulator.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
-    let mut f = lower::lower(p)?;
+    let mut f = profile::time(Phase::Lower, || lower::lower(p))?;
     let vid = 0;
     if opts.opt_predicates {
-        opt_predicates::opt_predicates(&mut f, opts.predicates, opts.plants);
+        profile::time(Phase::Opt, || {
+            opt_predicates::opt_predicates(&mut f, opts.predicates, opts.plants)
+        });
     }
-    let pred_reloads = ra_predicates::ra_predicates(
-        &mut f,
-        opts.predicates,
-        opts.heuristics.pred_pick,
-        opts.plants,
-    );
-    let alloc = ra::ra(&mut f, opts)?;
-    let leg = legalize::legalize(&alloc.blocks, opts.plants);
-    let check = checker::check(&leg.program, &leg.recs, &[(sim::a6xx::Reg::r(0, 0), vid)]);
+    // The whole allocator (its liveness, interference and spilling included) counts as colour.
+    let (pred_reloads, alloc) = profile::time(Phase::Colour, || {
+        let pred_reloads = ra_predicates::ra_predicates(
+            &mut f,
+            opts.predicates,
+            opts.heuristics.pred_pick,
+            opts.plants,
+        );
+        ra::ra(&mut f, opts).map(|alloc| (pred_reloads, alloc))
+    })?;
+    let leg = profile::time(Phase::Emit, || {
+        legalize::legalize(&alloc.blocks, opts.plants)
+    });
+    let check = profile::time(Phase::Check, || {
+        checker::check(&leg.program, &leg.recs, &[(sim::a6xx::Reg::r(0, 0), vid)])
+    });
     let instrs = &leg.program.instrs;
     let stats = CompileStats {
         instructions: instrs.len() as u32,

@@ -34,6 +34,7 @@ pub mod zero_samples;
 use crate::heuristics::GenHeuristics;
 use crate::ir;
 use crate::planted::Plants;
+use crate::profile::{self, Phase};
 use sim::gen::{ExecSize, Gen, Message, Op, Program};
 
 pub use checker::CheckError;
@@ -147,12 +148,17 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
             "dispatch width must be 8 or 16".into(),
         ));
     }
-    let mut v = lower::lower(&p.func, opts.width, opts.gen)?;
-    dce::eliminate_dead_code(&mut v);
-    let trimmed = if opts.opt_zero_samples {
-        let n = zero_samples::opt_zero_samples(&mut v, opts.plants);
+    let mut v = profile::time(Phase::Lower, || {
+        let mut v = lower::lower(&p.func, opts.width, opts.gen)?;
         dce::eliminate_dead_code(&mut v);
-        n
+        Ok(v)
+    })?;
+    let trimmed = if opts.opt_zero_samples {
+        profile::time(Phase::Opt, || {
+            let n = zero_samples::opt_zero_samples(&mut v, opts.plants);
+            dce::eliminate_dead_code(&mut v);
+            n
+        })
     } else {
         0
     };
@@ -162,11 +168,15 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     if scratch > SCRATCH_GRFS {
         return Err(CompileError::ScratchOverflow { needed: scratch });
     }
-    let e = emit::emit(&v, &a, opts.width, opts.gen, grfs, scratch)?;
-    if let Err(errs) = sim::gen::validate(&e.program, None) {
-        return Err(CompileError::Invalid(errs[0].to_string()));
-    }
-    let check = checker::check(&e.program, &e.annots);
+    let e = profile::time(Phase::Emit, || {
+        emit::emit(&v, &a, opts.width, opts.gen, grfs, scratch)
+    })?;
+    let check = profile::time(Phase::Check, || {
+        if let Err(errs) = sim::gen::validate(&e.program, None) {
+            return Err(CompileError::Invalid(errs[0].to_string()));
+        }
+        Ok(checker::check(&e.program, &e.annots))
+    })?;
     let mut stats = CompileStats {
         instructions: e.program.insts.len() as u32,
         spilled_regs: a.spilled,

@@ -20,69 +20,81 @@ use super::flow;
 use super::liveness::{flows, BitSet};
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use crate::planted::{Plant, Plants};
+use cranelift_entity::EntityRef;
 use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
 
-/// Rewrites `p` so that `v` lives in spill slot `slot`.
-pub fn spill_reg(p: &mut VProgram, v: VReg, slot: u32) {
-    let size = p.regs[v].size;
+/// Rewrites `p` so that each register `v` of `spills` lives in its spill slot, in one pass:
+/// an instruction's fills come in the order of `spills`, before the pre-fill of its
+/// destination.
+pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
+    let mut slot_of = vec![None; p.regs.len()];
+    for &(v, slot) in spills {
+        slot_of[v.index()] = Some(slot);
+    }
+    let spilled = |r: VReg| slot_of.get(r.index()).copied().flatten();
     let insts = std::mem::take(&mut p.insts);
-    let mut out = Vec::with_capacity(insts.len() + 8);
+    let mut out = Vec::with_capacity(insts.len() + 8 * spills.len());
     for mut inst in insts {
-        let uses = {
-            let mut u = false;
-            inst.for_each_use(|r, _| u |= r.reg == v);
-            u
+        let mut touches = inst.dst.is_some_and(|d| spilled(d.reg).is_some());
+        inst.for_each_use(|r, _| touches |= spilled(r.reg).is_some());
+        if !touches {
+            out.push(inst);
+            continue;
+        }
+        for &(v, slot) in spills {
+            let size = p.regs[v].size;
+            let mut uses = false;
+            inst.for_each_use(|r, _| uses |= r.reg == v);
+            if uses {
+                let t = p.new_reg(size, false);
+                fill(p, &mut out, &inst, t, 0, size, slot);
+                inst.for_each_use_mut(|r| {
+                    if r.reg == v {
+                        r.reg = t;
+                    }
+                });
+            }
+        }
+        let Some((v, slot)) = inst.dst.and_then(|d| Some((d.reg, spilled(d.reg)?))) else {
+            out.push(inst);
+            continue;
         };
-        let defines = inst.dst.is_some_and(|d| d.reg == v);
+        let size = p.regs[v].size;
         let exec = inst.exec;
         let at = |mut i: VInst, like: &VInst| {
             i.depth = like.depth;
             i.loop_depth = like.loop_depth;
             i
         };
-        if uses {
-            let t = p.new_reg(size, false);
-            fill(p, &mut out, &inst, t, 0, size, slot);
-            inst.for_each_use_mut(|r| {
-                if r.reg == v {
-                    r.reg = t;
-                }
-            });
-        }
-        if defines {
-            let s = p.new_reg(size + 1, false);
-            if inst.depth > 0 {
-                fill(p, &mut out, &inst, s, 1, size, slot);
-            } else {
-                let per = exec.regs() as u8;
-                for j in (0..size).step_by(per as usize) {
-                    let dst = VRef::new(s, 1 + j, Type::UD);
-                    let zero = VSrc::Imm {
-                        bits: 0,
-                        ty: Type::UD,
-                    };
-                    let mut m =
-                        VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
-                    m.no_mask = true;
-                    out.push(at(m, &inst));
-                }
-            }
-            let d = inst.dst.as_mut().expect("defines");
-            d.reg = s;
-            d.off += 1;
-            inst.partial = true;
-            let like = inst.clone();
-            out.push(inst);
-            out.push(at(header(s, slot, exec), &like));
-            let desc = SendDesc::new(Message::ScratchBlockWrite { regs: size }, 1 + size, 0, true);
-            let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
-            let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
-            w.no_mask = true;
-            w.slot = Some(slot);
-            out.push(at(w, &like));
+        let s = p.new_reg(size + 1, false);
+        if inst.depth > 0 {
+            fill(p, &mut out, &inst, s, 1, size, slot);
         } else {
-            out.push(inst);
+            let per = exec.regs() as u8;
+            for j in (0..size).step_by(per as usize) {
+                let dst = VRef::new(s, 1 + j, Type::UD);
+                let zero = VSrc::Imm {
+                    bits: 0,
+                    ty: Type::UD,
+                };
+                let mut m = VInst::new(Op::Mov, exec, Some(dst), [zero, VSrc::Null, VSrc::Null]);
+                m.no_mask = true;
+                out.push(at(m, &inst));
+            }
         }
+        let d = inst.dst.as_mut().expect("defines");
+        d.reg = s;
+        d.off += 1;
+        inst.partial = true;
+        let like = inst.clone();
+        out.push(inst);
+        out.push(at(header(s, slot, exec), &like));
+        let desc = SendDesc::new(Message::ScratchBlockWrite { regs: size }, 1 + size, 0, true);
+        let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
+        let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
+        w.no_mask = true;
+        w.slot = Some(slot);
+        out.push(at(w, &like));
     }
     p.insts = out;
 }

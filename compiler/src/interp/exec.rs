@@ -72,6 +72,7 @@ pub(super) fn run<const STATS: bool>(
     let mut total_left = opts.total_fuel;
     let mut executed = 0u64;
     let mut max_iters = 0u32;
+    let mut loop_passes = 0u64;
     for inv in 0..d.invocations {
         st.begin_invocation(code);
         let fuel = opts.fuel.min(total_left);
@@ -84,10 +85,12 @@ pub(super) fn run<const STATS: bool>(
             fuel,
             executed: 0,
             max_iters,
+            loop_passes,
         };
         let outcome = run.exec::<STATS>();
         executed += run.executed;
         max_iters = run.max_iters;
+        loop_passes = run.loop_passes;
         let left = run.fuel;
         if let Err((pc, fault)) = outcome {
             return Err(error(code, inv, pc, fault, fuel < opts.fuel));
@@ -98,6 +101,7 @@ pub(super) fn run<const STATS: bool>(
         *s = RunStats {
             executed_insts: executed,
             max_loop_iterations: max_iters,
+            loop_passes,
             loops_taken_twice: st.loop_twice.iter().filter(|&&t| t).count() as u32,
             divergent_ifs_simd8: st.if_groups.iter().filter(|g| g.2).count() as u32,
             if_nodes: code.if_nodes,
@@ -150,6 +154,8 @@ struct Invocation<'a> {
     executed: u64,
     /// Most loop-body passes in one loop execution so far in the run (statistics only).
     max_iters: u32,
+    /// Passes through loop bodies so far, all invocations (see [`RunStats::loop_passes`]).
+    loop_passes: u64,
 }
 
 /// Reads slot `v`, which must have been written in epoch `epoch`.
@@ -425,6 +431,7 @@ impl Invocation<'_> {
                 if STATS {
                     self.st.loop_iters[node as usize] = 0;
                     self.max_iters = self.max_iters.max(1);
+                    self.loop_passes += 1;
                 }
             }
         }
@@ -493,5 +500,6 @@ impl Invocation<'_> {
             self.st.loop_twice[node as usize] = true;
         }
         self.max_iters = self.max_iters.max(*n + 1);
+        self.loop_passes += 1;
     }
 }

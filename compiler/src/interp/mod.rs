@@ -119,6 +119,10 @@ pub struct RunStats {
     /// Most passes through a loop body in one execution of one loop (1 when no back-edge was
     /// taken; 0 when no loop ran).
     pub max_loop_iterations: u32,
+    /// Passes through loop bodies (entries plus back-edges taken) summed over every loop and
+    /// every invocation: an upper bound on the iterations any SIMD group of invocations runs,
+    /// which a driver with a loop-iteration limit (lavapipe's 65535) must stay under.
+    pub loop_passes: u64,
     /// Loop nodes whose back-edge (falling off the body or `continue`) was taken at least twice
     /// in one execution of the loop, in some invocation.
     pub loops_taken_twice: u32,

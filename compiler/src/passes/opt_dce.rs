@@ -36,6 +36,12 @@ pub fn dce(func: &mut Function) -> bool {
 
 /// [`dce`] with the pass configuration (planted bugs).
 pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
+    if config.plants.has(Plant::TestHang) && Plant::TestHang.test_trigger(func.values.len()) {
+        // The test plant: a pass that never returns.
+        loop {
+            std::hint::spin_loop();
+        }
+    }
     let live_out_bug = config.plants.has(Plant::DceLoopLiveOut);
     let mut progress = false;
     loop {

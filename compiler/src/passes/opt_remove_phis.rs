@@ -28,6 +28,10 @@ pub fn remove_phis(func: &mut Function) -> bool {
 
 /// [`remove_phis`] with the pass configuration (planted bugs).
 pub fn remove_phis_with(func: &mut Function, config: &PassConfig) -> bool {
+    if config.plants.has(Plant::TestRecurse) && Plant::TestRecurse.test_trigger(func.values.len()) {
+        // The test plant: recursion without bound, until the stack overflows.
+        std::hint::black_box(descend(std::hint::black_box(0)));
+    }
     let mut backedge: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
     if config.plants.has(Plant::RemovePhisBackedge) {
         mark_headers(&func.body, &mut backedge);
@@ -107,4 +111,14 @@ fn mark_headers(list: &[CfNode], out: &mut SecondaryMap<Block, Option<Block>>) {
             }
         }
     }
+}
+
+/// Recurses forever (the `test-recurse` plant); each frame holds a buffer so the stack runs out
+/// quickly.
+fn descend(depth: u64) -> u64 {
+    if depth == u64::MAX {
+        return 0;
+    }
+    let frame = std::hint::black_box([depth; 64]);
+    descend(depth + 1) + frame[(depth % 64) as usize]
 }

@@ -8,6 +8,7 @@ use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
 use compiler::ir::Program;
+use compiler::profile::{self, Phase};
 use sim::a6xx::{Outcome, WaveSize};
 use sim::dispatch::Results;
 
@@ -36,6 +37,10 @@ impl Pipeline for A6xx {
         "a6xx"
     }
 
+    fn description(&self) -> &'static str {
+        "the ir3-style Adreno a6xx backend on the a6xx simulator"
+    }
+
     fn run(
         &self,
         case: &Case,
@@ -51,11 +56,13 @@ impl Pipeline for A6xx {
             return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &a6xx::sim_config(&options),
-        );
+        let run = profile::time(Phase::Simulate, || {
+            sim::a6xx::run(
+                &compiled.program,
+                &optimised.dispatch,
+                &a6xx::sim_config(&options),
+            )
+        });
         match run.outcome {
             Outcome::Completed => {}
             Outcome::Timeout => {

@@ -9,6 +9,7 @@ use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::gen::{self, Options};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig};
+use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 use sim::gen::{ExecSize, Gen as Generation, Outcome};
 
@@ -50,6 +51,13 @@ impl Pipeline for Gen {
         }
     }
 
+    fn description(&self) -> &'static str {
+        match self.width {
+            ExecSize::S16 => "the brw-style Intel Gen backend at SIMD16 on the Gen EU simulator",
+            _ => "the brw-style Intel Gen backend at SIMD8 on the Gen EU simulator",
+        }
+    }
+
     fn run(
         &self,
         case: &Case,
@@ -63,8 +71,10 @@ impl Pipeline for Gen {
         let config = PassConfig {
             plants: opts.plants,
         };
-        pipeline::to_registers(&mut registers, false, &config)
-            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), "from_ssa".into()))?;
+        profile::time(Phase::FromSsa, || {
+            pipeline::to_registers(&mut registers, false, &config)
+        })
+        .map_err(|e| fail(FindingKind::CompileError, e.to_string(), "from_ssa".into()))?;
         let options = options(case, opts, self.width);
         let compiled = gen::compile(&registers, &options)
             .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
@@ -73,11 +83,13 @@ impl Pipeline for Gen {
         }
         coverage.spills |= compiled.stats.spills > 0;
         coverage.trimmed_sends |= compiled.stats.trimmed_sends > 0;
-        let run = sim::gen::run(
-            &compiled.program,
-            &registers.dispatch,
-            &sim::gen::Config::default(),
-        )
+        let run = profile::time(Phase::Simulate, || {
+            sim::gen::run(
+                &compiled.program,
+                &registers.dispatch,
+                &sim::gen::Config::default(),
+            )
+        })
         .map_err(|errors| {
             let detail = errors
                 .iter()

@@ -9,6 +9,7 @@ use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::interp::{InterpError, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineError, PipelineOptions, PASSES};
+use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 
 /// Optimised IR, re-interpreted.
@@ -17,6 +18,10 @@ pub struct Middle;
 impl Pipeline for Middle {
     fn name(&self) -> &'static str {
         "middle"
+    }
+
+    fn description(&self) -> &'static str {
+        "the middle end: optimised IR taken out of SSA, re-interpreted"
     }
 
     fn run(
@@ -36,26 +41,31 @@ impl Pipeline for Middle {
         let config = PassConfig {
             plants: opts.plants,
         };
-        if pipeline::to_registers(&mut registers, true, &config).map_err(pipeline_finding)? {
+        if profile::time(Phase::FromSsa, || {
+            pipeline::to_registers(&mut registers, true, &config)
+        })
+        .map_err(pipeline_finding)?
+        {
             coverage.passes_changed.push("from_ssa");
         }
-        INTERPRETER
-            .with_borrow_mut(|i| i.run(&registers, &run))
-            .map_err(|e| {
-                let kind = match e {
-                    InterpError::OutOfFuel { .. } | InterpError::OutOfTotalFuel { .. } => {
-                        FindingKind::Timeout
-                    }
-                    _ => FindingKind::Mismatch,
-                };
-                let mut f = Finding::new(
-                    kind,
-                    self.name(),
-                    format!("the optimised program fails to run: {e}"),
-                );
-                f.class = Some("interp-error".into());
-                Box::new(f)
-            })
+        profile::time(Phase::Simulate, || {
+            INTERPRETER.with_borrow_mut(|i| i.run(&registers, &run))
+        })
+        .map_err(|e| {
+            let kind = match e {
+                InterpError::OutOfFuel { .. } | InterpError::OutOfTotalFuel { .. } => {
+                    FindingKind::Timeout
+                }
+                _ => FindingKind::Mismatch,
+            };
+            let mut f = Finding::new(
+                kind,
+                self.name(),
+                format!("the optimised program fails to run: {e}"),
+            );
+            f.class = Some("interp-error".into());
+            Box::new(f)
+        })
     }
 }
 

@@ -1,11 +1,13 @@
 //! `gpufuzz bench`: end-to-end fuzzing throughput on one core, with the time split by stage
-//! (generate, verify, interpret, each pipeline) — the numbers the README quotes.
+//! (generate, verify, interpret, each pipeline) and each pipeline split by phase
+//! ([`compiler::profile`]) — the numbers the README quotes.
 
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
+use compiler::profile::{self, Phase};
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::pipelines::{self, middle};
+use fuzz::pipelines::{self, middle, vulkan, Pipeline};
 use fuzz::rng;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -13,19 +15,44 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Programs to run.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     programs: u64,
     /// Seed of the inputs.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Only these pipelines (repeatable; `all` for every one); default the default set.
+    /// `vulkan` is split further into emit, pipeline creation and dispatch.
+    #[arg(long = "target", value_name = "T")]
+    targets: Vec<String>,
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let opts = OracleOptions::default();
+    let chosen: Vec<&dyn Pipeline> = pipelines::all()
+        .iter()
+        .copied()
+        .filter(|p| {
+            if a.targets.is_empty() {
+                p.in_default_set()
+            } else {
+                a.targets.iter().any(|t| t == p.name() || t == "all")
+            }
+        })
+        .collect();
+    if chosen.iter().any(|p| p.name() == "vulkan") {
+        let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
+        println!("vulkan: {}", info.describe());
+    }
     let mut buf = Vec::new();
     let mut interp = Interpreter::new();
-    let names: Vec<&str> = pipelines::all().iter().map(|p| p.name()).collect();
+    let names: Vec<&str> = chosen.iter().map(|p| p.name()).collect();
     let mut stage = vec![Duration::ZERO; 4 + names.len()];
+    // vulkan: emit, pipeline creation, dispatch (measured in the worker), and the rest.
+    let mut vk = [Duration::ZERO; 4];
+    let mut vk_failed = 0u64;
+    let mut phases = vec![profile::Times::default(); names.len()];
+    profile::enable();
+    profile::take();
     let (mut insts, mut executed) = (0u64, 0u64);
     let start = Instant::now();
     for i in 0..a.programs {
@@ -57,10 +84,27 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         let optimised = middle::optimise(&case, &opts, &mut Coverage::default());
         stage[3] += t.elapsed();
         let Ok(optimised) = optimised else { continue };
-        for (k, p) in pipelines::all().iter().enumerate() {
+        for (k, p) in chosen.iter().enumerate() {
             let t = Instant::now();
-            let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
+            if p.name() == "vulkan" {
+                match vulkan::execute(vulkan::source(&case, &optimised), &opts.vulkan) {
+                    Ok(done) => {
+                        vk[0] += done.emit;
+                        vk[1] += done.driver.pipeline;
+                        vk[2] += done.driver.dispatch;
+                        vk[3] += t.elapsed().saturating_sub(
+                            done.emit + done.driver.pipeline + done.driver.dispatch,
+                        );
+                    }
+                    Err(_) => vk_failed += 1,
+                }
+            } else {
+                let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
+            }
             stage[4 + k] += t.elapsed();
+            for (sum, d) in phases[k].iter_mut().zip(profile::take()) {
+                *sum += d;
+            }
         }
     }
     let total = start.elapsed().as_secs_f64();
@@ -81,12 +125,39 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let labels = ["generate", "verify", "interpret", "optimise"]
         .into_iter()
         .chain(names.iter().copied());
-    for (label, d) in labels.zip(&stage) {
+    let per_program = |d: &Duration| d.as_secs_f64() * 1e6 / a.programs as f64;
+    let row = |label: &str, d: &Duration| {
         println!(
             "  {label:<10} {:>8.1} us/program  {:>5.1}%",
-            d.as_secs_f64() * 1e6 / a.programs as f64,
+            per_program(d),
             100.0 * d.as_secs_f64() / total
         );
+    };
+    for (k, (label, d)) in labels.zip(&stage).enumerate() {
+        row(label, d);
+        if label == "vulkan" {
+            let parts = ["  emit", "  pipeline", "  dispatch", "  worker"];
+            for (part, d) in parts.iter().zip(&vk) {
+                row(part, d);
+            }
+            if vk_failed > 0 {
+                println!(
+                    "  ({vk_failed} programs not run on the device: emitter refusals or runner errors)"
+                );
+            }
+            continue;
+        }
+        let Some(split) = k.checked_sub(4).map(|p| &phases[p]) else {
+            continue;
+        };
+        let mut line = String::new();
+        for (phase, t) in Phase::ALL.iter().zip(split) {
+            if !t.is_zero() {
+                line += &format!(" {} {:.0}", phase.name(), per_program(t));
+            }
+        }
+        let rest = d.saturating_sub(split.iter().sum());
+        println!("      {line} other {:.0}", per_program(&rest));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,27 +1,56 @@
 //! The flags every compiling command shares: `--plant NAME`, `--target T`,
-//! `--disable-pass NAME` (all repeatable). They are exactly what a report's repro command
-//! prints, so a reduced finding reproduces with its configuration.
+//! `--disable-pass NAME`, `--case KEY=VALUE` (all repeatable). They are exactly what a report's
+//! repro command prints, so a reduced finding reproduces with its configuration. Every name is
+//! checked here, before any work: an unknown target, plant, pass or knob is a usage error that
+//! lists what exists.
 
 use clap::Args;
-use compiler::passes::pipeline::PASSES;
+use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
 use fuzz::oracle::{CaseConfig, OracleOptions};
+use fuzz::pipelines;
+use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct ConfigArgs {
-    /// Switch a planted bug on (repeatable); see `compiler/src/planted.rs`.
+    /// Switch a planted bug on (repeatable); `gpufuzz plant --list` shows the catalog.
     #[arg(long = "plant", value_name = "NAME")]
     pub plants: Vec<String>,
-    /// Only these pipelines (repeatable); default all.
+    /// Only these pipelines (repeatable): middle, gen8, gen16, a6xx, vulkan, or `all` (which adds the
+    /// opt-in targets); default every target of the default set. An unknown name is an error
+    /// listing the targets.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
-    /// Switch an optional middle-end pass off (repeatable; `.ir` inputs only).
+    /// Switch an optional middle-end pass off (repeatable); adds to a `.ir` file's
+    /// `; disable-pass:` header.
     #[arg(long = "disable-pass", value_name = "NAME")]
     pub disabled: Vec<String>,
-    /// Set a backend knob of the case configuration (repeatable; `.ir` inputs only), e.g.
-    /// `a6xx_registers=12`, `gen_grfs=16`, `gen9=false`, `a6xx_predicates=1`.
+    /// Set a knob of the case configuration (repeatable), overriding the input's own
+    /// (`; case:` header of a `.ir` file, or what raw bytes decode to): `gen9=true|false`,
+    /// `gen_grfs=16..125` (GRFs at SIMD8; SIMD16 gets twice a starved budget, capped at 125),
+    /// `gen_zero_samples=true|false`, `a6xx_wave128=true|false`, `a6xx_predicates=1|4`,
+    /// `a6xx_registers=8..192`, `a6xx_opt_predicates=true|false`, `vulkan_unoptimised=true|false`
+    /// (the `vulkan` target gets the generator's program, not the middle end's output).
     #[arg(long = "case", value_name = "KEY=VALUE")]
     pub case: Vec<String>,
+    /// `vulkan` target: the physical device to run on (index, as `vulkaninfo` lists them).
+    #[arg(long = "vk-device", value_name = "N", default_value_t = 0)]
+    pub vk_device: u32,
+    /// `vulkan` target: the ICD manifest to load instead of the loader's default (sets
+    /// `VK_ICD_FILENAMES` for the worker), e.g. another Mesa's `lvp_icd.x86_64.json`.
+    #[arg(long = "vk-icd", value_name = "JSON")]
+    pub vk_icd: Option<PathBuf>,
+    /// `vulkan` target: milliseconds a dispatch may run before it is a timeout finding.
+    #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = 2000)]
+    pub vk_timeout_ms: u64,
+    /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
+    /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
+    /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
+    /// `result_words` (16777216, all invocations' outputs and buffers).
+    #[arg(long = "limit", value_name = "NAME=N")]
+    pub limits: Vec<String>,
 }
 
 impl ConfigArgs {
@@ -36,32 +65,72 @@ impl ConfigArgs {
         })
     }
 
-    /// Oracle options with these plants and targets.
-    pub fn oracle(&self) -> Result<OracleOptions, String> {
-        Ok(OracleOptions {
-            targets: self.targets.clone(),
-            plants: self.plants()?,
-            ..OracleOptions::default()
+    /// The targets named, checked against the registry (empty: the default set).
+    pub fn targets(&self) -> Result<Vec<String>, String> {
+        let chosen = pipelines::select(&self.targets)?;
+        Ok(if self.targets.is_empty() {
+            Vec::new()
+        } else {
+            chosen.into_iter().map(String::from).collect()
         })
     }
 
-    /// The case configuration for a `.ir` input.
-    pub fn case_config(&self) -> Result<CaseConfig, String> {
-        let mut c = CaseConfig::default();
+    /// Oracle options with these plants and targets. When `vulkan` is among them its device
+    /// (`--vk-device`, `--vk-icd`) is opened first: without one it is a usage error saying
+    /// what to install.
+    pub fn oracle(&self) -> Result<OracleOptions, String> {
+        let opts = OracleOptions {
+            targets: self.targets()?,
+            plants: self.plants()?,
+            vulkan: self.vulkan(),
+            ..OracleOptions::default()
+        };
+        if opts.targets.iter().any(|t| t == "vulkan") {
+            let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
+            eprintln!("vulkan: {}", info.describe());
+        }
+        Ok(opts)
+    }
+
+    /// The `vulkan` target's device, ICD and time limit.
+    pub fn vulkan(&self) -> VulkanOptions {
+        VulkanOptions {
+            device: self.vk_device,
+            icd: self.vk_icd.clone(),
+            dispatch_timeout: Duration::from_millis(self.vk_timeout_ms),
+            worker: None,
+        }
+    }
+
+    /// `config` with the command line's `--disable-pass` and `--case` applied on top.
+    pub fn apply(&self, mut config: CaseConfig) -> Result<CaseConfig, String> {
         for name in &self.disabled {
-            let i = PASSES
-                .iter()
-                .position(|(n, _)| n == name)
-                .ok_or_else(|| format!("unknown pass {name:?}"))?;
-            c.disabled_passes |= 1 << i;
+            config
+                .disable_pass(name)
+                .map_err(|e| format!("--disable-pass: {e}"))?;
         }
         for kv in &self.case {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| format!("--case {kv}: expected KEY=VALUE"))?;
-            c.set(k, v)?;
+            config
+                .set_checked(kv)
+                .map_err(|e| format!("--case {kv}: {e}"))?;
         }
-        Ok(c)
+        Ok(config)
+    }
+
+    /// The bounds a `.ir` program is read within.
+    pub fn limits(&self) -> Result<Limits, String> {
+        let mut limits = Limits::default();
+        for l in &self.limits {
+            limits.set(l)?;
+        }
+        Ok(limits)
+    }
+
+    /// Checks every name and value the flags give, for commands that use only some of them.
+    pub fn check(&self) -> Result<(), String> {
+        self.oracle()?;
+        self.limits()?;
+        self.apply(CaseConfig::default()).map(|_| ())
     }
 
     /// The flags again, for commands printed to the user.
@@ -69,6 +138,21 @@ impl ConfigArgs {
         let mut s = String::new();
         for p in &self.plants {
             s.push_str(&format!(" --plant {p}"));
+        }
+        for t in &self.targets {
+            s.push_str(&format!(" --target {t}"));
+        }
+        // The device and limits of the `vulkan` target, when it may run.
+        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
+            if self.vk_device != 0 {
+                s.push_str(&format!(" --vk-device {}", self.vk_device));
+            }
+            if let Some(icd) = &self.vk_icd {
+                s.push_str(&format!(" --vk-icd {}", icd.display()));
+            }
+            if self.vk_timeout_ms != 2000 {
+                s.push_str(&format!(" --vk-timeout-ms {}", self.vk_timeout_ms));
+            }
         }
         s.trim_start().to_string()
     }

@@ -1,23 +1,47 @@
-//! Reading programs and raw inputs from files, with errors that name the file.
+//! Reading programs and raw inputs from files, with errors that name the file. Whether a file
+//! is a program in the text format or raw fuzz bytes is decided by its content (or `--raw`),
+//! never by its name.
 
-use compiler::ir::{text, verify, Program};
+use super::config::ConfigArgs;
+use fuzz::case_file;
+use fuzz::oracle::{self, Case};
 use std::path::Path;
 
-/// Reads and parses a `.ir` file, then verifies it.
-pub fn read_program(path: &Path) -> Result<Program, String> {
+/// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it.
+pub fn read_case(path: &Path, config: &ConfigArgs) -> Result<Case, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let program =
-        text::parse_program(&text, &path.display().to_string()).map_err(|e| e.to_string())?;
-    verify::verify(&program).map_err(|e| format!("{}: invalid program:\n{e}", path.display()))?;
-    Ok(program)
+    case_file::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
 }
 
-/// Reads a raw fuzz input.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+/// Reads an input file as a case: a program in the text format (with its header) unless
+/// `raw` or the content is not text, else raw fuzz bytes decoded as the fuzzer does. The
+/// command line's `--disable-pass` and `--case` override what the file says. `None`: raw bytes
+/// from which the generator makes no program.
+pub fn load(path: &Path, raw: bool, config: &ConfigArgs) -> Result<Option<Case>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let case = if !raw && case_file::looks_like_text(&bytes) {
+        read_case(path, config)?
+    } else {
+        match fuzz::panics::catch(|| oracle::decode(&bytes)) {
+            Ok(Some(case)) => case,
+            Ok(None) => return Ok(None),
+            Err(p) => {
+                return Err(format!(
+                    "{}: the generator panicked decoding it at {}: {}",
+                    path.display(),
+                    p.location,
+                    p.message
+                ))
+            }
+        }
+    };
+    Ok(Some(Case {
+        config: config.apply(case.config)?,
+        program: case.program,
+    }))
 }
 
-/// Whether a path names a program in the text format (by extension).
-pub fn is_ir(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "ir")
+/// Whether `load` reads this file as a program in the text format.
+pub fn is_text(path: &Path, raw: bool) -> bool {
+    !raw && std::fs::read(path).is_ok_and(|b| case_file::looks_like_text(&b))
 }

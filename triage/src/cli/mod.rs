@@ -5,6 +5,7 @@ mod config;
 mod fmt;
 mod fuzz;
 mod input;
+mod output;
 mod plant;
 mod reduce;
 mod report;
@@ -51,6 +52,12 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Compare two stats files the way Mesa's shader-db report.py does.
     Report(report::ReportArgs),
+    /// The worker process of `fuzz --fork` (internal).
+    #[command(hide = true)]
+    FuzzWorker(fuzz::WorkerArgs),
+    /// The Vulkan worker process (started by the `vulkan` target; talks on stdin/stdout).
+    #[command(hide = true)]
+    VkWorker,
 }
 
 /// Runs a parsed command line.
@@ -67,5 +74,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
         Command::Selftest(a) => selftest::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Report(a) => report::run(a),
+        Command::FuzzWorker(a) => fuzz::worker(a),
+        Command::VkWorker => Ok(vulkan_runner::serve::serve()),
     }
 }

@@ -4,7 +4,6 @@
 use super::config::ConfigArgs;
 use super::input;
 use clap::Args;
-use fuzz::oracle::{self, Case};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -13,15 +12,18 @@ use triage::session;
 
 #[derive(Args, Debug)]
 pub struct ReduceArgs {
-    /// A program (`.ir`) or a raw input (`input.bin`).
+    /// A program in the text format or a raw input (`input.bin`), told apart by content.
     file: PathBuf,
+    /// Read the file as raw fuzz bytes even if it looks like a program.
+    #[arg(long)]
+    raw: bool,
     #[command(flatten)]
     config: ConfigArgs,
     /// Write the reduced program here (default: print it).
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
     /// Wall-clock limit in seconds.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     time: u64,
     /// Print every attempt.
     #[arg(long)]
@@ -30,14 +32,7 @@ pub struct ReduceArgs {
 
 pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
     let opts = a.config.oracle()?;
-    let case = if input::is_ir(&a.file) {
-        Case {
-            config: a.config.case_config()?,
-            program: input::read_program(&a.file)?,
-        }
-    } else {
-        oracle::decode(&input::read_bytes(&a.file)?).ok_or("the input decodes to no program")?
-    };
+    let case = input::load(&a.file, a.raw, &a.config)?.ok_or("the input decodes to no program")?;
     let reducer = Reducer {
         log_attempts: a.log,
         ..Reducer::default()
@@ -46,14 +41,19 @@ pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
     };
     let r = session::reduce_case(case, &opts, &reducer)?;
     let cfg = session::repro_config(&r.reduced.case, &opts);
-    let text = compiler::ir::text::print_program(&r.reduced.case.program);
+    // With its `; case:` header: the file reproduces with the plant and target flags only.
+    let text = fuzz::case_file::print_case(&r.reduced.case);
     let header = format!("; {}\n; signature: {}\n", r.finding, r.signature);
     match &a.out {
         Some(path) => {
             fuzz::store::write_atomically(path, (header + &text).as_bytes())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             eprintln!("wrote {}", path.display());
-            eprintln!("reproduce: gpufuzz repro {}{}", path.display(), cfg.flags());
+            eprintln!(
+                "reproduce: gpufuzz repro {}{}",
+                path.display(),
+                cfg.command_flags()
+            );
         }
         None => print!("{header}{text}"),
     }

@@ -29,6 +29,9 @@ pub struct ReportArgs {
 }
 
 pub fn run(a: ReportArgs) -> Result<ExitCode, String> {
+    if let Some(path) = &a.html {
+        super::output::prepare_file(path)?;
+    }
     let before = StatsFile::read(&a.before)?;
     let after = StatsFile::read(&a.after)?;
     if before.target != after.target {

@@ -4,15 +4,19 @@
 use super::config::ConfigArgs;
 use super::input;
 use clap::Args;
-use fuzz::finding::Verdict;
-use fuzz::oracle::{self, Case};
+use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
+use fuzz::oracle;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct ReproArgs {
-    /// A raw input (`input.bin` of a finding) or a program in the text format (`.ir`).
+    /// A program in the text format (a finding's `program.ir`, with its `; case:` header) or a
+    /// raw input (`input.bin`); which one is decided by the content, whatever the name.
     file: PathBuf,
+    /// Read the file as raw fuzz bytes even if it looks like a program.
+    #[arg(long)]
+    raw: bool,
     #[command(flatten)]
     config: ConfigArgs,
     /// Print the program.
@@ -22,21 +26,14 @@ pub struct ReproArgs {
 
 pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
     let opts = a.config.oracle()?;
-    let (case, judgement) = if input::is_ir(&a.file) {
-        let case = Case {
-            config: a.config.case_config()?,
-            program: input::read_program(&a.file)?,
-        };
-        let j = oracle::judge(&case, &opts);
-        (Some(case), j)
-    } else {
-        let bytes = input::read_bytes(&a.file)?;
-        (oracle::decode(&bytes), oracle::judge_bytes(&bytes, &opts))
+    let case = input::load(&a.file, a.raw, &a.config)?;
+    let Some(case) = case else {
+        println!("rejected: {:?}", Rejection::NoProgram);
+        return Ok(ExitCode::SUCCESS);
     };
+    let judgement = oracle::judge(&case, &opts);
     if a.print {
-        if let Some(case) = &case {
-            print!("{}", compiler::ir::text::print_program(&case.program));
-        }
+        print!("{}", fuzz::case_file::print_case(&case));
     }
     match judgement.verdict {
         Verdict::Pass => {
@@ -47,20 +44,37 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
             println!("rejected: {r:?}");
             Ok(ExitCode::SUCCESS)
         }
+        Verdict::Finding(f) if input::is_text(&a.file, a.raw) && beyond_backend_limits(&f) => {
+            Err(format!(
+                "{}: the backend cannot compile this program with this configuration (a \
+                 limit, not a compiler bug): {f}",
+                a.file.display()
+            ))
+        }
         Verdict::Finding(f) => {
             println!("{f}");
             println!("signature: {}", f.signature());
-            if let Some(case) = &case {
-                let pass = triage::bisect::first_bad_pass(case, &opts, &f);
-                let sig = triage::signature::Signature {
-                    kind: f.kind,
-                    target: f.target.clone(),
-                    first_bad_pass: pass,
-                    class: f.class.clone(),
-                };
-                println!("bug: {sig}");
-            }
+            let pass = triage::bisect::first_bad_pass(&case, &opts, &f);
+            let sig = triage::signature::Signature {
+                kind: f.kind,
+                target: f.target.clone(),
+                first_bad_pass: pass,
+                class: f.class.clone(),
+            };
+            println!("bug: {sig}");
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// Compile errors that say a hand-written program or configuration asks for more than the
+/// backend supports (a register budget too small for the program, private memory exceeded):
+/// a usage error for a user's `.ir` file, never reported as a bug. Fuzzer-generated inputs stay
+/// findings, since the generator is meant to stay within the limits.
+fn beyond_backend_limits(f: &Finding) -> bool {
+    const LIMITS: [&str; 3] = ["BudgetTooSmall", "NoRegisters", "PrivateMemory"];
+    f.kind == FindingKind::CompileError
+        && f.class
+            .as_deref()
+            .is_some_and(|c| LIMITS.iter().any(|l| c.starts_with(l)))
 }

@@ -12,10 +12,10 @@ use triage::selftest::{self, table, SelftestOptions};
 #[derive(Args, Debug)]
 pub struct SelftestArgs {
     /// Fuzzing time per bug and seed, in seconds.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     budget_secs: u64,
     /// Seeds 1..=K.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
     seeds: u64,
     /// First seed (seeds FIRST..FIRST+K).
     #[arg(long, default_value_t = 1)]
@@ -23,11 +23,15 @@ pub struct SelftestArgs {
     /// Only these planted bugs (repeatable); default the whole catalog.
     #[arg(long = "plant", value_name = "NAME")]
     plants: Vec<String>,
+    /// Only planted bugs that show on these targets (repeatable; checked against the target
+    /// registry).
+    #[arg(long = "target", value_name = "T")]
+    targets: Vec<String>,
     /// Skip the run with nothing planted.
     #[arg(long)]
     no_baseline: bool,
     /// Time limit of each reduction, in seconds.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     reduce_secs: u64,
     /// Write the table and every hunt as JSON.
     #[arg(long)]
@@ -36,7 +40,11 @@ pub struct SelftestArgs {
 
 pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
     let plants = if a.plants.is_empty() {
-        Plant::ALL.to_vec()
+        Plant::ALL
+            .iter()
+            .copied()
+            .filter(|p| !p.test_only())
+            .collect()
     } else {
         a.plants
             .iter()
@@ -47,6 +55,20 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
             })
             .collect::<Result<_, _>>()?
     };
+    let targets = fuzz::pipelines::select(&a.targets)?;
+    let plants: Vec<Plant> = if a.targets.is_empty() {
+        plants
+    } else {
+        plants
+            .into_iter()
+            .filter(|p| {
+                p.targets() == "all" || p.targets().split_whitespace().any(|t| targets.contains(&t))
+            })
+            .collect()
+    };
+    if plants.is_empty() && a.no_baseline {
+        return Err("no planted bug shows on the targets given: nothing to measure".into());
+    }
     let so = SelftestOptions {
         budget: Duration::from_secs(a.budget_secs),
         seeds: (a.first_seed..a.first_seed + a.seeds).collect(),
@@ -63,15 +85,15 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
         so.seeds,
         a.budget_secs
     );
+    if let Some(path) = &a.json {
+        super::output::prepare_file(path)?;
+    }
     let result = selftest::run(&so);
     let rows = table::rows(&result);
     print!("{}", table::format(&rows, result.budget_secs));
     if let Some(path) = &a.json {
         let json = serde_json::json!({ "table": rows, "selftest": result });
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
         fuzz::store::write_atomically(path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());

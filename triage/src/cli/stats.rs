@@ -12,17 +12,18 @@ use triage::stats::options::{Settings, Target};
 pub struct StatsArgs {
     /// A folder of `.ir` programs (e.g. `corpus/stats`); or use `--generate`.
     corpus: Option<PathBuf>,
-    /// `ir` (middle end only), `gen8`, `gen16` or `a6xx`.
-    #[arg(long, default_value = "ir")]
+    /// `middle` (middle end only), `gen8`, `gen16` or `a6xx` (the fuzzer's target names).
+    #[arg(long, default_value = "middle")]
     target: String,
-    /// Compile options, `KEY=VALUE` (repeatable): a middle-end pass `=off`, `gen=7`,
-    /// `grfs=N`, `opt_zero_samples=off`, `registers=N`, `predicates=1`, `wave=128`,
-    /// `opt_predicates=off`.
+    /// Compile options, `KEY=VALUE` (repeatable), the same knobs as `--case`: a middle-end
+    /// pass `=off`; `gen9=off` (generation 7), `gen_grfs=16..125` (at SIMD8; SIMD16 gets twice
+    /// a starved budget), `gen_zero_samples=off`; `a6xx_registers=8..192`,
+    /// `a6xx_predicates=1`, `a6xx_wave128=on`, `a6xx_opt_predicates=off`.
     #[arg(long = "config", value_name = "KEY=VALUE")]
     config: Vec<String>,
     /// Generate this many programs instead of reading a folder.
-    #[arg(long, value_name = "N")]
-    generate: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..100_000))]
+    generate: Option<u64>,
     /// Seed of the generated programs.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -39,7 +40,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, String> {
     let (entries, source) = match (&a.corpus, a.generate) {
         (Some(dir), None) => (corpus::load_dir(dir)?, dir.display().to_string()),
         (None, Some(n)) => (
-            corpus::generate(n, a.seed),
+            corpus::generate(n as usize, a.seed),
             format!("generate {n} seed {}", a.seed),
         ),
         _ => return Err("give either a corpus folder or --generate N".into()),
@@ -53,6 +54,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let out = a.out.ok_or("--out FILE.json is required")?;
+    super::output::prepare_file(&out)?;
     let file = collect(&entries, &settings, &source, &a.config);
     file.write(&out)?;
     eprintln!(

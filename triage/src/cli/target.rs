@@ -6,22 +6,84 @@ use super::run::format_results;
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig};
 use fuzz::oracle::{Case, Coverage, OracleOptions};
-use fuzz::pipelines::{a6xx, gen, middle};
+use fuzz::pipelines::{a6xx, gen, middle, vulkan};
 use sim::gen::ExecSize;
 
-/// Compiles and runs `case` for `target`; returns the text to print.
-pub fn show(case: &Case, opts: &OracleOptions, target: &str, asm: bool) -> Result<String, String> {
+/// What `run --target` prints for one target, and whether the run was clean (completed, no
+/// hazard, no allocation-checker error).
+pub struct Shown {
+    /// Disassembly, statistics, outputs.
+    pub text: String,
+    /// Whether nothing went wrong.
+    pub clean: bool,
+}
+
+/// Compiles and runs `case` for `target` (a registered name, checked by the caller).
+pub fn show(case: &Case, opts: &OracleOptions, target: &str, asm: bool) -> Result<Shown, String> {
     let optimised =
         middle::optimise(case, opts, &mut Coverage::default()).map_err(|f| f.to_string())?;
     match target {
         "gen8" => show_gen(case, opts, &optimised, ExecSize::S8, asm),
         "gen16" => show_gen(case, opts, &optimised, ExecSize::S16, asm),
         "a6xx" => show_a6xx(case, opts, &optimised, asm),
-        "middle" => Ok(compiler::ir::text::print_program(&optimised)),
+        "middle" => Ok(Shown {
+            text: compiler::ir::text::print_program(&optimised),
+            clean: true,
+        }),
+        "vulkan" => show_vulkan(case, opts, &optimised, asm),
         other => Err(format!(
-            "unknown target {other:?}; known: middle, gen8, gen16, a6xx"
+            "`run --target {other}` is not supported; `gpufuzz repro FILE --target {other}` \
+             judges a program on it"
         )),
     }
+}
+
+/// The SPIR-V the driver gets (disassembled with `asm`), the device, where the time went,
+/// and the outputs the device produced; a runner error (timeout, crash, refused pipeline)
+/// is printed and makes the run unclean.
+fn show_vulkan(
+    case: &Case,
+    opts: &OracleOptions,
+    optimised: &Program,
+    asm: bool,
+) -> Result<Shown, String> {
+    let program = vulkan::source(case, optimised);
+    let info = vulkan::device(&opts.vulkan).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "// device: {}\n// program: {}\n",
+        info.describe(),
+        if case.config.vulkan_unoptimised {
+            "the generator's (vulkan_unoptimised=true)"
+        } else {
+            "after the middle end"
+        }
+    );
+    if asm {
+        let module = spirv_emit::emit(program, &vulkan::emit_options(&info))
+            .map_err(|e| format!("emit: {e}"))?;
+        out += &spirv_emit::disassemble(&module.words)?;
+        out.push('\n');
+    }
+    let done = match vulkan::execute(program, &opts.vulkan) {
+        Ok(done) => done,
+        Err(vulkan::ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
+        Err(vulkan::ExecuteError::Run(e)) => {
+            out += &format!("// run: {e}\n");
+            return Ok(Shown {
+                text: out,
+                clean: false,
+            });
+        }
+    };
+    out += &format!(
+        "// emit {:?}, pipeline {:?}, dispatch {:?}\n",
+        done.emit, done.driver.pipeline, done.driver.dispatch
+    );
+    out += &format_results(&program.dispatch, &done.results);
+    Ok(Shown {
+        text: out,
+        clean: true,
+    })
 }
 
 fn show_gen(
@@ -30,7 +92,7 @@ fn show_gen(
     optimised: &Program,
     width: ExecSize,
     asm: bool,
-) -> Result<String, String> {
+) -> Result<Shown, String> {
     let mut p = optimised.clone();
     pipeline::to_registers(
         &mut p,
@@ -51,21 +113,27 @@ fn show_gen(
     if let Err(e) = &compiled.check {
         out += &format!("// allocation checker: {e}\n");
     }
-    let run = sim::gen::run(&compiled.program, &p.dispatch, &sim::gen::Config::default()).map_err(
-        |errors| {
-            errors
-                .iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        },
-    )?;
+    let run = match sim::gen::run(&compiled.program, &p.dispatch, &sim::gen::Config::default()) {
+        Ok(run) => run,
+        Err(errors) => {
+            for e in errors {
+                out += &format!("// simulator rejected the program: {e}\n");
+            }
+            return Ok(Shown {
+                text: out,
+                clean: false,
+            });
+        }
+    };
     out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
     for h in &run.hazards {
         out += &format!("// hazard: {h:?}\n");
     }
     out += &format_results(&p.dispatch, &run.results);
-    Ok(out)
+    let clean = compiled.check.is_ok()
+        && run.outcome == sim::gen::Outcome::Completed
+        && run.hazards.is_empty();
+    Ok(Shown { text: out, clean })
 }
 
 fn show_a6xx(
@@ -73,7 +141,7 @@ fn show_a6xx(
     opts: &OracleOptions,
     optimised: &Program,
     asm: bool,
-) -> Result<String, String> {
+) -> Result<Shown, String> {
     let options = a6xx::options(case, opts);
     let compiled =
         compiler::a6xx::compile(optimised, &options).map_err(|e| format!("compile error: {e}"))?;
@@ -95,5 +163,8 @@ fn show_a6xx(
         out += &format!("// hazard: {h}\n");
     }
     out += &format_results(&optimised.dispatch, &run.results);
-    Ok(out)
+    let clean = compiled.check.is_ok()
+        && run.outcome == sim::a6xx::Outcome::Completed
+        && run.hazards.is_empty();
+    Ok(Shown { text: out, clean })
 }

@@ -18,7 +18,7 @@ pub struct TriageArgs {
     #[command(flatten)]
     config: ConfigArgs,
     /// Wall-clock limit per reduction, in seconds.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     time: u64,
     /// Copy this bucket's repro into the corpus instead of triaging.
     #[arg(long, value_name = "BUCKET")]
@@ -29,6 +29,7 @@ pub struct TriageArgs {
 }
 
 pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
+    a.config.check()?;
     if let Some(bucket) = &a.promote {
         let path = session::promote(&a.dir, bucket, &a.corpus)?;
         println!("promoted {bucket} to {}", path.display());

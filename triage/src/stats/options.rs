@@ -1,26 +1,30 @@
-//! `--config KEY=VALUE` settings: which middle-end passes run and the backend's knobs. Each
-//! target accepts its own keys; an unknown key or a bad value is an error that lists what
+//! `--config KEY=VALUE` settings: which middle-end passes run and the backend's knobs. The
+//! knobs are those of the fuzzer's case configuration ([`CaseConfig`], the same names
+//! `--case` and a `program.ir` header take), so a knob added there is a `--config` key here
+//! too. Each target accepts the knobs of its backend (`gen…` for `gen8`/`gen16`, `a6xx_…` for
+//! `a6xx`) and every middle-end pass; an unknown key or a bad value is an error that lists what
 //! the target accepts.
 //!
 //! | keys | targets | values |
 //! |---|---|---|
 //! | any optional middle-end pass (`opt_cse`, `opt_dce`, …) | all | `on`/`off` |
-//! | `gen` | `gen8`, `gen16` | `7` or `9` (default 9) |
-//! | `grfs` | `gen8`, `gen16` | GRF budget, 2–125 (default 125) |
-//! | `opt_zero_samples` | `gen8`, `gen16` | `on`/`off` (default on) |
-//! | `registers` | `a6xx` | scalar GPR budget, 1–192 (default 192) |
-//! | `predicates` | `a6xx` | `1` or `4` (default 4) |
-//! | `wave` | `a6xx` | `64` or `128` (default 64) |
-//! | `opt_predicates` | `a6xx` | `on`/`off` (default on) |
+//! | `gen9` | `gen8`, `gen16` | `true` (generation 9, default) or `false` (generation 7) |
+//! | `gen_grfs` | `gen8`, `gen16` | GRF budget at SIMD8, 16–125 (default 125; doubled for SIMD16 when starved) |
+//! | `gen_zero_samples` | `gen8`, `gen16` | `opt_zero_samples`, `on`/`off` (default on) |
+//! | `a6xx_registers` | `a6xx` | scalar GPR budget, 8–192 (default 192) |
+//! | `a6xx_predicates` | `a6xx` | `1` or `4` (default 4) |
+//! | `a6xx_wave128` | `a6xx` | `on` (waves of 128) or `off` (64, default) |
+//! | `a6xx_opt_predicates` | `a6xx` | `on`/`off` (default on) |
 
 use compiler::passes::pipeline::PASSES;
+use fuzz::oracle::CaseConfig;
 use std::fmt;
 
 /// What to compile for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     /// The middle end only: IR counts and the interpreter's step count.
-    Ir,
+    Middle,
     /// The Gen backend, SIMD8.
     Gen8,
     /// The Gen backend, SIMD16.
@@ -30,33 +34,46 @@ pub enum Target {
 }
 
 impl Target {
-    /// Every target, by name.
+    /// Every target with statistics, by its name in the fuzzer's target registry.
     pub const ALL: &'static [(&'static str, Target)] = &[
-        ("ir", Target::Ir),
+        ("middle", Target::Middle),
         ("gen8", Target::Gen8),
         ("gen16", Target::Gen16),
         ("a6xx", Target::A6xx),
     ];
 
-    /// Parses a target name.
+    /// Parses a target name: one of the registry's (`fuzz::pipelines`) that has statistics.
     pub fn parse(s: &str) -> Result<Target, String> {
-        Target::ALL
-            .iter()
-            .find(|(n, _)| *n == s)
-            .map(|&(_, t)| t)
-            .ok_or_else(|| {
-                let names: Vec<_> = Target::ALL.iter().map(|(n, _)| *n).collect();
-                format!("unknown target {s:?} (targets: {})", names.join(", "))
-            })
+        if let Some(&(_, t)) = Target::ALL.iter().find(|(n, _)| *n == s) {
+            return Ok(t);
+        }
+        fuzz::pipelines::select(&[s.to_string()])?;
+        let names: Vec<_> = Target::ALL.iter().map(|(n, _)| *n).collect();
+        Err(format!(
+            "target {s:?} has no statistics (targets with statistics: {})",
+            names.join(", ")
+        ))
     }
 
-    /// The backend keys this target takes.
-    fn backend_keys(self) -> &'static [&'static str] {
+    /// The prefix of the case knobs this target's backend reads (none for the middle end).
+    fn knob_prefix(self) -> Option<&'static str> {
         match self {
-            Target::Ir => &[],
-            Target::Gen8 | Target::Gen16 => &["gen", "grfs", "opt_zero_samples"],
-            Target::A6xx => &["registers", "predicates", "wave", "opt_predicates"],
+            Target::Middle => None,
+            Target::Gen8 | Target::Gen16 => Some("gen"),
+            Target::A6xx => Some("a6xx_"),
         }
+    }
+
+    /// The case knobs this target takes.
+    fn backend_keys(self) -> Vec<&'static str> {
+        let Some(prefix) = self.knob_prefix() else {
+            return Vec::new();
+        };
+        CaseConfig::KNOBS
+            .iter()
+            .copied()
+            .filter(|k| k.starts_with(prefix))
+            .collect()
     }
 }
 
@@ -67,41 +84,13 @@ impl fmt::Display for Target {
     }
 }
 
-/// The Gen backend's knobs, before they become `compiler::gen::Options`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenSettings {
-    /// 7 or 9.
-    pub gen: u8,
-    /// GRF budget.
-    pub grfs: u32,
-    /// Run `opt_zero_samples`.
-    pub opt_zero_samples: bool,
-}
-
-/// The a6xx backend's knobs, before they become `compiler::a6xx::Options`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct A6xxSettings {
-    /// Scalar GPR budget.
-    pub registers: u32,
-    /// Predicate registers, 1 or 4.
-    pub predicates: u8,
-    /// Fibers per wave, 64 or 128.
-    pub wave: u32,
-    /// Run `opt_predicates`.
-    pub opt_predicates: bool,
-}
-
 /// Everything `--target` and `--config` decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The target.
     pub target: Target,
-    /// Middle-end passes switched off.
-    pub disabled_passes: Vec<String>,
-    /// Gen knobs (used by `gen8` and `gen16`).
-    pub gen: GenSettings,
-    /// a6xx knobs.
-    pub a6xx: A6xxSettings,
+    /// Pass toggles and backend knobs, as the fuzzer's oracle reads them.
+    pub case: CaseConfig,
 }
 
 impl Settings {
@@ -109,18 +98,7 @@ impl Settings {
     pub fn new(target: Target) -> Settings {
         Settings {
             target,
-            disabled_passes: Vec::new(),
-            gen: GenSettings {
-                gen: 9,
-                grfs: 125,
-                opt_zero_samples: true,
-            },
-            a6xx: A6xxSettings {
-                registers: 192,
-                predicates: 4,
-                wave: 64,
-                opt_predicates: true,
-            },
+            case: CaseConfig::default(),
         }
     }
 
@@ -138,10 +116,11 @@ impl Settings {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        if PASSES.iter().any(|(n, _)| *n == key) {
-            self.disabled_passes.retain(|p| p != key);
-            if !boolean(value)? {
-                self.disabled_passes.push(key.to_string());
+        if let Some(i) = PASSES.iter().position(|(n, _)| *n == key) {
+            if boolean(value)? {
+                self.case.disabled_passes &= !(1 << i);
+            } else {
+                self.case.disabled_passes |= 1 << i;
             }
             return Ok(());
         }
@@ -152,22 +131,21 @@ impl Settings {
                 self.keys().join(", ")
             ));
         }
-        match key {
-            "gen" => self.gen.gen = one_of(value, &[7, 9])? as u8,
-            "grfs" => self.gen.grfs = in_range(value, 2, 125)?,
-            "opt_zero_samples" => self.gen.opt_zero_samples = boolean(value)?,
-            "registers" => self.a6xx.registers = in_range(value, 1, 192)?,
-            "predicates" => self.a6xx.predicates = one_of(value, &[1, 4])? as u8,
-            "wave" => self.a6xx.wave = one_of(value, &[64, 128])?,
-            "opt_predicates" => self.a6xx.opt_predicates = boolean(value)?,
-            _ => unreachable!("backend_keys lists only keys handled here: {key}"),
-        }
-        Ok(())
+        self.case.set_checked(&format!("{key}={value}"))
+    }
+
+    /// Middle-end passes switched off, by name.
+    pub fn disabled_passes(&self) -> Vec<String> {
+        self.case
+            .disabled_pass_names()
+            .into_iter()
+            .map(String::from)
+            .collect()
     }
 
     /// Every key this target accepts.
     pub fn keys(&self) -> Vec<&'static str> {
-        let mut keys: Vec<&'static str> = self.target.backend_keys().to_vec();
+        let mut keys = self.target.backend_keys();
         keys.extend(PASSES.iter().map(|(n, _)| *n));
         keys
     }
@@ -181,28 +159,6 @@ fn boolean(v: &str) -> Result<bool, String> {
     }
 }
 
-fn number(v: &str) -> Result<u32, String> {
-    v.parse().map_err(|_| format!("{v:?} is not a number"))
-}
-
-fn one_of(v: &str, allowed: &[u32]) -> Result<u32, String> {
-    let n = number(v)?;
-    if allowed.contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!("{n} is not one of {allowed:?}"))
-    }
-}
-
-fn in_range(v: &str, lo: u32, hi: u32) -> Result<u32, String> {
-    let n = number(v)?;
-    if (lo..=hi).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!("{n} is outside {lo}..={hi}"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,23 +169,38 @@ mod tests {
 
     #[test]
     fn keys_parse_into_settings() {
-        let s = Settings::parse(Target::Gen8, &cfg(&["gen=7", "grfs=16", "opt_cse=off"])).unwrap();
-        assert_eq!((s.gen.gen, s.gen.grfs), (7, 16));
-        assert_eq!(s.disabled_passes, vec!["opt_cse".to_string()]);
-        let s = Settings::parse(Target::A6xx, &cfg(&["predicates=1", "wave=128"])).unwrap();
-        assert_eq!((s.a6xx.predicates, s.a6xx.wave), (1, 128));
+        let s = Settings::parse(
+            Target::Gen8,
+            &cfg(&["gen9=off", "gen_grfs=16", "opt_cse=off"]),
+        )
+        .unwrap();
+        assert_eq!((s.case.gen9, s.case.gen_grfs), (false, 16));
+        assert_eq!(s.disabled_passes(), vec!["opt_cse".to_string()]);
+        let s = Settings::parse(
+            Target::A6xx,
+            &cfg(&["a6xx_predicates=1", "a6xx_wave128=on"]),
+        )
+        .unwrap();
+        assert_eq!((s.case.a6xx_predicates, s.case.a6xx_wave128), (1, true));
     }
 
     #[test]
     fn bad_keys_and_values_are_clear_errors() {
-        let e = Settings::parse(Target::Ir, &cfg(&["grfs=16"])).unwrap_err();
-        assert!(e.contains("unknown key \"grfs\" for target ir"), "{e}");
-        let e = Settings::parse(Target::A6xx, &cfg(&["predicates=2"])).unwrap_err();
-        assert!(e.contains("not one of [1, 4]"), "{e}");
-        let e = Settings::parse(Target::Gen16, &cfg(&["opt_zero_samples"])).unwrap_err();
+        let e = Settings::parse(Target::Middle, &cfg(&["gen_grfs=16"])).unwrap_err();
+        assert!(
+            e.contains("unknown key \"gen_grfs\" for target middle"),
+            "{e}"
+        );
+        let e = Settings::parse(Target::A6xx, &cfg(&["gen_grfs=16"])).unwrap_err();
+        assert!(e.contains("a6xx_registers"), "{e}");
+        let e = Settings::parse(Target::A6xx, &cfg(&["a6xx_predicates=2"])).unwrap_err();
+        assert!(e.contains("must be 1 or 4"), "{e}");
+        let e = Settings::parse(Target::Gen16, &cfg(&["gen_grfs=8"])).unwrap_err();
+        assert!(e.contains("16..=125"), "{e}");
+        let e = Settings::parse(Target::Gen16, &cfg(&["gen_zero_samples"])).unwrap_err();
         assert!(e.contains("KEY=VALUE"), "{e}");
-        assert!(Target::parse("gen12")
-            .unwrap_err()
-            .contains("ir, gen8, gen16, a6xx"));
+        let e = Target::parse("gen12").unwrap_err();
+        assert!(e.contains("middle") && e.contains("a6xx"), "{e}");
+        assert!(Target::parse("ir").is_err());
     }
 }

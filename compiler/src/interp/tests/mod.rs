@@ -82,6 +82,9 @@ fn nested_loops_with_break_and_continue() {
     assert_eq!(stats.loops_taken_twice, 2);
     // The inner loop: 5 back-edges (4 iterations + 1 continue) then the breaking pass.
     assert_eq!(stats.max_loop_iterations, 6);
+    // id 0: 3 outer passes (the last breaks), 6 inner passes under each of the first two;
+    // id 1: 4 outer passes, 3 × 6 inner.
+    assert_eq!(stats.loop_passes, (3 + 2 * 6) + (4 + 3 * 6));
     assert_eq!(run(&p, &RunOptions::default()).unwrap(), res);
 }
 
@@ -165,6 +168,7 @@ fn loop_header_phi_whose_back_edge_source_is_itself() {
     let (res, stats) = run_with_stats(&p, &RunOptions::default()).unwrap();
     assert_eq!(res.outputs, vec![7, 3]);
     assert_eq!(stats.max_loop_iterations, 3);
+    assert_eq!(stats.loop_passes, 3);
     assert_eq!(stats.loops_taken_twice, 1);
 }
 

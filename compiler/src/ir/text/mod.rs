@@ -31,6 +31,7 @@
 mod check;
 mod inst;
 mod lex;
+mod limits;
 mod parse;
 mod print;
 #[cfg(test)]
@@ -40,7 +41,8 @@ mod tests_errors;
 #[cfg(test)]
 mod tests_fuzz;
 
-pub use parse::{parse_program, MAX_DEPTH, MAX_ENTITY};
+pub use limits::{LimitError, Limits};
+pub use parse::{parse_program, parse_program_within, MAX_DEPTH, MAX_ENTITY};
 pub use print::{nice_float, print_inst, print_program};
 
 /// Where and why parsing failed.

@@ -14,6 +14,7 @@ use super::super::{
     VarType,
 };
 use super::lex::{lex, Tok, Token};
+use super::limits::Limits;
 use super::{check, ParseError, Pos};
 use sim::dispatch::Dispatch;
 use sim::semantics::TextureDesc;
@@ -23,8 +24,18 @@ pub const MAX_ENTITY: u32 = (1 << 20) - 1;
 /// Deepest nesting of ifs, loops and variable types accepted.
 pub const MAX_DEPTH: usize = 128;
 
-/// Parses a whole program. `file` only names the input in error messages.
+/// Parses a whole program within the default [`Limits`]. `file` only names the input in
+/// error messages.
 pub fn parse_program(text: &str, file: &str) -> Result<Program, ParseError> {
+    parse_program_within(text, file, &Limits::default())
+}
+
+/// Parses a whole program, refusing a header beyond `limits`.
+pub fn parse_program_within(
+    text: &str,
+    file: &str,
+    limits: &Limits,
+) -> Result<Program, ParseError> {
     let toks = lex(text).map_err(|(pos, message)| error(file, pos, message))?;
     let mut p = Parser {
         file,
@@ -40,6 +51,7 @@ pub fn parse_program(text: &str, file: &str) -> Result<Program, ParseError> {
         cur_jump: None,
         loop_depth: 0,
         depth: 0,
+        limits: *limits,
     };
     let dispatch = p.header()?;
     p.func.body = p.list(None)?;
@@ -117,6 +129,7 @@ pub(super) struct Parser<'a> {
     pub cur_jump: Option<&'static str>,
     pub loop_depth: usize,
     pub depth: usize,
+    pub limits: Limits,
 }
 
 pub(super) type PResult<T> = Result<T, ParseError>;
@@ -330,11 +343,11 @@ impl<'a> Parser<'a> {
         let mut d = Dispatch::default();
         self.skip_newlines();
         self.keyword("invocations")?;
-        d.invocations = self.number("a number of invocations")?.0;
+        d.invocations = self.limited("invocations", "a number of invocations")?;
         self.eol()?;
         self.skip_newlines();
         self.keyword("outputs")?;
-        d.outputs = self.number("a number of outputs")?.0;
+        d.outputs = self.limited("outputs", "a number of outputs")?;
         self.eol()?;
         let mut phase = 1;
         loop {
@@ -365,14 +378,19 @@ impl<'a> Parser<'a> {
                 2 => {
                     self.i += 1;
                     while !self.at_eol() {
-                        d.uniforms.push(self.number("a uniform word")?.0);
+                        let (word, pos) = self.number("a uniform word")?;
+                        self.within(pos, "uniforms", d.uniforms.len() as u64 + 1)?;
+                        d.uniforms.push(word);
                     }
                 }
                 3 => {
+                    self.within(t.pos, "resources", d.buffers.len() as u64 + 1)?;
                     self.i += 1;
-                    d.buffers.push(self.number("a buffer length")?.0);
+                    d.buffers
+                        .push(self.limited("buffer_words", "a buffer length")?);
                 }
                 4 => {
+                    self.within(t.pos, "resources", d.textures.len() as u64 + 1)?;
                     self.i += 1;
                     d.textures.push(self.texture()?);
                 }
@@ -380,7 +398,9 @@ impl<'a> Parser<'a> {
                     let n = self.func.vars.len();
                     self.declared_in_order("var_", n)?;
                     self.expect(':')?;
+                    let pos = self.peek().pos;
                     let ty = self.var_type(0)?;
+                    self.within(pos, "variable_words", var_words(&ty))?;
                     self.func.vars.push(ty);
                 }
                 _ => {
@@ -393,7 +413,30 @@ impl<'a> Parser<'a> {
             }
             self.eol()?;
         }
+        let per_invocation =
+            u64::from(d.outputs) + d.buffers.iter().map(|&b| u64::from(b)).sum::<u64>();
+        let pos = self.peek().pos;
+        self.within(
+            pos,
+            "result_words",
+            per_invocation * u64::from(d.invocations),
+        )?;
         Ok(d)
+    }
+
+    /// A number checked against limit `name`.
+    fn limited(&mut self, name: &'static str, what: &str) -> PResult<u32> {
+        let (n, pos) = self.number(what)?;
+        self.within(pos, name, u64::from(n))?;
+        Ok(n)
+    }
+
+    /// An error at `pos` if `asked` is over limit `name`.
+    fn within(&self, pos: Pos, name: &'static str, asked: u64) -> PResult<()> {
+        match self.limits.check(name, asked) {
+            Ok(()) => Ok(()),
+            Err(e) => self.err(pos, e.to_string()),
+        }
     }
 
     fn declared_in_order(&mut self, prefix: &str, n: usize) -> PResult<()> {
@@ -416,10 +459,11 @@ impl<'a> Parser<'a> {
         let Some((width, height)) = size else {
             return self.err(pos, format!("malformed texture size `{w}`: expected `WxH`"));
         };
+        self.within(pos, "texture_extent", u64::from(width.max(height)))?;
         self.keyword("levels")?;
-        let levels = self.number("a number of levels")?.0;
+        let levels = self.limited("texture_extent", "a number of levels")?;
         self.keyword("layers")?;
-        let layers = self.number("a number of layers")?.0;
+        let layers = self.limited("texture_extent", "a number of layers")?;
         Ok(TextureDesc {
             width,
             height,
@@ -556,5 +600,14 @@ impl<'a> Parser<'a> {
         self.expect('}')?;
         self.eol()?;
         Ok(CfNode::Loop(Box::new(LoopNode { body })))
+    }
+}
+
+/// A variable type's size in words, without overflow.
+fn var_words(ty: &VarType) -> u64 {
+    match ty {
+        VarType::Vector(n) => u64::from(*n),
+        VarType::Array(elem, len) => var_words(elem).saturating_mul(u64::from(*len)),
+        VarType::Struct(fields) => fields.iter().map(var_words).fold(0, u64::saturating_add),
     }
 }

@@ -15,10 +15,8 @@
 //! and `d` 2 for 128-fiber waves (1 for 64); 16 when no register is used.
 
 use super::Record;
-use crate::stats::options::A6xxSettings;
-use compiler::a6xx::{compile, sim_config, Options};
-use compiler::ir::Program;
-use compiler::planted::Plants;
+use compiler::a6xx::{compile, sim_config};
+use fuzz::oracle::{Case, OracleOptions};
 use sim::a6xx::{Op, Outcome, WaveSize};
 
 /// What the a6xx target records, in report order.
@@ -48,22 +46,6 @@ pub const MEASUREMENTS: &[&str] = &[
     "loops",
 ];
 
-/// The backend's options for these settings.
-pub fn options(s: &A6xxSettings) -> Options {
-    Options {
-        wave: if s.wave == 128 {
-            WaveSize::W128
-        } else {
-            WaveSize::W64
-        },
-        predicates: s.predicates,
-        registers: s.registers,
-        opt_predicates: s.opt_predicates,
-        heuristics: Default::default(),
-        plants: Plants::NONE,
-    }
-}
-
 /// The waves `registers` scalar GPRs allow (see the file header).
 pub fn max_waves(registers: u32, wave: WaveSize) -> u64 {
     const REG_SIZE_VEC4: u64 = 96;
@@ -78,8 +60,9 @@ pub fn max_waves(registers: u32, wave: WaveSize) -> u64 {
 }
 
 /// Compiles and runs `p` (after the middle end); `loops` is the IR's loop count.
-pub fn record(p: &Program, s: &A6xxSettings, loops: u64) -> Result<Record, String> {
-    let opts = options(s);
+pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
+    let p = &case.program;
+    let opts = fuzz::pipelines::a6xx::options(case, &OracleOptions::default());
     let c = compile(p, &opts).map_err(|e| format!("compile: {e}"))?;
     c.check
         .as_ref()

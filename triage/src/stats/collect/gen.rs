@@ -5,11 +5,9 @@
 //! threads of the dispatch.
 
 use super::Record;
-use crate::stats::options::GenSettings;
-use compiler::gen::{compile, Options};
-use compiler::ir::Program;
-use compiler::planted::Plants;
-use sim::gen::{Config, ExecSize, Gen, Outcome};
+use compiler::gen::compile;
+use fuzz::oracle::{Case, OracleOptions};
+use sim::gen::{Config, ExecSize, Outcome};
 
 /// What the Gen targets record, in report order.
 pub const MEASUREMENTS: &[&str] = &[
@@ -25,21 +23,11 @@ pub const MEASUREMENTS: &[&str] = &[
     "loops",
 ];
 
-/// The backend's options for these settings.
-pub fn options(width: ExecSize, s: &GenSettings) -> Options {
-    Options {
-        width,
-        gen: if s.gen == 7 { Gen::Gen7 } else { Gen::Gen9 },
-        grfs: s.grfs,
-        opt_zero_samples: s.opt_zero_samples,
-        heuristics: Default::default(),
-        plants: Plants::NONE,
-    }
-}
-
 /// Compiles and runs `p` (after the middle end).
-pub fn record(p: &Program, width: ExecSize, s: &GenSettings) -> Result<Record, String> {
-    let c = compile(p, &options(width, s)).map_err(|e| format!("compile: {e}"))?;
+pub fn record(case: &Case, width: ExecSize) -> Result<Record, String> {
+    let p = &case.program;
+    let options = fuzz::pipelines::gen::options(case, &OracleOptions::default(), width);
+    let c = compile(p, &options).map_err(|e| format!("compile: {e}"))?;
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;

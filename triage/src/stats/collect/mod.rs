@@ -19,6 +19,7 @@ use super::options::{Settings, Target};
 use super::{Failure, ProgramStats, StatsFile};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PipelineOptions};
+use fuzz::oracle::Case;
 use sim::gen::ExecSize;
 use std::collections::BTreeMap;
 
@@ -28,7 +29,7 @@ pub type Record = Vec<(&'static str, u64)>;
 /// The measurements a target records, in report order.
 pub fn measurements(target: Target) -> &'static [&'static str] {
     match target {
-        Target::Ir => ir::MEASUREMENTS,
+        Target::Middle => ir::MEASUREMENTS,
         Target::A6xx => a6xx::MEASUREMENTS,
         Target::Gen8 | Target::Gen16 => gen::MEASUREMENTS,
     }
@@ -39,7 +40,7 @@ pub fn middle_end(p: &Program, settings: &Settings) -> Result<Program, String> {
     let mut p = p.clone();
     let mut opts = PipelineOptions {
         verify: true,
-        disabled: settings.disabled_passes.clone(),
+        disabled: settings.disabled_passes(),
         ..PipelineOptions::default()
     };
     pipeline::run_pipeline(&mut p, &mut opts).map_err(|e| format!("middle end: {e}"))?;
@@ -50,10 +51,19 @@ pub fn middle_end(p: &Program, settings: &Settings) -> Result<Program, String> {
 pub fn collect_one(p: &Program, settings: &Settings) -> Result<Record, String> {
     let optimised = middle_end(p, settings)?;
     match settings.target {
-        Target::Ir => ir::record(&optimised),
-        Target::Gen8 => gen::record(&optimised, ExecSize::S8, &settings.gen),
-        Target::Gen16 => gen::record(&optimised, ExecSize::S16, &settings.gen),
-        Target::A6xx => a6xx::record(&optimised, &settings.a6xx, ir::loops(&optimised)),
+        Target::Middle => ir::record(&optimised),
+        Target::Gen8 | Target::Gen16 | Target::A6xx => {
+            let loops = ir::loops(&optimised);
+            let case = Case {
+                config: settings.case.clone(),
+                program: optimised,
+            };
+            match settings.target {
+                Target::Gen8 => gen::record(&case, ExecSize::S8),
+                Target::Gen16 => gen::record(&case, ExecSize::S16),
+                _ => a6xx::record(&case, loops),
+            }
+        }
     }
 }
 

@@ -1,0 +1,241 @@
+//! A case as one self-contained text file: the program in the text format, preceded by
+//! comment lines that carry its compile configuration, so a saved `program.ir` reproduces its
+//! finding with no flags:
+//!
+//! ```text
+//! ; case: gen9=true gen_grfs=18 gen_zero_samples=true a6xx_wave128=false ...
+//! ; disable-pass: opt_cse opt_dce
+//! invocations 4
+//! ...
+//! ```
+//!
+//! The `; case:` line lists every knob of [`CaseConfig`] (the `case_knobs!` table), so a knob
+//! added later appears without touching this file, and a header written before it existed
+//! reads as that knob's default. `; disable-pass:` names middle-end passes switched off (the
+//! line is left out when none is). The program parser sees these lines as comments; printing
+//! a parsed case gives the same text again. Other comment lines are kept out of the header:
+//! only lines starting with exactly `; case:` or `; disable-pass:` are read.
+//!
+//! Also here: [`CaseConfig::check`], the range check of every knob a user can set (a budget
+//! below what the backends support is a usage error, not a compiler bug), and
+//! [`looks_like_text`], which decides text versus raw input by content.
+
+use crate::oracle::{Case, CaseConfig};
+use compiler::ir::{text, verify};
+use compiler::passes::pipeline::PASSES;
+
+/// The header line prefix that carries the knobs.
+pub const CASE_PREFIX: &str = "; case:";
+/// The header line prefix that names the disabled passes.
+pub const DISABLE_PREFIX: &str = "; disable-pass:";
+
+/// Smallest Gen GRF budget (at SIMD8) the backend supports for every program the generator
+/// makes: a texture response is one 4-GRF node, and an `ffma` of three vec4 responses needs
+/// 16 GRFs however it spills. SIMD16 doubles a starved budget (two GRFs per value).
+pub const MIN_GEN_GRFS: u32 = 16;
+/// The whole Gen register file available to allocation.
+pub const MAX_GEN_GRFS: u32 = 125;
+/// Smallest a6xx scalar GPR budget: the payload and spill code's fixed reservations.
+pub const MIN_A6XX_REGISTERS: u32 = 8;
+/// The whole a6xx scalar register file.
+pub const MAX_A6XX_REGISTERS: u32 = 192;
+
+impl CaseConfig {
+    /// Checks every knob against what the backends can honour; the error names the knob, its
+    /// range and why.
+    pub fn check(&self) -> Result<(), String> {
+        let range = |key: &str, v: u32, lo: u32, hi: u32, why: &str| {
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("{key}={v} is outside {lo}..={hi} ({why})"))
+            }
+        };
+        range(
+            "gen_grfs",
+            self.gen_grfs,
+            MIN_GEN_GRFS,
+            MAX_GEN_GRFS,
+            "GRFs at SIMD8; SIMD16 gets twice a starved budget, at most 125",
+        )?;
+        range(
+            "a6xx_registers",
+            self.a6xx_registers,
+            MIN_A6XX_REGISTERS,
+            MAX_A6XX_REGISTERS,
+            "scalar GPRs",
+        )?;
+        if !matches!(self.a6xx_predicates, 1 | 4) {
+            return Err(format!(
+                "a6xx_predicates={} must be 1 or 4 (predicate registers)",
+                self.a6xx_predicates
+            ));
+        }
+        Ok(())
+    }
+
+    /// Sets a knob from `KEY=VALUE` text (`on`/`off` also spell a switch) and checks the
+    /// result.
+    pub fn set_checked(&mut self, key_value: &str) -> Result<(), String> {
+        let (k, v) = key_value
+            .split_once('=')
+            .ok_or_else(|| format!("{key_value:?}: expected KEY=VALUE"))?;
+        let v = match v.trim() {
+            "on" | "yes" => "true",
+            "off" | "no" => "false",
+            v => v,
+        };
+        self.set(k.trim(), v)?;
+        self.check()
+    }
+
+    /// Switches a middle-end pass off by name; an unknown name lists the passes.
+    pub fn disable_pass(&mut self, name: &str) -> Result<(), String> {
+        let i = PASSES
+            .iter()
+            .position(|(n, _)| *n == name)
+            .ok_or_else(|| format!("unknown pass {name:?}; passes: {}", pass_names()))?;
+        self.disabled_passes |= 1 << i;
+        Ok(())
+    }
+
+    /// The middle-end passes switched off, by name, in pipeline order.
+    pub fn disabled_pass_names(&self) -> Vec<&'static str> {
+        PASSES
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.disabled_passes & (1 << i) != 0)
+            .map(|(_, (n, _))| *n)
+            .collect()
+    }
+}
+
+/// Every middle-end pass name, comma-separated.
+pub fn pass_names() -> String {
+    PASSES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The header lines for `config` (each ending in a newline).
+pub fn header(config: &CaseConfig) -> String {
+    let knobs: Vec<String> = config
+        .knobs()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let mut s = format!("{CASE_PREFIX} {}\n", knobs.join(" "));
+    let disabled = config.disabled_pass_names();
+    if !disabled.is_empty() {
+        s += &format!("{DISABLE_PREFIX} {}\n", disabled.join(" "));
+    }
+    s
+}
+
+/// A case as text: the header, then the program.
+pub fn print_case(case: &Case) -> String {
+    header(&case.config) + &text::print_program(&case.program)
+}
+
+/// Reads the header lines of `src` (anywhere before the program, as comments); lines without
+/// a header are the default configuration. Errors name the file and line.
+pub fn parse_header(src: &str, file: &str) -> Result<CaseConfig, String> {
+    let mut config = CaseConfig::default();
+    for (n, line) in src.lines().enumerate() {
+        let at = |e: String| format!("{file}:{}: {e}", n + 1);
+        if let Some(rest) = line.strip_prefix(CASE_PREFIX) {
+            for kv in rest.split_whitespace() {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| at(format!("{kv:?}: expected KEY=VALUE")))?;
+                config.set(k, v).map_err(at)?;
+            }
+        } else if let Some(rest) = line.strip_prefix(DISABLE_PREFIX) {
+            for name in rest.split_whitespace() {
+                config.disable_pass(name).map_err(at)?;
+            }
+        }
+    }
+    config
+        .check()
+        .map_err(|e| format!("{file}: {CASE_PREFIX} {e}"))?;
+    Ok(config)
+}
+
+/// Parses and verifies a case file (header and program) within the default limits.
+pub fn parse_case(src: &str, file: &str) -> Result<Case, String> {
+    parse_case_within(src, file, &text::Limits::default())
+}
+
+/// Parses and verifies a case file, refusing a program beyond `limits`.
+pub fn parse_case_within(src: &str, file: &str, limits: &text::Limits) -> Result<Case, String> {
+    let config = parse_header(src, file)?;
+    let program = text::parse_program_within(src, file, limits).map_err(|e| e.to_string())?;
+    verify::verify(&program).map_err(|e| format!("{file}: invalid program:\n{e}"))?;
+    Ok(Case { config, program })
+}
+
+/// Whether `bytes` are a program in the text format rather than a raw fuzz input: UTF-8 whose
+/// first word outside comments is `invocations` (every program's first line).
+pub fn looks_like_text(bytes: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    s.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with(';'))
+        .is_some_and(|l| l.split_whitespace().next() == Some("invocations"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle;
+
+    #[test]
+    fn print_parse_print_is_the_identity_for_decoded_cases() {
+        let mut buf = Vec::new();
+        let mut non_default = 0;
+        for i in 0..40 {
+            crate::rng::input_bytes(3, i, 64, 1024, &mut buf);
+            let Some(case) = oracle::decode(&buf) else {
+                continue;
+            };
+            let printed = print_case(&case);
+            let parsed = parse_case(&printed, "case.ir").unwrap();
+            assert_eq!(print_case(&parsed), printed);
+            assert_eq!(parsed.config.knobs(), case.config.knobs());
+            assert_eq!(
+                parsed.config.disabled_pass_names(),
+                case.config.disabled_pass_names()
+            );
+            non_default += usize::from(!case.config.non_default().is_empty());
+            assert!(looks_like_text(printed.as_bytes()));
+            assert!(!looks_like_text(&buf));
+        }
+        assert!(non_default > 10, "only {non_default} non-default cases");
+    }
+
+    #[test]
+    fn missing_knobs_read_as_defaults_and_bad_ones_are_refused() {
+        let program = "invocations 1\noutputs 1\n\nblock_0:\n";
+        let c = parse_header(&format!("; case: gen_grfs=20\n{program}"), "a.ir").unwrap();
+        assert_eq!(
+            c,
+            CaseConfig {
+                gen_grfs: 20,
+                ..CaseConfig::default()
+            }
+        );
+        let e = parse_header("; case: a6xx_predicates=0\n", "a.ir").unwrap_err();
+        assert!(e.contains("must be 1 or 4"), "{e}");
+        let e = parse_header("; case: gen_grfs=0\n", "a.ir").unwrap_err();
+        assert!(e.contains("outside 16..=125"), "{e}");
+        let e = parse_header("; case: nosuch=1\n", "a.ir").unwrap_err();
+        assert!(e.starts_with("a.ir:1:") && e.contains("known:"), "{e}");
+        let e = parse_header("; disable-pass: nosuch\n", "a.ir").unwrap_err();
+        assert!(e.contains("opt_cse"), "{e}");
+    }
+}

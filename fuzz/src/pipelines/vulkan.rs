@@ -1,0 +1,300 @@
+//! The `vulkan` pipeline: the program as a SPIR-V compute shader (`spirv-emit`), run on a real
+//! Vulkan driver through `vulkan-runner`'s worker process, its buffers decoded into
+//! [`Results`] and compared with the interpreter's on the words the Vulkan spec makes exact.
+//!
+//! The driver gets the middle end's output by default, or the generator's program untouched
+//! with the case knob `vulkan_unoptimised=true` (so the driver's own optimiser sees what ours
+//! would have cleaned up). Each fuzz thread keeps one worker process; a hang (fence timeout)
+//! becomes a `timeout` finding, a driver crash a `panic` finding naming the signal, and the
+//! next case gets a fresh worker. Every finding's detail names device, driver and version.
+//!
+//! Known limits of a driver are skips, not findings: lavapipe stops a shader after 65535 loop
+//! iterations in total (gallivm's loop limiter), so a case whose interpreter run passes
+//! through loop bodies that often is not judged there.
+
+use super::{classified, Pipeline};
+use crate::finding::{Finding, FindingKind, Mismatch};
+use crate::oracle::{Case, Coverage, OracleOptions};
+use compiler::ir::Program;
+use sim::dispatch::Results;
+use spirv_emit::{EmitError, EmitOptions, EmittedModule, Interface};
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use vulkan_runner::{
+    Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker, WorkerCommand,
+    WorkerOptions,
+};
+
+/// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
+/// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.
+pub const LLVMPIPE_LOOP_PASSES: u64 = 65_000;
+
+/// The `vulkan` target.
+pub struct Vulkan;
+
+/// Where and how the `vulkan` target runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VulkanOptions {
+    /// Physical device index (`--vk-device`).
+    pub device: u32,
+    /// ICD manifest instead of the loader's default (`--vk-icd`, sets `VK_ICD_FILENAMES`).
+    pub icd: Option<PathBuf>,
+    /// How long a dispatch may run before it is a timeout finding (`--vk-timeout-ms`).
+    pub dispatch_timeout: Duration,
+    /// The worker executable and arguments; `None` runs this executable as `… vk-worker`.
+    pub worker: Option<WorkerCommand>,
+}
+
+impl Default for VulkanOptions {
+    fn default() -> Self {
+        VulkanOptions {
+            device: 0,
+            icd: None,
+            dispatch_timeout: Duration::from_secs(2),
+            worker: None,
+        }
+    }
+}
+
+impl VulkanOptions {
+    fn worker_options(&self) -> Result<WorkerOptions, RunError> {
+        let command = match &self.worker {
+            Some(c) => c.clone(),
+            None => WorkerCommand {
+                program: std::env::current_exe()
+                    .map_err(|e| RunError::Failed(format!("cannot find this executable: {e}")))?,
+                args: vec!["vk-worker".into()],
+            },
+        };
+        let mut w = WorkerOptions::new(command);
+        w.device = self.device;
+        w.icd = self.icd.clone();
+        w.dispatch_timeout = self.dispatch_timeout;
+        Ok(w)
+    }
+}
+
+thread_local! {
+    /// This thread's worker process, started on first use.
+    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's worker for `opts`, starting (or restarting, when the options
+/// changed) it first.
+fn with_worker<R>(opts: &VulkanOptions, f: impl FnOnce(&mut Worker) -> R) -> Result<R, RunError> {
+    let wanted = opts.worker_options()?;
+    WORKER.with_borrow_mut(|slot| {
+        if slot.as_ref().is_some_and(|w| *w.options() != wanted) {
+            *slot = None;
+        }
+        if slot.is_none() {
+            *slot = Some(Worker::start(wanted)?);
+        }
+        Ok(f(slot.as_mut().expect("started above")))
+    })
+}
+
+/// The device `opts` selects, opening it if this thread has not yet; the error says what to
+/// install or which devices exist.
+pub fn device(opts: &VulkanOptions) -> Result<DeviceInfo, RunError> {
+    with_worker(opts, |w| w.info().clone())
+}
+
+/// The emitter's options for a device: preserve NaN/infinity and denormals where the device
+/// can, so that exact float ops are compared exactly.
+pub fn emit_options(info: &DeviceInfo) -> EmitOptions {
+    EmitOptions {
+        preserve_nan_inf: info.float_controls.signed_zero_inf_nan_preserve,
+        preserve_denormals: info.float_controls.denorm_preserve,
+        ..EmitOptions::default()
+    }
+}
+
+/// The program the driver gets for `case`.
+pub fn source<'a>(case: &'a Case, optimised: &'a Program) -> &'a Program {
+    if case.config.vulkan_unoptimised {
+        &case.program
+    } else {
+        optimised
+    }
+}
+
+/// One program run on the device, with where the time went.
+#[derive(Clone, Debug)]
+pub struct Executed {
+    /// The emitted module.
+    pub module: EmittedModule,
+    /// The decoded results.
+    pub results: Results,
+    /// Time to emit SPIR-V.
+    pub emit: Duration,
+    /// The driver's pipeline creation and the dispatch (measured in the worker).
+    pub driver: Timings,
+}
+
+/// Why [`execute`] produced no results.
+#[derive(Debug)]
+pub enum ExecuteError {
+    /// The emitter refused the program.
+    Emit(EmitError),
+    /// The runner or driver failed.
+    Run(RunError),
+}
+
+/// Emits `program` for the device of `opts`, runs it and decodes the results.
+pub fn execute(program: &Program, opts: &VulkanOptions) -> Result<Executed, ExecuteError> {
+    let info = device(opts).map_err(ExecuteError::Run)?;
+    let started = Instant::now();
+    let module = spirv_emit::emit(program, &emit_options(&info)).map_err(ExecuteError::Emit)?;
+    let emit = started.elapsed();
+    let job = job(&module);
+    let out = with_worker(opts, |w| w.run(&job))
+        .and_then(|r| r)
+        .map_err(ExecuteError::Run)?;
+    let results = module
+        .interface
+        .results(&program.dispatch, &out.buffers)
+        .map_err(|e| ExecuteError::Run(RunError::Failed(format!("read-back: {e}"))))?;
+    Ok(Executed {
+        module,
+        results,
+        emit,
+        driver: out.timings,
+    })
+}
+
+/// The runner's job for an emitted module.
+pub fn job(module: &EmittedModule) -> Job {
+    Job {
+        spirv: module.words.clone(),
+        workgroups: [module.interface.workgroups.max(1), 1, 1],
+        bindings: bindings(&module.interface),
+    }
+}
+
+fn bindings(interface: &Interface) -> Vec<Binding> {
+    interface
+        .bindings
+        .iter()
+        .map(|b| Binding {
+            binding: b.binding,
+            resource: match &b.resource {
+                spirv_emit::Resource::Storage { words, .. } => Resource::Buffer(words.clone()),
+                spirv_emit::Resource::Texture(t) => Resource::Image(Image {
+                    width: t.width,
+                    height: t.height,
+                    levels: t.desc.levels,
+                    layers: t.desc.layers,
+                    texels: t.subresources.concat(),
+                }),
+            },
+        })
+        .collect()
+}
+
+/// `detail` with the device named, for every finding of this target.
+fn on_device(detail: impl std::fmt::Display, opts: &VulkanOptions) -> String {
+    match device(opts) {
+        Ok(info) => format!("{detail} [on {}]", info.describe()),
+        Err(_) => detail.to_string(),
+    }
+}
+
+/// The finding for a failed run.
+fn run_finding(e: RunError, opts: &VulkanOptions) -> Box<Finding> {
+    let (kind, class) = match &e {
+        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
+        RunError::DeviceLost(_) => (FindingKind::Panic, "device-lost".to_string()),
+        RunError::WorkerCrashed { status, .. } => {
+            // `signal 11 (SIGSEGV)` → `worker SIGSEGV`: the bucket ignores the number.
+            let name = status
+                .rsplit('(')
+                .next()
+                .unwrap_or(status)
+                .trim_end_matches(')');
+            (FindingKind::Panic, format!("worker {name}"))
+        }
+        RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
+        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
+        RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
+    };
+    classified("vulkan", kind, on_device(&e, opts), class)
+}
+
+impl Pipeline for Vulkan {
+    fn name(&self) -> &'static str {
+        "vulkan"
+    }
+
+    fn description(&self) -> &'static str {
+        "SPIR-V compute shader on a Vulkan driver (lavapipe: apt-get install mesa-vulkan-drivers libvulkan1)"
+    }
+
+    fn in_default_set(&self) -> bool {
+        false
+    }
+
+    fn available(&self) -> Result<(), String> {
+        // Device 0 of the default ICDs; `--vk-device`/`--vk-icd` are checked when the
+        // oracle's options are built.
+        device(&VulkanOptions::default())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {
+        let info = device(&opts.vulkan).ok()?;
+        if info.driver_name == "llvmpipe" && coverage.loop_passes >= LLVMPIPE_LOOP_PASSES {
+            return Some("llvmpipe loop limit".into());
+        }
+        // The emitter's own refusals (what it does not map) are skips; the same check runs
+        // on the program `run` will emit.
+        let emitted = spirv_emit::emit(&case.program, &emit_options(&info));
+        match emitted {
+            Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
+            _ => None,
+        }
+    }
+
+    fn run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        _coverage: &mut Coverage,
+    ) -> Result<Results, Box<Finding>> {
+        let v = &opts.vulkan;
+        match execute(source(case, optimised), v) {
+            Ok(done) => Ok(done.results),
+            Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
+            Err(ExecuteError::Emit(e)) => Err(classified(
+                "vulkan",
+                FindingKind::CompileError,
+                e.to_string(),
+                "emit".into(),
+            )),
+        }
+    }
+
+    fn compare(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+        expected: &Results,
+        actual: &Results,
+    ) -> Option<Finding> {
+        // The device was opened by `run`; its float controls decide which words are exact.
+        let opts = &opts.vulkan;
+        let info = device(opts).ok()?;
+        let program = source(case, optimised);
+        let exact = emit_options(&info).floats_exact_for(program);
+        let inexact = spirv_emit::inexact_words(program, exact);
+        let d = spirv_emit::compare(expected, actual, &program.dispatch, &inexact)?;
+        let m = Mismatch::from(d);
+        let mut f = Finding::new(FindingKind::Mismatch, "vulkan", on_device(m, opts));
+        f.difference = Some(m);
+        Some(f)
+    }
+}

@@ -1,0 +1,304 @@
+//! Worker processes: the fuzz loop's guard against inputs that hang or kill the process.
+//!
+//! A worker is a child process (`gpufuzz fuzz-worker`, see [`serve`]) that reads input indices
+//! on stdin, one per line, judges input `i` of the run's seed, and answers with one JSON line
+//! ([`Reply`]): the input's counters and its finding, if any. The parent ([`Worker`]) waits for
+//! each answer at most the per-input deadline. No answer in time: the worker is killed and the
+//! input is a `timeout` finding (class `wall-clock`); the worker dies first (a stack overflow,
+//! an abort, running out of memory, a signal): a `crash` finding whose class is the signal or
+//! exit status and whose detail is the end of the worker's stderr. Either way the next input
+//! goes to a fresh worker. Both findings name the target `process`: which pipeline was running
+//! is not known from outside; `repro input.bin` shows it.
+
+use crate::driver::{FuzzStats, Judged};
+use crate::finding::{Finding, FindingKind, Verdict};
+use crate::oracle::Judgement;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The target named by findings of a worker process that hung or died.
+pub const PROCESS: &str = "process";
+
+/// How to start a worker and how long an input may take.
+#[derive(Clone, Debug)]
+pub struct WorkerSpec {
+    /// The program and its arguments (e.g. `gpufuzz fuzz-worker --seed 1 --plant P`).
+    pub command: Vec<OsString>,
+    /// Wall-clock limit per input.
+    pub deadline: Duration,
+}
+
+/// One answer of a worker.
+#[derive(Serialize, Deserialize)]
+pub struct Reply {
+    /// The input judged.
+    pub index: u64,
+    /// Its counters.
+    pub stats: FuzzStats,
+    /// Its finding.
+    pub finding: Option<Finding>,
+    /// The case text of a finding.
+    pub program: Option<String>,
+}
+
+/// Lines of a dead worker's stderr kept for the crash report.
+const STDERR_TAIL: usize = 8;
+
+/// The parent's handle on one worker process (started on first use, restarted after a loss).
+pub struct Worker {
+    spec: WorkerSpec,
+    running: Option<Running>,
+}
+
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Worker {
+    /// A worker to be started by the first [`Worker::judge`].
+    pub fn new(spec: WorkerSpec) -> Worker {
+        Worker {
+            spec,
+            running: None,
+        }
+    }
+
+    /// Judges input `index` (whose bytes are `bytes`) in the worker process.
+    pub fn judge(&mut self, index: u64, bytes: &[u8]) -> Judged {
+        match self.ask(index) {
+            Ok(reply) => Judged {
+                stats: reply.stats,
+                finding: reply.finding.map(|f| (Box::new(f), reply.program)),
+            },
+            Err(f) => {
+                // Whatever happened, this worker is done: the next input gets a fresh one.
+                self.stop();
+                lost(*f, bytes)
+            }
+        }
+    }
+
+    fn ask(&mut self, index: u64) -> Result<Reply, Box<Finding>> {
+        if self.running.is_none() {
+            self.running = Some(self.start()?);
+        }
+        let r = self.running.as_mut().expect("started above");
+        if writeln!(r.stdin, "{index}")
+            .and_then(|_| r.stdin.flush())
+            .is_err()
+        {
+            return Err(Box::new(self.died()));
+        }
+        match r.replies.recv_timeout(self.spec.deadline) {
+            Ok(line) => serde_json::from_str(&line).map_err(|e| {
+                Box::new(Finding::new(
+                    FindingKind::Crash,
+                    PROCESS,
+                    format!("unreadable answer from the worker: {e}: {line}"),
+                ))
+            }),
+            Err(RecvTimeoutError::Timeout) => {
+                let mut f = Finding::new(
+                    FindingKind::Timeout,
+                    PROCESS,
+                    format!(
+                        "no verdict within {:.1}s of wall-clock time (the worker was killed)",
+                        self.spec.deadline.as_secs_f64()
+                    ),
+                );
+                f.class = Some("wall-clock".into());
+                Err(Box::new(f))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(Box::new(self.died())),
+        }
+    }
+
+    fn start(&self) -> Result<Running, Box<Finding>> {
+        let (program, args) = self
+            .spec
+            .command
+            .split_first()
+            .ok_or_else(|| Finding::new(FindingKind::Crash, PROCESS, "no worker command"))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                Box::new(Finding::new(
+                    FindingKind::Crash,
+                    PROCESS,
+                    format!("cannot start a worker: {e}"),
+                ))
+            })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr_pipe = child.stderr.take().expect("piped");
+        let (tx, replies) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
+                let mut t = tail.lock().unwrap();
+                if t.len() == STDERR_TAIL {
+                    t.pop_front();
+                }
+                t.push_back(line);
+            }
+        });
+        Ok(Running {
+            child,
+            stdin,
+            replies,
+            stderr,
+        })
+    }
+
+    /// The finding for a worker that went away: its exit status and last words.
+    fn died(&mut self) -> Finding {
+        let Some(mut r) = self.running.take() else {
+            return Finding::new(FindingKind::Crash, PROCESS, "the worker is gone");
+        };
+        let status = r.child.wait();
+        // Give the stderr reader a moment to drain what the worker printed as it died.
+        std::thread::sleep(Duration::from_millis(50));
+        let words: Vec<String> = r.stderr.lock().unwrap().iter().cloned().collect();
+        let class = match &status {
+            Ok(s) => exit_class(s),
+            Err(e) => format!("wait failed: {e}"),
+        };
+        let mut f = Finding::new(
+            FindingKind::Crash,
+            PROCESS,
+            format!("the worker died ({class}): {}", words.join(" | ")),
+        );
+        f.class = Some(class);
+        f
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut r) = self.running.take() {
+            let _ = r.child.kill();
+            let _ = r.child.wait();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// `signal 6 (SIGABRT)` or `exit status 101`.
+fn exit_class(status: &std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                7 => " (SIGBUS)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                _ => "",
+            };
+            return format!("signal {sig}{name}");
+        }
+    }
+    match status.code() {
+        Some(c) => format!("exit status {c}"),
+        None => "unknown exit".into(),
+    }
+}
+
+/// The counters and finding of an input that lost its worker; the case text comes from
+/// decoding the bytes here (the generator is not what hung).
+fn lost(f: Finding, bytes: &[u8]) -> Judged {
+    let program = crate::panics::catch(|| crate::oracle::decode(bytes))
+        .ok()
+        .flatten()
+        .map(|case| crate::case_file::print_case(&case));
+    let mut stats = FuzzStats {
+        programs: 1,
+        ..FuzzStats::default()
+    };
+    stats.findings.insert(f.kind.name().into(), 1);
+    stats.signatures.insert(f.signature(), 1);
+    Judged {
+        stats,
+        finding: Some((Box::new(f), program)),
+    }
+}
+
+/// The worker's side: answers every index read from stdin with a [`Reply`] line on stdout,
+/// until stdin closes.
+pub fn serve(
+    seed: u64,
+    min_len: usize,
+    max_len: usize,
+    judge: &dyn Fn(&[u8]) -> Judgement,
+) -> std::io::Result<()> {
+    crate::panics::install_quiet_hook();
+    exit_with_parent();
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let mut buf = Vec::with_capacity(max_len);
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let Ok(index) = line.trim().parse::<u64>() else {
+            continue;
+        };
+        crate::rng::input_bytes(seed, index, min_len, max_len, &mut buf);
+        let j = judge(&buf);
+        let mut stats = FuzzStats::default();
+        stats.record(&j);
+        let (finding, program) = match j.verdict {
+            Verdict::Finding(f) => (Some(*f), j.program_text),
+            _ => (None, None),
+        };
+        let reply = Reply {
+            index,
+            stats,
+            finding,
+            program,
+        };
+        let json = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
+        writeln!(stdout, "{json}")?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// Ends this worker when its parent goes away (a `kill -9` of the whole run): a worker stuck in
+/// a hanging input would otherwise spin forever as an orphan.
+fn exit_with_parent() {
+    #[cfg(unix)]
+    {
+        let parent = std::os::unix::process::parent_id();
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(500));
+            if std::os::unix::process::parent_id() != parent {
+                std::process::exit(3);
+            }
+        });
+    }
+}

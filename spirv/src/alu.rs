@@ -1,0 +1,349 @@
+//! ALU ops, with the guards that make SPIR-V compute exactly what `AluOp::eval` defines.
+//!
+//! 32-bit values live as `uint`; float ops bitcast to `float` and back. Where SPIR-V leaves a
+//! result undefined and our IR defines it, the emitted code never reaches the undefined case:
+//!
+//! * shifts mask the amount with 31;
+//! * `udiv`/`umod`/`idiv`/`irem`/`imod` divide by 1 instead of 0 (and instead of -1 for
+//!   `INT_MIN / -1`, which gives `INT_MIN` and remainder 0, our answers) and select the
+//!   by-zero result (`~0`, `-1`, or the dividend);
+//! * `f2i`/`f2u` convert only in-range values (0.0 otherwise) and select the saturated ends;
+//!   NaN converts 0.0, giving 0;
+//! * `fmin`/`fmax` are built from ordered compares, `IsNan` and the sign bit (minNum/maxNum,
+//!   `-0 < +0`); `fneg`/`fabs` are sign-bit operations on the `uint`;
+//! * `iabs` is a select of the wrapping negation (GLSL's `SAbs` of `INT_MIN` is unspecified);
+//! * every float op that can make a NaN ends in `IsNan ? 0x7fc00000 : bits`, so NaN payloads
+//!   never reach a bit-observing use. With `SignedZeroInfNanPreserve` `IsNan` is reliable.
+
+use crate::module::Emitter;
+use crate::EmitError;
+use compiler::ir::{AluOp, Type, Value};
+use rspirv::spirv::{GLOp, Word};
+use sim::semantics::CANONICAL_NAN;
+
+/// Emits `op` on `args` with result type `t`; returns the result id.
+pub(crate) fn emit_alu(
+    e: &mut Emitter,
+    op: AluOp,
+    args: &[Value; 3],
+    t: Type,
+) -> Result<Word, EmitError> {
+    use AluOp::*;
+    let n = t.comps();
+    let mut ids = [0; 3];
+    for (i, &a) in args[..op.arity()].iter().enumerate() {
+        ids[i] = e.val(a)?;
+    }
+    let [a, b, c] = ids;
+    let u = e.uvec(n);
+    let bt = e.bvec(n);
+    let ft = e.fvec(n);
+    Ok(match op {
+        Iadd => e.b.i_add(u, None, a, b)?,
+        Isub => e.b.i_sub(u, None, a, b)?,
+        Imul => e.b.i_mul(u, None, a, b)?,
+        Ineg => e.b.s_negate(u, None, a)?,
+        Iabs => {
+            let zero = e.cu(0, n);
+            let neg = e.b.s_less_than(bt, None, a, zero)?;
+            let negated = e.b.s_negate(u, None, a)?;
+            e.b.select(u, None, neg, negated, a)?
+        }
+        Imin => e.glsl(u, GLOp::SMin, &[a, b])?,
+        Imax => e.glsl(u, GLOp::SMax, &[a, b])?,
+        Umin => e.glsl(u, GLOp::UMin, &[a, b])?,
+        Umax => e.glsl(u, GLOp::UMax, &[a, b])?,
+        Iand => e.b.bitwise_and(u, None, a, b)?,
+        Ior => e.b.bitwise_or(u, None, a, b)?,
+        Ixor => e.b.bitwise_xor(u, None, a, b)?,
+        Inot => e.b.not(u, None, a)?,
+        Ishl | Ishr | Ushr => {
+            let mask = e.cu(31, n);
+            let amount = e.b.bitwise_and(u, None, b, mask)?;
+            match op {
+                Ishl => e.b.shift_left_logical(u, None, a, amount)?,
+                Ishr => e.b.shift_right_arithmetic(u, None, a, amount)?,
+                _ => e.b.shift_right_logical(u, None, a, amount)?,
+            }
+        }
+        Udiv | Umod | Idiv | Irem | Imod => division(e, op, a, b, n)?,
+        Fadd | Fsub | Fmul | Frcp => {
+            let fa = e.b.bitcast(ft, None, a)?;
+            let x = match op {
+                Frcp => {
+                    let one = e.cf(1.0, n);
+                    e.b.f_div(ft, None, one, fa)?
+                }
+                _ => {
+                    let fb = e.b.bitcast(ft, None, b)?;
+                    match op {
+                        Fadd => e.b.f_add(ft, None, fa, fb)?,
+                        Fsub => e.b.f_sub(ft, None, fa, fb)?,
+                        _ => e.b.f_mul(ft, None, fa, fb)?,
+                    }
+                }
+            };
+            canonical(e, x, n)?
+        }
+        Ffma => {
+            let fs = [a, b, c]
+                .map(|x| e.b.bitcast(ft, None, x))
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()?;
+            let x = e.glsl(ft, GLOp::Fma, &fs)?;
+            canonical(e, x, n)?
+        }
+        Fneg => {
+            let sign = e.cu(0x8000_0000, n);
+            e.b.bitwise_xor(u, None, a, sign)?
+        }
+        Fabs => {
+            let magnitude = e.cu(0x7fff_ffff, n);
+            e.b.bitwise_and(u, None, a, magnitude)?
+        }
+        Fmin | Fmax => min_max(e, op == Fmin, a, b, n)?,
+        Ffloor | Fceil | Ftrunc | FroundEven | Ffract | Fsqrt | Frsq | Fexp2 | Flog2 | Fsin
+        | Fcos => {
+            let inst = match op {
+                Ffloor => GLOp::Floor,
+                Fceil => GLOp::Ceil,
+                Ftrunc => GLOp::Trunc,
+                FroundEven => GLOp::RoundEven,
+                Ffract => GLOp::Fract,
+                Fsqrt => GLOp::Sqrt,
+                Frsq => GLOp::InverseSqrt,
+                Fexp2 => GLOp::Exp2,
+                Flog2 => GLOp::Log2,
+                Fsin => GLOp::Sin,
+                _ => GLOp::Cos,
+            };
+            let fa = e.b.bitcast(ft, None, a)?;
+            let x = e.glsl(ft, inst, &[fa])?;
+            canonical(e, x, n)?
+        }
+        Ieq => e.b.i_equal(bt, None, a, b)?,
+        Ine => e.b.i_not_equal(bt, None, a, b)?,
+        Ilt => e.b.s_less_than(bt, None, a, b)?,
+        Ige => e.b.s_greater_than_equal(bt, None, a, b)?,
+        Ult => e.b.u_less_than(bt, None, a, b)?,
+        Uge => e.b.u_greater_than_equal(bt, None, a, b)?,
+        Feq | Fne | Flt | Fge => {
+            let fa = e.b.bitcast(ft, None, a)?;
+            let fb = e.b.bitcast(ft, None, b)?;
+            match op {
+                Feq => e.b.f_ord_equal(bt, None, fa, fb)?,
+                Fne => e.b.f_unord_not_equal(bt, None, fa, fb)?,
+                Flt => e.b.f_ord_less_than(bt, None, fa, fb)?,
+                _ => e.b.f_ord_greater_than_equal(bt, None, fa, fb)?,
+            }
+        }
+        Band => e.b.logical_and(bt, None, a, b)?,
+        Bor => e.b.logical_or(bt, None, a, b)?,
+        Bxor => e.b.logical_not_equal(bt, None, a, b)?,
+        Bnot => e.b.logical_not(bt, None, a)?,
+        Bcsel => {
+            let ty = e.data_type(t)?;
+            e.b.select(ty, None, a, b, c)?
+        }
+        I2f | U2f => {
+            let x = if op == I2f {
+                e.b.convert_s_to_f(ft, None, a)?
+            } else {
+                e.b.convert_u_to_f(ft, None, a)?
+            };
+            e.b.bitcast(u, None, x)?
+        }
+        F2i | F2u => {
+            let fa = e.b.bitcast(ft, None, a)?;
+            float_to_int(e, fa, op == F2i, n)?
+        }
+        B2i => {
+            let (one, zero) = (e.cu(1, n), e.cu(0, n));
+            e.b.select(u, None, a, one, zero)?
+        }
+        B2f => {
+            let (one, zero) = (e.cu(1.0f32.to_bits(), n), e.cu(0, n));
+            e.b.select(u, None, a, one, zero)?
+        }
+        I2b => {
+            let zero = e.cu(0, n);
+            e.b.i_not_equal(bt, None, a, zero)?
+        }
+    })
+}
+
+/// The bits of float `x` (`float` id of `n` components), NaN made canonical.
+fn canonical(e: &mut Emitter, x: Word, n: u8) -> Result<Word, EmitError> {
+    let (u, bt) = (e.uvec(n), e.bvec(n));
+    let bits = e.b.bitcast(u, None, x)?;
+    let nan = e.b.is_nan(bt, None, x)?;
+    let canon = e.cu(CANONICAL_NAN, n);
+    Ok(e.b.select(u, None, nan, canon, bits)?)
+}
+
+/// Integer division and remainders with our results for a zero divisor and `INT_MIN / -1`.
+fn division(e: &mut Emitter, op: AluOp, a: Word, b: Word, n: u8) -> Result<Word, EmitError> {
+    use AluOp::*;
+    let (u, bt) = (e.uvec(n), e.bvec(n));
+    let zero = e.cu(0, n);
+    let one = e.cu(1, n);
+    let by_zero = e.b.i_equal(bt, None, b, zero)?;
+    let bad = if matches!(op, Udiv | Umod) {
+        by_zero
+    } else {
+        let min = e.cu(i32::MIN as u32, n);
+        let minus_one = e.cu(u32::MAX, n);
+        let a_min = e.b.i_equal(bt, None, a, min)?;
+        let b_minus_one = e.b.i_equal(bt, None, b, minus_one)?;
+        let overflow = e.b.logical_and(bt, None, a_min, b_minus_one)?;
+        e.b.logical_or(bt, None, by_zero, overflow)?
+    };
+    let divisor = e.b.select(u, None, bad, one, b)?;
+    let (x, when_zero) = match op {
+        Udiv => (e.b.u_div(u, None, a, divisor)?, e.cu(u32::MAX, n)),
+        Umod => (e.b.u_mod(u, None, a, divisor)?, a),
+        Idiv => (e.b.s_div(u, None, a, divisor)?, e.cu(u32::MAX, n)),
+        Irem => (e.b.s_rem(u, None, a, divisor)?, a),
+        _ => (e.b.s_mod(u, None, a, divisor)?, a),
+    };
+    Ok(e.b.select(u, None, by_zero, when_zero, x)?)
+}
+
+/// `fmin`/`fmax` on `uint` bits: minNum/maxNum, both NaN → canonical NaN, `-0 < +0`.
+fn min_max(e: &mut Emitter, min: bool, a: Word, b: Word, n: u8) -> Result<Word, EmitError> {
+    let (u, bt, ft) = (e.uvec(n), e.bvec(n), e.fvec(n));
+    let fa = e.b.bitcast(ft, None, a)?;
+    let fb = e.b.bitcast(ft, None, b)?;
+    let a_nan = e.b.is_nan(bt, None, fa)?;
+    let b_nan = e.b.is_nan(bt, None, fb)?;
+    let a_wins = if min {
+        e.b.f_ord_less_than(bt, None, fa, fb)?
+    } else {
+        e.b.f_ord_greater_than(bt, None, fa, fb)?
+    };
+    let equal = e.b.f_ord_equal(bt, None, fa, fb)?;
+    // Equal floats with different bits are -0 and +0: the sign bit decides.
+    let zero = e.cu(0, n);
+    let a_negative = e.b.s_less_than(bt, None, a, zero)?;
+    let a_wins_tie = if min {
+        a_negative
+    } else {
+        e.b.logical_not(bt, None, a_negative)?
+    };
+    let tie = e.b.select(u, None, a_wins_tie, a, b)?;
+    let ordered_pick = e.b.select(u, None, a_wins, a, b)?;
+    let ordered = e.b.select(u, None, equal, tie, ordered_pick)?;
+    let canon = e.cu(CANONICAL_NAN, n);
+    let both_nan = e.b.select(u, None, b_nan, canon, b)?;
+    let a_ok = e.b.select(u, None, b_nan, a, ordered)?;
+    Ok(e.b.select(u, None, a_nan, both_nan, a_ok)?)
+}
+
+/// Saturating float → int (`signed`) or → uint; NaN → 0. Only in-range values reach the
+/// conversion instruction.
+pub(crate) fn float_to_int(
+    e: &mut Emitter,
+    fa: Word,
+    signed: bool,
+    n: u8,
+) -> Result<Word, EmitError> {
+    let (u, bt, ft) = (e.uvec(n), e.bvec(n), e.fvec(n));
+    let (low, high) = if signed {
+        (-2_147_483_648.0f32, 2_147_483_648.0f32)
+    } else {
+        (0.0, 4_294_967_296.0)
+    };
+    let (lo, hi) = (e.cf(low, n), e.cf(high, n));
+    let above_low = e.b.f_ord_greater_than_equal(bt, None, fa, lo)?;
+    let below_high = e.b.f_ord_less_than(bt, None, fa, hi)?;
+    let in_range = e.b.logical_and(bt, None, above_low, below_high)?;
+    let fzero = e.cf(0.0, n);
+    let safe = e.b.select(ft, None, in_range, fa, fzero)?;
+    let converted = if signed {
+        e.b.convert_f_to_s(u, None, safe)?
+    } else {
+        e.b.convert_f_to_u(u, None, safe)?
+    };
+    let too_big = e.b.f_ord_greater_than_equal(bt, None, fa, hi)?;
+    let max = e.cu(if signed { i32::MAX as u32 } else { u32::MAX }, n);
+    let high_clamped = e.b.select(u, None, too_big, max, converted)?;
+    if !signed {
+        return Ok(high_clamped);
+    }
+    let too_small = e.b.f_ord_less_than(bt, None, fa, lo)?;
+    let min = e.cu(i32::MIN as u32, n);
+    Ok(e.b.select(u, None, too_small, min, high_clamped)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::alu::Kind;
+    use compiler::ir::text::parse_program;
+
+    /// A program applying `op` to uniforms (booleans from a compare) and storing the result.
+    fn one_op(op: AluOp) -> String {
+        let mut src = String::from(
+            "invocations 1\noutputs 1\nuniforms 0x00000007 0x00000000\n\nblock_0:\n  \
+             vec1 32 ssa_0 = load_const (0x00000000)\n  \
+             vec1 32 ssa_1 = load_uniform ssa_0\n  \
+             vec1 1 ssa_2 = ieq ssa_1, ssa_0\n",
+        );
+        let args: Vec<&str> = op
+            .srcs()
+            .iter()
+            .map(|k| if *k == Kind::Bool { "ssa_2" } else { "ssa_1" })
+            .collect();
+        let result_bool = op.dst() == Kind::Bool;
+        let ty = if result_bool { "vec1 1" } else { "vec1 32" };
+        src += &format!("  {ty} ssa_3 = {} {}\n", op.name(), args.join(", "));
+        if result_bool {
+            src += "  vec1 32 ssa_4 = b2i ssa_3\n  store_output 0, ssa_4\n";
+        } else {
+            src += "  store_output 0, ssa_3\n";
+        }
+        src
+    }
+
+    fn disassembly(op: AluOp) -> String {
+        let p = parse_program(&one_op(op), op.name()).unwrap();
+        let m =
+            crate::emit(&p, &crate::EmitOptions::default()).unwrap_or_else(|e| panic!("{op}: {e}"));
+        crate::disassemble(&m.words).unwrap()
+    }
+
+    #[test]
+    fn every_alu_op_emits() {
+        for &op in AluOp::ALL {
+            assert!(disassembly(op).contains("OpFunctionEnd"), "{op}");
+        }
+    }
+
+    #[test]
+    fn guarded_ops_carry_their_guards() {
+        let has = |op, what: &[&str]| {
+            let d = disassembly(op);
+            for w in what {
+                assert!(d.contains(w), "{op} lacks {w}:\n{d}");
+            }
+        };
+        // The divisor is replaced before dividing, and the by-zero result selected after.
+        has(AluOp::Udiv, &["OpIEqual", "OpUDiv", "OpSelect"]);
+        has(
+            AluOp::Idiv,
+            &["OpLogicalAnd", "OpLogicalOr", "OpSDiv", "OpSelect"],
+        );
+        has(AluOp::Imod, &["OpSMod", "OpSelect"]);
+        has(AluOp::Ishl, &["OpBitwiseAnd", "OpShiftLeftLogical"]);
+        has(
+            AluOp::F2i,
+            &["OpFOrdGreaterThanEqual", "OpFOrdLessThan", "OpConvertFToS"],
+        );
+        has(AluOp::F2u, &["OpConvertFToU", "OpSelect"]);
+        has(AluOp::Fmin, &["OpIsNan", "OpFOrdEqual", "OpSLessThan"]);
+        has(AluOp::Fadd, &["OpFAdd", "OpIsNan", "OpSelect"]);
+        has(AluOp::Fneg, &["OpBitwiseXor"]);
+        has(AluOp::Iabs, &["OpSNegate", "OpSelect"]);
+        assert!(!disassembly(AluOp::Fneg).contains("OpFNegate"));
+    }
+}

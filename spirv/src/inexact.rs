@@ -1,0 +1,401 @@
+//! Which result words a Vulkan driver must reproduce bit for bit, and the comparison that
+//! checks exactly those.
+//!
+//! The Vulkan spec makes `OpFAdd`/`OpFSub`/`OpFMul`, conversions, compares, `Floor`/`Ceil`/
+//! `Trunc`/`RoundEven`/`Fract` and everything on integers and booleans exact. It gives only
+//! ULP or absolute error bounds for `Sqrt`, `InverseSqrt`, `OpFDiv` (our `frcp`), `Exp2`,
+//! `Log2`, `Sin`, `Cos`, and lets `Fma` be fused or not (see `docs/semantics.md`). A word
+//! whose value derives from such an op — through data flow, through memory (a local
+//! variable, register or buffer once written with such a value), or through control flow
+//! (written under an `if` whose condition derives from one) — is *inexact* and left out of
+//! the comparison; an inexact `break`/`continue` condition makes every word inexact.
+//! Without the float controls (`floats_exact` false) every float op counts as inexact;
+//! [`inexact_words_for`] refines that for a device that preserves NaNs but may flush
+//! denormals: only the float operations that touch a denormal in the interpreter's run
+//! ([`crate::denormals`]) count.
+//!
+//! The analysis is flow-insensitive and iterates to a fixpoint, so it errs on the inexact
+//! side: a skipped word is never a missed miscompile of an exact one.
+
+use crate::EmitOptions;
+use compiler::ir::{AluOp, Block, CfNode, Function, Inst, InstKind, Program, Value, Var};
+use sim::dispatch::{Difference, Dispatch, Place, Results};
+use std::collections::HashSet;
+
+/// Ops whose result the Vulkan spec does not make exact.
+pub const INEXACT_OPS: &[AluOp] = &[
+    AluOp::Ffma,
+    AluOp::Fsqrt,
+    AluOp::Frcp,
+    AluOp::Frsq,
+    AluOp::Fexp2,
+    AluOp::Flog2,
+    AluOp::Fsin,
+    AluOp::Fcos,
+];
+
+/// The words left out of the comparison.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InexactWords {
+    /// Per output slot (the same for every invocation).
+    pub outputs: Vec<bool>,
+    /// Per buffer: the whole of every invocation's part.
+    pub buffers: Vec<bool>,
+}
+
+impl InexactWords {
+    /// Whether every word is compared.
+    pub fn is_none(&self) -> bool {
+        !self.outputs.iter().chain(&self.buffers).any(|&x| x)
+    }
+
+    /// Whether no word is compared.
+    pub fn is_all(&self) -> bool {
+        self.outputs.iter().chain(&self.buffers).all(|&x| x)
+    }
+}
+
+/// The inexact words of `program`. `floats_exact`: whether the device preserves NaNs,
+/// infinities, signed zeros and denormals (see [`crate::EmitOptions::floats_exact`]).
+pub fn inexact_words(program: &Program, floats_exact: bool) -> InexactWords {
+    analyse(program, floats_exact, &HashSet::new())
+}
+
+/// The inexact words of `program` emitted with `options` (the device's float controls):
+/// with `preserve_nan_inf` and without `preserve_denormals`, float ops count as inexact only
+/// where they touch a denormal in the interpreter's run (one extra interpreter run).
+pub fn inexact_words_for(program: &Program, options: &EmitOptions) -> InexactWords {
+    if !options.preserve_nan_inf || options.preserve_denormals {
+        return inexact_words(program, options.floats_exact());
+    }
+    match crate::denormals::denormal_insts(program) {
+        Some(touching) => analyse(program, true, &touching),
+        None => inexact_words(program, false),
+    }
+}
+
+fn analyse(program: &Program, floats_exact: bool, extra: &HashSet<Inst>) -> InexactWords {
+    let d = &program.dispatch;
+    let mut t = Taint {
+        func: &program.func,
+        floats_exact,
+        extra,
+        values: HashSet::new(),
+        vars: HashSet::new(),
+        regs: HashSet::new(),
+        buffers: vec![false; d.buffers.len()],
+        outputs: vec![false; d.outputs as usize],
+        all: false,
+        changed: true,
+    };
+    while t.changed && !t.all {
+        t.changed = false;
+        t.walk(&program.func.body, false);
+    }
+    if t.all {
+        t.outputs
+            .iter_mut()
+            .chain(&mut t.buffers)
+            .for_each(|x| *x = true);
+    }
+    InexactWords {
+        outputs: t.outputs,
+        buffers: t.buffers,
+    }
+}
+
+struct Taint<'a> {
+    func: &'a Function,
+    floats_exact: bool,
+    /// Instructions inexact on this device for this program (they touch denormals).
+    extra: &'a HashSet<Inst>,
+    values: HashSet<Value>,
+    vars: HashSet<Var>,
+    regs: HashSet<compiler::ir::Reg>,
+    buffers: Vec<bool>,
+    outputs: Vec<bool>,
+    all: bool,
+    changed: bool,
+}
+
+impl Taint<'_> {
+    fn walk(&mut self, list: &[CfNode], ctl: bool) {
+        for (i, node) in list.iter().enumerate() {
+            match node {
+                CfNode::Block(b) => self.block(*b, ctl),
+                CfNode::If(n) => {
+                    let inner = ctl || self.values.contains(&n.cond);
+                    self.walk(&n.then_list, inner);
+                    self.walk(&n.else_list, inner);
+                    if inner {
+                        if let Some(CfNode::Block(merge)) = list.get(i + 1) {
+                            self.taint_phis(*merge);
+                        }
+                    }
+                }
+                CfNode::Loop(n) => self.walk(&n.body, ctl),
+            }
+        }
+    }
+
+    fn taint_phis(&mut self, block: Block) {
+        let func = self.func;
+        for &inst in &func.blocks[block].insts {
+            if let (InstKind::Phi { .. }, Some(v)) = (&func.insts[inst].kind, func.result(inst)) {
+                self.mark(v);
+            }
+        }
+    }
+
+    fn mark(&mut self, v: Value) {
+        if self.values.insert(v) {
+            self.changed = true;
+        }
+    }
+
+    fn any_arg(&self, kind: &InstKind) -> bool {
+        let mut any = false;
+        kind.visit_args(|a| any |= self.values.contains(&a));
+        any
+    }
+
+    fn block(&mut self, block: Block, ctl: bool) {
+        let func = self.func;
+        for &inst in &func.blocks[block].insts {
+            let kind = &func.insts[inst].kind;
+            let args = self.any_arg(kind);
+            let result = func.result(inst);
+            let tainted = match kind {
+                InstKind::Alu { op, .. } => {
+                    args || self.op_is_inexact(*op) || self.extra.contains(&inst)
+                }
+                InstKind::Tex { .. } => args || !self.floats_exact || self.extra.contains(&inst),
+                InstKind::LoadDeref { deref } => {
+                    args || root_var(func, *deref).is_none_or(|v| self.vars.contains(&v))
+                }
+                InstKind::LoadReg { reg } => self.regs.contains(reg),
+                InstKind::LoadBuffer { buffer, .. } => {
+                    args || self.buffers.get(*buffer as usize).copied().unwrap_or(true)
+                }
+                InstKind::StoreBuffer { buffer, .. } => {
+                    if (args || ctl) && self.buffers.get(*buffer as usize) == Some(&false) {
+                        self.buffers[*buffer as usize] = true;
+                        self.changed = true;
+                    }
+                    false
+                }
+                InstKind::StoreOutput { slot, value } => {
+                    let n = self.outputs.len() as u32;
+                    if (args || ctl) && n > 0 {
+                        for c in 0..u32::from(func.ty(*value).comps()) {
+                            let s = (slot.wrapping_add(c) % n) as usize;
+                            self.changed |= !self.outputs[s];
+                            self.outputs[s] = true;
+                        }
+                    }
+                    false
+                }
+                InstKind::StoreDeref { deref, .. } => {
+                    if args || ctl {
+                        match root_var(func, *deref) {
+                            Some(v) => self.changed |= self.vars.insert(v),
+                            None => self.all = true,
+                        }
+                    }
+                    false
+                }
+                InstKind::StoreReg { reg, .. } => {
+                    if args || ctl {
+                        self.changed |= self.regs.insert(*reg);
+                    }
+                    false
+                }
+                InstKind::Break | InstKind::Continue => {
+                    self.all |= ctl;
+                    false
+                }
+                _ => args,
+            };
+            if let (true, Some(v)) = (tainted, result) {
+                self.mark(v);
+            }
+        }
+    }
+
+    fn op_is_inexact(&self, op: AluOp) -> bool {
+        use compiler::ir::alu::Kind;
+        INEXACT_OPS.contains(&op)
+            || (!self.floats_exact && (op.dst() == Kind::Float || op.srcs().contains(&Kind::Float)))
+    }
+}
+
+/// The variable a deref chain starts at.
+fn root_var(func: &Function, mut d: Value) -> Option<Var> {
+    for _ in 0..256 {
+        match func.def_kind(d)? {
+            InstKind::DerefVar { var } => return Some(*var),
+            InstKind::DerefArray { parent, .. }
+            | InstKind::DerefStruct { parent, .. }
+            | InstKind::DerefCast { parent, .. } => d = *parent,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The first exact word where `actual` differs from `expected` (the interpreter's results),
+/// like [`Results::first_difference`] but skipping the words in `inexact`.
+pub fn compare(
+    expected: &Results,
+    actual: &Results,
+    dispatch: &Dispatch,
+    inexact: &InexactWords,
+) -> Option<Difference> {
+    let slots = dispatch.outputs.max(1) as usize;
+    let outputs = expected.outputs.iter().zip(&actual.outputs).enumerate();
+    for (k, (&e, &a)) in outputs {
+        if e != a && !inexact.outputs.get(k % slots).copied().unwrap_or(false) {
+            return Some(Difference {
+                place: Place::Output,
+                invocation: (k / slots) as u32,
+                index: (k % slots) as u32,
+                expected: e,
+                actual: a,
+            });
+        }
+    }
+    let buffers = expected.buffers.iter().zip(&actual.buffers).enumerate();
+    for (b, (eb, ab)) in buffers {
+        if inexact.buffers.get(b).copied().unwrap_or(false) {
+            continue;
+        }
+        let len = dispatch.buffers[b].max(1) as usize;
+        for (k, (&e, &a)) in eb.iter().zip(ab).enumerate() {
+            if e != a {
+                return Some(Difference {
+                    place: Place::Buffer(b as u32),
+                    invocation: (k / len) as u32,
+                    index: (k % len) as u32,
+                    expected: e,
+                    actual: a,
+                });
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::text::parse_program;
+
+    const HEADER: &str =
+        "invocations 2\noutputs 4\nuniforms 0x3f800000\nbuffer 2\nbuffer 2\n\nblock_0:\n  \
+        vec1 32 ssa_0 = load_const (0x00000000)\n  \
+        vec1 32 ssa_1 = load_uniform ssa_0\n  \
+        vec1 32 ssa_2 = fsin ssa_1\n  \
+        vec1 32 ssa_3 = fadd ssa_1, ssa_1\n";
+
+    fn words(body: &str) -> InexactWords {
+        let p = parse_program(&format!("{HEADER}{body}"), "test").unwrap();
+        inexact_words(&p, true)
+    }
+
+    #[test]
+    fn data_flow_from_an_inexact_op_is_inexact_and_the_rest_exact() {
+        let w = words(
+            "  vec1 32 ssa_4 = fadd ssa_2, ssa_3\n  store_output 0, ssa_4\n  \
+             store_output 1, ssa_3\n  vec2 32 ssa_5 = vec2 ssa_3, ssa_2\n  \
+             store_output 2, ssa_5\n",
+        );
+        // Per value, not per component: both slots of the vec2 count.
+        assert_eq!(w.outputs, [true, false, true, true]);
+        assert_eq!(w.buffers, [false, false]);
+    }
+
+    #[test]
+    fn memory_carries_inexactness_to_later_loads() {
+        let w = words(
+            "  store_buffer 0, ssa_0, ssa_2\n  vec1 32 ssa_4 = load_buffer 0, ssa_0\n  \
+             store_output 0, ssa_4\n  store_buffer 1, ssa_0, ssa_3\n",
+        );
+        assert_eq!(w.outputs, [true, false, false, false]);
+        assert_eq!(w.buffers, [true, false]);
+    }
+
+    #[test]
+    fn an_inexact_condition_makes_what_it_decides_inexact() {
+        let w = words(
+            "  vec1 1 ssa_4 = flt ssa_2, ssa_3\nif ssa_4 {\n  block_1:\n    \
+             store_output 0, ssa_3\n} else {\n  block_2:\n}\nblock_3:\n  \
+             vec1 32 ssa_5 = phi block_1: ssa_0, block_2: ssa_3\n  \
+             store_output 1, ssa_5\n  store_output 2, ssa_3\n",
+        );
+        assert_eq!(w.outputs, [true, true, false, false]);
+    }
+
+    #[test]
+    fn an_inexact_break_makes_everything_inexact() {
+        let w = words(
+            "  vec1 1 ssa_4 = flt ssa_2, ssa_3\nloop {\n  block_1:\n  if ssa_4 {\n    \
+             block_2:\n      break\n  } else {\n    block_3:\n  }\n  block_4:\n}\nblock_5:\n  \
+             store_output 0, ssa_3\n",
+        );
+        assert!(w.is_all());
+    }
+
+    #[test]
+    fn without_float_controls_every_float_result_is_inexact() {
+        let p = parse_program(
+            &format!("{HEADER}  store_output 1, ssa_3\n  store_output 2, ssa_0\n"),
+            "t",
+        )
+        .unwrap();
+        assert_eq!(
+            inexact_words(&p, false).outputs,
+            [false, true, false, false]
+        );
+        assert_eq!(inexact_words(&p, true).outputs, [false; 4]);
+    }
+
+    #[test]
+    fn the_comparison_skips_exactly_the_inexact_words() {
+        let d = Dispatch {
+            invocations: 2,
+            outputs: 2,
+            buffers: vec![1],
+            ..Dispatch::default()
+        };
+        let expected = Results {
+            outputs: vec![1, 2, 3, 4],
+            buffers: vec![vec![5, 6]],
+        };
+        let mut actual = expected.clone();
+        actual.outputs[2] = 9; // invocation 1, slot 0
+        actual.buffers[0][1] = 9;
+        let skip_slot_0 = InexactWords {
+            outputs: vec![true, false],
+            buffers: vec![false],
+        };
+        let d0 = compare(&expected, &actual, &d, &skip_slot_0).unwrap();
+        assert_eq!(
+            (d0.place, d0.invocation, d0.index),
+            (Place::Buffer(0), 1, 0)
+        );
+        let skip_all = InexactWords {
+            outputs: vec![true, true],
+            buffers: vec![true],
+        };
+        assert_eq!(compare(&expected, &actual, &d, &skip_all), None);
+        let none = InexactWords {
+            outputs: vec![false; 2],
+            buffers: vec![false],
+        };
+        let d1 = compare(&expected, &actual, &d, &none).unwrap();
+        assert_eq!(
+            (d1.place, d1.invocation, d1.index, d1.actual),
+            (Place::Output, 1, 0, 9)
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! The SPIR-V emitter: an IR [`Program`] as a Vulkan GLCompute shader, with the interface a
+//! runner needs to feed it and read it back, and the rules that say which result words a
+//! driver must reproduce bit for bit.
+//!
+//! * [`emit`] — the module (one invocation of the IR program per `GlobalInvocationID.x`);
+//!   works on generated IR and on the middle end's output alike (phis, local variables and
+//!   derefs, registers);
+//! * [`Interface`] (in [`interface`]) — the descriptor bindings in set 0 with their initial
+//!   contents, the dispatch size, and [`Interface::results`] to turn read-back words into the
+//!   interpreter's [`sim::dispatch::Results`];
+//! * [`inexact`] — which output and buffer words derive from an operation the Vulkan spec does
+//!   not make exact, and a comparison that leaves exactly those out; [`denormals`] — whether a
+//!   run touches a denormal (what decides exactness on a device that may flush them);
+//! * [`disassemble`] — the module as text (`gpufuzz run --emit spirv`).
+//!
+//! Inside: `module` builds the skeleton (capabilities, types, constants, bindings), `flow`
+//! the structured control flow and phis, `alu` the ALU ops with the guards our semantics
+//! need, `memory` uniforms, buffers, outputs, local variables, registers and textures. How
+//! the IR maps to SPIR-V, and what is guarded, is written in `docs/spirv.md`.
+
+#![deny(missing_docs)]
+
+mod alu;
+pub mod denormals;
+mod flow;
+pub mod inexact;
+pub mod interface;
+mod memory;
+mod module;
+pub mod validate;
+
+pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
+pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
+
+use compiler::ir::Program;
+
+/// How to emit: the workgroup size and which float controls the device supports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// Invocations per workgroup (`LocalSize` x); at least 1.
+    pub local_size: u32,
+    /// Ask for `SignedZeroInfNanPreserve` on 32-bit floats (`SPV_KHR_float_controls`), so
+    /// NaNs, infinities and signed zeros behave as IEEE says. Needs
+    /// `shaderSignedZeroInfNanPreserveFloat32` on the device.
+    pub preserve_nan_inf: bool,
+    /// Ask for `DenormPreserve` on 32-bit floats. Needs `shaderDenormPreserveFloat32`.
+    pub preserve_denormals: bool,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            local_size: 64,
+            preserve_nan_inf: true,
+            preserve_denormals: true,
+        }
+    }
+}
+
+impl EmitOptions {
+    /// Whether every float op the spec calls correctly rounded is exact with these options,
+    /// whatever the program: only when both NaN/infinity and denormal preservation were
+    /// requested. Otherwise a driver may flush or assume no NaN anywhere.
+    pub fn floats_exact(&self) -> bool {
+        self.preserve_nan_inf && self.preserve_denormals
+    }
+
+    /// Whether float ops are exact for `program` with these options: as
+    /// [`floats_exact`](Self::floats_exact), or, on a device that may flush denormals but
+    /// preserves NaNs, when no run of `program` touches a denormal
+    /// ([`denormals::touches_denormals`], one interpreter run). The argument for
+    /// [`inexact_words`].
+    pub fn floats_exact_for(&self, program: &Program) -> bool {
+        self.preserve_nan_inf && (self.preserve_denormals || !denormals::touches_denormals(program))
+    }
+}
+
+/// An emitted shader and what a runner must bind to run it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmittedModule {
+    /// The SPIR-V binary (version 1.3, Vulkan 1.1 environment), entry point `main`.
+    pub words: Vec<u32>,
+    /// Bindings, their contents and the dispatch size.
+    pub interface: Interface,
+}
+
+/// Why a program could not be emitted.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum EmitError {
+    /// The program does not verify; only well-formed programs are emitted.
+    #[error("the program does not verify: {0}")]
+    Invalid(String),
+    /// The program uses something the emitter does not map (the oracle skips such programs).
+    #[error("unsupported by the SPIR-V emitter: {0}")]
+    Unsupported(String),
+    /// rspirv refused an instruction: a bug in the emitter.
+    #[error("SPIR-V builder error: {0}")]
+    Builder(String),
+}
+
+impl From<rspirv::dr::Error> for EmitError {
+    fn from(e: rspirv::dr::Error) -> Self {
+        EmitError::Builder(e.to_string())
+    }
+}
+
+/// Emits `program` as a GLCompute shader. The program must verify.
+pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, EmitError> {
+    compiler::ir::verify(program).map_err(|e| EmitError::Invalid(e.to_string()))?;
+    if options.local_size == 0 {
+        return Err(EmitError::Unsupported("a local size of 0".into()));
+    }
+    for (t, desc) in program.dispatch.textures.iter().enumerate() {
+        let width = interface::image_width(desc);
+        if width > interface::MAX_IMAGE_WIDTH || desc.height > interface::MAX_IMAGE_WIDTH {
+            return Err(EmitError::Unsupported(format!(
+                "texture {t}: {}x{} with {} levels needs a {width}-texel-wide image",
+                desc.width, desc.height, desc.levels
+            )));
+        }
+    }
+    let interface = Interface::new(&program.dispatch, options.local_size);
+    let words = module::build(program, &interface, options)?;
+    Ok(EmittedModule { words, interface })
+}
+
+/// The module as SPIR-V assembly text (rspirv's disassembler), or why it cannot be parsed.
+pub fn disassemble(words: &[u32]) -> Result<String, String> {
+    use rspirv::binary::Disassemble;
+    rspirv::dr::load_words(words)
+        .map(|m| m.disassemble())
+        .map_err(|e| e.to_string())
+}

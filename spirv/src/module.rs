@@ -1,0 +1,431 @@
+//! The module skeleton and the state every emitting step shares: capabilities, the float
+//! controls, types and constants, the invocation id, the descriptor bindings, the function
+//! with its prologue (`id >= invocations` returns at once) and the final assembly.
+
+use crate::interface::{Interface, Resource, StorageRole};
+use crate::{EmitError, EmitOptions};
+use compiler::ir::{BitSize, Block, Function, Program, Reg, Type, Value, Var};
+use rspirv::binary::Assemble;
+use rspirv::dr::{Builder, Operand};
+use rspirv::spirv::{self, Word};
+use sim::dispatch::Dispatch;
+use std::collections::HashMap;
+
+/// The kind of a constant, for the constant cache.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum ConstKind {
+    Uint,
+    Float,
+    Bool,
+}
+
+/// One emitted edge of the SPIR-V CFG, with the IR block whose end it leaves (what an IR
+/// phi's `pred` names), so phis can be filled in once every edge is known.
+pub(crate) struct Edge {
+    pub to: Word,
+    pub from: Word,
+    pub pred: EdgePred,
+}
+
+/// Whose phi sources an edge carries.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EdgePred {
+    /// The end of this IR block.
+    Ir(Block),
+    /// A loop's continue block: loop-header phis take the continue block's own phis.
+    Continue,
+    /// No IR edge (the prologue, a loop header into its body): the target has no phis.
+    None,
+}
+
+/// An `OpPhi` to insert at the head of the block `home` once all edges are known.
+pub(crate) struct PendingPhi {
+    pub home: Word,
+    pub result: Word,
+    pub ty: Word,
+    /// The IR phi (its result value) whose sources this phi takes.
+    pub phi: Value,
+    /// Whether this is a continue block's phi routing `phi`'s back-edge sources.
+    pub routed: bool,
+}
+
+/// Everything the emitting steps share.
+pub(crate) struct Emitter<'a> {
+    pub b: Builder,
+    pub func: &'a Function,
+    pub dispatch: &'a Dispatch,
+    pub interface: &'a Interface,
+    pub glsl: Word,
+    consts: HashMap<(ConstKind, u8, u32), Word>,
+    undefs: HashMap<Word, Word>,
+    /// The SPIR-V id of each emitted IR value.
+    pub vals: HashMap<Value, Word>,
+    /// Deref values: the variable and the id of the word offset.
+    pub derefs: HashMap<Value, (Var, Word)>,
+    /// The invocation id (`uint`).
+    pub invocation: Word,
+    /// Function-storage variables: one flat `uint[words + 1]` per IR variable (the last word
+    /// is a sink for stores past the end), one per register.
+    pub vars: HashMap<Var, Word>,
+    pub regs: HashMap<Reg, Word>,
+    /// Storage-buffer and texture variables by binding number.
+    pub binding_vars: Vec<Word>,
+    /// The label holding each IR block's instructions.
+    pub labels: HashMap<Block, Word>,
+    /// Where a block's phis go (its own label, or its loop's header).
+    pub phi_home: HashMap<Block, Word>,
+    pub edges: Vec<Edge>,
+    pub phis: Vec<PendingPhi>,
+}
+
+impl<'a> Emitter<'a> {
+    /// `uint` or a `uvecN`.
+    pub fn uvec(&mut self, n: u8) -> Word {
+        let u = self.b.type_int(32, 0);
+        self.vector(u, n)
+    }
+
+    /// `float` or a `vecN`.
+    pub fn fvec(&mut self, n: u8) -> Word {
+        let f = self.b.type_float(32);
+        self.vector(f, n)
+    }
+
+    /// `bool` or a `bvecN`.
+    pub fn bvec(&mut self, n: u8) -> Word {
+        let b = self.b.type_bool();
+        self.vector(b, n)
+    }
+
+    fn vector(&mut self, scalar: Word, n: u8) -> Word {
+        if n == 1 {
+            scalar
+        } else {
+            self.b.type_vector(scalar, u32::from(n))
+        }
+    }
+
+    /// The SPIR-V type of an IR data type (32-bit data is `uint`, booleans `bool`).
+    pub fn data_type(&mut self, t: Type) -> Result<Word, EmitError> {
+        match t {
+            Type::Data {
+                bits: BitSize::B32,
+                comps,
+            } => Ok(self.uvec(comps)),
+            Type::Data {
+                bits: BitSize::B1,
+                comps,
+            } => Ok(self.bvec(comps)),
+            t => Err(EmitError::Unsupported(format!("a value of type {t}"))),
+        }
+    }
+
+    fn constant(&mut self, kind: ConstKind, n: u8, bits: u32) -> Word {
+        if let Some(&id) = self.consts.get(&(kind, n, bits)) {
+            return id;
+        }
+        let id = if n > 1 {
+            let scalar = self.constant(kind, 1, bits);
+            let ty = match kind {
+                ConstKind::Uint => self.uvec(n),
+                ConstKind::Float => self.fvec(n),
+                ConstKind::Bool => self.bvec(n),
+            };
+            self.b.constant_composite(ty, vec![scalar; n as usize])
+        } else {
+            match kind {
+                ConstKind::Uint => {
+                    let t = self.uvec(1);
+                    self.b.constant_bit32(t, bits)
+                }
+                ConstKind::Float => {
+                    let t = self.fvec(1);
+                    self.b.constant_bit32(t, bits)
+                }
+                ConstKind::Bool => {
+                    let t = self.bvec(1);
+                    if bits != 0 {
+                        self.b.constant_true(t)
+                    } else {
+                        self.b.constant_false(t)
+                    }
+                }
+            }
+        };
+        self.consts.insert((kind, n, bits), id);
+        id
+    }
+
+    /// A `uint` constant splatted to `n` components.
+    pub fn cu(&mut self, bits: u32, n: u8) -> Word {
+        self.constant(ConstKind::Uint, n, bits)
+    }
+
+    /// A `float` constant splatted to `n` components.
+    pub fn cf(&mut self, x: f32, n: u8) -> Word {
+        self.constant(ConstKind::Float, n, x.to_bits())
+    }
+
+    /// A constant vector of individual `uint` or `bool` components.
+    pub fn const_vector(&mut self, t: Type, bits: &[u32]) -> Result<Word, EmitError> {
+        let kind = match t.bits() {
+            Some(BitSize::B32) => ConstKind::Uint,
+            Some(BitSize::B1) => ConstKind::Bool,
+            None => return Err(EmitError::Unsupported(format!("a constant of type {t}"))),
+        };
+        let parts: Vec<Word> = bits
+            .iter()
+            .map(|&v| self.constant(kind, 1, v & if kind == ConstKind::Bool { 1 } else { !0 }))
+            .collect();
+        if parts.len() == 1 {
+            return Ok(parts[0]);
+        }
+        let ty = self.data_type(t)?;
+        Ok(self.b.constant_composite(ty, parts))
+    }
+
+    /// A (global) `OpUndef` of a type.
+    pub fn undef(&mut self, ty: Word) -> Word {
+        if let Some(&id) = self.undefs.get(&ty) {
+            return id;
+        }
+        let id = self.b.undef(ty, None);
+        self.undefs.insert(ty, id);
+        id
+    }
+
+    /// The id of an emitted IR value.
+    pub fn val(&self, v: Value) -> Result<Word, EmitError> {
+        self.vals
+            .get(&v)
+            .copied()
+            .ok_or_else(|| EmitError::Unsupported(format!("{v} used where it is not emitted")))
+    }
+
+    /// The label holding an IR block's instructions (allocated on first use).
+    pub fn label(&mut self, block: Block) -> Word {
+        if let Some(&l) = self.labels.get(&block) {
+            return l;
+        }
+        let l = self.b.id();
+        self.labels.insert(block, l);
+        l
+    }
+
+    /// Where branches into an IR block go: its phis' home.
+    pub fn entry_label(&mut self, block: Block) -> Word {
+        match self.phi_home.get(&block) {
+            Some(&l) => l,
+            None => self.label(block),
+        }
+    }
+
+    /// Ends the current block with a branch and records the edge.
+    pub fn branch(&mut self, from: Word, to: Word, pred: EdgePred) -> Result<(), EmitError> {
+        self.b.branch(to)?;
+        self.edges.push(Edge { to, from, pred });
+        Ok(())
+    }
+
+    /// Component `c` of a vector value (the value itself for a scalar).
+    pub fn component(&mut self, id: Word, t: Type, c: u32) -> Result<Word, EmitError> {
+        if t.comps() == 1 {
+            return Ok(id);
+        }
+        let scalar = self.data_type(t.with_comps(1))?;
+        Ok(self.b.composite_extract(scalar, None, id, [c])?)
+    }
+
+    /// Component 0 of an optional IR value as a scalar, or the `uint` constant 0.
+    pub fn scalar_or_zero(&mut self, v: Option<Value>) -> Result<Word, EmitError> {
+        match v {
+            Some(v) => {
+                let id = self.val(v)?;
+                self.component(id, self.func.ty(v), 0)
+            }
+            None => Ok(self.cu(0, 1)),
+        }
+    }
+
+    /// Calls a GLSL.std.450 instruction.
+    pub fn glsl(&mut self, ty: Word, inst: spirv::GLOp, args: &[Word]) -> Result<Word, EmitError> {
+        let ops = args.iter().map(|&a| Operand::IdRef(a));
+        Ok(self.b.ext_inst(ty, None, self.glsl, inst as u32, ops)?)
+    }
+}
+
+/// Builds the whole module for `program` with the bindings of `interface`.
+pub(crate) fn build(
+    program: &Program,
+    interface: &Interface,
+    options: &EmitOptions,
+) -> Result<Vec<u32>, EmitError> {
+    let mut b = Builder::new();
+    b.set_version(1, 3);
+    b.capability(spirv::Capability::Shader);
+    if options.preserve_nan_inf || options.preserve_denormals {
+        b.extension("SPV_KHR_float_controls");
+    }
+    if options.preserve_nan_inf {
+        b.capability(spirv::Capability::SignedZeroInfNanPreserve);
+    }
+    if options.preserve_denormals {
+        b.capability(spirv::Capability::DenormPreserve);
+    }
+    let glsl = b.ext_inst_import("GLSL.std.450");
+    b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+    let mut e = Emitter {
+        b,
+        func: &program.func,
+        dispatch: &program.dispatch,
+        interface,
+        glsl,
+        consts: HashMap::new(),
+        undefs: HashMap::new(),
+        vals: HashMap::new(),
+        derefs: HashMap::new(),
+        invocation: 0,
+        vars: HashMap::new(),
+        regs: HashMap::new(),
+        binding_vars: Vec::new(),
+        labels: HashMap::new(),
+        phi_home: HashMap::new(),
+        edges: Vec::new(),
+        phis: Vec::new(),
+    };
+    let gid = declare_interface(&mut e)?;
+
+    let void = e.b.type_void();
+    let fn_ty = e.b.type_function(void, []);
+    let main =
+        e.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)?;
+    let entry = e.b.begin_block(None)?;
+    crate::memory::declare_locals(&mut e)?;
+    let uvec3 = e.uvec(3);
+    let gid_value = e.b.load(uvec3, None, gid, None, [])?;
+    let u = e.uvec(1);
+    e.invocation = e.b.composite_extract(u, None, gid_value, [0])?;
+    let count = e.cu(e.dispatch.invocations, 1);
+    let bool_ty = e.bvec(1);
+    let in_range = e.b.u_less_than(bool_ty, None, e.invocation, count)?;
+    let exit = e.b.id();
+    let Some(first) = compiler::ir::first_block(&e.func.body) else {
+        return Err(EmitError::Invalid("an empty body".into()));
+    };
+    let first_label = e.label(first);
+    e.b.selection_merge(exit, spirv::SelectionControl::NONE)?;
+    e.b.branch_conditional(in_range, first_label, exit, [])?;
+    e.edges.push(crate::module::Edge {
+        to: first_label,
+        from: entry,
+        pred: EdgePred::None,
+    });
+    let body = &program.func.body;
+    crate::flow::emit_list(&mut e, body, None, exit)?;
+    e.b.begin_block(Some(exit))?;
+    e.b.ret()?;
+    e.b.end_function()?;
+
+    e.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [gid]);
+    e.b.execution_mode(
+        main,
+        spirv::ExecutionMode::LocalSize,
+        [interface.local_size, 1, 1],
+    );
+    if options.preserve_nan_inf {
+        e.b.execution_mode(main, spirv::ExecutionMode::SignedZeroInfNanPreserve, [32]);
+    }
+    if options.preserve_denormals {
+        e.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
+    }
+    crate::flow::insert_phis(&mut e)?;
+    Ok(e.b.module().assemble())
+}
+
+/// Declares `GlobalInvocationID` (returned) and one variable per binding.
+fn declare_interface(e: &mut Emitter) -> Result<Word, EmitError> {
+    let uvec3 = e.uvec(3);
+    let input_ptr = e.b.type_pointer(None, spirv::StorageClass::Input, uvec3);
+    let gid =
+        e.b.variable(input_ptr, None, spirv::StorageClass::Input, None);
+    e.b.decorate(
+        gid,
+        spirv::Decoration::BuiltIn,
+        [Operand::BuiltIn(spirv::BuiltIn::GlobalInvocationId)],
+    );
+    let mut block_ptr = None;
+    let mut texture_ptr = None;
+    for binding in &e.interface.bindings {
+        let var = match &binding.resource {
+            Resource::Storage { role, .. } => {
+                let ptr = *block_ptr.get_or_insert_with(|| storage_block_pointer(&mut e.b));
+                let var =
+                    e.b.variable(ptr, None, spirv::StorageClass::StorageBuffer, None);
+                if *role == StorageRole::Uniforms {
+                    e.b.decorate(var, spirv::Decoration::NonWritable, []);
+                }
+                var
+            }
+            Resource::Texture(_) => {
+                let ptr = *texture_ptr.get_or_insert_with(|| {
+                    let ty = sampled_image_type(&mut e.b);
+                    e.b.type_pointer(None, spirv::StorageClass::UniformConstant, ty)
+                });
+                e.b.variable(ptr, None, spirv::StorageClass::UniformConstant, None)
+            }
+        };
+        e.b.decorate(
+            var,
+            spirv::Decoration::DescriptorSet,
+            [Operand::LiteralBit32(0)],
+        );
+        e.b.decorate(
+            var,
+            spirv::Decoration::Binding,
+            [Operand::LiteralBit32(binding.binding)],
+        );
+        e.binding_vars.push(var);
+    }
+    Ok(gid)
+}
+
+/// `StorageBuffer` pointer to `struct { uint data[]; }` (decorated once).
+fn storage_block_pointer(b: &mut Builder) -> Word {
+    let u = b.type_int(32, 0);
+    let array = b.type_runtime_array(u);
+    b.decorate(
+        array,
+        spirv::Decoration::ArrayStride,
+        [Operand::LiteralBit32(4)],
+    );
+    let block = b.type_struct([array]);
+    b.decorate(block, spirv::Decoration::Block, []);
+    b.member_decorate(
+        block,
+        0,
+        spirv::Decoration::Offset,
+        [Operand::LiteralBit32(0)],
+    );
+    b.type_pointer(None, spirv::StorageClass::StorageBuffer, block)
+}
+
+/// The 2D-array `uint` image type the textures use.
+pub(crate) fn image_type(b: &mut Builder) -> Word {
+    let u = b.type_int(32, 0);
+    b.type_image(
+        u,
+        spirv::Dim::Dim2D,
+        0,
+        1,
+        0,
+        1,
+        spirv::ImageFormat::Unknown,
+        None,
+    )
+}
+
+/// The combined image sampler type over [`image_type`].
+pub(crate) fn sampled_image_type(b: &mut Builder) -> Word {
+    let image = image_type(b);
+    b.type_sampled_image(image)
+}

@@ -1,0 +1,205 @@
+//! The `vulkan` target on a real driver (lavapipe in CI): every regression program and a
+//! run of generated ones agree with the interpreter; a dispatch over its time limit is a
+//! `timeout` finding and the next case runs on a fresh worker; a missing device is a usage
+//! error naming what to install; `run --emit spirv` prints the module.
+//!
+//! Without a device these tests fail under CI and print why they skip otherwise.
+
+use fuzz::driver::{self, FuzzOptions};
+use fuzz::finding::{FindingKind, Verdict};
+use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
+use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use vulkan_runner::client::unavailable;
+use vulkan_runner::{RunError, WorkerCommand};
+
+const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+
+/// Oracle options judging only `vulkan`, with this test binary's gpufuzz as the worker.
+fn vulkan_only() -> OracleOptions {
+    OracleOptions {
+        targets: vec!["vulkan".into()],
+        vulkan: VulkanOptions {
+            worker: Some(WorkerCommand {
+                program: GPUFUZZ.into(),
+                args: vec!["vk-worker".into()],
+            }),
+            ..VulkanOptions::default()
+        },
+        ..OracleOptions::default()
+    }
+}
+
+/// Whether the device opens (a failure under CI, a printed skip locally otherwise).
+fn have_device(opts: &OracleOptions) -> bool {
+    match vulkan::device(&opts.vulkan) {
+        Ok(info) => {
+            eprintln!("vulkan: {}", info.describe());
+            true
+        }
+        Err(RunError::NoVulkan(why)) => {
+            unavailable(&format!("a Vulkan device ({why})"));
+            false
+        }
+        Err(e) => panic!("opening the device: {e}"),
+    }
+}
+
+fn regressions() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no regressions in {}", dir.display());
+    files
+}
+
+#[test]
+fn every_regression_agrees_with_the_interpreter_on_the_device() {
+    let opts = vulkan_only();
+    if !have_device(&opts) {
+        return;
+    }
+    for path in regressions() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let program = compiler::ir::text::parse_program(&src, &path.display().to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        // Both what our middle end makes of it and the program as written.
+        for unoptimised in [false, true] {
+            let case = Case {
+                config: CaseConfig {
+                    vulkan_unoptimised: unoptimised,
+                    ..CaseConfig::default()
+                },
+                program: program.clone(),
+            };
+            let j = oracle::judge(&case, &opts);
+            assert!(
+                j.coverage.skipped.is_empty(),
+                "{}: skipped {:?}",
+                path.display(),
+                j.coverage.skipped
+            );
+            assert_eq!(
+                j.verdict,
+                Verdict::Pass,
+                "{} (unoptimised {unoptimised})",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn generated_programs_agree_with_the_interpreter_on_the_device() {
+    let opts = vulkan_only();
+    if !have_device(&opts) {
+        return;
+    }
+    let fuzz = FuzzOptions {
+        seed: 13,
+        runs: Some(150),
+        time: None,
+        jobs: 2,
+        status_every: None,
+        ..FuzzOptions::default()
+    };
+    let stats = driver::fuzz(&fuzz, &|b| oracle::judge_bytes(b, &opts));
+    assert_eq!(stats.programs, 150);
+    assert_eq!(stats.total_findings(), 0, "{:?}", stats.signatures);
+    let skipped: u64 = stats.skipped.values().sum();
+    // Skips are known driver limits (see fuzz/src/pipelines/vulkan.rs), a minority.
+    assert!(skipped < 40, "{:?}", stats.skipped);
+}
+
+#[test]
+fn a_dispatch_over_its_limit_is_a_timeout_finding_and_the_next_case_still_runs() {
+    let opts = vulkan_only();
+    if !have_device(&opts) {
+        return;
+    }
+    let path = &regressions()[0];
+    let src = std::fs::read_to_string(path).unwrap();
+    let case = Case {
+        config: CaseConfig::default(),
+        program: compiler::ir::text::parse_program(&src, "regression").unwrap(),
+    };
+    // No driver compiles and runs a shader in 0 ms: the fence wait times out.
+    let mut hasty = opts.clone();
+    hasty.vulkan.dispatch_timeout = Duration::ZERO;
+    for _ in 0..2 {
+        match oracle::judge(&case, &hasty).verdict {
+            Verdict::Finding(f) => {
+                assert_eq!(
+                    (f.kind, f.target.as_str()),
+                    (FindingKind::Timeout, "vulkan")
+                );
+                assert!(
+                    f.detail.contains("llvmpipe") || f.detail.contains("[on "),
+                    "{f}"
+                );
+            }
+            v => panic!("expected a timeout, got {v:?}"),
+        }
+    }
+    assert_eq!(oracle::judge(&case, &opts).verdict, Verdict::Pass);
+}
+
+#[test]
+fn a_missing_device_is_a_usage_error_naming_what_to_install() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
+    let file = regressions().into_iter().next().unwrap();
+    let out = Command::new(GPUFUZZ)
+        .args(["run", "--target", "vulkan"])
+        .arg(&file)
+        .env("VK_ICD_FILENAMES", dir.join("no-such-icd.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("apt-get install"), "{stderr}");
+    // The other targets do not need Vulkan.
+    let out = Command::new(GPUFUZZ)
+        .args(["run", "--target", "a6xx"])
+        .arg(&file)
+        .env("VK_ICD_FILENAMES", dir.join("no-such-icd.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
+
+#[test]
+fn run_prints_the_spirv_and_the_device_outputs() {
+    if !have_device(&vulkan_only()) {
+        return;
+    }
+    let file = regressions().into_iter().next().unwrap();
+    let out = Command::new(GPUFUZZ)
+        .args(["run", "--target", "vulkan", "--emit", "spirv"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("OpEntryPoint GLCompute"), "{stdout}");
+    assert!(stdout.contains("// device: "), "{stdout}");
+    let interp = Command::new(GPUFUZZ)
+        .arg("run")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let expected = String::from_utf8_lossy(&interp.stdout);
+    assert!(
+        stdout.ends_with(expected.as_ref()),
+        "{stdout}\nvs\n{expected}"
+    );
+}

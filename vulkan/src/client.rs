@@ -1,0 +1,333 @@
+//! The client side: a [`Worker`] owns one worker process, sends it jobs and waits for each
+//! answer with a deadline. A worker that misses the deadline, reports a fence timeout or a
+//! lost device, or dies, is killed and reaped, and the next job starts a fresh one — so a
+//! hung shader (which lavapipe cannot cancel: it keeps running on the driver's threads) or a
+//! crash inside the driver's compiler costs one job, never the fuzz run.
+//!
+//! The worker is a process rather than a thread because neither a hang nor a segfault in a
+//! driver can be contained inside our own process. Which executable serves as the worker is
+//! the caller's choice ([`WorkerCommand`]): `gpufuzz vk-worker` in the gpufuzz binary (its
+//! own `current_exe`), this crate's `vk-worker` binary in its tests.
+
+use crate::job::{DeviceInfo, Job, Output, RunError};
+use crate::wire::{read_frame, write_frame, Request, Response};
+use std::ffi::OsString;
+use std::io::{BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// How much of the worker's stderr is kept for crash reports.
+const STDERR_TAIL: usize = 4096;
+
+/// The program (and arguments) that serves the worker protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerCommand {
+    /// The executable.
+    pub program: PathBuf,
+    /// Its arguments (e.g. `vk-worker`).
+    pub args: Vec<OsString>,
+}
+
+/// How to run jobs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerOptions {
+    /// The worker executable.
+    pub command: WorkerCommand,
+    /// Physical device index.
+    pub device: u32,
+    /// An ICD manifest to use instead of the loader's default (`VK_ICD_FILENAMES`).
+    pub icd: Option<PathBuf>,
+    /// How long a dispatch may run (the worker's fence wait).
+    pub dispatch_timeout: Duration,
+    /// How long opening the device and creating a pipeline may take on top of the dispatch
+    /// before the worker is presumed hung (in the driver's compiler) and killed.
+    pub compile_timeout: Duration,
+}
+
+impl WorkerOptions {
+    /// Default limits for `command` on device 0.
+    pub fn new(command: WorkerCommand) -> WorkerOptions {
+        WorkerOptions {
+            command,
+            device: 0,
+            icd: None,
+            dispatch_timeout: Duration::from_secs(2),
+            compile_timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// A worker process that runs jobs, restarted as needed.
+pub struct Worker {
+    options: WorkerOptions,
+    live: Option<Live>,
+    info: Option<DeviceInfo>,
+    restarts: u64,
+}
+
+/// A running worker process and its pipes.
+struct Live {
+    child: Child,
+    stdin: ChildStdin,
+    responses: Receiver<Result<Vec<u8>, String>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Worker {
+    /// Starts a worker and opens the device; the error says what is missing.
+    pub fn start(options: WorkerOptions) -> Result<Worker, RunError> {
+        let mut w = Worker {
+            options,
+            live: None,
+            info: None,
+            restarts: 0,
+        };
+        w.ensure_live()?;
+        Ok(w)
+    }
+
+    /// The device the worker opened.
+    pub fn info(&self) -> &DeviceInfo {
+        self.info
+            .as_ref()
+            .expect("a started worker has opened its device")
+    }
+
+    /// The options it runs with.
+    pub fn options(&self) -> &WorkerOptions {
+        &self.options
+    }
+
+    /// Worker processes started after the first (one per timeout, crash or lost device).
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
+    /// Runs one job. A timeout, lost device or crash ends this worker process; the next
+    /// call starts another.
+    pub fn run(&mut self, job: &Job) -> Result<Output, RunError> {
+        self.ensure_live()?;
+        let request = Request::Run {
+            job: job.clone(),
+            timeout: self.options.dispatch_timeout,
+        };
+        let limit = self.options.dispatch_timeout + self.options.compile_timeout;
+        match self.exchange(&request, limit)? {
+            Response::Finished(out) => Ok(out),
+            Response::Error(e) => {
+                if matches!(e, RunError::Timeout(_) | RunError::DeviceLost(_)) {
+                    self.kill();
+                }
+                Err(e)
+            }
+            Response::Opened(_) => {
+                self.kill();
+                Err(RunError::Failed(
+                    "the worker answered a job with Opened".into(),
+                ))
+            }
+        }
+    }
+
+    /// Starts the worker process and opens the device, unless it is running.
+    fn ensure_live(&mut self) -> Result<(), RunError> {
+        if self.live.is_some() {
+            return Ok(());
+        }
+        if self.info.is_some() {
+            self.restarts += 1;
+        }
+        self.live = Some(self.spawn()?);
+        let opened = self.exchange(
+            &Request::Open(self.options.device),
+            self.options.compile_timeout,
+        );
+        match opened {
+            Ok(Response::Opened(info)) => {
+                self.info = Some(info);
+                Ok(())
+            }
+            Ok(Response::Error(e)) => {
+                self.kill();
+                Err(e)
+            }
+            Ok(Response::Finished(_)) => {
+                self.kill();
+                Err(RunError::Failed(
+                    "the worker answered Open with a job's output".into(),
+                ))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn spawn(&self) -> Result<Live, RunError> {
+        let c = &self.options.command;
+        let mut cmd = Command::new(&c.program);
+        cmd.args(&c.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Every program is really compiled: Mesa's on-disk shader cache would skip the
+            // compiler for a shader it has seen.
+            .env("MESA_SHADER_CACHE_DISABLE", "true");
+        if let Some(icd) = &self.options.icd {
+            cmd.env("VK_ICD_FILENAMES", icd);
+        }
+        let mut child = cmd.spawn().map_err(|e| {
+            RunError::Failed(format!(
+                "cannot start the Vulkan worker {}: {e}",
+                c.program.display()
+            ))
+        })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut err = child.stderr.take().expect("stderr is piped");
+        let (tx, responses) = mpsc::channel();
+        thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let frame = match read_frame(&mut r) {
+                    Ok(Some(f)) => Ok(f),
+                    Ok(None) => Err("end of stream".to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                let end = frame.is_err();
+                if tx.send(frame).is_err() || end {
+                    return;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let tail = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 1024];
+            while let Ok(n @ 1..) = err.read(&mut chunk) {
+                let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+                t.extend_from_slice(&chunk[..n]);
+                let excess = t.len().saturating_sub(STDERR_TAIL);
+                t.drain(..excess);
+            }
+        });
+        Ok(Live {
+            child,
+            stdin,
+            responses,
+            stderr,
+        })
+    }
+
+    /// Sends `request` and waits up to `limit` for the answer; kills the worker on a missed
+    /// deadline, a broken pipe or a garbled answer.
+    fn exchange(&mut self, request: &Request, limit: Duration) -> Result<Response, RunError> {
+        let live = self.live.as_mut().expect("exchange needs a live worker");
+        let sent = write_frame(&mut live.stdin, &request.encode());
+        let answer = match sent {
+            Ok(()) => live.responses.recv_timeout(limit),
+            // The worker is gone; its stdout reader reports how.
+            Err(_) => live
+                .responses
+                .recv_timeout(Duration::from_secs(5))
+                .map(|r| r.and(Err("answered a request it could not read".to_string()))),
+        };
+        match answer {
+            Ok(Ok(frame)) => match Response::decode(&frame) {
+                Ok(r) => Ok(r),
+                Err(e) => {
+                    self.kill();
+                    Err(RunError::Failed(format!(
+                        "garbled answer from the worker: {e}"
+                    )))
+                }
+            },
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.died()),
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                Err(RunError::Timeout(limit))
+            }
+        }
+    }
+
+    /// The crash report of a worker whose stdout closed.
+    fn died(&mut self) -> RunError {
+        let Some(mut live) = self.live.take() else {
+            return RunError::Failed("no worker".into());
+        };
+        let status = match wait_briefly(&mut live.child) {
+            Some(s) => describe(s),
+            None => {
+                let _ = live.child.kill();
+                let _ = live.child.wait();
+                "closed its output and was killed".to_string()
+            }
+        };
+        // Give the stderr reader a moment to drain what the dying process wrote.
+        thread::sleep(Duration::from_millis(20));
+        let tail = live.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        RunError::WorkerCrashed {
+            status,
+            stderr: String::from_utf8_lossy(&tail).into_owned(),
+        }
+    }
+
+    /// Kills and reaps the worker process, if any.
+    fn kill(&mut self) {
+        if let Some(mut live) = self.live.take() {
+            let _ = live.child.kill();
+            let _ = live.child.wait();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The exit status within a second, if the process ends.
+fn wait_briefly(child: &mut Child) -> Option<std::process::ExitStatus> {
+    for _ in 0..100 {
+        if let Ok(Some(s)) = child.try_wait() {
+            return Some(s);
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+/// `signal 11 (SIGSEGV)` or `exit status 3`.
+fn describe(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(sig) = status.signal() {
+        let name = match sig {
+            4 => " (SIGILL)",
+            6 => " (SIGABRT)",
+            7 => " (SIGBUS)",
+            8 => " (SIGFPE)",
+            9 => " (SIGKILL)",
+            11 => " (SIGSEGV)",
+            _ => "",
+        };
+        return format!("signal {sig}{name}");
+    }
+    match status.code() {
+        Some(c) => format!("exit status {c}"),
+        None => status.to_string(),
+    }
+}
+
+/// For tests that need a Vulkan device or tool: under CI (`CI` set to anything but `false`
+/// or `0`) a missing one fails the test; locally the test prints why it is skipped and
+/// returns. Never a silent pass.
+pub fn unavailable(what: &str) {
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    if ci {
+        panic!("CI needs {what}");
+    }
+    eprintln!("SKIPPED (not under CI): {what}");
+}

@@ -1,0 +1,182 @@
+//! What the runner is asked to do and what it answers: a compute job (SPIR-V words, the
+//! resources bound in descriptor set 0, the workgroup count), its output (every storage
+//! buffer's final words and where the time went), the device it ran on, and how it failed.
+
+use std::fmt;
+use std::time::Duration;
+
+/// One compute dispatch: a SPIR-V module with an entry point `main` in the GLCompute model,
+/// whose descriptor set 0 holds `bindings`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The SPIR-V module.
+    pub spirv: Vec<u32>,
+    /// Workgroups dispatched in x, y, z.
+    pub workgroups: [u32; 3],
+    /// The resources of descriptor set 0.
+    pub bindings: Vec<Binding>,
+}
+
+/// One resource at one binding number of descriptor set 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// The `Binding` decoration's number.
+    pub binding: u32,
+    /// What is bound there.
+    pub resource: Resource,
+}
+
+/// A bound resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resource {
+    /// A storage buffer (`STORAGE_BUFFER` descriptor) holding these words at the start;
+    /// its final words come back in [`Output::buffers`]. An empty buffer is given one word
+    /// (Vulkan has no empty buffers) and comes back empty.
+    Buffer(Vec<u32>),
+    /// A combined image sampler over a 2D array image.
+    Image(Image),
+}
+
+/// A `R32G32B32A32_UINT` 2D array image with mipmaps, sampled with nearest filtering (min,
+/// mag and mip) and repeat addressing, unnormalized coordinates off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// Width of level 0.
+    pub width: u32,
+    /// Height of level 0.
+    pub height: u32,
+    /// Mip levels; level `l` is `max(1, width >> l)` by `max(1, height >> l)`.
+    pub levels: u32,
+    /// Array layers.
+    pub layers: u32,
+    /// Texel words: level-major, then layer, then row, then column, four words a texel —
+    /// exactly [`Image::words_len`] of them.
+    pub texels: Vec<u32>,
+}
+
+impl Image {
+    /// Width and height of mip level `level`.
+    pub fn level_size(&self, level: u32) -> (u32, u32) {
+        ((self.width >> level).max(1), (self.height >> level).max(1))
+    }
+
+    /// The number of words `texels` must hold.
+    pub fn words_len(&self) -> usize {
+        (0..self.levels)
+            .map(|l| {
+                let (w, h) = self.level_size(l);
+                w as usize * h as usize * 4 * self.layers as usize
+            })
+            .sum()
+    }
+}
+
+/// What a finished job leaves behind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    /// The final words of every [`Resource::Buffer`] binding, in the order of `Job::bindings`.
+    pub buffers: Vec<Vec<u32>>,
+    /// Where the worker's time went.
+    pub timings: Timings,
+}
+
+/// Time spent per stage of one job, measured in the process that talks to the driver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timings {
+    /// Shader module and compute pipeline creation: the driver's compiler.
+    pub pipeline: Duration,
+    /// Resource upload, dispatch, fence wait and read-back.
+    pub dispatch: Duration,
+}
+
+/// The device a runner talks to, for findings and reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Index among the instance's physical devices (`--vk-device`).
+    pub index: u32,
+    /// `deviceName`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
+    pub name: String,
+    /// `driverName`, e.g. `llvmpipe` (empty below Vulkan 1.2).
+    pub driver_name: String,
+    /// `driverInfo`, e.g. `Mesa 22.3.6 (LLVM 15.0.6)` (empty below Vulkan 1.2).
+    pub driver_info: String,
+    /// `driverVersion` as the vendor encodes it.
+    pub driver_version: u32,
+    /// `apiVersion` as `major.minor.patch`.
+    pub api_version: String,
+    /// 32-bit float behaviour the driver guarantees.
+    pub float_controls: FloatControls,
+}
+
+impl DeviceInfo {
+    /// One line naming device and driver, for findings and reports.
+    pub fn describe(&self) -> String {
+        let driver = if self.driver_info.is_empty() {
+            format!("driver version {:#x}", self.driver_version)
+        } else {
+            format!("{} {}", self.driver_name, self.driver_info)
+        };
+        format!(
+            "{} [{}] (Vulkan {}, device {})",
+            self.name, driver, self.api_version, self.index
+        )
+    }
+}
+
+/// The 32-bit part of `VkPhysicalDeviceFloatControlsProperties`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FloatControls {
+    /// Shaders may ask for denormals to be preserved (`DenormPreserve 32`).
+    pub denorm_preserve: bool,
+    /// Shaders may ask for denormals to be flushed (`DenormFlushToZero 32`).
+    pub denorm_flush_to_zero: bool,
+    /// `SignedZeroInfNanPreserve 32` is supported.
+    pub signed_zero_inf_nan_preserve: bool,
+    /// `RoundingModeRTE 32` is supported.
+    pub rounding_mode_rte: bool,
+}
+
+/// Why a job produced no output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// No Vulkan loader, no device, or no such device; the text says what to install or pick.
+    NoVulkan(String),
+    /// The job did not finish within its time limit (the worker was killed).
+    Timeout(Duration),
+    /// The driver reported `VK_ERROR_DEVICE_LOST`.
+    DeviceLost(String),
+    /// The driver refused the shader module or compute pipeline.
+    PipelineCreation(String),
+    /// The worker process died: `status` says how (`signal 11 (SIGSEGV)`, `exit status 101`),
+    /// `stderr` holds the last of what it printed.
+    WorkerCrashed {
+        /// How the process ended.
+        status: String,
+        /// The tail of its standard error.
+        stderr: String,
+    },
+    /// The job is malformed (wrong texel count, zero workgroups) or another Vulkan call
+    /// failed; the text names the call.
+    Failed(String),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NoVulkan(m) => write!(f, "no Vulkan device: {m}"),
+            RunError::Timeout(t) => write!(f, "did not finish within {} ms", t.as_millis()),
+            RunError::DeviceLost(m) => write!(f, "device lost: {m}"),
+            RunError::PipelineCreation(m) => write!(f, "pipeline creation failed: {m}"),
+            RunError::WorkerCrashed { status, stderr } => {
+                write!(f, "the Vulkan worker died ({status})")?;
+                if !stderr.trim().is_empty() {
+                    write!(f, "; its stderr ends with: {}", stderr.trim())?;
+                }
+                Ok(())
+            }
+            RunError::Failed(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}

@@ -1,0 +1,24 @@
+//! Runs SPIR-V compute jobs on a Vulkan device, isolated in a worker process.
+//!
+//! - [`job`]: what a job is (SPIR-V, storage buffers, sampled images, workgroups), what it
+//!   returns, how it fails, which device ran it.
+//! - [`client`]: [`Worker`], the caller's handle: starts the worker process, enforces the
+//!   time limit, restarts it after a hang or a crash.
+//! - [`wire`]: the framed protocol between the two processes.
+//! - [`serve`]: the worker's loop, the body of the `vk-worker` binary (and of `gpufuzz
+//!   vk-worker`).
+//! - [`device`]: the Vulkan calls (ash, loader opened at run time), inside the worker.
+//!
+//! Nothing here knows about gpufuzz's IR: the crate takes words and gives words back.
+#![deny(missing_docs)]
+
+pub mod client;
+pub mod device;
+pub mod job;
+pub mod serve;
+pub mod wire;
+
+pub use client::{Worker, WorkerCommand, WorkerOptions};
+pub use job::{
+    Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Timings,
+};

@@ -1,0 +1,66 @@
+//! The worker process's loop: read a request from stdin, answer on stdout, until stdin
+//! closes. The first request opens the device. After a fence timeout or a lost device the
+//! loop stops without tearing the device down (the driver may still be running the shader);
+//! the client kills the process.
+//!
+//! Nothing else in the worker may write to stdout: it carries the protocol. Drivers print
+//! their warnings to stderr, which the client keeps for crash reports.
+
+use crate::device::Device;
+use crate::job::RunError;
+use crate::wire::{read_frame, write_frame, Request, Response};
+use std::io::{self, BufReader, BufWriter};
+use std::process::ExitCode;
+
+/// Serves requests on stdin/stdout; the body of `vk-worker`.
+pub fn serve() -> ExitCode {
+    let mut input = BufReader::new(io::stdin().lock());
+    let mut output = BufWriter::new(io::stdout().lock());
+    let mut device: Option<Device> = None;
+    loop {
+        let frame = match read_frame(&mut input) {
+            Ok(Some(f)) => f,
+            Ok(None) => return ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("vk-worker: reading a request: {e}");
+                return ExitCode::from(3);
+            }
+        };
+        let (response, fatal) = match Request::decode(&frame) {
+            Err(e) => (
+                Response::Error(RunError::Failed(format!("bad request: {e}"))),
+                true,
+            ),
+            Ok(Request::Open(index)) => match Device::open(index) {
+                Ok(d) => {
+                    let info = d.info().clone();
+                    device = Some(d);
+                    (Response::Opened(info), false)
+                }
+                Err(e) => (Response::Error(e), true),
+            },
+            Ok(Request::Run { job, timeout }) => match device.as_mut() {
+                None => (
+                    Response::Error(RunError::Failed("job before the device was opened".into())),
+                    true,
+                ),
+                Some(d) => match d.run(&job, timeout) {
+                    Ok(out) => (Response::Finished(out), false),
+                    Err(e) => {
+                        let fatal = matches!(e, RunError::Timeout(_) | RunError::DeviceLost(_));
+                        (Response::Error(e), fatal)
+                    }
+                },
+            },
+        };
+        if let Err(e) = write_frame(&mut output, &response.encode()) {
+            eprintln!("vk-worker: writing a response: {e}");
+            return ExitCode::from(3);
+        }
+        if fatal {
+            // The device may be busy forever: never drop it (its destructor would wait).
+            std::mem::forget(device);
+            return ExitCode::from(4);
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! The worker protocol: length-prefixed frames of little-endian words over the worker's
+//! stdin and stdout. A frame is a `u32` byte count and that many bytes; its first word is
+//! the message tag. The client sends [`Request`]s and reads one [`Response`] for each.
+//!
+//! Both ends are this crate, built together into one binary, so the format carries no
+//! version; a malformed frame is a bug on one side and is reported as such.
+
+use crate::job::Timings;
+use crate::job::{Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError};
+use std::io::{self, Read, Write};
+use std::time::Duration;
+
+/// A frame larger than this is refused (a corrupted length, not a real job).
+const MAX_FRAME: u32 = 1 << 30;
+
+/// What the client asks of the worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Open physical device `n` and answer with its [`DeviceInfo`]; first message only.
+    Open(u32),
+    /// Run a job, waiting at most `timeout` for the dispatch, and answer with its [`Output`].
+    Run {
+        /// The job.
+        job: Job,
+        /// The fence wait's limit.
+        timeout: Duration,
+    },
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Response {
+    /// The device opened.
+    Opened(DeviceInfo),
+    /// The job finished.
+    Finished(Output),
+    /// The request failed.
+    Error(RunError),
+}
+
+/// Writes one frame and flushes.
+pub fn write_frame(w: &mut impl Write, payload: &[u8]) -> io::Result<()> {
+    let len = u32::try_from(payload.len())
+        .ok()
+        .filter(|&n| n <= MAX_FRAME)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "frame too large"))?;
+    w.write_all(&len.to_le_bytes())?;
+    w.write_all(payload)?;
+    w.flush()
+}
+
+/// Reads one frame; `None` at a clean end of stream.
+pub fn read_frame(r: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    let mut len = [0u8; 4];
+    match r.read_exact(&mut len) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let len = u32::from_le_bytes(len);
+    if len > MAX_FRAME {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("frame of {len} bytes"),
+        ));
+    }
+    let mut payload = vec![0u8; len as usize];
+    r.read_exact(&mut payload)?;
+    Ok(Some(payload))
+}
+
+impl Request {
+    /// The frame payload.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut e = Encoder::default();
+        match self {
+            Request::Open(n) => {
+                e.u32(1);
+                e.u32(*n);
+            }
+            Request::Run { job, timeout } => {
+                e.u32(2);
+                e.duration(*timeout);
+                e.words(&job.spirv);
+                job.workgroups.iter().for_each(|&w| e.u32(w));
+                e.u32(job.bindings.len() as u32);
+                for b in &job.bindings {
+                    e.u32(b.binding);
+                    match &b.resource {
+                        Resource::Buffer(words) => {
+                            e.u32(0);
+                            e.words(words);
+                        }
+                        Resource::Image(img) => {
+                            e.u32(1);
+                            for v in [img.width, img.height, img.levels, img.layers] {
+                                e.u32(v);
+                            }
+                            e.words(&img.texels);
+                        }
+                    }
+                }
+            }
+        }
+        e.0
+    }
+
+    /// Parses a frame payload.
+    pub fn decode(bytes: &[u8]) -> Result<Request, String> {
+        let mut d = Decoder(bytes);
+        let r = match d.u32()? {
+            1 => Request::Open(d.u32()?),
+            2 => {
+                let timeout = d.duration()?;
+                let spirv = d.words()?;
+                let workgroups = [d.u32()?, d.u32()?, d.u32()?];
+                let n = d.u32()?;
+                let mut bindings = Vec::new();
+                for _ in 0..n {
+                    let binding = d.u32()?;
+                    let resource = match d.u32()? {
+                        0 => Resource::Buffer(d.words()?),
+                        1 => Resource::Image(Image {
+                            width: d.u32()?,
+                            height: d.u32()?,
+                            levels: d.u32()?,
+                            layers: d.u32()?,
+                            texels: d.words()?,
+                        }),
+                        t => return Err(format!("unknown resource tag {t}")),
+                    };
+                    bindings.push(Binding { binding, resource });
+                }
+                Request::Run {
+                    job: Job {
+                        spirv,
+                        workgroups,
+                        bindings,
+                    },
+                    timeout,
+                }
+            }
+            t => return Err(format!("unknown request tag {t}")),
+        };
+        d.end()?;
+        Ok(r)
+    }
+}
+
+impl Response {
+    /// The frame payload.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut e = Encoder::default();
+        match self {
+            Response::Opened(info) => {
+                e.u32(1);
+                e.u32(info.index);
+                e.str(&info.name);
+                e.str(&info.driver_name);
+                e.str(&info.driver_info);
+                e.u32(info.driver_version);
+                e.str(&info.api_version);
+                let fc = &info.float_controls;
+                for flag in [
+                    fc.denorm_preserve,
+                    fc.denorm_flush_to_zero,
+                    fc.signed_zero_inf_nan_preserve,
+                    fc.rounding_mode_rte,
+                ] {
+                    e.u32(u32::from(flag));
+                }
+            }
+            Response::Finished(out) => {
+                e.u32(2);
+                e.u32(out.buffers.len() as u32);
+                out.buffers.iter().for_each(|b| e.words(b));
+                e.duration(out.timings.pipeline);
+                e.duration(out.timings.dispatch);
+            }
+            Response::Error(err) => {
+                e.u32(3);
+                match err {
+                    RunError::NoVulkan(m) => {
+                        e.u32(0);
+                        e.str(m);
+                    }
+                    RunError::Timeout(t) => {
+                        e.u32(1);
+                        e.duration(*t);
+                    }
+                    RunError::DeviceLost(m) => {
+                        e.u32(2);
+                        e.str(m);
+                    }
+                    RunError::PipelineCreation(m) => {
+                        e.u32(3);
+                        e.str(m);
+                    }
+                    RunError::WorkerCrashed { status, stderr } => {
+                        e.u32(4);
+                        e.str(status);
+                        e.str(stderr);
+                    }
+                    RunError::Failed(m) => {
+                        e.u32(5);
+                        e.str(m);
+                    }
+                }
+            }
+        }
+        e.0
+    }
+
+    /// Parses a frame payload.
+    pub fn decode(bytes: &[u8]) -> Result<Response, String> {
+        let mut d = Decoder(bytes);
+        let r = match d.u32()? {
+            1 => Response::Opened(DeviceInfo {
+                index: d.u32()?,
+                name: d.str()?,
+                driver_name: d.str()?,
+                driver_info: d.str()?,
+                driver_version: d.u32()?,
+                api_version: d.str()?,
+                float_controls: FloatControls {
+                    denorm_preserve: d.u32()? != 0,
+                    denorm_flush_to_zero: d.u32()? != 0,
+                    signed_zero_inf_nan_preserve: d.u32()? != 0,
+                    rounding_mode_rte: d.u32()? != 0,
+                },
+            }),
+            2 => {
+                let n = d.u32()?;
+                let buffers = (0..n).map(|_| d.words()).collect::<Result<_, _>>()?;
+                let timings = Timings {
+                    pipeline: d.duration()?,
+                    dispatch: d.duration()?,
+                };
+                Response::Finished(Output { buffers, timings })
+            }
+            3 => Response::Error(match d.u32()? {
+                0 => RunError::NoVulkan(d.str()?),
+                1 => RunError::Timeout(d.duration()?),
+                2 => RunError::DeviceLost(d.str()?),
+                3 => RunError::PipelineCreation(d.str()?),
+                4 => RunError::WorkerCrashed {
+                    status: d.str()?,
+                    stderr: d.str()?,
+                },
+                5 => RunError::Failed(d.str()?),
+                t => return Err(format!("unknown error tag {t}")),
+            }),
+            t => return Err(format!("unknown response tag {t}")),
+        };
+        d.end()?;
+        Ok(r)
+    }
+}
+
+#[derive(Default)]
+struct Encoder(Vec<u8>);
+
+impl Encoder {
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    fn words(&mut self, ws: &[u32]) {
+        self.u32(ws.len() as u32);
+        self.0.reserve(ws.len() * 4);
+        ws.iter().for_each(|&w| self.u32(w));
+    }
+
+    fn str(&mut self, s: &str) {
+        self.u32(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn duration(&mut self, t: Duration) {
+        let nanos = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
+        self.u32(nanos as u32);
+        self.u32((nanos >> 32) as u32);
+    }
+}
+
+struct Decoder<'a>(&'a [u8]);
+
+impl Decoder<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        if self.0.len() < n {
+            return Err(format!(
+                "truncated frame: wanted {n} bytes, {} left",
+                self.0.len()
+            ));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn words(&mut self) -> Result<Vec<u32>, String> {
+        let n = self.u32()? as usize;
+        let bytes = self.take(n.checked_mul(4).ok_or("word count overflows")?)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    }
+
+    fn str(&mut self) -> Result<String, String> {
+        let n = self.u32()? as usize;
+        Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
+    }
+
+    fn duration(&mut self) -> Result<Duration, String> {
+        let lo = u64::from(self.u32()?);
+        let hi = u64::from(self.u32()?);
+        Ok(Duration::from_nanos(lo | (hi << 32)))
+    }
+
+    fn end(&self) -> Result<(), String> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{} trailing bytes in frame", self.0.len()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_responses_survive_a_frame() {
+        let job = Job {
+            spirv: vec![0x0723_0203, 1, 2, 3],
+            workgroups: [4, 1, 1],
+            bindings: vec![
+                Binding {
+                    binding: 0,
+                    resource: Resource::Buffer(vec![7, 8, 9]),
+                },
+                Binding {
+                    binding: 3,
+                    resource: Resource::Image(Image {
+                        width: 1,
+                        height: 1,
+                        levels: 1,
+                        layers: 2,
+                        texels: (0..8).collect(),
+                    }),
+                },
+            ],
+        };
+        let run = Request::Run {
+            job,
+            timeout: Duration::from_millis(1500),
+        };
+        for r in [Request::Open(2), run] {
+            let mut pipe = Vec::new();
+            write_frame(&mut pipe, &r.encode()).unwrap();
+            let frame = read_frame(&mut pipe.as_slice()).unwrap().unwrap();
+            assert_eq!(Request::decode(&frame).unwrap(), r);
+        }
+        let responses = [
+            Response::Opened(DeviceInfo {
+                index: 1,
+                name: "llvmpipe".into(),
+                driver_info: "Mesa 22.3.6".into(),
+                float_controls: FloatControls {
+                    denorm_preserve: true,
+                    ..FloatControls::default()
+                },
+                ..DeviceInfo::default()
+            }),
+            Response::Finished(Output {
+                buffers: vec![vec![1, 2], vec![]],
+                timings: Timings {
+                    pipeline: Duration::from_micros(1500),
+                    dispatch: Duration::from_secs(5_000_000_000),
+                },
+            }),
+            Response::Error(RunError::WorkerCrashed {
+                status: "signal 11".into(),
+                stderr: "LLVM ERROR".into(),
+            }),
+            Response::Error(RunError::Timeout(Duration::from_millis(250))),
+        ];
+        for r in responses {
+            assert_eq!(Response::decode(&r.encode()).unwrap(), r);
+        }
+    }
+
+    #[test]
+    fn malformed_frames_are_errors_not_panics() {
+        assert!(Request::decode(&[]).is_err());
+        assert!(Request::decode(&[9, 0, 0, 0]).is_err());
+        let mut truncated = Request::Open(1).encode();
+        truncated.pop();
+        assert!(Request::decode(&truncated).is_err());
+        let mut trailing = Request::Open(1).encode();
+        trailing.push(0);
+        assert!(Request::decode(&trailing).is_err());
+        // A word count far beyond the frame.
+        assert!(Response::decode(&[2, 0, 0, 0, 1, 0, 0, 0, 255, 255, 255, 255]).is_err());
+        assert!(read_frame(&mut [0xff, 0xff, 0xff, 0xff].as_slice()).is_err());
+        assert_eq!(read_frame(&mut [].as_slice()).unwrap(), None);
+    }
+}

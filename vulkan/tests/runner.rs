@@ -1,0 +1,253 @@
+//! The runner on a real device (lavapipe in CI): a buffer round trip, every texel of a mipped
+//! array image read back exactly through `texelFetch` and nearest sampling, a hung shader
+//! turned into a timeout with the worker restarted for the next job, a crashing worker
+//! reported with its signal, a bad device index and a bad job refused with a reason.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use vulkan_runner::client::unavailable;
+use vulkan_runner::{
+    Binding, Image, Job, Resource, RunError, Worker, WorkerCommand, WorkerOptions,
+};
+
+fn options() -> WorkerOptions {
+    WorkerOptions::new(WorkerCommand {
+        program: env!("CARGO_BIN_EXE_vk-worker").into(),
+        args: Vec::new(),
+    })
+}
+
+/// A worker on device 0, or `None` (skipped locally, a failure under CI).
+fn worker(options: WorkerOptions) -> Option<Worker> {
+    match Worker::start(options) {
+        Ok(w) => Some(w),
+        Err(RunError::NoVulkan(why)) => {
+            unavailable(&format!("a Vulkan device ({why})"));
+            None
+        }
+        Err(e) => panic!("starting the worker: {e}"),
+    }
+}
+
+/// Assembles a fixture with `spirv-as` (from spirv-tools), or `None` if it is missing.
+fn assemble(name: &str) -> Option<Vec<u32>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shaders")
+        .join(name);
+    let out = std::env::temp_dir().join(format!("vk-runner-{}-{name}.spv", std::process::id()));
+    let status = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.0", "-o"])
+        .arg(&out)
+        .arg(&src)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => panic!("spirv-as {}: {s}", src.display()),
+        Err(e) => {
+            unavailable(&format!("spirv-as from spirv-tools ({e})"));
+            return None;
+        }
+    }
+    let bytes = std::fs::read(&out).expect("spirv-as wrote its output");
+    let _ = std::fs::remove_file(&out);
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}
+
+fn buffer(binding: u32, words: Vec<u32>) -> Binding {
+    Binding {
+        binding,
+        resource: Resource::Buffer(words),
+    }
+}
+
+#[test]
+fn a_buffer_comes_back_doubled_and_buffers_are_reused_across_sizes() {
+    let (Some(spirv), Some(mut w)) = (assemble("double.spvasm"), worker(options())) else {
+        return;
+    };
+    let info = w.info().clone();
+    assert!(!info.name.is_empty(), "{info:?}");
+    eprintln!("device: {}", info.describe());
+    // Growing, then shrinking: the second and third jobs reuse the first one's buffers.
+    for groups in [2u32, 64, 1] {
+        let n = groups * 4;
+        let words: Vec<u32> = (0..n).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let job = Job {
+            spirv: spirv.clone(),
+            workgroups: [groups, 1, 1],
+            bindings: vec![
+                buffer(0, words.clone()),
+                buffer(1, vec![0xdead; n as usize]),
+            ],
+        };
+        let out = w.run(&job).expect("the job runs");
+        let doubled: Vec<u32> = words.iter().map(|x| x.wrapping_mul(2)).collect();
+        assert_eq!(out.buffers, vec![doubled, (0..n).collect::<Vec<_>>()]);
+    }
+    assert_eq!(w.restarts(), 0);
+}
+
+#[test]
+fn every_texel_of_a_mipped_array_image_reads_back_exactly() {
+    let (Some(spirv), Some(mut w)) = (assemble("image.spvasm"), worker(options())) else {
+        return;
+    };
+    let mut img = Image {
+        width: 5,
+        height: 3,
+        levels: 3,
+        layers: 2,
+        texels: Vec::new(),
+    };
+    // Distinct words that include NaN and denormal float patterns, which must not be touched.
+    let len = img.words_len();
+    img.texels = (0..len as u32)
+        .map(|i| match i % 5 {
+            0 => 0x7fc0_0000 | i,
+            1 => i,
+            _ => i.wrapping_mul(0x8525_4d1b) ^ 0xa5a5_0000,
+        })
+        .collect();
+    let job = Job {
+        spirv,
+        workgroups: [1, 1, 1],
+        bindings: vec![
+            buffer(0, vec![0; len]),
+            Binding {
+                binding: 1,
+                resource: Resource::Image(img.clone()),
+            },
+            buffer(2, vec![0; len]),
+        ],
+    };
+    let out = w.run(&job).expect("the job runs");
+    assert_eq!(out.buffers[0], img.texels, "texelFetch");
+    assert_eq!(out.buffers[1], img.texels, "textureLod at texel centres");
+}
+
+#[test]
+fn a_hung_shader_times_out_and_the_next_job_runs_on_a_new_worker() {
+    let (Some(hang), Some(double)) = (assemble("hang.spvasm"), assemble("double.spvasm")) else {
+        return;
+    };
+    let mut opts = options();
+    opts.dispatch_timeout = Duration::from_millis(300);
+    let Some(mut w) = worker(opts) else {
+        return;
+    };
+    let job = Job {
+        spirv: hang.clone(),
+        workgroups: [4096, 1, 1],
+        bindings: vec![buffer(0, vec![60_000, 1])],
+    };
+    match w.run(&job) {
+        Err(RunError::Timeout(t)) => assert_eq!(t, Duration::from_millis(300)),
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    // The same shader with a small trip count finishes: the loop itself is fine.
+    let quick = Job {
+        workgroups: [2, 1, 1],
+        bindings: vec![buffer(0, vec![3, 1])],
+        ..job
+    };
+    let out = w.run(&quick).expect("a short loop finishes");
+    assert_eq!(out.buffers[0], vec![3, 1 + 3 * 16 * 128]);
+    assert_eq!(w.restarts(), 1);
+    let job = Job {
+        spirv: double,
+        workgroups: [1, 1, 1],
+        bindings: vec![buffer(0, vec![1, 2, 3, 4]), buffer(1, vec![0; 4])],
+    };
+    assert_eq!(w.run(&job).expect("runs").buffers[0], vec![2, 4, 6, 8]);
+}
+
+#[test]
+fn a_dying_worker_is_reported_with_its_signal() {
+    // A stand-in worker that crashes on start: the client's crash path, without a driver.
+    let mut opts = WorkerOptions::new(WorkerCommand {
+        program: "/bin/sh".into(),
+        args: vec![
+            "-c".into(),
+            "echo 'LLVM ERROR: out of luck' >&2; kill -SEGV $$".into(),
+        ],
+    });
+    opts.compile_timeout = Duration::from_secs(10);
+    match Worker::start(opts) {
+        Err(RunError::WorkerCrashed { status, stderr }) => {
+            assert_eq!(status, "signal 11 (SIGSEGV)");
+            assert!(stderr.contains("LLVM ERROR: out of luck"), "{stderr:?}");
+        }
+        Err(e) => panic!("expected a crash, got {e}"),
+        Ok(_) => panic!("expected a crash, the worker started"),
+    }
+}
+
+#[test]
+fn a_missing_device_and_a_malformed_job_are_refused_with_reasons() {
+    let mut opts = options();
+    opts.device = 99;
+    match Worker::start(opts) {
+        Err(RunError::NoVulkan(why)) => {
+            assert!(why.contains("99") || why.contains("apt-get"), "{why}");
+        }
+        Err(e) => panic!("expected NoVulkan, got {e}"),
+        Ok(_) => panic!("device 99 opened"),
+    }
+    let (Some(spirv), Some(mut w)) = (assemble("double.spvasm"), worker(options())) else {
+        return;
+    };
+    let bad = Job {
+        spirv,
+        workgroups: [1, 1, 1],
+        bindings: vec![Binding {
+            binding: 1,
+            resource: Resource::Image(Image {
+                width: 2,
+                height: 2,
+                levels: 1,
+                layers: 1,
+                texels: vec![0; 3],
+            }),
+        }],
+    };
+    match w.run(&bad) {
+        Err(RunError::Failed(why)) => assert!(why.contains("3 texel words"), "{why}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let garbage = Job {
+        spirv: vec![0x0723_0203, 0x0001_0000, 0, 5, 0],
+        workgroups: [1, 1, 1],
+        bindings: Vec::new(),
+    };
+    // A module with no entry point: the driver refuses it or crashes; either is reported.
+    let e = w.run(&garbage).expect_err("no entry point");
+    eprintln!("garbage module: {e}");
+}
+
+#[test]
+fn lavapipe_stops_a_shader_after_65535_loop_iterations() {
+    let (Some(spirv), Some(mut w)) = (assemble("limiter.spvasm"), worker(options())) else {
+        return;
+    };
+    let job = |n: u32| Job {
+        spirv: spirv.clone(),
+        workgroups: [1, 1, 1],
+        bindings: vec![buffer(0, vec![n, 0])],
+    };
+    let small = w.run(&job(200)).expect("runs").buffers[0][1];
+    assert_eq!(small, 200 * 200, "below the limit every iteration runs");
+    let big = w.run(&job(1000)).expect("runs").buffers[0][1];
+    eprintln!("1000² atomics on {}: {big}", w.info().describe());
+    if w.info().driver_name == "llvmpipe" {
+        // The limit counts back-edges of all loops together, outer ones included.
+        assert!((64_000..=65_535).contains(&big), "{big}");
+    } else {
+        assert_eq!(big, 1_000_000);
+    }
+}
