@@ -151,6 +151,27 @@ impl Picker {
         }
         found
     }
+
+    /// [`Picker::find`] over the set bits of `fits`, all below `n` (at most 128).
+    pub fn find_in_mask(&mut self, fits: u128, n: usize, width: usize) -> Option<usize> {
+        if fits == 0 || n == 0 {
+            return None;
+        }
+        let found = match self.pick {
+            Pick::Lowest => fits.trailing_zeros() as usize,
+            Pick::Highest => 127 - fits.leading_zeros() as usize,
+            Pick::Rotating => {
+                let after = fits & (u128::MAX << (self.next % n));
+                if after != 0 {
+                    after.trailing_zeros() as usize
+                } else {
+                    fits.trailing_zeros() as usize
+                }
+            }
+        };
+        self.next = found + width;
+        Some(found)
+    }
 }
 
 #[cfg(test)]
@@ -183,5 +204,22 @@ mod tests {
         assert_eq!(rot.find(5, 1, |i| free[i]), Some(4));
         assert_eq!(rot.find(5, 1, |i| free[i]), Some(1), "wraps around");
         assert_eq!(rot.find(5, 1, |_| false), None);
+    }
+
+    #[test]
+    fn mask_pickers_agree_with_slice_pickers() {
+        let masks = [0b10110u128, 1 << 127 | 1, 0, u128::MAX >> 3, 0b1000_0100];
+        for &pick in Pick::ALL {
+            for width in [1, 2, 4] {
+                let (mut a, mut b) = (Picker::new(pick), Picker::new(pick));
+                for round in 0..12 {
+                    let m = masks[round % masks.len()];
+                    let n = 128 - m.leading_zeros() as usize;
+                    let n = if m == 0 { 5 } else { n };
+                    let want = a.find(n, width, |i| m >> i & 1 == 1);
+                    assert_eq!(b.find_in_mask(m, n, width), want, "{pick} round {round}");
+                }
+            }
+        }
     }
 }

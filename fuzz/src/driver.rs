@@ -379,9 +379,11 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
             {
                 std::thread::sleep(Duration::from_millis(50));
                 if opts.status_every.is_some() && last_status.elapsed() >= every {
+                    // Over the whole run, the earlier part of a resumed one included.
+                    let stats = run.summary(false).stats;
                     eprintln!(
                         "{}",
-                        run.summary(false).stats.status_line(run.start.elapsed())
+                        stats.status_line(Duration::from_secs_f64(stats.seconds))
                     );
                     last_status = Instant::now();
                 }
@@ -396,7 +398,10 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
     run.checkpoint(true);
     let stats = run.summary(true).stats;
     if opts.status_every.is_some() {
-        eprintln!("{}", stats.status_line(run.start.elapsed()));
+        eprintln!(
+            "{}",
+            stats.status_line(Duration::from_secs_f64(stats.seconds))
+        );
     }
     stats
 }

@@ -11,6 +11,7 @@ use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
 use crate::pipelines::middle;
+use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::heuristics::{A6xxHeuristics, GenHeuristics, Pick, SpillChoice, Victim};
@@ -65,6 +66,10 @@ pub struct CaseConfig {
     /// Never drawn from the input bytes (that would change how every saved input decodes);
     /// set with `--case vulkan_unoptimised=true`.
     pub vulkan_unoptimised: bool,
+    /// vulkan: `spirv-opt` passes run between the emitter and the driver (`ccp+merge-blocks`;
+    /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
+    /// before this knob existed still decode to the same program and backend knobs.
+    pub vulkan_spirv_opt: SpirvOptPasses,
 }
 
 impl Default for CaseConfig {
@@ -89,6 +94,7 @@ impl Default for CaseConfig {
             a6xx_gpr_pick: a.gpr_pick,
             a6xx_spill_victim: a.victim,
             vulkan_unoptimised: false,
+            vulkan_spirv_opt: SpirvOptPasses::default(),
         }
     }
 }
@@ -192,6 +198,7 @@ case_knobs! {
     a6xx_gpr_pick: Pick,
     a6xx_spill_victim: Victim,
     vulkan_unoptimised: bool,
+    vulkan_spirv_opt: SpirvOptPasses,
 }
 
 /// Half the time `default`, else one of `others` (so every value is drawn in a sizeable share
@@ -356,6 +363,12 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
         _ => gen::Config::default(),
     };
     let program = gen::generate(&mut u, &gen_config).ok()?;
+    let mut config = config;
+    // One case in four with bytes left puts spirv-opt before the driver (only the `vulkan`
+    // target reads it); out of bytes, `ratio` would always say yes.
+    if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
+        config.vulkan_spirv_opt = SpirvOptPasses::draw(&mut u).unwrap_or_default();
+    }
     Some(Case { config, program })
 }
 

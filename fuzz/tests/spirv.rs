@@ -370,3 +370,75 @@ fn generated_programs_agree_with_the_interpreter_on_a_device() {
     }
     assert!(run >= count * 2, "only {run} programs ran");
 }
+
+/// Control-flow and memory shapes the generator makes rarely: an `if` whose sides both jump
+/// (an unreachable merge block), a loop that never goes round (an unreachable continue
+/// block), breaks out of nested `if`s into a merge with several predecessors, vector and
+/// boolean phis, and a local struct reached through a dynamic index and a cast.
+const SHAPES: &[(&str, &str)] = &[
+    (
+        "both_sides_jump",
+        "invocations 4\noutputs 1\n\nblock_0:\n  vec1 32 ssa_0 = load_invocation_id\n  \
+         vec1 32 ssa_1 = load_const (0x00000001)\n  vec1 32 ssa_2 = load_const (0x00000000)\n\
+         loop {\n  block_1:\n    vec1 32 ssa_3 = phi block_0: ssa_2, block_3: ssa_5, block_4: ssa_5\n    \
+         vec1 32 ssa_5 = iadd ssa_3, ssa_1\n    vec1 1 ssa_4 = uge ssa_3, ssa_0\n  \
+         if ssa_4 {\n    block_2:\n      break\n  } else {\n    block_3:\n      continue\n  }\n  \
+         block_4:\n    vec1 32 ssa_6 = iadd ssa_3, ssa_3\n}\nblock_5:\n  store_output 0, ssa_3\n",
+    ),
+    (
+        "never_goes_round",
+        "invocations 2\noutputs 1\n\nblock_0:\n  vec1 32 ssa_0 = load_invocation_id\n\
+         loop {\n  block_1:\n    vec1 32 ssa_1 = iadd ssa_0, ssa_0\n    break\n}\n\
+         block_2:\n  store_output 0, ssa_1\n",
+    ),
+    (
+        "breaks_from_nested_ifs",
+        "invocations 6\noutputs 2\n\nblock_0:\n  vec1 32 ssa_0 = load_invocation_id\n  \
+         vec1 32 ssa_1 = load_const (0x00000001)\n  vec1 32 ssa_2 = load_const (0x00000003)\n  \
+         vec2 32 ssa_9 = load_const (0x00000007, 0x00000009)\n\
+         loop {\n  block_1:\n    vec1 32 ssa_3 = phi block_0: ssa_0, block_7: ssa_4\n    \
+         vec2 32 ssa_10 = phi block_0: ssa_9, block_7: ssa_11\n    \
+         vec1 32 ssa_4 = iadd ssa_3, ssa_1\n    vec2 32 ssa_11 = mov ssa_10.yx\n    \
+         vec1 1 ssa_5 = uge ssa_3, ssa_2\n  if ssa_5 {\n    block_2:\n      \
+         vec1 1 ssa_6 = ieq ssa_3, ssa_2\n    if ssa_6 {\n      block_3:\n        break\n    \
+         } else {\n      block_4:\n        break\n    }\n    block_5:\n  } else {\n    \
+         block_6:\n  }\n  block_7:\n}\nblock_8:\n  \
+         vec1 1 ssa_7 = phi block_3: ssa_6, block_4: ssa_6\n  \
+         vec1 32 ssa_8 = b2i ssa_7\n  store_output 0, ssa_8\n  store_output 1, ssa_10\n",
+    ),
+    (
+        "local_struct_dynamic_index_and_cast",
+        "invocations 5\noutputs 3\nvar_0: struct { vec1[3], vec2[4] }\n\nblock_0:\n  \
+         vec1 32 ssa_0 = load_invocation_id\n  deref ssa_1 = deref_var var_0\n  \
+         deref ssa_2 = deref_struct ssa_1.1\n  deref ssa_3 = deref_array ssa_2[ssa_0]\n  \
+         vec2 32 ssa_4 = vec2 ssa_0, ssa_0\n  store_deref ssa_3, ssa_4\n  \
+         deref ssa_5 = deref_cast (vec3) ssa_1\n  vec3 32 ssa_6 = load_deref ssa_5\n  \
+         store_output 0, ssa_6\n  deref ssa_7 = deref_struct ssa_1.0\n  \
+         deref ssa_8 = deref_array ssa_7[ssa_0]\n  vec1 32 ssa_9 = load_deref ssa_8\n  \
+         store_output 2, ssa_9\n",
+    ),
+];
+
+#[test]
+fn rare_shapes_emit_valid_modules_and_agree_on_a_device() {
+    let programs: Vec<(&str, Program)> = SHAPES
+        .iter()
+        .map(|(name, src)| {
+            let p = text::parse_program(src, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            compiler::interp::run(&p, &Default::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            (*name, p)
+        })
+        .collect();
+    for (name, p) in &programs {
+        assert_eq!(check(name, p), 3, "{name}: a form was not emitted");
+    }
+    let Some(mut device) = device() else { return };
+    for (name, p) in &programs {
+        for (form, p) in forms(p) {
+            if let Some(d) = differs_on_device(&mut device, &p) {
+                panic!("{name} ({form}): {d}");
+            }
+        }
+    }
+}

@@ -64,15 +64,6 @@ impl EmitOptions {
     pub fn floats_exact(&self) -> bool {
         self.preserve_nan_inf && self.preserve_denormals
     }
-
-    /// Whether float ops are exact for `program` with these options: as
-    /// [`floats_exact`](Self::floats_exact), or, on a device that may flush denormals but
-    /// preserves NaNs, when no run of `program` touches a denormal
-    /// ([`denormals::touches_denormals`], one interpreter run). The argument for
-    /// [`inexact_words`].
-    pub fn floats_exact_for(&self, program: &Program) -> bool {
-        self.preserve_nan_inf && (self.preserve_denormals || !denormals::touches_denormals(program))
-    }
 }
 
 /// An emitted shader and what a runner must bind to run it.

@@ -282,6 +282,14 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         plants = plants.with(p);
     }
     let target = record["finding"]["target"].as_str().unwrap_or("");
+    if target != fuzz::worker::PROCESS {
+        // A test plant only hangs or crashes; in-process reduction and bisection must not
+        // meet it (a candidate that trips it would hang triage).
+        plants = plants
+            .iter()
+            .filter(|p| !p.test_only())
+            .fold(Plants::NONE, Plants::with);
+    }
     if targets.is_empty() && fuzz::pipelines::all().iter().any(|p| p.name() == target) {
         targets.push(target.to_string());
     }

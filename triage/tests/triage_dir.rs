@@ -4,7 +4,7 @@
 
 mod common;
 
-use compiler::planted::Plant;
+use compiler::planted::{Plant, Plants};
 use std::process::Command;
 use std::time::Duration;
 use triage::bucket::Index;
@@ -17,8 +17,10 @@ fn two_bugs_two_buckets_with_working_reports() {
     let dir = common::temp_dir("dir");
     assert!(common::fuzz_into(&dir, Plant::FromSsaSwap, 11, 400, 3) >= 3);
     assert!(common::fuzz_into(&dir, Plant::DceLoopLiveOut, 12, 3000, 1) >= 1);
+    // A plant that cannot matter on the middle end: reports and regressions must leave it out.
     let t = TriageOptions {
         reducer: Reducer::default().time_limit(Duration::from_secs(10)),
+        plants: Plants::NONE.with(Plant::A6xxNopShort),
         ..TriageOptions::default()
     };
     let s = session::triage(&dir, &t).unwrap();
@@ -86,9 +88,15 @@ fn two_bugs_two_buckets_with_working_reports() {
     // Promotion: canonical body, header, and the interpreter's outputs as expectations.
     let corpus = dir.join("corpus");
     let path = session::promote(&dir, id, &corpus).unwrap();
-    let src = std::fs::read_to_string(path).unwrap();
+    let src = std::fs::read_to_string(&path).unwrap();
     assert!(src.contains("; Signature: mismatch:middle:from_ssa"));
     assert!(src.contains("; expect 0: "));
+    let command = format!(
+        "; Command: gpufuzz repro {} --target middle --plant from-ssa-swap\n",
+        path.display()
+    );
+    assert!(src.contains(&command), "{command}\n{src}");
+    assert!(src.contains("\n; case: "), "{src}");
     let body: String = src
         .lines()
         .filter(|l| !l.starts_with(';'))

@@ -110,12 +110,21 @@ impl Worker {
     /// Runs one job. A timeout, lost device or crash ends this worker process; the next
     /// call starts another.
     pub fn run(&mut self, job: &Job) -> Result<Output, RunError> {
+        self.run_within(job, self.options.dispatch_timeout)
+    }
+
+    /// Runs one job with another dispatch time limit than the options' (a retry).
+    pub fn run_within(
+        &mut self,
+        job: &Job,
+        dispatch_timeout: Duration,
+    ) -> Result<Output, RunError> {
         self.ensure_live()?;
         let request = Request::Run {
             job: job.clone(),
-            timeout: self.options.dispatch_timeout,
+            timeout: dispatch_timeout,
         };
-        let limit = self.options.dispatch_timeout + self.options.compile_timeout;
+        let limit = dispatch_timeout + self.options.compile_timeout;
         match self.exchange(&request, limit)? {
             Response::Finished(out) => Ok(out),
             Response::Error(e) => {

@@ -359,7 +359,7 @@ fn next_member(s: &BitSet, from: usize) -> Option<usize> {
 
 /// Select: pops nodes and gives each the first base (in `picker`'s order) free of its
 /// coloured neighbours; a node that gets none stays uncoloured (and blocks nothing). Also how
-/// many got none.
+/// many got none. GRF sets are bit masks (at most 125 GRFs).
 fn select(
     adj: &[Vec<u32>],
     sizes: &[usize],
@@ -367,22 +367,25 @@ fn select(
     r: usize,
     picker: &mut Picker,
 ) -> (Vec<Option<usize>>, usize) {
+    let run = |s: usize| u128::MAX >> (128 - s);
     let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
-    let mut busy = [false; 128];
     let mut failed = 0;
     for &v in stack.iter().rev() {
-        busy[..r].iter_mut().for_each(|b| *b = false);
+        let mut busy = 0u128;
         for &m in &adj[v] {
             if let Some(c) = colour[m as usize] {
-                for b in busy.iter_mut().skip(c).take(sizes[m as usize]) {
-                    *b = true;
-                }
+                busy |= run(sizes[m as usize]) << c;
             }
         }
+        // Bases `b` with `b..b + s` free: `b` free and each of the next `s - 1` too.
         let s = sizes[v];
-        colour[v] = picker.find((r + 1).saturating_sub(s), s, |b| {
-            busy[b..b + s].iter().all(|x| !x)
-        });
+        let mut fits = !busy;
+        for k in 1..s {
+            fits &= !busy >> k;
+        }
+        let bases = (r + 1).saturating_sub(s);
+        fits &= if bases == 0 { 0 } else { run(bases) };
+        colour[v] = picker.find_in_mask(fits, bases, s);
         failed += colour[v].is_none() as usize;
     }
     (colour, failed)

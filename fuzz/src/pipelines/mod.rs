@@ -8,6 +8,7 @@
 pub mod a6xx;
 pub mod gen;
 pub mod middle;
+pub mod spirv_opt;
 pub mod vulkan;
 
 use crate::finding::{Finding, FindingKind};

@@ -8,10 +8,14 @@
 //! becomes a `timeout` finding, a driver crash a `panic` finding naming the signal, and the
 //! next case gets a fresh worker. Every finding's detail names device, driver and version.
 //!
+//! With the case knob `vulkan_spirv_opt` (drawn for one case in four), SPIRV-Tools'
+//! `spirv-opt` runs between emitter and driver (see [`super::spirv_opt`]).
+//!
 //! Known limits of a driver are skips, not findings: lavapipe stops a shader after 65535 loop
 //! iterations in total (gallivm's loop limiter), so a case whose interpreter run passes
 //! through loop bodies that often is not judged there.
 
+use super::spirv_opt::{self, SpirvOptPasses};
 use super::{classified, Pipeline};
 use crate::finding::{Finding, FindingKind, Mismatch};
 use crate::oracle::{Case, Coverage, OracleOptions};
@@ -29,6 +33,10 @@ use vulkan_runner::{
 /// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
 /// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.
 pub const LLVMPIPE_LOOP_PASSES: u64 = 65_000;
+
+/// A dispatch that misses its time limit is retried once with this many times the limit
+/// before it is a timeout finding.
+pub const RETRY_FACTOR: u32 = 3;
 
 /// The `vulkan` target.
 pub struct Vulkan;
@@ -129,6 +137,8 @@ pub struct Executed {
     pub results: Results,
     /// Time to emit SPIR-V.
     pub emit: Duration,
+    /// Time spent in `spirv-opt` (zero without a pass list).
+    pub spirv_opt: Duration,
     /// The driver's pipeline creation and the dispatch (measured in the worker).
     pub driver: Timings,
 }
@@ -138,20 +148,40 @@ pub struct Executed {
 pub enum ExecuteError {
     /// The emitter refused the program.
     Emit(EmitError),
+    /// `spirv-opt` failed on the emitted module.
+    SpirvOpt(String),
     /// The runner or driver failed.
     Run(RunError),
 }
 
-/// Emits `program` for the device of `opts`, runs it and decodes the results.
-pub fn execute(program: &Program, opts: &VulkanOptions) -> Result<Executed, ExecuteError> {
+/// Emits `program` for the device of `opts`, runs `passes` of spirv-opt over it (if any),
+/// runs it and decodes the results.
+pub fn execute(
+    program: &Program,
+    passes: &SpirvOptPasses,
+    opts: &VulkanOptions,
+) -> Result<Executed, ExecuteError> {
     let info = device(opts).map_err(ExecuteError::Run)?;
     let started = Instant::now();
-    let module = spirv_emit::emit(program, &emit_options(&info)).map_err(ExecuteError::Emit)?;
+    let mut module = spirv_emit::emit(program, &emit_options(&info)).map_err(ExecuteError::Emit)?;
     let emit = started.elapsed();
+    let started = Instant::now();
+    if !passes.is_empty() {
+        module.words =
+            spirv_opt::optimise(&module.words, passes).map_err(ExecuteError::SpirvOpt)?;
+    }
+    let spirv_opt = started.elapsed();
     let job = job(&module);
-    let out = with_worker(opts, |w| w.run(&job))
-        .and_then(|r| r)
-        .map_err(ExecuteError::Run)?;
+    let out = with_worker(opts, |w| {
+        w.run(&job).or_else(|e| match e {
+            // lavapipe compiles at the first dispatch, so a loaded machine can miss the limit
+            // once; a hang misses a three times longer one too.
+            RunError::Timeout(_) => w.run_within(&job, opts.dispatch_timeout * RETRY_FACTOR),
+            e => Err(e),
+        })
+    })
+    .and_then(|r| r)
+    .map_err(ExecuteError::Run)?;
     let results = module
         .interface
         .results(&program.dispatch, &out.buffers)
@@ -160,6 +190,7 @@ pub fn execute(program: &Program, opts: &VulkanOptions) -> Result<Executed, Exec
         module,
         results,
         emit,
+        spirv_opt,
         driver: out.timings,
     })
 }
@@ -191,6 +222,25 @@ fn bindings(interface: &Interface) -> Vec<Binding> {
             },
         })
         .collect()
+}
+
+/// Whether the device is lavapipe from Mesa 22, whose OpSMod keeps the dividend's sign
+/// (gallivm lowers NIR `imod` like `irem`; see `vulkan/tests/runner.rs`).
+pub fn lavapipe_smod_bug(info: &DeviceInfo) -> bool {
+    info.driver_name == "llvmpipe" && info.driver_info.starts_with("Mesa 22.")
+}
+
+/// Whether `program` has an `imod` (emitted as OpSMod).
+fn uses_imod(program: &Program) -> bool {
+    program.func.insts.values().any(|i| {
+        matches!(
+            i.kind,
+            compiler::ir::InstKind::Alu {
+                op: compiler::ir::AluOp::Imod,
+                ..
+            }
+        )
+    })
 }
 
 /// `detail` with the device named, for every finding of this target.
@@ -248,6 +298,9 @@ impl Pipeline for Vulkan {
         if info.driver_name == "llvmpipe" && coverage.loop_passes >= LLVMPIPE_LOOP_PASSES {
             return Some("llvmpipe loop limit".into());
         }
+        if !case.config.vulkan_spirv_opt.is_empty() && !spirv_opt::installed() {
+            return Some("spirv-opt not installed (package spirv-tools)".into());
+        }
         // The emitter's own refusals (what it does not map) are skips; the same check runs
         // on the program `run` will emit.
         let emitted = spirv_emit::emit(&case.program, &emit_options(&info));
@@ -265,9 +318,15 @@ impl Pipeline for Vulkan {
         _coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let v = &opts.vulkan;
-        match execute(source(case, optimised), v) {
+        match execute(source(case, optimised), &case.config.vulkan_spirv_opt, v) {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
+            Err(ExecuteError::SpirvOpt(e)) => Err(classified(
+                "vulkan",
+                FindingKind::CompileError,
+                e,
+                "spirv-opt".into(),
+            )),
             Err(ExecuteError::Emit(e)) => Err(classified(
                 "vulkan",
                 FindingKind::CompileError,
@@ -289,12 +348,23 @@ impl Pipeline for Vulkan {
         let opts = &opts.vulkan;
         let info = device(opts).ok()?;
         let program = source(case, optimised);
-        let exact = emit_options(&info).floats_exact_for(program);
-        let inexact = spirv_emit::inexact_words(program, exact);
+        // Without DenormPreserve only the float ops that touch a denormal are inexact.
+        let inexact = spirv_emit::inexact_words_for(program, &emit_options(&info));
         let d = spirv_emit::compare(expected, actual, &program.dispatch, &inexact)?;
         let m = Mismatch::from(d);
         let mut f = Finding::new(FindingKind::Mismatch, "vulkan", on_device(m, opts));
         f.difference = Some(m);
+        let mut class = Vec::new();
+        // With spirv-opt in between the bug may be SPIRV-Tools': its own bucket.
+        if !case.config.vulkan_spirv_opt.is_empty() {
+            class.push("spirv-opt");
+            f.detail += &format!(" (spirv-opt {})", case.config.vulkan_spirv_opt);
+        }
+        // A known driver bug gets its own bucket, so that it does not hide new ones.
+        if lavapipe_smod_bug(&info) && uses_imod(program) {
+            class.push("known-lavapipe-smod");
+        }
+        f.class = (!class.is_empty()).then(|| class.join(" "));
         Some(f)
     }
 }

@@ -87,9 +87,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         for (k, p) in chosen.iter().enumerate() {
             let t = Instant::now();
             if p.name() == "vulkan" {
-                match vulkan::execute(vulkan::source(&case, &optimised), &opts.vulkan) {
+                match vulkan::execute(
+                    vulkan::source(&case, &optimised),
+                    &case.config.vulkan_spirv_opt,
+                    &opts.vulkan,
+                ) {
                     Ok(done) => {
-                        vk[0] += done.emit;
+                        vk[0] += done.emit + done.spirv_opt;
                         vk[1] += done.driver.pipeline;
                         vk[2] += done.driver.dispatch;
                         vk[3] += t.elapsed().saturating_sub(

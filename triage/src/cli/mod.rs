@@ -19,10 +19,13 @@ mod triage;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Differential fuzzing of GPU shader compilers: random SSA programs compiled for simulated
-/// Intel Gen and Adreno a6xx GPUs, compared with a reference interpreter.
+/// gpufuzz: differential fuzzing of GPU shader compilers.
+///
+/// Random SSA programs are compiled by a Mesa-style compiler for simulated Intel Gen and Adreno a6xx GPUs, run, and compared with a
+/// reference interpreter; every difference is saved with the command that reproduces it.
+/// Start with `gpufuzz fuzz`; findings go to `fuzz-out/`, `gpufuzz triage fuzz-out` files them.
 #[derive(Parser, Debug)]
-#[command(name = "gpufuzz", version, about)]
+#[command(name = "gpufuzz", version)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -36,7 +39,7 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Fuzz: generate programs, compare every pipeline with the interpreter, save findings.
     Fuzz(fuzz::FuzzArgs),
-    /// Re-run one saved input (`input.bin`) or `.ir` file through the oracle.
+    /// Re-judge one saved finding (`program.ir` with its header, or `input.bin`) or any program.
     Repro(repro::ReproArgs),
     /// Reduce one `.ir` program or raw input while it shows the same bug.
     Reduce(reduce::ReduceArgs),

@@ -61,12 +61,20 @@ fn show_vulkan(
     if asm {
         let module = spirv_emit::emit(program, &vulkan::emit_options(&info))
             .map_err(|e| format!("emit: {e}"))?;
-        out += &spirv_emit::disassemble(&module.words)?;
+        let passes = &case.config.vulkan_spirv_opt;
+        let words = if passes.is_empty() {
+            module.words
+        } else {
+            out += &format!("// after spirv-opt {passes}\n");
+            fuzz::pipelines::spirv_opt::optimise(&module.words, passes)?
+        };
+        out += &spirv_emit::disassemble(&words)?;
         out.push('\n');
     }
-    let done = match vulkan::execute(program, &opts.vulkan) {
+    let done = match vulkan::execute(program, &case.config.vulkan_spirv_opt, &opts.vulkan) {
         Ok(done) => done,
         Err(vulkan::ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
+        Err(vulkan::ExecuteError::SpirvOpt(e)) => return Err(e),
         Err(vulkan::ExecuteError::Run(e)) => {
             out += &format!("// run: {e}\n");
             return Ok(Shown {

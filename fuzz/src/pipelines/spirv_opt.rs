@@ -1,0 +1,186 @@
+//! The optional `spirv-opt` stage of the `vulkan` target: SPIRV-Tools' optimiser (the one in
+//! most games' shader pipelines) run as a process between our emitter and the driver, with a
+//! pass list the case draws from its bytes. A difference that appears only with a pass list is
+//! SPIRV-Tools' bug (or the driver's on code only spirv-opt makes); its findings carry the
+//! class `spirv-opt` and the list in the case configuration (`vulkan_spirv_opt=ccp+merge-blocks`),
+//! which the reducer can reset to none.
+//!
+//! The pool holds passes that keep the meaning of a valid module: no `--relax-float-ops`,
+//! `--convert-relaxed-to-half` or `--graphics-robust-access`, which change results on purpose.
+
+use arbitrary::Unstructured;
+use std::fmt;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// The passes a case may draw (`spirv-opt --NAME`; `O` is the whole `-O` recipe).
+pub const POOL: &[&str] = &[
+    "O",
+    "ccp",
+    "cfg-cleanup",
+    "combine-access-chains",
+    "convert-local-access-chains",
+    "copy-propagate-arrays",
+    "eliminate-dead-branches",
+    "eliminate-dead-code-aggressive",
+    "eliminate-dead-inserts",
+    "eliminate-insert-extract",
+    "eliminate-local-multi-store",
+    "eliminate-local-single-block",
+    "eliminate-local-single-store",
+    "if-conversion",
+    "inline-entry-points-exhaustive",
+    "local-redundancy-elimination",
+    "loop-invariant-code-motion",
+    "loop-peeling",
+    "loop-unroll",
+    "loop-unswitch",
+    "merge-blocks",
+    "merge-return",
+    "private-to-local",
+    "redundancy-elimination",
+    "scalar-replacement",
+    "simplify-instructions",
+    "ssa-rewrite",
+    "strength-reduction",
+    "vector-dce",
+];
+
+/// A `spirv-opt` pass list; empty means the stage is off.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpirvOptPasses(pub Vec<&'static str>);
+
+impl SpirvOptPasses {
+    /// One to six passes from the pool, repeats allowed (spirv-opt runs them in order).
+    pub fn draw(u: &mut Unstructured) -> arbitrary::Result<SpirvOptPasses> {
+        let n = u.int_in_range(1..=6)?;
+        let passes = (0..n)
+            .map(|_| u.choose(POOL).copied())
+            .collect::<arbitrary::Result<_>>()?;
+        Ok(SpirvOptPasses(passes))
+    }
+
+    /// Whether the stage is off.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for SpirvOptPasses {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.join("+"))
+    }
+}
+
+impl FromStr for SpirvOptPasses {
+    type Err = String;
+
+    /// `ccp+merge-blocks` (empty: no stage); an unknown pass lists the pool.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut passes = Vec::new();
+        for name in s.split('+').map(str::trim).filter(|n| !n.is_empty()) {
+            let known = POOL.iter().find(|&&p| p == name).ok_or_else(|| {
+                format!(
+                    "unknown spirv-opt pass {name:?}; passes: {}",
+                    POOL.join(", ")
+                )
+            })?;
+            passes.push(*known);
+        }
+        Ok(SpirvOptPasses(passes))
+    }
+}
+
+/// Whether `spirv-opt` can be started (checked once per process).
+pub fn installed() -> bool {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    *INSTALLED.get_or_init(|| {
+        Command::new("spirv-opt")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// `words` through `spirv-opt --target-env=vulkan1.1` with `passes`; the error holds what it
+/// printed.
+pub fn optimise(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, String> {
+    let mut cmd = Command::new("spirv-opt");
+    cmd.arg("--target-env=vulkan1.1");
+    for p in &passes.0 {
+        cmd.arg(if *p == "O" {
+            "-O".to_string()
+        } else {
+            format!("--{p}")
+        });
+    }
+    let mut child = cmd
+        .args(["-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run spirv-opt (package spirv-tools): {e}"))?;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // Written from a thread: spirv-opt may start writing before it has read everything.
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("spirv-opt: {e}"))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(format!(
+            "spirv-opt {passes} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    if out.stdout.len() % 4 != 0 || out.stdout.is_empty() {
+        return Err(format!(
+            "spirv-opt {passes} wrote {} bytes, not a module",
+            out.stdout.len()
+        ));
+    }
+    Ok(out
+        .stdout
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_lists_print_and_parse_back_and_unknown_passes_are_refused() {
+        let mut u = Unstructured::new(&[7, 1, 2, 3, 200, 9, 44, 5]);
+        let drawn = SpirvOptPasses::draw(&mut u).unwrap();
+        assert!(!drawn.is_empty());
+        assert_eq!(drawn.to_string().parse::<SpirvOptPasses>().unwrap(), drawn);
+        assert_eq!(
+            "".parse::<SpirvOptPasses>().unwrap(),
+            SpirvOptPasses::default()
+        );
+        let e = "ccp+fast-math".parse::<SpirvOptPasses>().unwrap_err();
+        assert!(e.contains("fast-math") && e.contains("merge-blocks"), "{e}");
+    }
+
+    #[test]
+    fn about_one_generated_case_in_five_gets_a_pass_list() {
+        let mut buf = Vec::new();
+        let mut with = 0;
+        for i in 0..400 {
+            crate::rng::input_bytes(5, i, 64, 2048, &mut buf);
+            if let Some(case) = crate::oracle::decode(&buf) {
+                with += usize::from(!case.config.vulkan_spirv_opt.is_empty());
+            }
+        }
+        assert!((30..=140).contains(&with), "{with} of 400");
+    }
+}
