@@ -4,7 +4,7 @@
 
 use super::config::ConfigArgs;
 use super::output;
-use clap::Args;
+use clap::{Args, Parser};
 use compiler::planted::Plant;
 use fuzz::driver::{self, FuzzOptions, FuzzStats, Summary};
 use fuzz::oracle::{self, OracleOptions};
@@ -62,8 +62,15 @@ pub struct FuzzArgs {
     input_timeout: u64,
     /// Continue the run whose output folder is OUT (killed or stopped): same seed, plants and
     /// targets, from the first input not yet judged, toward the same --runs or the --time left.
-    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "plants", "targets"])]
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "out", "plants", "targets"])]
     resume: Option<PathBuf>,
+}
+
+/// The configuration flags a summary recorded, read back as the command line read them.
+#[derive(clap::Parser)]
+struct SavedFlags {
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 /// What a run is: fresh from the flags, or resumed from a summary.
@@ -80,15 +87,10 @@ struct Plan {
 fn plan(a: &FuzzArgs) -> Result<Plan, String> {
     if let Some(out) = &a.resume {
         let s = Summary::read(out)?;
-        let words: Vec<&str> = s.flags.split_whitespace().collect();
-        let mut config = ConfigArgs::default();
-        for pair in words.chunks(2) {
-            match pair {
-                ["--plant", p] => config.plants.push(p.to_string()),
-                ["--target", t] => config.targets.push(t.to_string()),
-                _ => return Err(format!("{}: unexpected flags {:?}", out.display(), s.flags)),
-            }
-        }
+        let words = std::iter::once("gpufuzz").chain(s.flags.split_whitespace());
+        let config = SavedFlags::try_parse_from(words)
+            .map_err(|e| format!("{}: flags {:?}: {e}", out.display(), s.flags))?
+            .config;
         let time = s.seconds_left.map(Duration::from_secs_f64);
         if s.runs.is_some_and(|r| s.next_index >= r) || time.is_some_and(|t| t.is_zero()) {
             return Err(format!(
