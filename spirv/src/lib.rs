@@ -33,6 +33,7 @@ pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
 pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
 
 use compiler::ir::Program;
+use sim::semantics::TextureDesc;
 
 /// How to emit: the workgroup size and which float controls the device supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +102,36 @@ pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, E
     if options.local_size == 0 {
         return Err(EmitError::Unsupported("a local size of 0".into()));
     }
-    for (t, desc) in program.dispatch.textures.iter().enumerate() {
+    check_dispatch(&program.dispatch)?;
+    let interface = Interface::new(&program.dispatch, options.local_size);
+    let words = module::build(program, &interface, options)?;
+    Ok(EmittedModule { words, interface })
+}
+
+/// Largest storage binding emitted, in words (64 MiB): the interpreter allows up to 2^32.
+pub const MAX_BINDING_WORDS: u64 = 1 << 24;
+
+/// Refuses dispatches that cannot exist (as the interpreter's `BadDispatch`) or that are too
+/// big for a device, before anything is allocated.
+fn check_dispatch(d: &sim::dispatch::Dispatch) -> Result<(), EmitError> {
+    let n = u64::from(d.invocations);
+    let per_invocation = std::iter::once(d.outputs).chain(d.buffers.iter().copied());
+    let words = per_invocation
+        .map(|len| u64::from(len) * n)
+        .chain([d.uniforms.len() as u64]);
+    if let Some(words) = words.max().filter(|&w| w > MAX_BINDING_WORDS) {
+        return Err(EmitError::Unsupported(format!(
+            "a storage binding of {words} words"
+        )));
+    }
+    for (t, desc) in d.textures.iter().enumerate() {
+        let shape = [desc.width, desc.height, desc.levels, desc.layers];
+        if shape.contains(&0) || desc.levels > 32 {
+            return Err(EmitError::Invalid(format!(
+                "texture {t}: {}x{} with {} levels and {} layers cannot exist",
+                desc.width, desc.height, desc.levels, desc.layers
+            )));
+        }
         let width = interface::image_width(desc);
         if width > interface::MAX_IMAGE_WIDTH || desc.height > interface::MAX_IMAGE_WIDTH {
             return Err(EmitError::Unsupported(format!(
@@ -109,10 +139,19 @@ pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, E
                 desc.width, desc.height, desc.levels
             )));
         }
+        let texels: u64 = (0..desc.levels)
+            .map(|l| {
+                let (w, h) = TextureDesc { width, ..*desc }.level_size(l);
+                u64::from(w) * u64::from(h)
+            })
+            .sum();
+        if texels * u64::from(desc.layers) * 4 > MAX_BINDING_WORDS {
+            return Err(EmitError::Unsupported(format!(
+                "texture {t}: too many texels"
+            )));
+        }
     }
-    let interface = Interface::new(&program.dispatch, options.local_size);
-    let words = module::build(program, &interface, options)?;
-    Ok(EmittedModule { words, interface })
+    Ok(())
 }
 
 /// The module as SPIR-V assembly text (rspirv's disassembler), or why it cannot be parsed.
@@ -121,4 +160,37 @@ pub fn disassemble(words: &[u32]) -> Result<String, String> {
     rspirv::dr::load_words(words)
         .map(|m| m.disassemble())
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::text::parse_program;
+
+    fn program(header: &str) -> Program {
+        let src = format!("{header}\nblock_0:\n  vec1 32 ssa_0 = load_invocation_id\n");
+        parse_program(&src, "test").unwrap()
+    }
+
+    #[test]
+    fn dispatches_that_cannot_exist_or_fit_are_refused_not_allocated() {
+        let opts = EmitOptions::default();
+        let mut p = program("invocations 4\noutputs 1\ntexture 4x4 levels 1 layers 1\n");
+        assert!(emit(&p, &opts).is_ok());
+        p.dispatch.textures[0].levels = 0;
+        assert!(matches!(emit(&p, &opts), Err(EmitError::Invalid(_))));
+        p.dispatch.textures[0].levels = 20; // a 524288-texel-wide image
+        assert!(matches!(emit(&p, &opts), Err(EmitError::Unsupported(_))));
+        let mut p = program("invocations 4\noutputs 1\nbuffer 16\n");
+        p.dispatch.invocations = 4096;
+        p.dispatch.buffers[0] = 65536;
+        assert!(matches!(emit(&p, &opts), Err(EmitError::Unsupported(_))));
+        p.dispatch.buffers[0] = 16;
+        assert!(emit(&p, &opts).is_ok());
+        let zero = EmitOptions {
+            local_size: 0,
+            ..opts
+        };
+        assert!(matches!(emit(&p, &zero), Err(EmitError::Unsupported(_))));
+    }
 }

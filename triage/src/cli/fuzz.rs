@@ -4,7 +4,7 @@
 
 use super::config::ConfigArgs;
 use super::output;
-use clap::Args;
+use clap::{Args, Parser};
 use compiler::planted::Plant;
 use fuzz::driver::{self, FuzzOptions, FuzzStats, Summary};
 use fuzz::oracle::{self, OracleOptions};
@@ -66,6 +66,13 @@ pub struct FuzzArgs {
     resume: Option<PathBuf>,
 }
 
+/// The configuration flags a summary recorded, read back as the command line read them.
+#[derive(clap::Parser)]
+struct SavedFlags {
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
 /// What a run is: fresh from the flags, or resumed from a summary.
 struct Plan {
     seed: u64,
@@ -80,15 +87,10 @@ struct Plan {
 fn plan(a: &FuzzArgs) -> Result<Plan, String> {
     if let Some(out) = &a.resume {
         let s = Summary::read(out)?;
-        let words: Vec<&str> = s.flags.split_whitespace().collect();
-        let mut config = ConfigArgs::default();
-        for pair in words.chunks(2) {
-            match pair {
-                ["--plant", p] => config.plants.push(p.to_string()),
-                ["--target", t] => config.targets.push(t.to_string()),
-                _ => return Err(format!("{}: unexpected flags {:?}", out.display(), s.flags)),
-            }
-        }
+        let words = std::iter::once("gpufuzz").chain(s.flags.split_whitespace());
+        let config = SavedFlags::try_parse_from(words)
+            .map_err(|e| format!("{}: flags {:?}: {e}", out.display(), s.flags))?
+            .config;
         let time = s.seconds_left.map(Duration::from_secs_f64);
         if s.runs.is_some_and(|r| s.next_index >= r) || time.is_some_and(|t| t.is_zero()) {
             return Err(format!(
