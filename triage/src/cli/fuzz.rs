@@ -62,7 +62,7 @@ pub struct FuzzArgs {
     input_timeout: u64,
     /// Continue the run whose output folder is OUT (killed or stopped): same seed, plants and
     /// targets, from the first input not yet judged, toward the same --runs or the --time left.
-    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "plants", "targets"])]
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "out", "plants", "targets"])]
     resume: Option<PathBuf>,
 }
 
