@@ -77,7 +77,6 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let opts = RunOptions {
         fuel: a.fuel,
         total_fuel: a.total_fuel,
-        ..RunOptions::default()
     };
     let results = interp::run(&program, &opts).map_err(|e| {
         let hint = match e {
