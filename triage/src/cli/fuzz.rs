@@ -106,7 +106,11 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
             out: out.clone(),
             config,
             start: s.next_index,
-            earlier: s.stats,
+            // An error that stopped the earlier part is not this part's.
+            earlier: FuzzStats {
+                save_errors: Vec::new(),
+                ..s.stats
+            },
         });
     }
     if !a.config.case.is_empty() || !a.config.disabled.is_empty() {
