@@ -19,8 +19,9 @@
 
 use crate::EmitOptions;
 use compiler::ir::{AluOp, Block, CfNode, Function, Inst, InstKind, Program, Value, Var};
+use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Difference, Dispatch, Place, Results};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Ops whose result the Vulkan spec does not make exact.
 pub const INEXACT_OPS: &[AluOp] = &[
@@ -80,7 +81,7 @@ fn analyse(program: &Program, floats_exact: bool, extra: &HashSet<Inst>) -> Inex
         func: &program.func,
         floats_exact,
         extra,
-        values: HashSet::new(),
+        values: HashMap::new(),
         vars: HashSet::new(),
         regs: HashSet::new(),
         buffers: vec![false; d.buffers.len()],
@@ -109,7 +110,8 @@ struct Taint<'a> {
     floats_exact: bool,
     /// Instructions inexact on this device for this program (they touch denormals).
     extra: &'a HashSet<Inst>,
-    values: HashSet<Value>,
+    /// Per value, a bit per inexact component (bit 0 for a deref).
+    values: HashMap<Value, u8>,
     vars: HashSet<Var>,
     regs: HashSet<compiler::ir::Reg>,
     buffers: Vec<bool>,
@@ -124,7 +126,7 @@ impl Taint<'_> {
             match node {
                 CfNode::Block(b) => self.block(*b, ctl),
                 CfNode::If(n) => {
-                    let inner = ctl || self.values.contains(&n.cond);
+                    let inner = ctl || self.mask(n.cond) & 1 != 0;
                     self.walk(&n.then_list, inner);
                     self.walk(&n.else_list, inner);
                     if inner {
@@ -142,82 +144,116 @@ impl Taint<'_> {
         let func = self.func;
         for &inst in &func.blocks[block].insts {
             if let (InstKind::Phi { .. }, Some(v)) = (&func.insts[inst].kind, func.result(inst)) {
-                self.mark(v);
+                self.mark(v, u8::MAX);
             }
         }
     }
 
-    fn mark(&mut self, v: Value) {
-        if self.values.insert(v) {
+    fn mask(&self, v: Value) -> u8 {
+        self.values.get(&v).copied().unwrap_or(0)
+    }
+
+    /// Every component of `v` (bit 0 for a deref).
+    fn full(&self, v: Value) -> u8 {
+        match self.func.ty(v).comps() {
+            0 => 1,
+            n => (1u8 << n) - 1,
+        }
+    }
+
+    fn mark(&mut self, v: Value, mask: u8) {
+        let mask = mask & self.full(v);
+        let old = self.mask(v);
+        if old | mask != old {
+            self.values.insert(v, old | mask);
             self.changed = true;
         }
     }
 
     fn any_arg(&self, kind: &InstKind) -> bool {
         let mut any = false;
-        kind.visit_args(|a| any |= self.values.contains(&a));
+        kind.visit_args(|a| any |= self.mask(a) != 0);
         any
+    }
+
+    /// The inexact components of an instruction's result.
+    fn result_mask(&mut self, inst: Inst, kind: &InstKind, ctl: bool) -> u8 {
+        let func = self.func;
+        let args = self.any_arg(kind);
+        let all = |x: bool| if x { u8::MAX } else { 0 };
+        match kind {
+            InstKind::Alu { op, args: a } => {
+                if self.op_is_inexact(*op) || self.extra.contains(&inst) {
+                    return u8::MAX;
+                }
+                a[..op.arity()].iter().fold(0, |m, &x| m | self.mask(x))
+            }
+            InstKind::Vec { args: a } => a
+                .iter()
+                .take_while(|&&x| x != Value::reserved_value())
+                .enumerate()
+                .fold(0, |m, (c, &x)| m | ((self.mask(x) & 1) << c)),
+            InstKind::Mov { src, swizzle } => {
+                let m = self.mask(*src);
+                (0..4).fold(0, |acc, c| acc | (((m >> swizzle[c]) & 1) << c))
+            }
+            InstKind::Phi { sources } => sources.iter().fold(0, |m, s| m | self.mask(s.value)),
+            InstKind::Tex { .. } => all(args || !self.floats_exact || self.extra.contains(&inst)),
+            InstKind::LoadDeref { deref } => {
+                all(args || root_var(func, *deref).is_none_or(|v| self.vars.contains(&v)))
+            }
+            InstKind::LoadReg { reg } => all(self.regs.contains(reg)),
+            InstKind::LoadBuffer { buffer, .. } => {
+                all(args || self.buffers.get(*buffer as usize).copied().unwrap_or(true))
+            }
+            InstKind::StoreBuffer { buffer, .. } => {
+                if (args || ctl) && self.buffers.get(*buffer as usize) == Some(&false) {
+                    self.buffers[*buffer as usize] = true;
+                    self.changed = true;
+                }
+                0
+            }
+            InstKind::StoreOutput { slot, value } => {
+                let n = self.outputs.len() as u32;
+                let m = if ctl { u8::MAX } else { self.mask(*value) };
+                for c in 0..u32::from(func.ty(*value).comps()) {
+                    if n > 0 && m >> c & 1 != 0 {
+                        let s = (slot.wrapping_add(c) % n) as usize;
+                        self.changed |= !self.outputs[s];
+                        self.outputs[s] = true;
+                    }
+                }
+                0
+            }
+            InstKind::StoreDeref { deref, .. } => {
+                if args || ctl {
+                    match root_var(func, *deref) {
+                        Some(v) => self.changed |= self.vars.insert(v),
+                        None => self.all = true,
+                    }
+                }
+                0
+            }
+            InstKind::StoreReg { reg, .. } => {
+                if args || ctl {
+                    self.changed |= self.regs.insert(*reg);
+                }
+                0
+            }
+            InstKind::Break | InstKind::Continue => {
+                self.all |= ctl;
+                0
+            }
+            _ => all(args),
+        }
     }
 
     fn block(&mut self, block: Block, ctl: bool) {
         let func = self.func;
         for &inst in &func.blocks[block].insts {
-            let kind = &func.insts[inst].kind;
-            let args = self.any_arg(kind);
-            let result = func.result(inst);
-            let tainted = match kind {
-                InstKind::Alu { op, .. } => {
-                    args || self.op_is_inexact(*op) || self.extra.contains(&inst)
-                }
-                InstKind::Tex { .. } => args || !self.floats_exact || self.extra.contains(&inst),
-                InstKind::LoadDeref { deref } => {
-                    args || root_var(func, *deref).is_none_or(|v| self.vars.contains(&v))
-                }
-                InstKind::LoadReg { reg } => self.regs.contains(reg),
-                InstKind::LoadBuffer { buffer, .. } => {
-                    args || self.buffers.get(*buffer as usize).copied().unwrap_or(true)
-                }
-                InstKind::StoreBuffer { buffer, .. } => {
-                    if (args || ctl) && self.buffers.get(*buffer as usize) == Some(&false) {
-                        self.buffers[*buffer as usize] = true;
-                        self.changed = true;
-                    }
-                    false
-                }
-                InstKind::StoreOutput { slot, value } => {
-                    let n = self.outputs.len() as u32;
-                    if (args || ctl) && n > 0 {
-                        for c in 0..u32::from(func.ty(*value).comps()) {
-                            let s = (slot.wrapping_add(c) % n) as usize;
-                            self.changed |= !self.outputs[s];
-                            self.outputs[s] = true;
-                        }
-                    }
-                    false
-                }
-                InstKind::StoreDeref { deref, .. } => {
-                    if args || ctl {
-                        match root_var(func, *deref) {
-                            Some(v) => self.changed |= self.vars.insert(v),
-                            None => self.all = true,
-                        }
-                    }
-                    false
-                }
-                InstKind::StoreReg { reg, .. } => {
-                    if args || ctl {
-                        self.changed |= self.regs.insert(*reg);
-                    }
-                    false
-                }
-                InstKind::Break | InstKind::Continue => {
-                    self.all |= ctl;
-                    false
-                }
-                _ => args,
-            };
-            if let (true, Some(v)) = (tainted, result) {
-                self.mark(v);
+            let mask = self.result_mask(inst, &func.insts[inst].kind, ctl);
+            if let (true, Some(v)) = (mask != 0, func.result(inst)) {
+                self.mark(v, mask);
             }
         }
     }
@@ -309,9 +345,15 @@ mod tests {
              store_output 1, ssa_3\n  vec2 32 ssa_5 = vec2 ssa_3, ssa_2\n  \
              store_output 2, ssa_5\n",
         );
-        // Per value, not per component: both slots of the vec2 count.
-        assert_eq!(w.outputs, [true, false, true, true]);
+        // Per component: only the vec2's second slot.
+        assert_eq!(w.outputs, [true, false, false, true]);
         assert_eq!(w.buffers, [false, false]);
+        let w = words(
+            "  vec2 32 ssa_4 = vec2 ssa_3, ssa_2\n  vec2 32 ssa_5 = mov ssa_4.yx\n  \
+             store_output 0, ssa_5\n  vec2 32 ssa_6 = iadd ssa_5, ssa_5\n  \
+             store_output 2, ssa_6\n",
+        );
+        assert_eq!(w.outputs, [true, false, true, false]);
     }
 
     #[test]

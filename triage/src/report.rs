@@ -203,14 +203,18 @@ pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Diffe
 }
 
 /// The hook for target code: the compiled program as the target shows it, annotated at the
-/// first difference. The middle end shows its optimised register-form IR; backends return
-/// `None` until their pipelines expose a disassembler.
+/// first difference. The middle end shows its optimised register-form IR, `vulkan` the SPIR-V
+/// module with the device; the other backends return `None` until their pipelines expose a
+/// disassembler.
 pub fn disassembly(
     case: &Case,
     opts: &OracleOptions,
     target: &str,
     first: Option<&Difference>,
 ) -> Option<String> {
+    if target == "vulkan" {
+        return vulkan_disassembly(case, opts);
+    }
     if target != "middle" {
         return None;
     }
@@ -229,6 +233,32 @@ pub fn disassembly(
         }
         s.push('\n');
     }
+    Some(s)
+}
+
+/// The SPIR-V module the driver got (after spirv-opt, if the case has a pass list), with the
+/// device it ran on: what a driver developer needs beside the `.ir`.
+fn vulkan_disassembly(case: &Case, opts: &OracleOptions) -> Option<String> {
+    use fuzz::pipelines::{spirv_opt, vulkan};
+    let optimised = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
+    let info = vulkan::device(&opts.vulkan).ok()?;
+    let module = spirv_emit::emit(
+        vulkan::source(case, &optimised),
+        &vulkan::emit_options(&info),
+    )
+    .ok()?;
+    let passes = &case.config.vulkan_spirv_opt;
+    let words = if passes.is_empty() {
+        module.words
+    } else {
+        spirv_opt::optimise(&module.words, passes).ok()?
+    };
+    let mut s = format!("; device: {}\n", info.describe());
+    if !passes.is_empty() {
+        s += &format!("; after spirv-opt {passes}\n");
+    }
+    s += &spirv_emit::disassemble(&words).ok()?;
+    s.push('\n');
     Some(s)
 }
 

@@ -309,8 +309,10 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
 /// hang or kill triage, so it is neither reduced nor bisected (`gpufuzz repro input.bin` in a
 /// shell shows where it hangs or dies).
 fn unreduced(case: Case, record: &serde_json::Value) -> Result<Reduction, String> {
-    let finding: Finding =
+    let mut finding: Finding =
         serde_json::from_value(record["finding"].clone()).map_err(|e| e.to_string())?;
+    finding.detail += " — not reduced or bisected: re-judging it here would hang or kill \
+                       triage; `gpufuzz repro` on the file, in a shell, shows where it stops";
     let size = case.program.func.inst_count();
     Ok(Reduction {
         signature: Signature {

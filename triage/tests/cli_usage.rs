@@ -75,6 +75,9 @@ fn names_and_values_are_checked_even_where_unused() {
     usage_error(&["bench", "--programs", "0"]);
     usage_error(&["selftest", "--seeds", "0"]);
     usage_error(&["fuzz", "--jobs", "0"]);
+    usage_error(&["fuzz", "--resume", "a", "--out", "b"]);
+    let err = usage_error(&["fuzz", "--runs", "1", "--case", "gen9=false"]);
+    assert!(err.contains("decodes its own"), "{err}");
     let err = usage_error(&["stats", "--generate", "1", "--config", "gen_grfs=20"]);
     assert!(err.contains("target middle"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -47,8 +47,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     let mut interp = Interpreter::new();
     let names: Vec<&str> = chosen.iter().map(|p| p.name()).collect();
     let mut stage = vec![Duration::ZERO; 4 + names.len()];
-    // vulkan: emit, pipeline creation, dispatch (measured in the worker), and the rest.
-    let mut vk = [Duration::ZERO; 4];
+    // vulkan: emit, spirv-opt, pipeline creation, dispatch (measured in the worker), the rest.
+    let mut vk = [Duration::ZERO; 5];
     let mut vk_failed = 0u64;
     let mut phases = vec![profile::Times::default(); names.len()];
     profile::enable();
@@ -93,11 +93,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                     &opts.vulkan,
                 ) {
                     Ok(done) => {
-                        vk[0] += done.emit + done.spirv_opt;
-                        vk[1] += done.driver.pipeline;
-                        vk[2] += done.driver.dispatch;
-                        vk[3] += t.elapsed().saturating_sub(
-                            done.emit + done.driver.pipeline + done.driver.dispatch,
+                        vk[0] += done.emit;
+                        vk[1] += done.spirv_opt;
+                        vk[2] += done.driver.pipeline;
+                        vk[3] += done.driver.dispatch;
+                        vk[4] += t.elapsed().saturating_sub(
+                            done.emit
+                                + done.spirv_opt
+                                + done.driver.pipeline
+                                + done.driver.dispatch,
                         );
                     }
                     Err(_) => vk_failed += 1,
@@ -140,7 +144,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     for (k, (label, d)) in labels.zip(&stage).enumerate() {
         row(label, d);
         if label == "vulkan" {
-            let parts = ["  emit", "  pipeline", "  dispatch", "  worker"];
+            let parts = [
+                "  emit",
+                "  spirv-opt",
+                "  pipeline",
+                "  dispatch",
+                "  worker",
+            ];
             for (part, d) in parts.iter().zip(&vk) {
                 row(part, d);
             }

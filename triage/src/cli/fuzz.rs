@@ -62,7 +62,7 @@ pub struct FuzzArgs {
     input_timeout: u64,
     /// Continue the run whose output folder is OUT (killed or stopped): same seed, plants and
     /// targets, from the first input not yet judged, toward the same --runs or the --time left.
-    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "plants", "targets"])]
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "out", "plants", "targets"])]
     resume: Option<PathBuf>,
 }
 
@@ -106,7 +106,11 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
             out: out.clone(),
             config,
             start: s.next_index,
-            earlier: s.stats,
+            // An error that stopped the earlier part is not this part's.
+            earlier: FuzzStats {
+                save_errors: Vec::new(),
+                ..s.stats
+            },
         });
     }
     if !a.config.case.is_empty() || !a.config.disabled.is_empty() {

@@ -3,7 +3,7 @@
 
 use super::{input, target};
 use clap::Args;
-use compiler::interp::{self, RunOptions};
+use compiler::interp::{self, InterpError, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::oracle::Case;
@@ -19,6 +19,10 @@ pub struct RunArgs {
     /// Interpreter fuel per invocation.
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     fuel: u64,
+    /// Interpreter fuel for the whole dispatch (all invocations together): a bound on how long
+    /// `run` may take (10^9 IR instructions, some seconds).
+    #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    total_fuel: u64,
     /// Run the middle end and print the IR after every pass run (and after out-of-SSA).
     #[arg(long)]
     print_after_all: bool,
@@ -72,9 +76,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     }
     let opts = RunOptions {
         fuel: a.fuel,
-        ..RunOptions::default()
+        total_fuel: a.total_fuel,
     };
-    let results = interp::run(&program, &opts).map_err(|e| format!("{}: {e}", a.file.display()))?;
+    let results = interp::run(&program, &opts).map_err(|e| {
+        let hint = match e {
+            InterpError::OutOfFuel { .. } => " (raise it with --fuel N)",
+            InterpError::OutOfTotalFuel { .. } => " (raise it with --total-fuel N)",
+            _ => "",
+        };
+        format!("{}: {e}{hint}", a.file.display())
+    })?;
     print!("{}", format_results(&program.dispatch, &results));
     Ok(ExitCode::SUCCESS)
 }
