@@ -284,6 +284,9 @@ pub struct Coverage {
     pub spills: bool,
     /// Some backend trimmed a SEND payload.
     pub trimmed_sends: bool,
+    /// Pipelines whose spill code ran: a spill and a fill compiled, scratch (private memory)
+    /// written and read back at run time.
+    pub spill_fill_executed: Vec<&'static str>,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
     /// Passes through loop bodies in the interpreter's run, all invocations together.
