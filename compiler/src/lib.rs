@@ -3,6 +3,7 @@
 
 pub mod a6xx;
 pub mod gen;
+pub mod heuristics;
 pub mod interp;
 pub mod ir;
 pub mod passes;

@@ -29,6 +29,7 @@ fn opts(width: ExecSize, grfs: u32, plant: Option<Plant>) -> Options {
         gen: Gen::Gen9,
         grfs,
         opt_zero_samples: true,
+        heuristics: Default::default(),
         plants: plant.map_or(Plants::NONE, |p| Plants::NONE.with(p)),
     }
 }

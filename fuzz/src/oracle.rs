@@ -12,7 +12,9 @@ use crate::gen;
 use crate::panics;
 use crate::pipelines::middle;
 use crate::pipelines::spirv_opt::SpirvOptPasses;
+use crate::rng::SplitMix64;
 use arbitrary::{Arbitrary, Unstructured};
+use compiler::heuristics::{A6xxHeuristics, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::interp::{InterpError, Interpreter, RunOptions};
 use std::cell::RefCell;
 
@@ -44,6 +46,22 @@ pub struct CaseConfig {
     pub a6xx_registers: u32,
     /// a6xx: fold predicates into branches (`opt_predicates`).
     pub a6xx_opt_predicates: bool,
+    /// Gen RA: spill cost factor per loop level.
+    pub gen_spill_loop_weight: u32,
+    /// Gen RA: spill cost per GRF read.
+    pub gen_spill_use_weight: u32,
+    /// Gen RA: spill cost per GRF written.
+    pub gen_spill_def_weight: u32,
+    /// Gen RA: which register to spill (`ratio`, `cheapest`, `longest`).
+    pub gen_spill_choice: SpillChoice,
+    /// Gen RA: which free base a node gets (`lowest`, `highest`, `rotating`).
+    pub gen_pick: Pick,
+    /// a6xx predicate RA: which predicate register a predicate gets.
+    pub a6xx_pred_pick: Pick,
+    /// a6xx GPR RA: which free register an interval gets.
+    pub a6xx_gpr_pick: Pick,
+    /// a6xx GPR RA: which interval to spill (`furthest`, `newest`).
+    pub a6xx_spill_victim: Victim,
     /// vulkan: the driver gets the generator's program rather than the middle end's output.
     /// Never drawn from the input bytes (that would change how every saved input decodes);
     /// set with `--case vulkan_unoptimised=true`.
@@ -57,6 +75,7 @@ pub struct CaseConfig {
 impl Default for CaseConfig {
     /// The configuration real drivers use: every pass on, whole register files.
     fn default() -> Self {
+        let (g, a) = (GenHeuristics::default(), A6xxHeuristics::default());
         CaseConfig {
             disabled_passes: 0,
             gen9: true,
@@ -66,8 +85,38 @@ impl Default for CaseConfig {
             a6xx_predicates: 4,
             a6xx_registers: 192,
             a6xx_opt_predicates: true,
+            gen_spill_loop_weight: g.loop_weight,
+            gen_spill_use_weight: g.use_weight,
+            gen_spill_def_weight: g.def_weight,
+            gen_spill_choice: g.spill,
+            gen_pick: g.pick,
+            a6xx_pred_pick: a.pred_pick,
+            a6xx_gpr_pick: a.gpr_pick,
+            a6xx_spill_victim: a.victim,
             vulkan_unoptimised: false,
             vulkan_spirv_opt: SpirvOptPasses::default(),
+        }
+    }
+}
+
+impl CaseConfig {
+    /// The Gen allocator's choices.
+    pub fn gen_heuristics(&self) -> GenHeuristics {
+        GenHeuristics {
+            loop_weight: self.gen_spill_loop_weight,
+            use_weight: self.gen_spill_use_weight,
+            def_weight: self.gen_spill_def_weight,
+            spill: self.gen_spill_choice,
+            pick: self.gen_pick,
+        }
+    }
+
+    /// The a6xx allocators' choices.
+    pub fn a6xx_heuristics(&self) -> A6xxHeuristics {
+        A6xxHeuristics {
+            pred_pick: self.a6xx_pred_pick,
+            gpr_pick: self.a6xx_gpr_pick,
+            victim: self.a6xx_spill_victim,
         }
     }
 }
@@ -140,8 +189,53 @@ case_knobs! {
     a6xx_predicates: u8,
     a6xx_registers: u32,
     a6xx_opt_predicates: bool,
+    gen_spill_loop_weight: u32,
+    gen_spill_use_weight: u32,
+    gen_spill_def_weight: u32,
+    gen_spill_choice: SpillChoice,
+    gen_pick: Pick,
+    a6xx_pred_pick: Pick,
+    a6xx_gpr_pick: Pick,
+    a6xx_spill_victim: Victim,
     vulkan_unoptimised: bool,
     vulkan_spirv_opt: SpirvOptPasses,
+}
+
+/// Half the time `default`, else one of `others` (so every value is drawn in a sizeable share
+/// of cases while the tuned choice stays the most common).
+fn vary<T: Copy>(r: &mut SplitMix64, default: T, others: &[T]) -> T {
+    if r.next_u64() & 1 == 1 {
+        others[r.range(0, others.len() as u64 - 1) as usize]
+    } else {
+        default
+    }
+}
+
+/// The values of a choice other than its default (the first).
+fn others<T: Copy>(all: &[T]) -> &[T] {
+    &all[1..]
+}
+
+impl CaseConfig {
+    /// Draws the allocation choices from a hash of `rest` (the input bytes after the knobs):
+    /// any choice is correct, and a bug only one of them exposes stays hidden while the choice
+    /// never varies. Hashing rather than consuming bytes keeps every input decoding to the
+    /// same program and other knobs as before these knobs existed.
+    fn vary_heuristics(&mut self, rest: &[u8]) {
+        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        let r = &mut SplitMix64::for_input(hash, 0x6865_7572);
+        let d = CaseConfig::default();
+        self.gen_spill_loop_weight = vary(r, d.gen_spill_loop_weight, &[1, 2, 100]);
+        self.gen_spill_use_weight = vary(r, d.gen_spill_use_weight, &[2, 4]);
+        self.gen_spill_def_weight = vary(r, d.gen_spill_def_weight, &[2, 4]);
+        self.gen_spill_choice = vary(r, d.gen_spill_choice, others(SpillChoice::ALL));
+        self.gen_pick = vary(r, d.gen_pick, others(Pick::ALL));
+        self.a6xx_pred_pick = vary(r, d.a6xx_pred_pick, others(Pick::ALL));
+        self.a6xx_gpr_pick = vary(r, d.a6xx_gpr_pick, others(Pick::ALL));
+        self.a6xx_spill_victim = vary(r, d.a6xx_spill_victim, others(Victim::ALL));
+    }
 }
 
 impl<'a> Arbitrary<'a> for CaseConfig {
@@ -150,7 +244,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         // One case in four runs with some passes off: the passes after a disabled one see
         // shapes the full pipeline would have cleaned up. Budgets are starved half the time
         // so that spilling and predicate reloads are exercised, not just possible.
-        Ok(CaseConfig {
+        let mut c = CaseConfig {
             disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
             gen9: !u.ratio(1, 3)?,
             // 16 GRFs at least: the Gen allocator spills and fills a texture response as one
@@ -170,8 +264,12 @@ impl<'a> Arbitrary<'a> for CaseConfig {
             },
             a6xx_opt_predicates: !u.ratio(1, 4)?,
             vulkan_unoptimised: d.vulkan_unoptimised,
-            vulkan_spirv_opt: d.vulkan_spirv_opt,
-        })
+            ..d
+        };
+        if let Some(rest) = u.peek_bytes(u.len()) {
+            c.vary_heuristics(rest);
+        }
+        Ok(c)
     }
 }
 

@@ -1,11 +1,13 @@
 //! Generated programs through the a6xx backend, compared with the interpreter: same results,
 //! no simulator hazards, a clean allocation checker, under a spread of options (predicates 4
-//! and 1, generous and starved GPR budgets, waves of 64 and 128, `opt_predicates` on and off).
+//! and 1, generous and starved GPR budgets, waves of 64 and 128, `opt_predicates` on and off,
+//! every allocation choice).
 //! A failing program is written to `target/a6xx-failure-<seed>.ir` before the test fails.
 //! `A6XX_SEEDS=n` runs more seeds.
 
 use arbitrary::Unstructured;
 use compiler::a6xx::{compile, sim_config, CompileError, Options};
+use compiler::heuristics::{A6xxHeuristics, Pick, Victim};
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{print_program, Program};
 use compiler::planted::Plants;
@@ -35,6 +37,12 @@ fn options(seed: u64) -> Options {
         predicates: if (seed / 2).is_multiple_of(2) { 4 } else { 1 },
         registers,
         opt_predicates: !(seed / 7).is_multiple_of(3),
+        // Every allocation choice gets its share of the seeds.
+        heuristics: A6xxHeuristics {
+            pred_pick: Pick::ALL[(seed / 11 % 3) as usize],
+            gpr_pick: Pick::ALL[(seed / 13 % 3) as usize],
+            victim: Victim::ALL[(seed / 17 % 2) as usize],
+        },
         plants: Plants::NONE,
     }
 }

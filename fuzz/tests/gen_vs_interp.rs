@@ -9,6 +9,7 @@
 
 use arbitrary::Unstructured;
 use compiler::gen::{compile, CompileError, Options};
+use compiler::heuristics::{GenHeuristics, Pick, SpillChoice};
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline;
@@ -78,6 +79,13 @@ fn generated_programs_agree_with_the_interpreter() {
                             gen,
                             grfs,
                             opt_zero_samples: i % 3 != 0,
+                            // Every allocation choice gets its share of the inputs.
+                            heuristics: GenHeuristics {
+                                pick: Pick::ALL[i as usize % 3],
+                                spill: SpillChoice::ALL[i as usize / 3 % 3],
+                                loop_weight: [10, 1][i as usize / 9 % 2],
+                                ..GenHeuristics::default()
+                            },
                             plants: Plants::NONE,
                         };
                         if let Err(why) = check(prog, &o, &expected) {

@@ -315,7 +315,7 @@ pub(crate) fn build(
     let first_label = e.label(first);
     e.b.selection_merge(exit, spirv::SelectionControl::NONE)?;
     e.b.branch_conditional(in_range, first_label, exit, [])?;
-    e.edges.push(crate::module::Edge {
+    e.edges.push(Edge {
         to: first_label,
         from: entry,
         pred: EdgePred::None,

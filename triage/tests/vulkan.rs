@@ -243,3 +243,37 @@ fn lavapipe_22s_opsmod_bug_is_found_and_bucketed_as_known() {
         (known, v) => panic!("known bug {known}, verdict {v:?} on {}", info.describe()),
     }
 }
+
+#[test]
+fn repro_says_whether_a_vulkan_bug_is_still_there_on_another_icd() {
+    let opts = vulkan_only();
+    if !have_device(&opts) || !vulkan::lavapipe_smod_bug(&vulkan::device(&opts.vulkan).unwrap()) {
+        return;
+    }
+    let icd = std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .into_iter()
+        .flatten()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("lvp_icd"))
+        .expect("lavapipe's ICD manifest next to the driver");
+    let dir = std::env::temp_dir().join(format!("gpufuzz-vk-icd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("smod.ir");
+    std::fs::write(
+        &file,
+        "invocations 2\noutputs 1\n\nblock_0:\n  vec1 32 ssa_0 = load_invocation_id\n  \
+         vec1 32 ssa_1 = load_const (0xfffffffd)\n  vec1 32 ssa_2 = imod ssa_0, ssa_1\n  \
+         store_output 0, ssa_2\n",
+    )
+    .unwrap();
+    let out = Command::new(GPUFUZZ)
+        .args(["repro", "--target", "vulkan", "--also-icd"])
+        .arg(&icd)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("still in llvmpipe"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -28,6 +28,7 @@ pub mod vir;
 
 pub use checker::CheckError;
 
+use crate::heuristics::A6xxHeuristics;
 use crate::ir;
 use crate::planted::Plants;
 use crate::profile::{self, Phase};
@@ -44,6 +45,8 @@ pub struct Options {
     pub registers: u32,
     /// Run [`opt_predicates`].
     pub opt_predicates: bool,
+    /// Allocation choices (defaults: the tuned ones).
+    pub heuristics: A6xxHeuristics,
     /// Planted bugs switched on.
     pub plants: Plants,
 }
@@ -55,6 +58,7 @@ impl Default for Options {
             predicates: 4,
             registers: 192,
             opt_predicates: true,
+            heuristics: A6xxHeuristics::default(),
             plants: Plants::NONE,
         }
     }
@@ -141,7 +145,12 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     }
     // The whole allocator (its liveness, interference and spilling included) counts as colour.
     let (pred_reloads, alloc) = profile::time(Phase::Colour, || {
-        let pred_reloads = ra_predicates::ra_predicates(&mut f, opts.predicates, opts.plants);
+        let pred_reloads = ra_predicates::ra_predicates(
+            &mut f,
+            opts.predicates,
+            opts.heuristics.pred_pick,
+            opts.plants,
+        );
         ra::ra(&mut f, opts).map(|alloc| (pred_reloads, alloc))
     })?;
     let leg = profile::time(Phase::Emit, || {

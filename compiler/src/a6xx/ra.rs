@@ -16,6 +16,7 @@ use super::liveness::{liveness, BitSet};
 use super::ra_rewrite::Rewriter;
 use super::vir::{MBlock, Opnd, VFunc, VInst, VReg};
 use super::{CompileError, Options};
+use crate::heuristics::{A6xxHeuristics, Picker, Victim};
 use crate::planted::Plant;
 
 /// Scratch registers reserved for spill code.
@@ -72,7 +73,8 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
             budget,
             needed: payload,
         })?;
-    let mut locs = scan(&hulls, &order, avail);
+    let h = &opts.heuristics;
+    let mut locs = scan(&hulls, &order, avail, h);
     let spilled = locs.iter().any(|l| matches!(l, Loc::Slot(_)));
     if spilled {
         avail = avail
@@ -81,7 +83,7 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
                 budget,
                 needed: payload + SCRATCH,
             })?;
-        locs = scan(&hulls, &order, avail);
+        locs = scan(&hulls, &order, avail, h);
     }
     let mut slot = f.local_words;
     for l in locs.iter_mut() {
@@ -194,8 +196,10 @@ fn hulls(f: &VFunc) -> Vec<(u32, u32)> {
     h
 }
 
-/// Linear scan over hulls with `avail` registers; spills go to `Loc::Slot(0)` (numbered later).
-fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32) -> Vec<Loc> {
+/// Linear scan over hulls with `avail` registers, taking free registers in `h.gpr_pick` order
+/// and spilling `h.victim`; spills go to `Loc::Slot(0)` (numbered later).
+fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32, h: &A6xxHeuristics) -> Vec<Loc> {
+    let mut picker = Picker::new(h.gpr_pick);
     let mut locs = vec![Loc::None; hulls.len()];
     let mut free: Vec<bool> = vec![true; avail as usize];
     let mut active: Vec<usize> = Vec::new();
@@ -211,7 +215,7 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32) -> Vec<Loc> {
                 true
             }
         });
-        if let Some(r) = free.iter().position(|&x| x) {
+        if let Some(r) = picker.find(free.len(), 1, |r| free[r]) {
             free[r] = false;
             locs[v] = Loc::Reg(r as u16);
             active.push(v);
@@ -219,7 +223,7 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32) -> Vec<Loc> {
         }
         let victim = active.iter().copied().max_by_key(|&a| (hulls[a].1, a));
         match victim {
-            Some(a) if hulls[a].1 > e => {
+            Some(a) if hulls[a].1 > e && h.victim == Victim::Furthest => {
                 locs[v] = locs[a];
                 locs[a] = Loc::Slot(0);
                 active.retain(|&x| x != a);

@@ -15,10 +15,13 @@
 
 use super::liveness::{liveness, BitSet};
 use super::vir::{Class, Term, VFunc, VInst, VReg};
+use crate::heuristics::{Pick, Picker};
 use crate::planted::{Plant, Plants};
 
-/// Allocates predicates `p0.x`… (`count` of them); returns the number of reloads.
-pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
+/// Allocates predicates `p0.x`… (`count` of them), taking registers in `pick` order;
+/// returns the number of reloads.
+pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u32 {
+    let mut picker = Picker::new(pick);
     let n = f.class.len();
     let nb = f.blocks.len();
     let count = count.clamp(1, 4) as usize;
@@ -78,7 +81,9 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
             let Some(p) = inst.pred_def_mut() else {
                 continue;
             };
-            let k = pick(&state, &term_uses, |v| dead(v, &live.live_out[b]));
+            let k = choose(&mut picker, &state, &term_uses, |v| {
+                dead(v, &live.live_out[b])
+            });
             p.phys = k as u8;
             state[k] = Some(p.v);
         }
@@ -90,7 +95,9 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
                 let k = match state.iter().position(|&s| s == Some(v)) {
                     Some(k) => k,
                     None => {
-                        let k = pick(&state, &term_uses, |x| dead(x, &live.live_out[b]));
+                        let k = choose(&mut picker, &state, &term_uses, |x| {
+                            dead(x, &live.live_out[b])
+                        });
                         tail.push(clone_def(&defs, v, k));
                         reloads += 1;
                         state[k] = Some(v);
@@ -125,14 +132,18 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, plants: Plants) -> u32 {
     reloads
 }
 
-/// A register for a new value: a free or dead one, else one the terminator does not read.
-fn pick(state: &[Option<VReg>], term_uses: &[VReg], dead: impl Fn(VReg) -> bool) -> usize {
-    if let Some(k) = state.iter().position(|s| s.is_none_or(&dead)) {
-        return k;
-    }
-    state
-        .iter()
-        .position(|s| s.is_some_and(|v| !term_uses.contains(&v)))
+/// A register for a new value: a free or dead one, else one the terminator does not read
+/// (evicted), each searched in the picker's order.
+fn choose(
+    picker: &mut Picker,
+    state: &[Option<VReg>],
+    term_uses: &[VReg],
+    dead: impl Fn(VReg) -> bool,
+) -> usize {
+    let n = state.len();
+    picker
+        .find(n, 1, |k| state[k].is_none_or(&dead))
+        .or_else(|| picker.find(n, 1, |k| state[k].is_some_and(|v| !term_uses.contains(&v))))
         .unwrap_or(0)
 }
 

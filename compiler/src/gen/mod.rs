@@ -31,6 +31,7 @@ pub mod spill;
 pub mod vinst;
 pub mod zero_samples;
 
+use crate::heuristics::GenHeuristics;
 use crate::ir;
 use crate::planted::Plants;
 use crate::profile::{self, Phase};
@@ -53,6 +54,8 @@ pub struct Options {
     pub grfs: u32,
     /// Run `opt_zero_samples`.
     pub opt_zero_samples: bool,
+    /// Allocation choices (defaults: the tuned ones).
+    pub heuristics: GenHeuristics,
     /// Planted bugs.
     pub plants: Plants,
 }
@@ -64,6 +67,7 @@ impl Default for Options {
             gen: Gen::Gen9,
             grfs: 125,
             opt_zero_samples: true,
+            heuristics: GenHeuristics::default(),
             plants: Plants::NONE,
         }
     }
@@ -159,7 +163,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         0
     };
     let grfs = opts.grfs.min(128 - ra::FIRST_GRF as u32);
-    let a = ra::allocate(&mut v, grfs, opts.plants)?;
+    let a = ra::allocate(&mut v, grfs, &opts.heuristics, opts.plants)?;
     let scratch = v.var_scratch_grfs + a.slot_grfs;
     if scratch > SCRATCH_GRFS {
         return Err(CompileError::ScratchOverflow { needed: scratch });

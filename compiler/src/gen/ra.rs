@@ -12,10 +12,12 @@
 //!   responses lane by lane, so a response one GRF past the payload clobbers the second
 //!   half's parameters.
 //! * Simplify pushes trivially colourable nodes; when none is left it pushes the node with the
-//!   least pressure optimistically (Briggs). Select pops and takes the lowest free base; a
-//!   node that finds none stays uncoloured and select goes on, counting the failures.
+//!   least pressure optimistically (Briggs). Select pops and takes the lowest free base (or
+//!   the highest, or rotating: [`GenHeuristics::pick`]); a node that finds none stays
+//!   uncoloured and select goes on, counting the failures.
 //! * On failure, spill the nodes with the best benefit/cost, where cost is the GRFs it reads
-//!   and writes weighted ×10 per loop level and benefit its pressure on neighbours: one per
+//!   and writes weighted ×10 per loop level and benefit its pressure on neighbours (weights
+//!   and the choice itself — cheapest, longest — vary with [`GenHeuristics`]): one per
 //!   [`FAILURES_PER_SPILL`] failures, at least one (a round with few failures spills exactly
 //!   what one-at-a-time spilling would). Every node with a spill cost is a candidate (Mesa's
 //!   "ra: consider all spillable nodes"; [`Plant::GenSpillOptimisticOnly`] considers only
@@ -26,6 +28,7 @@ use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_regs};
 use super::vinst::{VOp, VProgram, VReg};
 use super::CompileError;
+use crate::heuristics::{GenHeuristics, Picker, SpillChoice};
 use crate::planted::{Plant, Plants};
 use crate::profile::{self, Phase};
 use cranelift_entity::EntityRef;
@@ -46,8 +49,14 @@ pub struct Allocation {
 /// First allocatable GRF (g0 header template, g1–g2 invocation ids are the payload).
 pub const FIRST_GRF: u8 = 3;
 
-/// Allocates `p` into `grfs` GRFs from g3, spilling as needed (spill code is added to `p`).
-pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocation, CompileError> {
+/// Allocates `p` into `grfs` GRFs from g3, spilling as needed (spill code is added to `p`),
+/// choosing as `h` says.
+pub fn allocate(
+    p: &mut VProgram,
+    grfs: u32,
+    h: &GenHeuristics,
+    plants: Plants,
+) -> Result<Allocation, CompileError> {
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
@@ -66,7 +75,11 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
         let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
             let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
-            (select(&adj, &sizes, &stack, r), optimistic, pressure)
+            (
+                select(&adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
+                optimistic,
+                pressure,
+            )
         });
         let _spill = profile::Timer::start(Phase::Spill);
         let (colour, failed) = coloured;
@@ -83,7 +96,7 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                 slot_grfs,
             });
         }
-        let cost = spill_costs(p);
+        let cost = spill_costs(p, h);
         let mut candidates: Vec<(f64, usize)> = (0..n)
             .filter(|&v| {
                 let info = p.regs[VReg::new(v)];
@@ -93,7 +106,15 @@ pub fn allocate(p: &mut VProgram, grfs: u32, plants: Plants) -> Result<Allocatio
                     && !spilled_regs[v]
                     && (optimistic[v] || !plants.has(Plant::GenSpillOptimisticOnly))
             })
-            .map(|v| (pressure[v] as f64 / cost[v].max(1e-9), v))
+            .map(|v| {
+                let score = match h.spill {
+                    SpillChoice::Ratio => pressure[v] as f64 / cost[v].max(1e-9),
+                    // Cheapest first, more pressure breaking ties.
+                    SpillChoice::Cheapest => pressure[v] as f64 * 1e-9 - cost[v],
+                    SpillChoice::Longest => (iv[v].1 - iv[v].0) as f64,
+                };
+                (score, v)
+            })
             .collect();
         if candidates.is_empty() {
             return Err(CompileError::NoRegisterToSpill { grfs });
@@ -336,14 +357,15 @@ fn next_member(s: &BitSet, from: usize) -> Option<usize> {
     }
 }
 
-/// Select: pops nodes and gives each the lowest base free of its coloured neighbours; a node
-/// that gets none stays uncoloured (and blocks nothing). Also how many got none. GRF sets
-/// are bit masks (at most 125 GRFs).
+/// Select: pops nodes and gives each the first base (in `picker`'s order) free of its
+/// coloured neighbours; a node that gets none stays uncoloured (and blocks nothing). Also how
+/// many got none. GRF sets are bit masks (at most 125 GRFs).
 fn select(
     adj: &[Vec<u32>],
     sizes: &[usize],
     stack: &[usize],
     r: usize,
+    picker: &mut Picker,
 ) -> (Vec<Option<usize>>, usize) {
     let run = |s: usize| u128::MAX >> (128 - s);
     let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
@@ -363,20 +385,22 @@ fn select(
         }
         let bases = (r + 1).saturating_sub(s);
         fits &= if bases == 0 { 0 } else { run(bases) };
-        colour[v] = (fits != 0).then(|| fits.trailing_zeros() as usize);
+        colour[v] = picker.find_in_mask(fits, bases, s);
         failed += colour[v].is_none() as usize;
     }
     (colour, failed)
 }
 
-/// Spill cost per register: GRFs read and written, ×10 per loop level.
-fn spill_costs(p: &VProgram) -> Vec<f64> {
+/// Spill cost per register: GRFs read and written (each weighted as `h` says), times
+/// `h.loop_weight` per loop level.
+fn spill_costs(p: &VProgram, h: &GenHeuristics) -> Vec<f64> {
     let mut cost = vec![0.0f64; p.regs.len()];
+    let (uses, defs) = (h.use_weight as f64, h.def_weight as f64);
     for inst in &p.insts {
-        let w = 10f64.powi(inst.loop_depth as i32);
-        inst.for_each_use(|r, n| cost[r.reg.index()] += n as f64 * w);
+        let w = (h.loop_weight as f64).powi(inst.loop_depth as i32);
+        inst.for_each_use(|r, n| cost[r.reg.index()] += n as f64 * uses * w);
         if let Some(d) = &inst.dst {
-            cost[d.reg.index()] += inst.dst_regs(|r| p.regs[r].size) as f64 * w;
+            cost[d.reg.index()] += inst.dst_regs(|r| p.regs[r].size) as f64 * defs * w;
         }
     }
     cost

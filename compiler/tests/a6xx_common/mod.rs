@@ -40,6 +40,7 @@ pub fn grid() -> Vec<Options> {
                         registers,
                         opt_predicates,
                         plants: Plants::NONE,
+                        heuristics: Default::default(),
                     });
                 }
             }

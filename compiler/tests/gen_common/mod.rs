@@ -41,6 +41,7 @@ pub fn grid(grfs: u32) -> Vec<Options> {
                     grfs,
                     opt_zero_samples: ozs,
                     plants: Plants::NONE,
+                    heuristics: Default::default(),
                 });
             }
         }

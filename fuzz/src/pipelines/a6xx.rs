@@ -27,6 +27,7 @@ pub fn options(case: &Case, opts: &OracleOptions) -> Options {
         predicates: c.a6xx_predicates,
         registers: c.a6xx_registers,
         opt_predicates: c.a6xx_opt_predicates,
+        heuristics: c.a6xx_heuristics(),
         plants: opts.plants,
     }
 }

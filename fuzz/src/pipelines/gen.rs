@@ -38,6 +38,7 @@ pub fn options(case: &Case, opts: &OracleOptions, width: ExecSize) -> Options {
         },
         grfs,
         opt_zero_samples: c.gen_zero_samples,
+        heuristics: c.gen_heuristics(),
         plants: opts.plants,
     }
 }

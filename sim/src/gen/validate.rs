@@ -172,7 +172,13 @@ impl Checker<'_> {
 
     fn check_operands(&mut self, inst: &Inst, lanes: u32) {
         const NAMES: [&str; 3] = ["src0", "src1", "src2"];
+        // A send's `src0` is its payload: `mlen` GRFs whatever the execution size, checked by
+        // `check_send`. A one-GRF header in g127 is a legal SIMD16 payload.
+        let payload = matches!(inst.op, Op::Send(_));
         for (k, s) in inst.src.iter().enumerate() {
+            if payload && k == 0 {
+                continue;
+            }
             if let Src::Grf(g) = s {
                 let n = if g.region == Region::Vector { lanes } else { 1 };
                 if g.reg as u32 >= 128

@@ -22,6 +22,10 @@ pub struct ReproArgs {
     /// Print the program.
     #[arg(long)]
     print: bool,
+    /// On a `vulkan` finding, judge the case again with this ICD manifest too (repeatable, e.g.
+    /// another Mesa's `lvp_icd.x86_64.json`) and say whether the bug is still there or gone.
+    #[arg(long = "also-icd", value_name = "JSON")]
+    also_icd: Vec<PathBuf>,
 }
 
 pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
@@ -62,8 +66,34 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
                 class: f.class.clone(),
             };
             println!("bug: {sig}");
+            if f.target == "vulkan" {
+                for icd in &a.also_icd {
+                    println!("{}", on_other_icd(&case, &opts, &f, icd));
+                }
+            }
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+/// `still in DRIVER` / `gone in DRIVER` for `case` judged on the driver of ICD `icd`.
+fn on_other_icd(
+    case: &fuzz::oracle::Case,
+    opts: &fuzz::oracle::OracleOptions,
+    f: &Finding,
+    icd: &std::path::Path,
+) -> String {
+    let mut other = opts.clone();
+    other.vulkan.icd = Some(icd.to_path_buf());
+    let driver = match fuzz::pipelines::vulkan::device(&other.vulkan) {
+        Ok(info) => info.describe(),
+        Err(e) => return format!("{}: cannot open: {e}", icd.display()),
+    };
+    match oracle::judge(case, &other).verdict {
+        Verdict::Finding(g) if g.signature() == f.signature() => format!("still in {driver}"),
+        Verdict::Finding(g) => format!("changed in {driver}: {g}"),
+        Verdict::Pass => format!("gone in {driver}"),
+        Verdict::Rejected(r) => format!("rejected in {driver}: {r:?}"),
     }
 }
 

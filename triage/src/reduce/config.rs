@@ -4,7 +4,9 @@
 //!
 //! Two kinds of knob: the optional middle-end passes (switched off while the bug remains) and
 //! the backend knobs of `CaseConfig` (put back to the real driver's default while the bug
-//! remains: whole register files, waves of 64, four predicates, every optimisation on).
+//! remains: whole register files, waves of 64, four predicates, every optimisation on), and
+//! for the `vulkan` target the spirv-opt pass list, one pass at a time, down to the passes the
+//! bug needs.
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
@@ -16,6 +18,7 @@ pub type ConfigPass = fn(&CaseConfig, usize) -> Option<Option<CaseConfig>>;
 pub const CONFIG_PASSES: &[(&str, ConfigPass)] = &[
     ("disable-pass", disable_pass),
     ("default-knob", default_knob),
+    ("drop-spirv-opt-pass", drop_spirv_opt_pass),
 ];
 
 /// Puts backend knob `index` back at its default (SIMD8-sized budgets become the whole
@@ -39,4 +42,33 @@ fn disable_pass(c: &CaseConfig, index: usize) -> Option<Option<CaseConfig>> {
     let mut d = c.clone();
     d.disabled_passes |= bit;
     Some(Some(d))
+}
+
+/// Drops pass `index` of the case's spirv-opt list.
+fn drop_spirv_opt_pass(c: &CaseConfig, index: usize) -> Option<Option<CaseConfig>> {
+    let passes = &c.vulkan_spirv_opt.0;
+    if index >= passes.len() {
+        return None;
+    }
+    let mut d = c.clone();
+    d.vulkan_spirv_opt.0.remove(index);
+    Some(Some(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spirv_opt_passes_are_dropped_one_at_a_time() {
+        let c = CaseConfig {
+            vulkan_spirv_opt: "ccp+O+merge-blocks".parse().unwrap(),
+            ..CaseConfig::default()
+        };
+        let lists: Vec<String> = (0..)
+            .map_while(|i| drop_spirv_opt_pass(&c, i))
+            .map(|d| d.unwrap().vulkan_spirv_opt.to_string())
+            .collect();
+        assert_eq!(lists, ["O+merge-blocks", "ccp+merge-blocks", "ccp+O"]);
+    }
 }

@@ -177,10 +177,13 @@ fn scratch_block_spill_and_fill_round_trip() {
             )
             .no_mask(),
             mov(w, 10, Type::UD, Src::ud(0)),
+            // The fill's header in the last GRF: a send reads `mlen` GRFs of payload whatever
+            // its execution size, so this is legal at SIMD16 too.
+            mov(ExecSize::S8, 127, Type::UD, Src::grf(50, Type::UD)).no_mask(),
             send(
                 w,
                 Dst::grf(60, Type::UD),
-                50,
+                127,
                 Message::ScratchBlockRead { regs: p },
                 1,
                 p,
@@ -199,6 +202,21 @@ fn scratch_block_spill_and_fill_round_trip() {
         assert_eq!(
             (r.stats.scratch_reads, r.stats.scratch_writes),
             (threads, threads)
+        );
+        // A payload running past g127 is still rejected.
+        let past = send(
+            w,
+            Dst::Null(Type::UD),
+            127,
+            Message::ScratchBlockWrite { regs: p },
+            1 + p,
+            0,
+            true,
+        );
+        let e = validate(&prog(w, Gen::Gen9, vec![past.no_mask()]), None).unwrap_err();
+        assert_eq!(
+            e[0].problem,
+            Problem::RegisterOutOfRange { operand: "payload" }
         );
     }
 }
