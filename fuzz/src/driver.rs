@@ -101,6 +101,9 @@ pub struct FuzzStats {
     pub trimmed_sends: u64,
     /// Programs some target ran correctly but past the simulator's cycle budget (`slow`).
     pub slow: u64,
+    /// Programs whose spill code ran, per pipeline (a spill and a fill compiled, scratch
+    /// written and read back at run time).
+    pub spill_fill_executed: BTreeMap<String, u64>,
     /// Programs each optional pass changed (the pass-firing table).
     pub pass_fired: BTreeMap<String, u64>,
     /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
@@ -167,6 +170,12 @@ impl FuzzStats {
         for pass in &c.passes_changed {
             *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
         }
+        for target in &c.spill_fill_executed {
+            *self
+                .spill_fill_executed
+                .entry(target.to_string())
+                .or_default() += 1;
+        }
         for why in &c.skipped {
             *self.skipped.entry(why.clone()).or_default() += 1;
         }
@@ -208,6 +217,12 @@ impl FuzzStats {
             self.trimmed_sends,
             self.slow
         ));
+        if !self.spill_fill_executed.is_empty() {
+            s.push_str(" | spill+fill ran");
+            for (target, n) in &self.spill_fill_executed {
+                s.push_str(&format!(" {target} {:.0}%", pct(*n)));
+            }
+        }
         let skipped: u64 = self.skipped.values().sum();
         if skipped > 0 {
             s.push_str(&format!(" | skipped {skipped}"));
@@ -450,6 +465,7 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
         (&mut into.signatures, from.signatures),
         (&mut into.pass_fired, from.pass_fired),
         (&mut into.skipped, from.skipped),
+        (&mut into.spill_fill_executed, from.spill_fill_executed),
     ] {
         for (k, v) in maps_from {
             *maps_into.entry(k).or_default() += v;

@@ -63,8 +63,8 @@ pub struct CaseConfig {
     /// a6xx GPR RA: which interval to spill (`furthest`, `newest`).
     pub a6xx_spill_victim: Victim,
     /// vulkan: the driver gets the generator's program rather than the middle end's output.
-    /// Never drawn from the input bytes (that would change how every saved input decodes);
-    /// set with `--case vulkan_unoptimised=true`.
+    /// Drawn (one case in four) from the input's last bytes, after the program and the
+    /// spirv-opt list, so inputs saved before this knob existed decode to the same program.
     pub vulkan_unoptimised: bool,
     /// vulkan: `spirv-opt` passes run between the emitter and the driver (`ccp+merge-blocks`;
     /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
@@ -288,6 +288,9 @@ pub struct Coverage {
     /// Some compiled program outran the simulator's cycle budget but finished inside the
     /// instruction budget its own work allows (correct but pathologically slow; not a bug).
     pub slow: bool,
+    /// Pipelines whose spill code ran: a spill and a fill compiled, scratch (private memory)
+    /// written and read back at run time.
+    pub spill_fill_executed: Vec<&'static str>,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
     /// Passes through loop bodies in the interpreter's run, all invocations together.
@@ -372,6 +375,10 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
     // target reads it); out of bytes, `ratio` would always say yes.
     if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
         config.vulkan_spirv_opt = SpirvOptPasses::draw(&mut u).unwrap_or_default();
+    }
+    // One case in four gives the driver the generator's program, unoptimised by us.
+    if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
+        config.vulkan_unoptimised = true;
     }
     Some(Case { config, program })
 }

@@ -103,6 +103,12 @@ impl Pipeline for A6xx {
         if let Some(h) = run.hazards.first() {
             return Err(fail(FindingKind::Hazard, h.to_string(), class_of(&h.kind)));
         }
+        // Spill code compiled and private memory written and read at run time (local
+        // variables in private memory count too).
+        let st = &compiled.stats;
+        if st.spills > 0 && st.fills > 0 && run.stats.stp > 0 && run.stats.ldp > 0 {
+            coverage.spill_fill_executed.push("a6xx");
+        }
         Ok(run.results)
     }
 }

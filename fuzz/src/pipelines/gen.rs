@@ -129,6 +129,12 @@ impl Pipeline for Gen {
                 class_of(&h.kind),
             ));
         }
+        // Spill code compiled and scratch read back at run time (local variables in scratch
+        // count too; the thread-start zeroing and EOT writes do not read).
+        let st = &compiled.stats;
+        if st.spills > 0 && st.fills > 0 && run.stats.scratch_reads > 0 {
+            coverage.spill_fill_executed.push(name);
+        }
         Ok(run.results)
     }
 }

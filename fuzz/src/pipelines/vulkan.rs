@@ -2,9 +2,9 @@
 //! Vulkan driver through `vulkan-runner`'s worker process, its buffers decoded into
 //! [`Results`] and compared with the interpreter's on the words the Vulkan spec makes exact.
 //!
-//! The driver gets the middle end's output by default, or the generator's program untouched
-//! with the case knob `vulkan_unoptimised=true` (so the driver's own optimiser sees what ours
-//! would have cleaned up). Each fuzz thread keeps one worker process; a hang (fence timeout)
+//! The driver gets the middle end's output, or the generator's program untouched when the case
+//! knob `vulkan_unoptimised` is set (one input in four; the driver's own optimiser then sees
+//! what ours would have cleaned up). Each fuzz thread keeps one worker process; a hang (fence timeout)
 //! becomes a `timeout` finding, a driver crash a `panic` finding naming the signal, and the
 //! next case gets a fresh worker. Every finding's detail names device, driver and version.
 //!
