@@ -87,7 +87,13 @@ impl Pipeline for Gen {
             sim::gen::run(
                 &compiled.program,
                 &registers.dispatch,
-                &sim::gen::Config::default(),
+                &sim::gen::Config {
+                    // Four times the default: a starved budget under a poor spill choice
+                    // (`gen_spill_choice=cheapest` at 16 GRFs) legitimately runs 13 times
+                    // the cycles of the tuned choice, past 50 million.
+                    max_cycles: 200_000_000,
+                    ..sim::gen::Config::default()
+                },
             )
         })
         .map_err(|errors| {
