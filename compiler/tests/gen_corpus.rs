@@ -74,6 +74,28 @@ fn starved_budgets_spill_and_stay_correct() {
 }
 
 #[test]
+fn a_starved_budget_spills_several_registers_per_round() {
+    use compiler::gen::{dce, lower, ra};
+    use compiler::heuristics::GenHeuristics;
+    use compiler::planted::Plants;
+    let p = registers(&parse(&program("pressure_loop")));
+    for (width, grfs) in [(sim::gen::ExecSize::S8, 5), (sim::gen::ExecSize::S16, 10)] {
+        let mut v = lower::lower(&p.func, width, sim::gen::Gen::Gen9).expect("lowers");
+        dce::eliminate_dead_code(&mut v);
+        let a =
+            ra::allocate(&mut v, grfs, &GenHeuristics::default(), Plants::NONE).expect("allocates");
+        assert!(
+            a.rounds >= 2 && a.spilled > a.rounds - 1,
+            "{width:?}: {} registers spilled in {} spilling rounds",
+            a.spilled,
+            a.rounds - 1
+        );
+    }
+    // The allocation those rounds make is correct.
+    assert_clean(&p, 5);
+}
+
+#[test]
 fn txf_lod_zero_loses_one_parameter_per_simd_width() {
     use compiler::gen::{compile, Options};
     use sim::gen::{ExecSize, Gen, Op};

@@ -44,6 +44,8 @@ pub struct Allocation {
     pub spilled: u32,
     /// Scratch GRFs the spill slots take.
     pub slot_grfs: u32,
+    /// Colouring rounds (1 without spilling; each spilling round spills one register or more).
+    pub rounds: u32,
 }
 
 /// First allocatable GRF (g0 header template, g1–g2 invocation ids are the payload).
@@ -61,7 +63,7 @@ pub fn allocate(
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
     let mut adj = Vec::new();
-    loop {
+    for round in 1.. {
         let iv = profile::time(Phase::Liveness, || {
             let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
             Ok(liveness::intervals(p, &live))
@@ -94,6 +96,7 @@ pub fn allocate(
                 grf,
                 spilled: slots.len() as u32,
                 slot_grfs,
+                rounds: round,
             });
         }
         let cost = spill_costs(p, h);
@@ -132,6 +135,7 @@ pub fn allocate(
             return Err(CompileError::NoRegisterToSpill { grfs });
         }
     }
+    unreachable!("rounds are counted by an endless range")
 }
 
 /// The registers to spill this round: the best candidates (best first), one per
