@@ -71,3 +71,22 @@ fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
     assert!(matches!(j.verdict, Verdict::Pass), "{:?}", j.verdict);
     assert!(j.coverage.slow);
 }
+
+/// `gpufuzz fuzz --seed 3` input 14,993: at 22 GRFs (SIMD16) a 1,385-line program spills 700
+/// registers into 1,278 GRFs of scratch — 40 KiB, well inside the 2 MiB a Gen thread can have,
+/// but past the simulator's default 1,024. Scratch follows the program's need, as real drivers
+/// size it, so this is a pass, not a `ScratchOverflow` compile error.
+#[test]
+fn heavy_spilling_gets_the_scratch_it_needs() {
+    let mut bytes = Vec::new();
+    fuzz::rng::input_bytes(3, 14_993, 64, 2048, &mut bytes);
+    let case = oracle::decode(&bytes).expect("a program");
+    assert_eq!(case.config.gen_grfs, 22);
+    let opts = OracleOptions {
+        targets: vec!["gen16".into()],
+        ..OracleOptions::default()
+    };
+    let j = oracle::judge(&case, &opts);
+    assert!(matches!(j.verdict, Verdict::Pass), "{:?}", j.verdict);
+    assert!(j.coverage.spills);
+}

@@ -39,8 +39,12 @@ use sim::gen::{ExecSize, Gen, Message, Op, Program};
 
 pub use checker::CheckError;
 
-/// Scratch per thread the simulator gives by default (`sim::gen::Config::scratch_grfs`).
-pub const SCRATCH_GRFS: u32 = 1024;
+/// Scratch per thread the hardware can give: 2 MiB (Gen9's largest per-thread scratch space),
+/// in 32-byte GRFs. A program that needs more cannot run on the machine; anything below it is
+/// the compiler's choice, so the simulator is given what each program needs
+/// ([`Compiled::sim_config`]) rather than a fixed budget that would turn heavy spilling into a
+/// false `ScratchOverflow`.
+pub const SCRATCH_GRFS: u32 = 65536;
 
 /// The register floor at SIMD8 (twice this at SIMD16, whose values take two GRFs): the
 /// smallest budget at which every program compiles. Spill code moves only the GRFs one
@@ -116,6 +120,18 @@ pub struct Compiled {
     pub stats: CompileStats,
     /// The allocation checker's verdict.
     pub check: Result<(), CheckError>,
+}
+
+impl Compiled {
+    /// The simulator's default configuration with scratch enough for this program's locals and
+    /// spill slots (never less than the default, so accesses past them are still caught).
+    pub fn sim_config(&self) -> sim::gen::Config {
+        let default = sim::gen::Config::default();
+        sim::gen::Config {
+            scratch_grfs: self.stats.scratch_grfs.max(default.scratch_grfs),
+            ..default
+        }
+    }
 }
 
 /// Why compiling failed.

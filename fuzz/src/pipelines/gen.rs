@@ -97,7 +97,7 @@ impl Pipeline for Gen {
                 )
             })
         };
-        let mut run = profile::time(Phase::Simulate, || run_with(&sim::gen::Config::default()))?;
+        let mut run = profile::time(Phase::Simulate, || run_with(&compiled.sim_config()))?;
         if matches!(run.outcome, Outcome::Timeout) {
             // Judged against the program's own work: see `work`.
             let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));
@@ -111,7 +111,7 @@ impl Pipeline for Gen {
             run = run_with(&sim::gen::Config {
                 max_cycles: u64::MAX,
                 max_instructions: budget,
-                ..sim::gen::Config::default()
+                ..compiled.sim_config()
             })?;
             if matches!(run.outcome, Outcome::Timeout) {
                 return Err(fail(

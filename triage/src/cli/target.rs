@@ -121,7 +121,7 @@ fn show_gen(
     if let Err(e) = &compiled.check {
         out += &format!("// allocation checker: {e}\n");
     }
-    let run = match sim::gen::run(&compiled.program, &p.dispatch, &sim::gen::Config::default()) {
+    let run = match sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
         Ok(run) => run,
         Err(errors) => {
             for e in errors {

@@ -7,7 +7,7 @@
 use super::Record;
 use compiler::gen::compile;
 use fuzz::oracle::{Case, OracleOptions};
-use sim::gen::{Config, ExecSize, Outcome};
+use sim::gen::{ExecSize, Outcome};
 
 /// What the Gen targets record, in report order.
 pub const MEASUREMENTS: &[&str] = &[
@@ -31,7 +31,7 @@ pub fn record(case: &Case, width: ExecSize) -> Result<Record, String> {
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;
-    let r = sim::gen::run(&c.program, &p.dispatch, &Config::default())
+    let r = sim::gen::run(&c.program, &p.dispatch, &c.sim_config())
         .map_err(|e| format!("simulator rejected the program: {}", e[0]))?;
     if r.outcome != Outcome::Completed {
         return Err("simulator: out of cycles".into());
