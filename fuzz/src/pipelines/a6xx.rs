@@ -68,13 +68,7 @@ impl Pipeline for A6xx {
                     .invocations
                     .div_ceil(config.wave.fibers()),
             );
-            let Some(budget) = work::instruction_budget(case, opts, waves) else {
-                return Err(fail(
-                    FindingKind::Timeout,
-                    "cycle budget exhausted; the interpreter cannot run the program".into(),
-                    "timeout".into(),
-                ));
-            };
+            let budget = work::instruction_budget(self.name(), case, opts, waves)?;
             let unlimited = sim::a6xx::Config {
                 cycle_budget: u64::MAX,
                 instruction_budget: budget,
@@ -82,11 +76,7 @@ impl Pipeline for A6xx {
             };
             run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &unlimited);
             if matches!(run.outcome, Outcome::Timeout) {
-                return Err(fail(
-                    FindingKind::Timeout,
-                    work::timeout_detail(run.stats.instructions, budget),
-                    "timeout".into(),
-                ));
+                return Err(work::timeout(self.name(), run.stats.instructions, budget));
             }
             coverage.slow = true;
         }

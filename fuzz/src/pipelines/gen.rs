@@ -101,24 +101,14 @@ impl Pipeline for Gen {
         if matches!(run.outcome, Outcome::Timeout) {
             // Judged against the program's own work: see `work`.
             let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));
-            let Some(budget) = work::instruction_budget(case, opts, threads) else {
-                return Err(fail(
-                    FindingKind::Timeout,
-                    "cycle budget exhausted; the interpreter cannot run the program".into(),
-                    "timeout".into(),
-                ));
-            };
+            let budget = work::instruction_budget(name, case, opts, threads)?;
             run = run_with(&sim::gen::Config {
                 max_cycles: u64::MAX,
                 max_instructions: budget,
                 ..compiled.sim_config()
             })?;
             if matches!(run.outcome, Outcome::Timeout) {
-                return Err(fail(
-                    FindingKind::Timeout,
-                    work::timeout_detail(run.stats.instructions, budget),
-                    "timeout".into(),
-                ));
+                return Err(work::timeout(name, run.stats.instructions, budget));
             }
             coverage.slow = true;
         }

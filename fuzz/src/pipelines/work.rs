@@ -13,6 +13,8 @@
 //! is the `timeout` finding. A run that finishes inside it is a `slow` observation for the
 //! statistics, and its results are judged like any other run's.
 
+use super::classified;
+use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, OracleOptions, INTERPRETER};
 use compiler::interp::RunOptions;
 
@@ -25,29 +27,46 @@ pub const WORK_FACTOR: u64 = 64;
 /// the prologue, payload set-up and control flow run with no lane enabled.
 pub const SLACK_PER_THREAD: u64 = 4096;
 
-/// The instruction budget of a run of `case` over `threads` threads or waves: `None` when the
-/// interpreter cannot run the program (the oracle rejects such cases before any pipeline).
-pub fn instruction_budget(case: &Case, opts: &OracleOptions, threads: u64) -> Option<u64> {
+/// The instruction budget of `target`'s run of `case` over `threads` threads or waves, or its
+/// `timeout` finding when the interpreter cannot run the program (the oracle rejects such
+/// cases before any pipeline, so this is only for callers that judge a case alone).
+pub fn instruction_budget(
+    target: &str,
+    case: &Case,
+    opts: &OracleOptions,
+    threads: u64,
+) -> Result<u64, Box<Finding>> {
     let run = RunOptions {
         fuel: opts.fuel,
         ..RunOptions::default()
     };
     let (_, stats) = INTERPRETER
         .with_borrow_mut(|i| i.run_with_stats(&case.program, &run))
-        .ok()?;
-    Some(
-        stats
-            .executed_insts
-            .saturating_mul(WORK_FACTOR)
-            .saturating_add(threads.saturating_mul(SLACK_PER_THREAD)),
+        .map_err(|_| {
+            timeout_finding(
+                target,
+                "cycle budget exhausted; the interpreter cannot run the program".into(),
+            )
+        })?;
+    Ok(stats
+        .executed_insts
+        .saturating_mul(WORK_FACTOR)
+        .saturating_add(threads.saturating_mul(SLACK_PER_THREAD)))
+}
+
+/// `target`'s `timeout` finding for a run that executed `executed` instructions and was
+/// allowed `budget`.
+pub fn timeout(target: &str, executed: u64, budget: u64) -> Box<Finding> {
+    timeout_finding(
+        target,
+        format!(
+            "no termination: {executed} instructions executed, budget {budget} \
+             ({WORK_FACTOR} per IR instruction the interpreter executed, \
+             {SLACK_PER_THREAD} per thread)"
+        ),
     )
 }
 
-/// The detail of a timeout finding: what the run executed against what it was allowed.
-pub fn timeout_detail(executed: u64, budget: u64) -> String {
-    format!(
-        "no termination: {executed} instructions executed, budget {budget} \
-         ({WORK_FACTOR} per IR instruction the interpreter executed, \
-         {SLACK_PER_THREAD} per thread)"
-    )
+fn timeout_finding(target: &str, detail: String) -> Box<Finding> {
+    classified(target, FindingKind::Timeout, detail, "timeout".into())
 }
