@@ -279,46 +279,21 @@ fn root_var(func: &Function, mut d: Value) -> Option<Var> {
     None
 }
 
-/// The first exact word where `actual` differs from `expected` (the interpreter's results),
-/// like [`Results::first_difference`] but skipping the words in `inexact`.
+/// The first exact word where `actual` differs from `expected` (the interpreter's results):
+/// [`Results::first_difference`] skipping the words in `inexact`.
 pub fn compare(
     expected: &Results,
     actual: &Results,
     dispatch: &Dispatch,
     inexact: &InexactWords,
 ) -> Option<Difference> {
-    let slots = dispatch.outputs.max(1) as usize;
-    let outputs = expected.outputs.iter().zip(&actual.outputs).enumerate();
-    for (k, (&e, &a)) in outputs {
-        if e != a && !inexact.outputs.get(k % slots).copied().unwrap_or(false) {
-            return Some(Difference {
-                place: Place::Output,
-                invocation: (k / slots) as u32,
-                index: (k % slots) as u32,
-                expected: e,
-                actual: a,
-            });
-        }
-    }
-    let buffers = expected.buffers.iter().zip(&actual.buffers).enumerate();
-    for (b, (eb, ab)) in buffers {
-        if inexact.buffers.get(b).copied().unwrap_or(false) {
-            continue;
-        }
-        let len = dispatch.buffers[b].max(1) as usize;
-        for (k, (&e, &a)) in eb.iter().zip(ab).enumerate() {
-            if e != a {
-                return Some(Difference {
-                    place: Place::Buffer(b as u32),
-                    invocation: (k / len) as u32,
-                    index: (k % len) as u32,
-                    expected: e,
-                    actual: a,
-                });
-            }
-        }
-    }
-    None
+    expected.first_difference_in(actual, dispatch, |place, index| {
+        let skipped = match place {
+            Place::Output => inexact.outputs.get(index as usize),
+            Place::Buffer(b) => inexact.buffers.get(b as usize),
+        };
+        !skipped.copied().unwrap_or(false)
+    })
 }
 
 #[cfg(test)]
