@@ -208,7 +208,7 @@ impl Drop for Worker {
 }
 
 /// `signal 6 (SIGABRT)` or `exit status 101`.
-fn exit_class(status: &std::process::ExitStatus) -> String {
+pub fn exit_class(status: &std::process::ExitStatus) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;

@@ -1,7 +1,7 @@
 //! What a run left alone overnight needs: nothing lost, nothing stopping it. An unwritable
 //! output folder fails before any work; a run that found nothing still leaves its summary; a
 //! hang and a stack overflow in the compiler become saved findings while the run goes on to
-//! its `--runs` count; a killed run resumes at the right input; a saved `program.ir` alone
+//! its `--runs` count, and `repro` of them reports them within its deadline; a killed run resumes at the right input; a saved `program.ir` alone
 //! reproduces a finding made under a non-default configuration; an oversized program is
 //! refused at once; a closed pipe ends the command quietly.
 
@@ -143,6 +143,28 @@ fn hangs_and_stack_overflows_become_findings_and_the_run_goes_on() {
     )
     .unwrap();
     assert!(crash.contains("overflowed its stack"), "{crash}");
+    // `repro` of either input reports it, within its deadline, instead of hanging or dying.
+    for (kind, says) in [("timeout-process-", "timeout: "), ("crash-process-", "crash: ")] {
+        let f = found.iter().find(|f| f.starts_with(kind)).unwrap();
+        let input = dir.join("findings").join(f).join("input.bin");
+        let started = Instant::now();
+        let out = gpufuzz(&[
+            "repro",
+            input.to_str().unwrap(),
+            "--plant",
+            "test-hang",
+            "--plant",
+            "test-recurse",
+            "--target",
+            "middle",
+            "--deadline-secs",
+            "2",
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{f}: {stdout}");
+        assert!(stdout.starts_with(says), "{f}: {stdout}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{f}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

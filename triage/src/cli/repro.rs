@@ -1,5 +1,10 @@
 //! `gpufuzz repro FILE`: re-judge one saved input (`input.bin`) or program (`.ir`), with the
 //! configuration the flags give; on a finding, also bisect and print the bug's signature.
+//!
+//! The judgement runs in a child process (this command again, with `--guarded`) under a
+//! wall-clock deadline: the inputs worth re-judging include the ones that made a fuzz worker
+//! hang or die, and `repro` must report those as what they are — `timeout` or `crash` — rather
+//! than hang the user's shell or die with them.
 
 use super::config::ConfigArgs;
 use super::input;
@@ -7,7 +12,8 @@ use clap::Args;
 use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
 use fuzz::oracle;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct ReproArgs {
@@ -26,9 +32,20 @@ pub struct ReproArgs {
     /// another Mesa's `lvp_icd.x86_64.json`) and say whether the bug is still there or gone.
     #[arg(long = "also-icd", value_name = "JSON")]
     also_icd: Vec<PathBuf>,
+    /// Wall-clock seconds the judgement and bisection may take; past it the input is reported
+    /// as a `timeout` (the compiler or a simulator does not finish). 0: no deadline, and no
+    /// child process.
+    #[arg(long = "deadline-secs", value_name = "SECONDS", default_value_t = 120)]
+    deadline_secs: u64,
+    /// Judge here: the parent `repro` process guards this one with the deadline.
+    #[arg(long, hide = true)]
+    guarded: bool,
 }
 
 pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
+    if !a.guarded && a.deadline_secs > 0 {
+        return judge_in_child(Duration::from_secs(a.deadline_secs));
+    }
     let opts = a.config.oracle()?;
     let case = input::load(&a.file, a.raw, &a.config)?;
     let Some(case) = case else {
@@ -107,4 +124,43 @@ fn beyond_backend_limits(f: &Finding) -> bool {
         && f.class
             .as_deref()
             .is_some_and(|c| LIMITS.iter().any(|l| c.starts_with(l)))
+}
+
+/// Runs this `repro` command again as a child with `--guarded` and waits at most `deadline`;
+/// the child prints the verdict. A child killed at the deadline is a `timeout`, one that dies
+/// of a signal a `crash` (its own stderr, inherited, says where), both bugs (exit 1).
+fn judge_in_child(deadline: Duration) -> Result<ExitCode, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut child = Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--guarded")
+        .spawn()
+        .map_err(|e| format!("cannot start the judging process: {e}"))?;
+    let start = Instant::now();
+    loop {
+        let waited = child.try_wait().map_err(|e| e.to_string())?;
+        if let Some(status) = waited {
+            return Ok(match status.code() {
+                Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+                None => {
+                    println!(
+                        "crash: the judgement died of {}",
+                        fuzz::worker::exit_class(&status)
+                    );
+                    ExitCode::from(1)
+                }
+            });
+        }
+        if start.elapsed() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            println!(
+                "timeout: no verdict within {} s (--deadline-secs): the compiler or a simulator \
+                 does not finish on this input",
+                deadline.as_secs()
+            );
+            return Ok(ExitCode::from(1));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
