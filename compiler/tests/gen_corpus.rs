@@ -25,13 +25,10 @@ fn both_forms(
 fn corpus_regressions() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/regressions");
     let mut n = 0;
-    for entry in std::fs::read_dir(dir).expect("corpus") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "ir") {
-            let src = std::fs::read_to_string(&path).expect("read");
-            both_forms(&src, 10);
-            n += 1;
-        }
+    for path in compiler::ir::text::ir_files(std::path::Path::new(dir)).expect("corpus") {
+        let src = std::fs::read_to_string(&path).expect("read");
+        both_forms(&src, 10);
+        n += 1;
     }
     assert!(n > 0);
 }

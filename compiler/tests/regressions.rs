@@ -8,12 +8,7 @@ use std::path::{Path, PathBuf};
 
 fn regression_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
+    let files = text::ir_files(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         files.len() >= 4,
         "corpus/regressions has {} programs",

@@ -22,12 +22,7 @@ fn configurations() -> Vec<CaseConfig> {
 #[test]
 fn regressions_pass_every_pipeline() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
+    let files = compiler::ir::text::ir_files(&dir).unwrap();
     assert!(!files.is_empty());
     for path in files {
         let name = path.display().to_string();

@@ -67,12 +67,7 @@ fn check(name: &str, p: &Program) -> usize {
 
 fn regressions() -> Vec<(String, Program)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
+    let files = text::ir_files(&dir).unwrap();
     assert!(!files.is_empty());
     files
         .iter()

@@ -144,7 +144,10 @@ fn hangs_and_stack_overflows_become_findings_and_the_run_goes_on() {
     .unwrap();
     assert!(crash.contains("overflowed its stack"), "{crash}");
     // `repro` of either input reports it, within its deadline, instead of hanging or dying.
-    for (kind, says) in [("timeout-process-", "timeout: "), ("crash-process-", "crash: ")] {
+    for (kind, says) in [
+        ("timeout-process-", "timeout: "),
+        ("crash-process-", "crash: "),
+    ] {
         let f = found.iter().find(|f| f.starts_with(kind)).unwrap();
         let input = dir.join("findings").join(f).join("input.bin");
         let started = Instant::now();

@@ -49,12 +49,7 @@ fn have_device(opts: &OracleOptions) -> bool {
 
 fn regressions() -> Vec<std::path::PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
+    let files = compiler::ir::text::ir_files(&dir).unwrap();
     assert!(!files.is_empty(), "no regressions in {}", dir.display());
     files
 }

@@ -37,12 +37,7 @@ pub struct Entry {
 /// Reads every `.ir` file of `dir`, sorted by name; a file that does not parse or verify is
 /// an error naming it.
 pub fn load_dir(dir: &Path) -> Result<Vec<Entry>, String> {
-    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut paths: Vec<_> = rd
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    paths.sort();
+    let paths = text::ir_files(dir)?;
     if paths.is_empty() {
         return Err(format!("{}: no .ir files", dir.display()));
     }

@@ -45,6 +45,20 @@ pub use limits::{LimitError, Limits};
 pub use parse::{parse_program, parse_program_within, MAX_DEPTH, MAX_ENTITY};
 pub use print::{nice_float, print_inst, print_program};
 
+use std::path::{Path, PathBuf};
+
+/// The `.ir` files of folder `dir`, sorted by name (a corpus, the regressions); an unreadable
+/// folder is an error naming it.
+pub fn ir_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
 /// Where and why parsing failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{col}: {message}")]
