@@ -73,3 +73,31 @@ fn the_loop_is_deterministic_whatever_the_thread_count() {
     assert_eq!(one.divergent_simd8, two.divergent_simd8);
     assert_eq!(one.signatures, two.signatures);
 }
+
+/// A missing delay slot can make a loop counter read stale and the loop run away: the hazard
+/// is the bug and the finding, the non-termination only its consequence (it would otherwise
+/// be a second, `timeout`, bucket for one bug).
+#[test]
+fn a_hazard_that_makes_the_run_run_away_is_reported_as_the_hazard() {
+    let opts = OracleOptions {
+        plants: compiler::planted::Plants::NONE.with(compiler::planted::Plant::A6xxNopShort),
+        targets: vec!["a6xx".into()],
+        ..OracleOptions::default()
+    };
+    let defaults = FuzzOptions::default();
+    let mut buf = Vec::new();
+    for i in 0..200 {
+        rng::input_bytes(5, i, defaults.min_len, defaults.max_len, &mut buf);
+        if let Verdict::Finding(f) = oracle::judge_bytes(&buf, &opts).verdict {
+            assert_ne!(
+                f.kind,
+                fuzz::finding::FindingKind::Timeout,
+                "input {i}: {f}"
+            );
+            if f.detail.contains("a consequence of the hazard") {
+                return;
+            }
+        }
+    }
+    panic!("no runaway among the first 200 inputs of seed 5");
+}

@@ -75,13 +75,16 @@ impl Pipeline for A6xx {
                 ..config
             };
             run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &unlimited);
-            if matches!(run.outcome, Outcome::Timeout) {
+            // A hazard seen on the way explains a runaway loop (a counter read too early):
+            // the hazard is the finding, the timeout only its consequence.
+            if matches!(run.outcome, Outcome::Timeout) && run.hazards.is_empty() {
                 return Err(work::timeout(self.name(), run.stats.instructions, budget));
             }
             coverage.slow = true;
         }
         match run.outcome {
             Outcome::Completed | Outcome::Timeout => {}
+            Outcome::Fault(_) if !run.hazards.is_empty() => {}
             Outcome::Fault(f) => {
                 return Err(fail(
                     FindingKind::CompileError,
@@ -91,7 +94,11 @@ impl Pipeline for A6xx {
             }
         }
         if let Some(h) = run.hazards.first() {
-            return Err(fail(FindingKind::Hazard, h.to_string(), class_of(&h.kind)));
+            let detail = format!(
+                "{h}{}",
+                work::consequence_note(matches!(run.outcome, Outcome::Completed), &run.outcome)
+            );
+            return Err(fail(FindingKind::Hazard, detail, class_of(&h.kind)));
         }
         // Spill code compiled and private memory written and read at run time (local
         // variables in private memory count too).

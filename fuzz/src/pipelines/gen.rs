@@ -107,17 +107,19 @@ impl Pipeline for Gen {
                 max_instructions: budget,
                 ..compiled.sim_config()
             })?;
-            if matches!(run.outcome, Outcome::Timeout) {
+            // A hazard seen on the way explains a runaway loop (a counter read too early):
+            // the hazard is the finding, the timeout only its consequence.
+            if matches!(run.outcome, Outcome::Timeout) && run.hazards.is_empty() {
                 return Err(work::timeout(name, run.stats.instructions, budget));
             }
             coverage.slow = true;
         }
         if let Some(h) = run.hazards.first() {
-            return Err(fail(
-                FindingKind::Hazard,
-                format!("{h:?}"),
-                class_of(&h.kind),
-            ));
+            let detail = format!(
+                "{h:?}{}",
+                work::consequence_note(matches!(run.outcome, Outcome::Completed), &run.outcome)
+            );
+            return Err(fail(FindingKind::Hazard, detail, class_of(&h.kind)));
         }
         // Spill code compiled and scratch read back at run time (local variables in scratch
         // count too; the thread-start zeroing and EOT writes do not read).

@@ -67,6 +67,16 @@ pub fn timeout(target: &str, executed: u64, budget: u64) -> Box<Finding> {
     )
 }
 
+/// What a hazard finding adds when the run also failed to finish: the hazard (say a loop
+/// counter read too early) is the bug, the runaway or fault its consequence.
+pub fn consequence_note(completed: bool, outcome: &impl std::fmt::Debug) -> String {
+    if completed {
+        String::new()
+    } else {
+        format!("; the run then ended in {outcome:?} (a consequence of the hazard)")
+    }
+}
+
 fn timeout_finding(target: &str, detail: String) -> Box<Finding> {
     classified(target, FindingKind::Timeout, detail, "timeout".into())
 }
