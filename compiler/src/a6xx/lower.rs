@@ -22,6 +22,9 @@ use sim::a6xx::{Binary, CmpCond, CmpType, DivOp, Space, TexOp};
 /// Words of private memory per fiber the compiled code may use (locals + spill slots).
 pub const PRIVATE_WORDS: u32 = 1024;
 
+/// Words of private memory local variables may take: the other half is kept for spill slots.
+pub const MAX_LOCAL_WORDS: u32 = PRIVATE_WORDS / 2;
+
 /// A deref: word address `dynamic + offset` in private memory, pointing at `ty`.
 #[derive(Clone)]
 struct Ptr {
@@ -57,8 +60,12 @@ pub fn lower(prog: &ir::Program) -> Result<VFunc, CompileError> {
         var_base.push(words);
         words = words.saturating_add(t.words());
     }
-    if words > PRIVATE_WORDS / 2 {
-        return Err(CompileError::PrivateMemory { words });
+    if words > MAX_LOCAL_WORDS {
+        return Err(CompileError::PrivateMemory {
+            what: "local variables",
+            words,
+            available: MAX_LOCAL_WORDS,
+        });
     }
     let mut out = VFunc {
         blocks: vec![VBlock::default(); order.len().max(1)],

@@ -110,14 +110,15 @@ pub enum CompileError {
         /// What the reservations need.
         needed: u32,
     },
-    /// Locals and spill slots do not fit private memory.
-    #[error(
-        "{words} words of private memory needed, {} available",
-        lower::PRIVATE_WORDS
-    )]
+    /// Locals, or locals and spill slots, do not fit private memory.
+    #[error("{words} words of private memory needed for {what}, {available} available")]
     PrivateMemory {
+        /// What needs them: `local variables` or `local variables and spill slots`.
+        what: &'static str,
         /// Words needed.
         words: u32,
+        /// Words there are for it.
+        available: u32,
     },
 }
 

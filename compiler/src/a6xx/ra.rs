@@ -93,7 +93,11 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
         }
     }
     if slot > super::lower::PRIVATE_WORDS {
-        return Err(CompileError::PrivateMemory { words: slot });
+        return Err(CompileError::PrivateMemory {
+            what: "local variables and spill slots",
+            words: slot,
+            available: super::lower::PRIVATE_WORDS,
+        });
     }
     let mut rw = Rewriter::new(&locs, avail, payload, avail + payload);
     rw.stale_reload = opts.plants.has(Plant::A6xxSpillReloadStale);

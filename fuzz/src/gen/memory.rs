@@ -7,6 +7,7 @@ use super::ctx::{Gen, VarInfo};
 use super::data::word_index;
 use super::pool::Flavor;
 use arbitrary::Result;
+use compiler::a6xx::lower::MAX_LOCAL_WORDS;
 use compiler::ir::{InstKind, Type, Value, VarType};
 
 fn vector(g: &mut Gen) -> Result<VarType> {
@@ -31,11 +32,17 @@ fn var_type(g: &mut Gen) -> Result<VarType> {
 }
 
 /// Declares the local variables and stores to every word of each (so no read sees an
-/// unwritten word).
+/// unwritten word). Together they stay within the smallest private memory a backend gives
+/// locals (a6xx's [`MAX_LOCAL_WORDS`]): a program a backend must refuse is no test of it.
 pub fn declare(g: &mut Gen) -> Result<()> {
     let n = g.range(&g.cfg.local_vars)?;
+    let mut words = 0;
     for _ in 0..n {
         let ty = var_type(g)?;
+        if words + ty.words() > MAX_LOCAL_WORDS {
+            continue;
+        }
+        words += ty.words();
         let var = g.b.var(ty.clone());
         g.vars.push(VarInfo {
             var,

@@ -277,3 +277,23 @@ fn show() {
         shape_stats(&p)
     );
 }
+
+#[test]
+fn locals_fit_the_smallest_private_memory_even_with_the_largest_arrays() {
+    let cfg = Config {
+        local_vars: 8..=8,
+        array_len: 64..=64,
+        ..Config::default()
+    };
+    let mut declared = 0;
+    for seed in 0..50 {
+        let p = gen_seed(seed, &cfg);
+        let words: u32 = p.func.vars.iter().map(|(_, t)| t.words()).sum();
+        assert!(
+            words <= compiler::a6xx::lower::MAX_LOCAL_WORDS,
+            "seed {seed}: {words} words of locals"
+        );
+        declared += p.func.vars.len();
+    }
+    assert!(declared > 50, "only {declared} variables declared");
+}
