@@ -77,9 +77,17 @@ impl CaseConfig {
     /// Sets a knob from `KEY=VALUE` text (`on`/`off` also spell a switch) and checks the
     /// result.
     pub fn set_checked(&mut self, key_value: &str) -> Result<(), String> {
-        let (k, v) = key_value
-            .split_once('=')
-            .ok_or_else(|| format!("{key_value:?}: expected KEY=VALUE"))?;
+        let (k, v) = key_value.split_once('=').ok_or_else(|| {
+            let knobs: Vec<String> = CaseConfig::default()
+                .knobs()
+                .into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            format!(
+                "{key_value:?}: expected KEY=VALUE; the knobs, at their defaults: {}",
+                knobs.join(" ")
+            )
+        })?;
         let v = match v.trim() {
             "on" | "yes" => "true",
             "off" | "no" => "false",
@@ -150,7 +158,7 @@ pub fn parse_header(src: &str, file: &str) -> Result<CaseConfig, String> {
                 let (k, v) = kv
                     .split_once('=')
                     .ok_or_else(|| at(format!("{kv:?}: expected KEY=VALUE")))?;
-                config.set(k, v).map_err(at)?;
+                config.set(k, v).map_err(|e| at(format!("{kv}: {e}")))?;
             }
         } else if let Some(rest) = line.strip_prefix(DISABLE_PREFIX) {
             for name in rest.split_whitespace() {

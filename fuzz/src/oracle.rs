@@ -133,9 +133,7 @@ macro_rules! case_knobs {
             pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
                 match key {
                     $(stringify!($field) => {
-                        self.$field = value.parse::<$ty>().map_err(|e| {
-                            format!("--case {key}={value}: {e}")
-                        })?;
+                        self.$field = value.parse::<$ty>().map_err(|e| e.to_string())?;
                     })*
                     _ => return Err(format!(
                         "unknown --case key {key:?}; known: {}", Self::KNOBS.join(", ")
