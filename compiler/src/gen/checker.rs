@@ -117,7 +117,10 @@ pub enum CheckError {
     Unstructured,
 }
 
-const SLOTS: usize = 2048;
+/// Scratch slots (GRF-sized) the checker can track: all a program may be given (scratch is
+/// sized by the program's need, up to [`super::SCRATCH_GRFS`]). A smaller bound made slots
+/// past it read as stale values: a false `IncorrectValue` on heavily spilling programs.
+const SLOTS: usize = super::SCRATCH_GRFS as usize;
 
 #[derive(Clone, PartialEq, Eq)]
 struct State {
@@ -374,5 +377,74 @@ fn transfer_to_slot(inst: &Inst, regs: u8, s: &mut State) {
             }
         }
         None => s.slot.iter_mut().for_each(|x| *x = Holding::Conflict),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim::gen::{ExecSize, Gen, SendDesc, Type};
+
+    /// `mov(8) gH = g0; mov(1) gH.2 = offset`: a scratch block message header.
+    fn header(h: u8, offset: u32) -> [(Inst, Annot); 2] {
+        let w = ExecSize::S8;
+        let template = Inst::unary(Op::Mov, w, Dst::grf(h, Type::UD), Src::grf(0, Type::UD));
+        let d = Dst::Grf {
+            reg: h,
+            subreg: 2,
+            ty: Type::UD,
+        };
+        let at = Inst::unary(Op::Mov, ExecSize::S1, d, Src::ud(offset));
+        [
+            (template.no_mask(), Annot::default()),
+            (at.no_mask(), Annot::default()),
+        ]
+    }
+
+    /// Spills virtual register 7 to scratch GRF `offset`, fills it back and reads it.
+    fn spill_and_fill(offset: u32) -> Result<(), CheckError> {
+        let w = ExecSize::S8;
+        let def = Annot {
+            dst: Some((7, 0)),
+            ..Annot::default()
+        };
+        let mut code = vec![(
+            Inst::unary(Op::Mov, w, Dst::grf(4, Type::UD), Src::grf(1, Type::UD)),
+            def,
+        )];
+        code.extend(header(3, offset));
+        let write = SendDesc::new(Message::ScratchBlockWrite { regs: 1 }, 2, 0, true);
+        code.push((
+            Inst::send(w, Dst::Null(Type::UD), 3, write).no_mask(),
+            Annot::default(),
+        ));
+        code.extend(header(6, offset));
+        let read = SendDesc::new(Message::ScratchBlockRead { regs: 1 }, 1, 1, true);
+        code.push((
+            Inst::send(w, Dst::grf(10, Type::UD), 6, read).no_mask(),
+            Annot::default(),
+        ));
+        let use_ = Annot {
+            src: [Some((7, 0)), None, None],
+            ..Annot::default()
+        };
+        code.push((
+            Inst::unary(Op::Mov, w, Dst::grf(11, Type::UD), Src::grf(10, Type::UD)),
+            use_,
+        ));
+        let (insts, annots): (Vec<Inst>, Vec<Annot>) = code.into_iter().unzip();
+        let p = Program {
+            width: w,
+            gen: Gen::Gen9,
+            insts,
+        };
+        check(&p, &annots)
+    }
+
+    #[test]
+    fn a_fill_reads_back_its_spill_at_any_scratch_offset() {
+        for offset in [0, 2047, 2048, 3000, super::super::SCRATCH_GRFS - 1] {
+            assert_eq!(spill_and_fill(offset), Ok(()), "offset {offset}");
+        }
     }
 }
