@@ -269,19 +269,26 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
     let mut offset = vec![0u32; n];
     let mut placed: Vec<usize> = Vec::new();
     let mut total = 0u32;
+    let mut taken: Vec<(u32, u32)> = Vec::new();
     for k in order {
         let size = slots[k] as u32;
+        // The space ranges of the placed slots live at the same time, by offset; the first
+        // gap of `size` between them (a linear scan, where trying every offset against every
+        // slot was cubic in the spill count of a starved budget).
+        taken.clear();
+        taken.extend(
+            placed
+                .iter()
+                .filter(|&&o| iv[o].0 < iv[k].1 && iv[k].0 < iv[o].1)
+                .map(|&o| (offset[o], offset[o] + slots[o] as u32)),
+        );
+        taken.sort_unstable();
         let mut at = 0u32;
-        loop {
-            let clash = placed.iter().any(|&o| {
-                let overlap_time = iv[o].0 < iv[k].1 && iv[k].0 < iv[o].1;
-                let overlap_space = offset[o] < at + size && at < offset[o] + slots[o] as u32;
-                overlap_time && overlap_space
-            });
-            if !clash {
+        for &(start, end) in &taken {
+            if start >= at + size {
                 break;
             }
-            at += 1;
+            at = at.max(end);
         }
         offset[k] = at;
         total = total.max(at + size);
