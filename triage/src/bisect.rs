@@ -8,15 +8,23 @@
 //! middle end: interpret the IR after every pass run (the `after_pass` hook) and after
 //! out-of-SSA, and name the first whose results differ from the original's.
 //!
-//! Verifier findings already name their pass. Backends may add their own limits later; the
-//! answer stays a pass name (`first_bad_pass: Option<String>`).
+//! Verifier findings already name their pass.
+//!
+//! **Backend findings** (any target but `middle`) first ask the middle end directly: a
+//! middle-end pass is blamed only when the IR after it interprets wrong. When the IR stays
+//! right everywhere, the bug is the backend's, and [`backend_pass`] names the backend step:
+//! a fixed step by the checker that caught its output (the allocation checkers run on the
+//! allocated program, the simulators' hazard checks on the legalized one: output wrong after
+//! that step, while the IR before the backend is right), an optional step by switching it off
+//! and seeing the finding vanish (output right without it, wrong with it). The answer stays a
+//! pass name (`first_bad_pass: Option<String>`), with its evidence.
 
 use crate::signature::finding_of;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::finding::{Finding, FindingKind};
-use fuzz::oracle::{Case, OracleOptions};
+use fuzz::oracle::{Case, CaseConfig, OracleOptions};
 use fuzz::pipelines::middle::disabled_passes;
 use serde::Serialize;
 
@@ -38,6 +46,8 @@ pub struct Bisection {
     pub direct: Option<(usize, String)>,
     /// Oracle runs spent.
     pub judgements: usize,
+    /// Why the blamed pass is blamed: what was right before it and wrong after it.
+    pub evidence: Option<String>,
 }
 
 /// The optional pass runs the case's full middle end makes, by name.
@@ -98,14 +108,130 @@ fn by_limit(case: &Case, opts: &OracleOptions, f: &Finding) -> (Option<usize>, V
     (Some(hi), runs, judged)
 }
 
-/// The pass to blame for `f` on `case` (cheap: bisection by limit only). Used by the
-/// reducer for every candidate.
+/// The pass to blame for `f` on `case` (cheap: no full report). Used by the reducer for
+/// every candidate.
 pub fn first_bad_pass(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<String> {
+    blamed(case, opts, f).map(|(pass, _)| pass)
+}
+
+/// The blamed pass and its evidence (see the module doc).
+fn blamed(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, String)> {
     if f.kind == FindingKind::Verify {
-        return f.pass.clone();
+        let pass = f.pass.clone()?;
+        return Some((pass, "the IR verifier rejects the IR after it".into()));
+    }
+    if f.target == fuzz::worker::PROCESS {
+        return None;
+    }
+    if f.target != "middle" {
+        if let Some((i, name)) = direct(case, opts) {
+            let why = format!(
+                "the IR interprets right before run {i} ({name}) and wrong after it, so the \
+                 middle end is at fault whichever target showed it"
+            );
+            return Some((name, why));
+        }
+        return backend_pass(case, opts, f);
     }
     let (limit, runs, _) = by_limit(case, opts, f);
-    blame(limit?, &runs, || direct_from_ssa(case, opts))
+    let n = limit?;
+    let pass = blame(n, &runs, || direct_from_ssa(case, opts))?;
+    let why = if n == 0 {
+        "with no optional pass run, out-of-SSA alone changes the results".to_string()
+    } else {
+        format!(
+            "the finding shows with the first {n} optional pass runs, not with {}",
+            n - 1
+        )
+    };
+    Some((pass, why))
+}
+
+/// The backend step to blame for `f`, a finding of a backend target on a case whose IR
+/// interprets right after every middle-end pass and out-of-SSA; with the evidence.
+///
+/// On Gen the optional step goes first: `opt_zero_samples` trims payloads, and a trimmed
+/// register a later message still reads looks to the allocation checker like a wrong value,
+/// so the checker's verdict alone does not clear it. On a6xx the checks are specific (a
+/// hazard is a missing sync, legalize's one job; the checker tracks predicates apart from
+/// GPRs), so they go first and the switch decides only what they do not explain.
+pub fn backend_pass(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, String)> {
+    if f.target.starts_with("gen") {
+        switched_off(case, opts, f).or_else(|| checked(f))
+    } else {
+        checked(f).or_else(|| switched_off(case, opts, f))
+    }
+}
+
+/// A fixed backend step named by the check that caught its output.
+fn checked(f: &Finding) -> Option<(String, String)> {
+    let class = f.class.as_deref().unwrap_or("");
+    let gen = f.target.starts_with("gen");
+    let a6xx = f.target == "a6xx";
+    let (pass, by) = match (f.kind, class) {
+        (FindingKind::RaCheck, "IncorrectValue filled" | "BadHeader") if gen => {
+            ("gen_ra_spill", "the allocation checker, at a fill,")
+        }
+        (FindingKind::RaCheck, _) if gen => ("gen_ra", "the allocation checker"),
+        (FindingKind::CompileError, "NoRegisterToSpill") if gen => {
+            ("gen_ra", "the register allocator's own failure")
+        }
+        (FindingKind::Hazard, _) if a6xx => ("a6xx_legalize", "the simulator's hazard check"),
+        (FindingKind::RaCheck, "IncorrectValue predicate") if a6xx => (
+            "a6xx_ra_predicates",
+            "the allocation checker, on a predicate,",
+        ),
+        (FindingKind::RaCheck, _) if a6xx => ("a6xx_ra", "the allocation checker"),
+        _ => return None,
+    };
+    let why = format!(
+        "the IR is right after every middle-end pass; {by} flags the backend's output ({}: \
+         {class})",
+        f.kind
+    );
+    Some((pass.to_string(), why))
+}
+
+/// The optional backend step the case has on whose switching off makes the finding go.
+fn switched_off(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, String)> {
+    let c = &case.config;
+    let (pass, config) = if f.target.starts_with("gen") && c.gen_zero_samples {
+        let off = CaseConfig {
+            gen_zero_samples: false,
+            ..c.clone()
+        };
+        ("opt_zero_samples", off)
+    } else if f.target == "a6xx" && c.a6xx_opt_predicates {
+        let off = CaseConfig {
+            a6xx_opt_predicates: false,
+            ..c.clone()
+        };
+        ("a6xx_opt_predicates", off)
+    } else {
+        return None;
+    };
+    let without = Case {
+        config,
+        program: case.program.clone(),
+    };
+    if shows_again(&without, opts, f) {
+        return None;
+    }
+    let why = format!(
+        "the IR is right after every middle-end pass; with {pass} switched off the backend's \
+         output is right on {}, with it on: {}",
+        f.target, f.kind
+    );
+    Some((pass.to_string(), why))
+}
+
+/// Whether `case` still shows a finding of `f`'s target.
+fn shows_again(case: &Case, opts: &OracleOptions, f: &Finding) -> bool {
+    let only = OracleOptions {
+        targets: vec![f.target.clone()],
+        ..opts.clone()
+    };
+    finding_of(case, &only).is_some_and(|g| g.target == f.target)
 }
 
 fn blame(limit: usize, runs: &[String], fixed: impl FnOnce() -> bool) -> Option<String> {
@@ -144,26 +270,14 @@ fn differs(p: &Program, expected: &sim::dispatch::Results, opts: &OracleOptions)
     }
 }
 
-/// Full bisection: by limit, and directly for the middle end.
+/// Full bisection: by limit, directly for the middle end, and the blame with its evidence.
 pub fn bisect(case: &Case, opts: &OracleOptions, f: &Finding) -> Bisection {
     let (limit, runs, judgements) = by_limit(case, opts, f);
     let direct = direct(case, opts);
-    let first_bad_pass = if f.kind == FindingKind::Verify {
-        f.pass.clone()
-    } else if f.target != "middle" && direct.is_none() {
-        // The middle end's output is right after every pass: the backend is at fault, not
-        // whichever middle-end pass happened to make the shape it mishandles.
-        None
-    } else {
-        limit.and_then(|n| {
-            blame(n, &runs, || {
-                direct.as_ref().is_some_and(|(_, name)| name == FROM_SSA)
-                    || direct_from_ssa(case, opts)
-            })
-        })
-    };
+    let blame = blamed(case, opts, f);
     Bisection {
-        first_bad_pass,
+        first_bad_pass: blame.as_ref().map(|(pass, _)| pass.clone()),
+        evidence: blame.map(|(_, why)| why),
         limit,
         runs,
         direct,

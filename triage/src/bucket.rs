@@ -140,6 +140,36 @@ mod tests {
         assert_eq!(ix.add(&sig("opt_dce"), "c", 5).0, Added::Smaller);
         assert_eq!(ix.add(&sig("from_ssa"), "d", 5).0, Added::New);
         assert_eq!(ix.buckets.len(), 2);
-        assert_eq!(ix.find("mismatch-middle-opt_dce").unwrap().hits(), 3);
+        assert_eq!(ix.find("middle-opt_dce").unwrap().hits(), 3);
+    }
+
+    #[test]
+    fn one_blamed_pass_is_one_bucket_however_and_wherever_it_shows() {
+        let on = |kind, target: &str, pass: Option<&str>, class: Option<&str>| Signature {
+            kind,
+            target: target.into(),
+            first_bad_pass: pass.map(Into::into),
+            class: class.map(Into::into),
+        };
+        let zs = Some("opt_zero_samples");
+        let wrong = on(FindingKind::RaCheck, "gen8", zs, Some("IncorrectValue"));
+        let invalid = on(FindingKind::CompileError, "gen16", zs, Some("Invalid"));
+        assert_eq!(wrong, invalid);
+        assert_eq!(wrong.key(), "gen:opt_zero_samples");
+        // A middle-end pass is the middle end's bug on every target.
+        let middle = on(FindingKind::Mismatch, "middle", Some("opt_dce"), None);
+        let a6xx = on(
+            FindingKind::Timeout,
+            "a6xx",
+            Some("opt_dce"),
+            Some("timeout"),
+        );
+        assert_eq!(middle, a6xx);
+        assert_eq!(a6xx.key(), "middle:opt_dce");
+        // The same backend step name on two backends, or no blame: the finding's own key.
+        let legalize = on(FindingKind::Hazard, "a6xx", Some("a6xx_legalize"), None);
+        assert_ne!(legalize, wrong);
+        let hang = on(FindingKind::Timeout, "process", None, Some("wall-clock"));
+        assert_eq!(hang.key(), "timeout:process:wall-clock");
     }
 }

@@ -109,6 +109,9 @@ pub struct BugReport {
     pub config: ReproConfig,
     /// What bisection found.
     pub first_bad_pass: Option<String>,
+    /// Why that pass: what is right before it and wrong after it.
+    #[serde(default)]
+    pub evidence: Option<String>,
     /// Smallest pass limit showing the bug (`0`: no optional pass needed).
     pub bisect_limit: Option<usize>,
     /// Optional pass runs in the full pipeline.
@@ -275,6 +278,9 @@ pub fn markdown(r: &BugReport) -> String {
     );
     let pass = r.first_bad_pass.as_deref().unwrap_or("unknown");
     let _ = writeln!(s, "- **First bad pass:** `{pass}`");
+    if let Some(why) = &r.evidence {
+        let _ = writeln!(s, "- **Evidence:** {why}");
+    }
     let limit = r.bisect_limit.map_or("not found".into(), |n| n.to_string());
     let _ = writeln!(
         s,
@@ -380,6 +386,7 @@ pub fn read(bugs: &Path, id: &str) -> io::Result<BugReport> {
 /// Builds the bisection part of a report.
 pub fn with_bisection(r: &mut BugReport, b: &Bisection) {
     r.first_bad_pass = b.first_bad_pass.clone();
+    r.evidence = b.evidence.clone();
     r.bisect_limit = b.limit;
     r.pass_runs = b.runs.len();
     r.direct = b.direct.clone();

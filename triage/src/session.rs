@@ -129,6 +129,7 @@ pub fn build_report(
         repro_file: ir,
         config,
         first_bad_pass: None,
+        evidence: None,
         bisect_limit: None,
         pass_runs: 0,
         direct: None,

@@ -1,6 +1,11 @@
-//! A bug's identity: the oracle's finding signature (kind, target, class) plus the first bad
-//! pass that bisection names. Two findings with equal [`Signature`]s are one bug (one
-//! bucket); the reducer keeps a candidate only if it shows the same signature.
+//! A bug's identity. When bisection names the guilty pass, the bug *is* that pass, on its
+//! side of the compiler: `middle:opt_dce` (a middle-end pass, whichever target showed it),
+//! `gen:opt_zero_samples` (a Gen backend step, gen8 and gen16 alike), `a6xx:a6xx_legalize`.
+//! One root cause then makes one bucket however it shows (a wrong value on one program, a
+//! compile error on another, on several targets). When no pass can be blamed the oracle's
+//! finding signature (kind, target, class) is the identity. Two findings with equal
+//! [`Signature`]s (equal keys) are one bug; the reducer keeps a candidate only if it shows the
+//! same signature.
 
 use crate::bisect;
 use fuzz::finding::{Finding, FindingKind, Verdict};
@@ -8,8 +13,8 @@ use fuzz::oracle::{self, Case, OracleOptions};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The bucket key: (kind, target, first bad pass, class).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A finding with its blame; compared, hashed and ordered by its [`key`](Signature::key).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Signature {
     /// What went wrong.
     pub kind: FindingKind,
@@ -22,12 +27,26 @@ pub struct Signature {
 }
 
 impl Signature {
-    /// The key text, e.g. `mismatch:middle:from_ssa`.
+    /// The key text: `SIDE:PASS` for a blamed bug (`middle:from_ssa`, `gen:gen_ra_spill`),
+    /// else `KIND:TARGET[:CLASS]` (`timeout:process:wall-clock`).
     pub fn key(&self) -> String {
+        if let Some(pass) = &self.first_bad_pass {
+            return format!("{}:{pass}", side(pass, &self.target));
+        }
         let mut s = format!("{}:{}", self.kind, self.target);
-        for part in [&self.first_bad_pass, &self.class].into_iter().flatten() {
+        if let Some(class) = &self.class {
             s.push(':');
-            s.push_str(part);
+            s.push_str(class);
+        }
+        s
+    }
+
+    /// The finding's own signature, kind:target[:class] (the oracle's, before any blame).
+    pub fn finding_key(&self) -> String {
+        let mut s = format!("{}:{}", self.kind, self.target);
+        if let Some(class) = &self.class {
+            s.push(':');
+            s.push_str(class);
         }
         s
     }
@@ -52,6 +71,48 @@ impl Signature {
     /// Whether `f` has this signature's kind, target and class (the pass is checked apart).
     pub fn matches_finding(&self, f: &Finding) -> bool {
         f.kind == self.kind && f.target == self.target && f.class == self.class
+    }
+}
+
+/// The side of the compiler `pass` belongs to: `middle` for the middle end's passes (and
+/// out-of-SSA), else the backend family of `target` (`gen` for gen8 and gen16).
+pub fn side(pass: &str, target: &str) -> String {
+    let middle = pass == bisect::FROM_SSA
+        || compiler::passes::pipeline::PASSES
+            .iter()
+            .any(|(name, _)| *name == pass);
+    if middle {
+        "middle".into()
+    } else if target.starts_with("gen") {
+        "gen".into()
+    } else {
+        target.into()
+    }
+}
+
+impl PartialEq for Signature {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Signature {}
+
+impl std::hash::Hash for Signature {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+impl PartialOrd for Signature {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Signature {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
     }
 }
 
@@ -82,11 +143,21 @@ pub fn signature_of(case: &Case, opts: &OracleOptions) -> Option<(Signature, Fin
     Some((sig, f))
 }
 
-/// Whether `case` shows exactly `want`: the same kind, target and class, and bisection names
-/// the same first bad pass. Not merely "some failure".
+/// Whether `case` shows exactly `want`: bisection names the same pass on the same side, or,
+/// for a bug no pass is blamed for, the same kind, target and class. Not merely "some
+/// failure".
 pub fn shows(case: &Case, opts: &OracleOptions, want: &Signature) -> bool {
     let Some(f) = finding_of(case, opts) else {
         return false;
     };
-    want.matches_finding(&f) && bisect::first_bad_pass(case, opts, &f) == want.first_bad_pass
+    if want.first_bad_pass.is_none() && !want.matches_finding(&f) {
+        return false;
+    }
+    let sig = Signature {
+        kind: f.kind,
+        target: f.target.clone(),
+        first_bad_pass: bisect::first_bad_pass(case, opts, &f),
+        class: f.class.clone(),
+    };
+    sig == *want
 }

@@ -28,7 +28,7 @@ fn a_cheap_planted_bug_is_found_and_reduced() {
     assert_eq!(run.points_at_plant, Some(true), "{run:?}");
     assert_eq!(run.first_bad_pass.as_deref(), Some(plant.pass()));
     let sig = run.signature.as_deref().unwrap_or_default();
-    assert!(sig.contains(":middle:from_ssa"), "{sig}");
+    assert_eq!(sig, "middle:from_ssa");
     let size = run.reduced_size.expect("reduced");
     assert!(
         size <= 15,

@@ -29,12 +29,8 @@ fn two_bugs_two_buckets_with_working_reports() {
     let bugs = dir.join("bugs");
     let index = Index::load(&bugs).unwrap();
     let keys: Vec<&String> = index.buckets.keys().collect();
-    assert_eq!(
-        keys,
-        ["mismatch:middle:from_ssa", "mismatch:middle:opt_dce"],
-        "{index:#?}"
-    );
-    assert_eq!(index.buckets["mismatch:middle:from_ssa"].hits(), 3);
+    assert_eq!(keys, ["middle:from_ssa", "middle:opt_dce"], "{index:#?}");
+    assert_eq!(index.buckets["middle:from_ssa"].hits(), 3);
 
     for b in index.buckets.values() {
         let rep = report::read(&bugs, &b.id).unwrap();
@@ -82,14 +78,14 @@ fn two_bugs_two_buckets_with_working_reports() {
     assert!(third.new_buckets.is_empty());
     let index = Index::load(&bugs).unwrap();
     assert_eq!(index.buckets.len(), 2);
-    let id = &index.buckets["mismatch:middle:from_ssa"].id;
+    let id = &index.buckets["middle:from_ssa"].id;
     assert_eq!(report::read(&bugs, id).unwrap().hits, 4);
 
     // Promotion: canonical body, header, and the interpreter's outputs as expectations.
     let corpus = dir.join("corpus");
     let path = session::promote(&dir, id, &corpus).unwrap();
     let src = std::fs::read_to_string(&path).unwrap();
-    assert!(src.contains("; Signature: mismatch:middle:from_ssa"));
+    assert!(src.contains("; Signature: middle:from_ssa"));
     assert!(src.contains("; expect 0: "));
     let command = format!(
         "; Command: gpufuzz repro {} --target middle --plant from-ssa-swap\n",

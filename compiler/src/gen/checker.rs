@@ -70,7 +70,10 @@ impl fmt::Display for Holding {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
     /// A source GRF does not hold the value its operand stands for.
-    #[error("instruction {inst}: g{grf} should hold {expected} but holds {found}")]
+    #[error(
+        "instruction {inst}: g{grf} should hold {expected} but holds {found}{}",
+        if *filled { " (filled from scratch)" } else { "" }
+    )]
     IncorrectValue {
         /// Emitted instruction index.
         inst: u32,
@@ -80,6 +83,10 @@ pub enum CheckError {
         expected: Holding,
         /// What the GRF holds on some path.
         found: Holding,
+        /// The GRF's last write before the read, in the same straight-line stretch, is a
+        /// scratch fill: the wrong value came back from a spill slot (spill code's fault,
+        /// not colouring's).
+        filled: bool,
     },
     /// A SIMD16 destination starts one GRF past a source.
     #[error("instruction {inst}: SIMD16 destination g{dst} overlaps source g{src} (compressed)")]
@@ -207,7 +214,47 @@ pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
             }
         }
     }
-    errors.map_or(Ok(()), Err)
+    match errors {
+        None => Ok(()),
+        Some(CheckError::IncorrectValue {
+            inst,
+            grf,
+            expected,
+            found,
+            ..
+        }) => Err(CheckError::IncorrectValue {
+            inst,
+            grf,
+            expected,
+            found,
+            filled: last_write_is_fill(&p.insts[..inst as usize], grf),
+        }),
+        Some(e) => Err(e),
+    }
+}
+
+/// Whether the last instruction of `before` that writes GRF `grf`, looking back no further
+/// than the nearest control flow, is a scratch block read.
+fn last_write_is_fill(before: &[Inst], grf: u8) -> bool {
+    for inst in before.iter().rev() {
+        let (regs, fill) = match inst.op {
+            Op::Send(d) => (
+                d.rlen as u32,
+                matches!(d.msg, Message::ScratchBlockRead { .. }),
+            ),
+            Op::If { .. } | Op::Else { .. } | Op::EndIf | Op::Do | Op::While { .. } => {
+                return false
+            }
+            Op::Break { .. } | Op::Cont { .. } => return false,
+            _ => (inst.exec_size.regs(), false),
+        };
+        if let Dst::Grf { reg, .. } = inst.dst {
+            if (reg as u32..reg as u32 + regs).contains(&(grf as u32)) {
+                return fill;
+            }
+        }
+    }
+    false
 }
 
 fn error_inst(e: &CheckError) -> u32 {
@@ -272,6 +319,7 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
                     grf: r as u8,
                     expected,
                     found: s.grf[r],
+                    filled: false,
                 });
             }
         }

@@ -53,7 +53,15 @@ impl Pipeline for A6xx {
         let compiled = a6xx::compile(optimised, &options)
             .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
         if let Err(e) = &compiled.check {
-            return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
+            // A predicate holding the wrong value is the predicate allocator's bug, a GPR the
+            // GPR allocator's: the class says which, and so does the blame (triage's `bisect`).
+            let class = match e {
+                a6xx::CheckError::IncorrectValue { reg, .. } if reg.is_pred() => {
+                    "IncorrectValue predicate".to_string()
+                }
+                e => class_of(e),
+            };
+            return Err(fail(FindingKind::RaCheck, e.to_string(), class));
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
         let config = a6xx::sim_config(&options);

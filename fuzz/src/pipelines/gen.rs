@@ -79,7 +79,15 @@ impl Pipeline for Gen {
         let compiled = gen::compile(&registers, &options)
             .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
         if let Err(e) = &compiled.check {
-            return Err(fail(FindingKind::RaCheck, e.to_string(), class_of(e)));
+            // A wrong value that came back from a spill slot is spill code's bug, not
+            // colouring's: the class says which, and so does the blame (triage's `bisect`).
+            let class = match e {
+                gen::CheckError::IncorrectValue { filled: true, .. } => {
+                    "IncorrectValue filled".to_string()
+                }
+                e => class_of(e),
+            };
+            return Err(fail(FindingKind::RaCheck, e.to_string(), class));
         }
         coverage.spills |= compiled.stats.spills > 0;
         coverage.trimmed_sends |= compiled.stats.trimmed_sends > 0;
