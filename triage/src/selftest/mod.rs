@@ -6,10 +6,13 @@
 //! ([`crate::session::reduce_case`]) and bisected, and checked to be the planted bug:
 //!
 //! * it shows on one of the plant's targets (middle-end plants: the `middle` pipeline);
-//! * a middle-end plant's first bad pass is the planted pass; for a backend plant, the
-//!   middle end's output is still right after every pass ([`bisect::direct`] finds no
-//!   pass to blame), so the backend is;
+//! * bisection blames the planted pass — a backend plant's included, which takes the middle
+//!   end's output being right after every pass and the backend step named by its checker or
+//!   its switch ([`crate::bisect`]);
 //! * the reduced case passes with the plant switched off.
+//!
+//! The scorecard ([`table`]) adds, per plant over the seeds: the buckets its findings land in
+//! (one bug must be one bucket), the blamed pass, and reduced sizes and times.
 //!
 //! A plant whose targets are not registered pipelines (yet) is reported as "target not
 //! available" and picked up as soon as its pipeline registers. A baseline run with nothing
@@ -18,8 +21,7 @@
 
 pub mod table;
 
-use crate::bisect;
-use crate::reduce::{Reduced, Reducer};
+use crate::reduce::Reducer;
 use crate::session;
 use crate::signature::{self, Signature};
 use compiler::ir::text;
@@ -232,19 +234,12 @@ fn not_the_plant(
             targets.join(" ")
         ));
     }
-    if is_middle_end(plant) {
-        if sig.first_bad_pass.as_deref() != Some(plant.pass()) {
-            return Some(format!(
-                "first bad pass {}, not {}",
-                sig.first_bad_pass.as_deref().unwrap_or("none"),
-                plant.pass()
-            ));
-        }
-    } else if let Some((_, pass)) = bisect::direct(reduced, opts) {
-        // A backend plant: the middle end's output must still be right after every pass
-        // (bisection by limit may name the middle-end pass that made the shape the backend
-        // mishandles; that pass is not to blame).
-        return Some(format!("the middle end already breaks it, in {pass}"));
+    if sig.first_bad_pass.as_deref() != Some(plant.pass()) {
+        return Some(format!(
+            "first bad pass {}, not {}",
+            sig.first_bad_pass.as_deref().unwrap_or("none"),
+            plant.pass()
+        ));
     }
     let clean = OracleOptions {
         plants: Plants::NONE,
@@ -252,61 +247,6 @@ fn not_the_plant(
     };
     signature::finding_of(reduced, &clean)
         .map(|f| format!("the reduced case fails without the plant too: {f}"))
-}
-
-/// A reduction and the signature it kept.
-struct Outcome {
-    /// The signature kept (for backend plants, bisection by limit is not part of it).
-    signature: Signature,
-    /// Its key as reported.
-    key: String,
-    /// The first bad pass bisection names for the reduced case.
-    first_bad_pass: Option<String>,
-    /// The reduction.
-    reduced: Reduced,
-}
-
-/// Interpreter fuel tried first for reductions, as in [`session::reduce_case`].
-const QUICK_FUEL: u64 = 5_000;
-
-/// Reduces a backend plant's finding while it keeps the oracle's signature (kind, target,
-/// class). Bisection by pass limit is left out of the predicate: for a backend bug it names
-/// the middle-end pass that made the shape the backend mishandles, and re-running the backend
-/// at every limit for every candidate costs seconds each. [`not_the_plant`] checks instead
-/// that the middle end's output is right.
-fn reduce_backend(case: Case, opts: &OracleOptions, reducer: &Reducer) -> Result<Outcome, String> {
-    let f = signature::finding_of(&case, opts).ok_or("the input shows no finding")?;
-    let key = f.signature();
-    let same = |c: &Case, o: &OracleOptions| {
-        signature::finding_of(c, o).is_some_and(|g| g.signature() == key)
-    };
-    let quick = OracleOptions {
-        fuel: QUICK_FUEL.min(opts.fuel),
-        ..opts.clone()
-    };
-    let mut reduced = None;
-    if same(&case, &quick) {
-        let r = reducer.reduce(case.clone(), &mut |c: &Case| same(c, &quick));
-        reduced = r.ok().filter(|r| same(&r.case, opts));
-    }
-    let reduced = match reduced {
-        Some(r) => r,
-        None => reducer
-            .reduce(case, &mut |c: &Case| same(c, opts))
-            .map_err(|e| e.to_string())?,
-    };
-    let signature = Signature {
-        kind: f.kind,
-        target: f.target.clone(),
-        first_bad_pass: None,
-        class: f.class.clone(),
-    };
-    Ok(Outcome {
-        first_bad_pass: bisect::direct(&reduced.case, opts).map(|(_, pass)| pass),
-        key,
-        signature,
-        reduced,
-    })
 }
 
 /// The reproduce command of a hunt's first finding.
@@ -344,23 +284,15 @@ pub fn run_seed(plant: Option<Plant>, seed: u64, so: &SelftestOptions) -> SeedRu
     run.finding = signature::finding_of(&case, &opts).map(|f| f.to_string());
     let reducer = Reducer::default().time_limit(so.reduce_time);
     let start = Instant::now();
-    let outcome = match plant {
-        Some(p) if !is_middle_end(p) => reduce_backend(case.clone(), &opts, &reducer),
-        _ => session::reduce_case(case.clone(), &opts, &reducer).map(|r| Outcome {
-            key: r.signature.key(),
-            first_bad_pass: r.bisection.first_bad_pass,
-            signature: r.signature,
-            reduced: r.reduced,
-        }),
-    };
+    let outcome = session::reduce_case(case.clone(), &opts, &reducer);
     run.reduce_seconds = Some(start.elapsed().as_secs_f64());
     let (sig, reduced) = match outcome {
-        Ok(o) => {
-            run.reduced_size = Some(o.reduced.after);
-            run.reduced_program = Some(text::print_program(&o.reduced.case.program));
-            run.first_bad_pass = o.first_bad_pass;
-            run.signature = Some(o.key);
-            (Some(o.signature), o.reduced.case)
+        Ok(r) => {
+            run.reduced_size = Some(r.reduced.after);
+            run.reduced_program = Some(text::print_program(&r.reduced.case.program));
+            run.first_bad_pass = r.bisection.first_bad_pass;
+            run.signature = Some(r.signature.key());
+            (Some(r.signature), r.reduced.case)
         }
         Err(e) => {
             run.error = Some(e);
