@@ -44,6 +44,7 @@ pub fn reduce_case(
         fuel: QUICK_FUEL.min(opts.fuel),
         ..opts.clone()
     };
+    let reducer = &reducer.clone().budgets_of(&sig.target);
     let mut reduced = None;
     if signature::shows(&case, &quick, &sig) {
         let r = reducer.reduce(case.clone(), &mut |c: &Case| {

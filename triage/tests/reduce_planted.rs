@@ -1,5 +1,6 @@
-//! The reducer on each middle-end planted bug: found by fuzzing, reduced, still the same bug
-//! (same signature, first bad pass = the plant's pass), much smaller, and valid.
+//! The reducer on planted bugs: found by fuzzing, reduced, still the same bug (same
+//! signature, first bad pass = the plant's pass, backend plants included), much smaller, and
+//! valid; a spill bug's register budget goes down with the program, so it keeps spilling.
 
 mod common;
 
@@ -10,7 +11,7 @@ use triage::reduce::Reducer;
 use triage::session::reduce_case;
 use triage::signature;
 
-fn check(plant: Plant) {
+fn check(plant: Plant) -> fuzz::oracle::Case {
     let case = common::first_finding(plant, 1);
     let opts = common::planted(plant);
     let (sig, _) = signature::signature_of(&case, &opts).expect("it fails");
@@ -44,6 +45,35 @@ fn check(plant: Plant) {
         signature::finding_of(small, &clean).is_none(),
         "{plant}:\n{printed}"
     );
+    r.reduced.case
+}
+
+#[test]
+fn a_spill_bug_reduces_under_a_lowered_register_budget() {
+    let before = common::first_finding(Plant::GenSpillSlotReuse, 1)
+        .config
+        .gen_grfs;
+    let small = check(Plant::GenSpillSlotReuse);
+    assert!(
+        small.config.gen_grfs < before,
+        "{before} -> {}",
+        small.config.gen_grfs
+    );
+    assert!(small.program.func.inst_count() <= 15);
+    // The a6xx budgets, which gen8 does not read, stay at their defaults.
+    let d = fuzz::oracle::CaseConfig::default();
+    assert_eq!(small.config.a6xx_registers, d.a6xx_registers);
+}
+
+#[test]
+fn backend_plants_reduce_and_keep_their_blame() {
+    for plant in [
+        Plant::ZeroSamplesSharedPayload,
+        Plant::A6xxSpillReloadStale,
+        Plant::A6xxBraoInvert,
+    ] {
+        check(plant);
+    }
 }
 
 #[test]

@@ -10,9 +10,11 @@
 //! candidate count (fuel and cycle budgets bound each run, in the oracle). There is no
 //! randomness: passes propose candidates in a fixed order, so a reduction is reproducible.
 //!
-//! Program passes ([`passes::PASSES`]) run to a fixpoint, then configuration passes
-//! ([`config::CONFIG_PASSES`]: switch optional passes off, and later knobs such as SIMD
-//! width or register budgets), then the program passes again if the configuration changed.
+//! Register budgets are lowered first ([`config::CONFIG_PASSES`]' `lower-budget`: a spill
+//! bug must keep spilling as the program shrinks). Then program passes ([`passes::PASSES`])
+//! run to a fixpoint, then the configuration passes (budgets again, optional passes off,
+//! other knobs to their defaults), then the program passes again if the configuration
+//! changed.
 
 pub mod config;
 pub mod edit;
@@ -50,6 +52,9 @@ pub struct Reducer {
     pub log_attempts: bool,
     /// Also shrink the configuration.
     pub shrink_config: bool,
+    /// The target whose register budgets are lowered (`None`: every backend's). A budget the
+    /// bug's target does not read only slows the other pipelines down.
+    pub budget_target: Option<String>,
 }
 
 impl Default for Reducer {
@@ -60,6 +65,7 @@ impl Default for Reducer {
             progress: false,
             log_attempts: false,
             shrink_config: true,
+            budget_target: None,
         }
     }
 }
@@ -135,6 +141,9 @@ struct Run<'a> {
     start: Instant,
     best: Case,
     seen: HashSet<u64>,
+    /// Candidates found interesting: met again (a budget lowered, then put back to its
+    /// default when the bug turns out not to need it), they are kept without a run.
+    interesting: HashSet<u64>,
     out: Reduced,
     last_report: Instant,
 }
@@ -158,16 +167,23 @@ impl Run<'_> {
             self.out.truncated = true;
             return Step::Stop;
         }
+        // Deduplicated before verifying: a pass can propose the same invalid candidate again
+        // after every kept one, and verifying it each time is most of the work.
+        let hash = case_hash(&cand);
+        if !self.seen.insert(hash) {
+            self.out.duplicates += 1;
+            if self.interesting.contains(&hash) {
+                self.best = cand;
+                return Step::Kept;
+            }
+            return Step::Rejected;
+        }
         if let Err(e) = verify::verify(&cand.program) {
             if self.r.log_attempts {
                 let first = e.to_string();
                 eprintln!("reduce: try {name}: invalid: {first}");
             }
             self.out.invalid += 1;
-            return Step::Rejected;
-        }
-        if !self.seen.insert(case_hash(&cand)) {
-            self.out.duplicates += 1;
             return Step::Rejected;
         }
         self.out.runs += 1;
@@ -191,6 +207,7 @@ impl Run<'_> {
             self.last_report = Instant::now();
         }
         if keep {
+            self.interesting.insert(hash);
             self.best = cand;
             self.out.accepted += 1;
             self.out.passes[pass].accepted += 1;
@@ -230,13 +247,22 @@ impl Run<'_> {
         }
     }
 
-    /// Configuration passes, each to a fixpoint; returns whether anything was kept.
-    fn config_fixpoint(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
+    /// Configuration passes `which` (indices into [`config::CONFIG_PASSES`]), each to a
+    /// fixpoint; returns whether anything was kept.
+    fn config_fixpoint(
+        &mut self,
+        pred: &mut dyn IsInteresting,
+        which: std::ops::Range<usize>,
+    ) -> Option<bool> {
         let mut any = false;
         let base = passes::PASSES.len();
         for (k, &(name, pass)) in config::CONFIG_PASSES.iter().enumerate() {
+            if !which.contains(&k) {
+                continue;
+            }
             let mut index = 0;
-            while let Some(c) = pass(&self.best.config, index) {
+            let target = self.r.budget_target.as_deref();
+            while let Some(c) = pass(&self.best.config, index, target) {
                 let Some(config) = c else {
                     index += 1;
                     continue;
@@ -260,6 +286,12 @@ impl Reducer {
     /// Sets the wall-clock limit.
     pub fn time_limit(mut self, t: Duration) -> Self {
         self.time_limit = t;
+        self
+    }
+
+    /// Lowers only the register budgets of `target` (a finding's pipeline).
+    pub fn budgets_of(mut self, target: &str) -> Self {
+        self.budget_target = Some(target.to_string());
         self
     }
 
@@ -291,6 +323,7 @@ impl Reducer {
             r: self,
             start,
             seen: HashSet::from([case_hash(&case), case_hash(&empty)]),
+            interesting: HashSet::from([case_hash(&case)]),
             best: case,
             out: Reduced {
                 case: empty,
@@ -311,16 +344,31 @@ impl Reducer {
             },
             last_report: Instant::now(),
         };
-        // Program to a fixpoint, configuration, and again while the configuration shrinks.
-        for _ in 0..4 {
+        // Budgets down first (a smaller program must still spill), then the program to a
+        // fixpoint and the budgets again, while they go down; then every configuration pass
+        // (which also puts the budgets the bug does not need back to their defaults), and
+        // the program again while the configuration shrinks.
+        let budgets = 0..1;
+        let others = 1..config::CONFIG_PASSES.len();
+        if self.shrink_config {
+            run.config_fixpoint(pred, budgets.clone());
+        }
+        let mut limited = false;
+        for _ in 0..6 {
             if run.program_fixpoint(pred).is_none() {
+                limited = true;
                 break;
             }
-            if !self.shrink_config {
+            if !self.shrink_config || run.config_fixpoint(pred, budgets.clone()) != Some(true) {
                 break;
             }
-            match run.config_fixpoint(pred) {
-                Some(true) => continue,
+        }
+        for _ in 0..3 {
+            if limited || !self.shrink_config {
+                break;
+            }
+            match run.config_fixpoint(pred, budgets.start..others.end) {
+                Some(true) => limited = run.program_fixpoint(pred).is_none(),
                 _ => break,
             }
         }

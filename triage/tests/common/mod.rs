@@ -10,11 +10,7 @@ use std::path::Path;
 
 /// Oracle options with one plant on, middle end only.
 pub fn planted(plant: Plant) -> OracleOptions {
-    OracleOptions {
-        plants: Plants::NONE.with(plant),
-        targets: vec!["middle".into()],
-        ..OracleOptions::default()
-    }
+    triage::selftest::oracle_options(Some(plant))
 }
 
 /// The first input of `seed` that shows a finding with `plant` on, decoded.
