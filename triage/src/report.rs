@@ -298,6 +298,14 @@ pub fn markdown(r: &BugReport) -> String {
         "- **Size:** {} → {} instructions (reduced in {:.1}s, {} candidates)",
         r.size_before, r.size_after, r.reduce_seconds, r.reduce_runs
     );
+    if r.size_after == 0 {
+        let _ = writeln!(
+            s,
+            "- **Note:** the reduced program has no instruction: the bug shows in the code \
+             the backend emits for every program (its fixed prologue and epilogue), not in \
+             code made from the program"
+        );
+    }
     let _ = writeln!(s, "\n## Reproduce\n\n```sh\n{}\n```\n", r.command);
     let _ = writeln!(s, "Repro file: `{}`\n", r.repro_file.display());
     let _ = writeln!(s, "## Configuration\n");
