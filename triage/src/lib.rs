@@ -7,7 +7,8 @@
 //! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
 //! * [`session`] — triage of a whole fuzz output folder;
 //! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
-//! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`).
+//! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`);
+//! * [`target_code`] — a backend's machine code for a case, as the oracle compiles it.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -19,3 +20,4 @@ pub mod selftest;
 pub mod session;
 pub mod signature;
 pub mod stats;
+pub mod target_code;

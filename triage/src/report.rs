@@ -205,10 +205,10 @@ pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Diffe
     out
 }
 
-/// The hook for target code: the compiled program as the target shows it, annotated at the
-/// first difference. The middle end shows its optimised register-form IR, `vulkan` the SPIR-V
-/// module with the device; the other backends return `None` until their pipelines expose a
-/// disassembler.
+/// The target code: the compiled program as the target shows it. The middle end shows its
+/// optimised IR annotated at the first difference, the Gen and a6xx backends their
+/// disassembly headed by the checker's and the hazard check's verdicts (which name the
+/// instruction), `vulkan` the SPIR-V module with the device.
 pub fn disassembly(
     case: &Case,
     opts: &OracleOptions,
@@ -218,10 +218,10 @@ pub fn disassembly(
     if target == "vulkan" {
         return vulkan_disassembly(case, opts);
     }
-    if target != "middle" {
-        return None;
-    }
     let p = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
+    if target != "middle" {
+        return crate::target_code::listing(case, opts, &p, target);
+    }
     let marker = first
         .filter(|d| d.place == "output")
         .map(|d| format!("store_output {},", d.index));
@@ -281,12 +281,14 @@ pub fn markdown(r: &BugReport) -> String {
     if let Some(why) = &r.evidence {
         let _ = writeln!(s, "- **Evidence:** {why}");
     }
-    let limit = r.bisect_limit.map_or("not found".into(), |n| n.to_string());
-    let _ = writeln!(
-        s,
-        "- **Bisection:** first bad pass limit {limit} of {} optional pass runs",
-        r.pass_runs
-    );
+    if r.pass_runs > 0 {
+        let limit = r.bisect_limit.map_or("not found".into(), |n| n.to_string());
+        let _ = writeln!(
+            s,
+            "- **Bisection:** first bad pass limit {limit} of {} optional pass runs",
+            r.pass_runs
+        );
+    }
     if let Some((i, name)) = &r.direct {
         let _ = writeln!(
             s,

@@ -4,7 +4,6 @@
 
 use super::run::format_results;
 use compiler::ir::Program;
-use compiler::passes::pipeline::{self, PassConfig};
 use fuzz::oracle::{Case, Coverage, OracleOptions};
 use fuzz::pipelines::{a6xx, gen, middle, vulkan};
 use sim::gen::ExecSize;
@@ -101,18 +100,8 @@ fn show_gen(
     width: ExecSize,
     asm: bool,
 ) -> Result<Shown, String> {
-    let mut p = optimised.clone();
-    pipeline::to_registers(
-        &mut p,
-        true,
-        &PassConfig {
-            plants: opts.plants,
-        },
-    )
-    .map_err(|e| e.to_string())?;
     let options = gen::options(case, opts, width);
-    let compiled =
-        compiler::gen::compile(&p, &options).map_err(|e| format!("compile error: {e}"))?;
+    let (p, compiled) = triage::target_code::gen(case, opts, optimised, width)?;
     let mut out = format!("// {options:?}\n");
     if asm {
         out += &compiled.program.to_string();
@@ -151,8 +140,7 @@ fn show_a6xx(
     asm: bool,
 ) -> Result<Shown, String> {
     let options = a6xx::options(case, opts);
-    let compiled =
-        compiler::a6xx::compile(optimised, &options).map_err(|e| format!("compile error: {e}"))?;
+    let compiled = triage::target_code::a6xx(case, opts, optimised)?;
     let mut out = format!("// {options:?}\n");
     if asm {
         out += &compiled.program.to_string();
