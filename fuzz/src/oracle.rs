@@ -293,6 +293,9 @@ pub struct Coverage {
     pub passes_changed: Vec<&'static str>,
     /// Passes through loop bodies in the interpreter's run, all invocations together.
     pub loop_passes: u64,
+    /// IR instructions the interpreter executed, all invocations together (0: not run yet);
+    /// the pipelines' timeouts are judged against it (`pipelines::work`).
+    pub interpreted_insts: u64,
     /// Pipelines that could not judge this case, with why (`vulkan: …`).
     pub skipped: Vec<String>,
 }
@@ -432,6 +435,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
             coverage.loop_back_edge_twice = stats.loops_taken_twice > 0;
             coverage.divergent_simd8 = stats.divergent_ifs_simd8 > 0;
             coverage.loop_passes = stats.loop_passes;
+            coverage.interpreted_insts = stats.executed_insts;
             results
         }
         Err(InterpError::OutOfFuel { .. }) => return Verdict::Rejected(Rejection::OutOfFuel),

@@ -65,24 +65,42 @@ impl Pipeline for A6xx {
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
         let config = a6xx::sim_config(&options);
+        // Timeouts are judged against the program's own work: see `work`.
+        let waves = u64::from(
+            optimised
+                .dispatch
+                .invocations
+                .div_ceil(config.wave.fibers()),
+        );
+        let budget = |coverage: &Coverage| {
+            work::instruction_budget(self.name(), case, opts, coverage, waves)
+        };
+        let known = if coverage.interpreted_insts > 0 {
+            Some(budget(coverage)?)
+        } else {
+            None
+        };
+        let first = sim::a6xx::Config {
+            instruction_budget: known.unwrap_or(u64::MAX),
+            ..config
+        };
         let mut run = profile::time(Phase::Simulate, || {
-            sim::a6xx::run(&compiled.program, &optimised.dispatch, &config)
+            sim::a6xx::run(&compiled.program, &optimised.dispatch, &first)
         });
         if matches!(run.outcome, Outcome::Timeout) {
-            // Judged against the program's own work: see `work`.
-            let waves = u64::from(
-                optimised
-                    .dispatch
-                    .invocations
-                    .div_ceil(config.wave.fibers()),
-            );
-            let budget = work::instruction_budget(self.name(), case, opts, waves)?;
-            let unlimited = sim::a6xx::Config {
-                cycle_budget: u64::MAX,
-                instruction_budget: budget,
-                ..config
+            let budget = match known {
+                Some(b) => b,
+                None => budget(coverage)?,
             };
-            run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &unlimited);
+            if run.stats.instructions < budget {
+                // Only the cycle budget ran out: slow, perhaps, not stuck.
+                let unlimited = sim::a6xx::Config {
+                    cycle_budget: u64::MAX,
+                    instruction_budget: budget,
+                    ..config
+                };
+                run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &unlimited);
+            }
             // A hazard seen on the way explains a runaway loop (a counter read too early):
             // the hazard is the finding, the timeout only its consequence.
             if matches!(run.outcome, Outcome::Timeout) && run.hazards.is_empty() {

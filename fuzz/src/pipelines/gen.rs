@@ -105,16 +105,33 @@ impl Pipeline for Gen {
                 )
             })
         };
-        let mut run = profile::time(Phase::Simulate, || run_with(&compiled.sim_config()))?;
+        // Timeouts are judged against the program's own work: see `work`.
+        let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));
+        let budget =
+            |coverage: &Coverage| work::instruction_budget(name, case, opts, coverage, threads);
+        let known = if coverage.interpreted_insts > 0 {
+            Some(budget(coverage)?)
+        } else {
+            None
+        };
+        let first = sim::gen::Config {
+            max_instructions: known.unwrap_or(u64::MAX),
+            ..compiled.sim_config()
+        };
+        let mut run = profile::time(Phase::Simulate, || run_with(&first))?;
         if matches!(run.outcome, Outcome::Timeout) {
-            // Judged against the program's own work: see `work`.
-            let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));
-            let budget = work::instruction_budget(name, case, opts, threads)?;
-            run = run_with(&sim::gen::Config {
-                max_cycles: u64::MAX,
-                max_instructions: budget,
-                ..compiled.sim_config()
-            })?;
+            let budget = match known {
+                Some(b) => b,
+                None => budget(coverage)?,
+            };
+            if run.stats.instructions < budget {
+                // Only the cycle budget ran out: slow, perhaps, not stuck.
+                run = run_with(&sim::gen::Config {
+                    max_cycles: u64::MAX,
+                    max_instructions: budget,
+                    ..compiled.sim_config()
+                })?;
+            }
             // A hazard seen on the way explains a runaway loop (a counter read too early):
             // the hazard is the finding, the timeout only its consequence.
             if matches!(run.outcome, Outcome::Timeout) && run.hazards.is_empty() {

@@ -1,10 +1,11 @@
 //! Timeouts judged against the program's own work, not a fixed cycle budget.
 //!
-//! A simulator run first gets the machine's ordinary cycle budget (cheap, and enough for
-//! almost every program). When that runs out, the run is not yet a bug: a starved register
-//! budget can make a correct compile spend tens of millions of cycles stalled on fills. So the
-//! run is repeated with no cycle limit and an *instruction* budget taken from the program
-//! itself: [`WORK_FACTOR`] machine instructions per IR instruction the reference interpreter
+//! A simulator run gets the machine's ordinary cycle budget and an *instruction* budget taken
+//! from the program itself. Past the instruction budget the compiled code does not terminate:
+//! the `timeout` finding, at once (a runaway loop does not first burn the whole cycle budget).
+//! Past only the cycle budget the run is not yet a bug: a starved register budget can make a
+//! correct compile spend tens of millions of cycles stalled on fills, so the run is repeated
+//! with no cycle limit. The instruction budget: [`WORK_FACTOR`] machine instructions per IR instruction the reference interpreter
 //! executed (summed over all invocations), plus [`SLACK_PER_THREAD`] per thread or wave.
 //! A correct compile stays far inside it — each IR instruction lowers to a handful of machine
 //! instructions, spill code adds a fill per operand and a spill per result, and a SIMD thread
@@ -15,7 +16,7 @@
 
 use super::classified;
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, OracleOptions, INTERPRETER};
+use crate::oracle::{Case, Coverage, OracleOptions, INTERPRETER};
 use compiler::interp::RunOptions;
 
 /// Machine instructions a correct compile may execute per IR instruction the interpreter
@@ -27,29 +28,35 @@ pub const WORK_FACTOR: u64 = 64;
 /// the prologue, payload set-up and control flow run with no lane enabled.
 pub const SLACK_PER_THREAD: u64 = 4096;
 
-/// The instruction budget of `target`'s run of `case` over `threads` threads or waves, or its
-/// `timeout` finding when the interpreter cannot run the program (the oracle rejects such
-/// cases before any pipeline, so this is only for callers that judge a case alone).
+/// The instruction budget of `target`'s run of `case` over `threads` threads or waves, from
+/// the interpreter's count in `coverage` (the oracle's run), or from a run of its own for
+/// callers that judge a case alone; the `timeout` finding when the interpreter cannot run the
+/// program (the oracle rejects such cases before any pipeline).
 pub fn instruction_budget(
     target: &str,
     case: &Case,
     opts: &OracleOptions,
+    coverage: &Coverage,
     threads: u64,
 ) -> Result<u64, Box<Finding>> {
-    let run = RunOptions {
-        fuel: opts.fuel,
-        ..RunOptions::default()
+    let interpreted = if coverage.interpreted_insts > 0 {
+        coverage.interpreted_insts
+    } else {
+        let run = RunOptions {
+            fuel: opts.fuel,
+            ..RunOptions::default()
+        };
+        let (_, stats) = INTERPRETER
+            .with_borrow_mut(|i| i.run_with_stats(&case.program, &run))
+            .map_err(|_| {
+                timeout_finding(
+                    target,
+                    "cycle budget exhausted; the interpreter cannot run the program".into(),
+                )
+            })?;
+        stats.executed_insts
     };
-    let (_, stats) = INTERPRETER
-        .with_borrow_mut(|i| i.run_with_stats(&case.program, &run))
-        .map_err(|_| {
-            timeout_finding(
-                target,
-                "cycle budget exhausted; the interpreter cannot run the program".into(),
-            )
-        })?;
-    Ok(stats
-        .executed_insts
+    Ok(interpreted
         .saturating_mul(WORK_FACTOR)
         .saturating_add(threads.saturating_mul(SLACK_PER_THREAD)))
 }

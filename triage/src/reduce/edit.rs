@@ -44,6 +44,11 @@ pub fn zero(func: &mut Function, ty: Type) -> Option<Value> {
             && func.result(i).is_some_and(|v| func.ty(v) == ty)
     });
     if let Some(i) = existing {
+        // To the top of the entry block (a constant reads nothing), so it dominates a use
+        // earlier in that block too: otherwise every removal there is an invalid candidate.
+        let insts = &mut func.blocks[entry].insts;
+        insts.retain(|&j| j != i);
+        insts.insert(0, i);
         return func.result(i);
     }
     let (inst, v) = func.make_inst(InstKind::Const { bits: [0; 4] }, ty);

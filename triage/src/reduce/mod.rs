@@ -141,8 +141,8 @@ struct Run<'a> {
     start: Instant,
     best: Case,
     seen: HashSet<u64>,
-    /// Candidates found interesting: met again (a budget lowered, then put back to its
-    /// default when the bug turns out not to need it), they are kept without a run.
+    /// Candidates found interesting: met again by a configuration pass (a budget lowered, then
+    /// put back to its default when the bug turns out not to need it), kept without a run.
     interesting: HashSet<u64>,
     out: Reduced,
     last_report: Instant,
@@ -172,7 +172,11 @@ impl Run<'_> {
         let hash = case_hash(&cand);
         if !self.seen.insert(hash) {
             self.out.duplicates += 1;
-            if self.interesting.contains(&hash) {
+            // Only for configuration passes (a budget lowered, then put back to its default
+            // when the bug does not need it), whose rounds are bounded; a program pass meeting
+            // an earlier state again would go round in circles. Never the best itself.
+            let config_pass = pass >= passes::PASSES.len();
+            if config_pass && self.interesting.contains(&hash) && hash != case_hash(&self.best) {
                 self.best = cand;
                 return Step::Kept;
             }
