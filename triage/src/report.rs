@@ -218,6 +218,11 @@ pub fn disassembly(
     if target == "vulkan" {
         return vulkan_disassembly(case, opts);
     }
+    // Only for a pipeline's findings: a worker process's hang or crash must not be re-run
+    // here (it would hang or kill triage).
+    if !matches!(target, "middle" | "gen8" | "gen16" | "a6xx") {
+        return None;
+    }
     let p = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
     if target != "middle" {
         return crate::target_code::listing(case, opts, &p, target);

@@ -168,6 +168,20 @@ fn hangs_and_stack_overflows_become_findings_and_the_run_goes_on() {
         assert!(stdout.starts_with(says), "{f}: {stdout}");
         assert!(started.elapsed() < Duration::from_secs(30), "{f}");
     }
+    // Triage files them as found, without re-running them (which would hang it).
+    let started = Instant::now();
+    let out = gpufuzz(&[
+        "triage",
+        dir.to_str().unwrap(),
+        "--plant",
+        "test-hang",
+        "--plant",
+        "test-recurse",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("timeout:process:wall-clock"), "{stdout}");
+    assert!(started.elapsed() < Duration::from_secs(60));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
