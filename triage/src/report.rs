@@ -270,6 +270,18 @@ fn vulkan_disassembly(case: &Case, opts: &OracleOptions) -> Option<String> {
     Some(s)
 }
 
+/// The targets a bucket's findings showed on, from their folder names
+/// (`<kind>-<target>-<hash>`): one root cause seen on gen8 and gen16 is one report that says so.
+pub fn seen_on(findings: &[String]) -> Vec<&str> {
+    let mut targets: Vec<&str> = findings
+        .iter()
+        .filter_map(|f| f.rsplit('-').nth(1))
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    targets
+}
+
 /// Renders the markdown issue.
 pub fn markdown(r: &BugReport) -> String {
     let mut s = String::new();
@@ -281,6 +293,7 @@ pub fn markdown(r: &BugReport) -> String {
         r.hits,
         r.findings.join(", ")
     );
+    let _ = writeln!(s, "- **Seen on:** {}", seen_on(&r.findings).join(", "));
     let pass = r.first_bad_pass.as_deref().unwrap_or("unknown");
     let _ = writeln!(s, "- **First bad pass:** `{pass}`");
     if let Some(why) = &r.evidence {
@@ -405,4 +418,18 @@ pub fn with_bisection(r: &mut BugReport, b: &Bisection) {
     r.bisect_limit = b.limit;
     r.pass_runs = b.runs.len();
     r.direct = b.direct.clone();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_bucket_names_every_target_its_findings_showed_on() {
+        let findings = [
+            "ra-check-gen8-1fa04528b07745e2",
+            "compile-error-gen16-5662780ca6d5de2d",
+            "ra-check-gen8-50022eb0c1d70af9",
+        ]
+        .map(String::from);
+        assert_eq!(super::seen_on(&findings), ["gen16", "gen8"]);
+    }
 }
