@@ -72,14 +72,7 @@ impl Pipeline for A6xx {
                 .invocations
                 .div_ceil(config.wave.fibers()),
         );
-        let budget = |coverage: &Coverage| {
-            work::instruction_budget(self.name(), case, opts, coverage, waves)
-        };
-        let known = if coverage.interpreted_insts > 0 {
-            Some(budget(coverage)?)
-        } else {
-            None
-        };
+        let known = work::known_budget(coverage, waves);
         let first = sim::a6xx::Config {
             instruction_budget: known.unwrap_or(u64::MAX),
             ..config
@@ -90,7 +83,7 @@ impl Pipeline for A6xx {
         if matches!(run.outcome, Outcome::Timeout) {
             let budget = match known {
                 Some(b) => b,
-                None => budget(coverage)?,
+                None => work::instruction_budget(self.name(), case, opts, coverage, waves)?,
             };
             if run.stats.instructions < budget {
                 // Only the cycle budget ran out: slow, perhaps, not stuck.

@@ -107,13 +107,7 @@ impl Pipeline for Gen {
         };
         // Timeouts are judged against the program's own work: see `work`.
         let threads = u64::from(registers.dispatch.invocations.div_ceil(self.width.lanes()));
-        let budget =
-            |coverage: &Coverage| work::instruction_budget(name, case, opts, coverage, threads);
-        let known = if coverage.interpreted_insts > 0 {
-            Some(budget(coverage)?)
-        } else {
-            None
-        };
+        let known = work::known_budget(coverage, threads);
         let first = sim::gen::Config {
             max_instructions: known.unwrap_or(u64::MAX),
             ..compiled.sim_config()
@@ -122,7 +116,7 @@ impl Pipeline for Gen {
         if matches!(run.outcome, Outcome::Timeout) {
             let budget = match known {
                 Some(b) => b,
-                None => budget(coverage)?,
+                None => work::instruction_budget(name, case, opts, coverage, threads)?,
             };
             if run.stats.instructions < budget {
                 // Only the cycle budget ran out: slow, perhaps, not stuck.

@@ -56,9 +56,20 @@ pub fn instruction_budget(
             })?;
         stats.executed_insts
     };
-    Ok(interpreted
+    Ok(budget_of(interpreted, threads))
+}
+
+/// The instruction budget when the oracle's interpreter run already counted the program's
+/// work, for the first simulation (which then stops a runaway at once); `None` for a caller
+/// judging a case alone, which pays for an interpreter run only if a simulation times out.
+pub fn known_budget(coverage: &Coverage, threads: u64) -> Option<u64> {
+    (coverage.interpreted_insts > 0).then(|| budget_of(coverage.interpreted_insts, threads))
+}
+
+fn budget_of(interpreted: u64, threads: u64) -> u64 {
+    interpreted
         .saturating_mul(WORK_FACTOR)
-        .saturating_add(threads.saturating_mul(SLACK_PER_THREAD)))
+        .saturating_add(threads.saturating_mul(SLACK_PER_THREAD))
 }
 
 /// `target`'s `timeout` finding for a run that executed `executed` instructions and was
