@@ -134,6 +134,10 @@ pub struct Summary {
     pub seconds_left: Option<f64>,
     /// The flags that select plants and targets (`--plant P --target T`).
     pub flags: String,
+    /// Worker threads or processes (0 in summaries written before it was recorded); a
+    /// resumed run uses as many unless told otherwise.
+    #[serde(default)]
+    pub jobs: usize,
     /// Whether the run ended by itself (not killed).
     pub complete: bool,
     /// Hits per signature (every hit, saved or not).
@@ -292,6 +296,7 @@ impl Run<'_> {
                 .time
                 .map(|t| t.saturating_sub(elapsed).as_secs_f64()),
             flags: self.opts.repro_flags.clone(),
+            jobs: self.opts.jobs,
             complete,
             findings_by_signature: stats.signatures.clone(),
             stats,

@@ -189,7 +189,16 @@ fn hangs_and_stack_overflows_become_findings_and_the_run_goes_on() {
 fn a_killed_run_resumes_at_its_next_input() {
     let dir = common::temp_dir("resume");
     let mut child = Command::new(EXE)
-        .args(["fuzz", "--time", "600", "--no-fork", "--target", "middle"])
+        .args([
+            "fuzz",
+            "--time",
+            "600",
+            "--no-fork",
+            "--target",
+            "middle",
+            "--jobs",
+            "2",
+        ])
         .args(["--status", "1", "--out", dir.to_str().unwrap()])
         .stderr(Stdio::null())
         .spawn()
@@ -219,6 +228,10 @@ fn a_killed_run_resumes_at_its_next_input() {
     assert!(
         err.contains(&format!("from input {}", at_kill.next_index)),
         "{err}"
+    );
+    assert!(
+        err.contains(" jobs 2"),
+        "the resumed run keeps its --jobs: {err}"
     );
     let after = Summary::read(&dir).unwrap();
     assert!(after.complete);

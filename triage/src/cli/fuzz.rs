@@ -27,9 +27,10 @@ pub struct FuzzArgs {
     /// Stop after this many seconds (default 60 when --runs is not given).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     time: Option<u64>,
-    /// Worker threads (with --fork, worker processes).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: u16,
+    /// Worker threads (with --fork, worker processes) [default: 1; with --resume, as many as
+    /// the resumed run had].
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Output folder: findings go to OUT/findings/, the run's figures to OUT/summary.json
     /// (rewritten every status period; `--resume OUT` continues from it). Created and
     /// test-written before any work.
@@ -82,6 +83,7 @@ struct Plan {
     config: ConfigArgs,
     start: u64,
     earlier: FuzzStats,
+    jobs: usize,
 }
 
 fn plan(a: &FuzzArgs) -> Result<Plan, String> {
@@ -106,6 +108,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
             out: out.clone(),
             config,
             start: s.next_index,
+            jobs: a.jobs.map_or(s.jobs.max(1), usize::from),
             // An error that stopped the earlier part is not this part's.
             earlier: FuzzStats {
                 save_errors: Vec::new(),
@@ -132,6 +135,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
         config: a.config.clone(),
         start: 0,
         earlier: FuzzStats::default(),
+        jobs: a.jobs.map_or(1, usize::from),
     })
 }
 
@@ -169,7 +173,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         seed: p.seed,
         runs: p.runs,
         time: p.time,
-        jobs: usize::from(a.jobs),
+        jobs: p.jobs,
         out: Some(p.out.clone()),
         status_every: (a.status > 0).then(|| Duration::from_secs(a.status)),
         keep_per_signature: a.keep,
@@ -182,7 +186,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
     eprintln!(
         "gpufuzz fuzz: seed {} jobs {}{} {}{} -> {}",
         p.seed,
-        a.jobs,
+        p.jobs,
         if fork {
             format!(" (worker processes, {}s per input)", a.input_timeout)
         } else {
