@@ -37,10 +37,22 @@ fn replace_in_conds(list: &mut [CfNode], from: Value, to: Value) {
 /// A zero constant of type `ty` at the start of the entry block (so it dominates every use),
 /// or `None` for types that have no constant (derefs). An existing one is reused.
 pub fn zero(func: &mut Function, ty: Type) -> Option<Value> {
+    constant(func, ty, [0; 4])
+}
+
+/// A boolean vector constant with every component true (see [`zero`]).
+pub fn all_true(func: &mut Function, ty: Type) -> Option<Value> {
+    let mut bits = [0; 4];
+    bits[..usize::from(ty.comps())].fill(1);
+    constant(func, ty, bits)
+}
+
+/// A constant `bits` of type `ty` at the start of the entry block (see [`zero`]).
+fn constant(func: &mut Function, ty: Type, bits: [u32; 4]) -> Option<Value> {
     ty.bits()?;
     let entry = compiler::ir::first_block(&func.body)?;
     let existing = func.blocks[entry].insts.iter().copied().find(|&i| {
-        matches!(func.insts[i].kind, InstKind::Const { bits: [0, 0, 0, 0] })
+        matches!(func.insts[i].kind, InstKind::Const { bits: b } if b == bits)
             && func.result(i).is_some_and(|v| func.ty(v) == ty)
     });
     if let Some(i) = existing {
@@ -51,7 +63,7 @@ pub fn zero(func: &mut Function, ty: Type) -> Option<Value> {
         insts.insert(0, i);
         return func.result(i);
     }
-    let (inst, v) = func.make_inst(InstKind::Const { bits: [0; 4] }, ty);
+    let (inst, v) = func.make_inst(InstKind::Const { bits }, ty);
     func.blocks[entry].insts.insert(0, inst);
     v
 }
@@ -75,6 +87,29 @@ pub fn remove_insts(func: &mut Function, insts: &[Inst]) -> bool {
         func.blocks[b].insts.retain(|i| !doomed.contains(i));
     }
     true
+}
+
+/// The blocks of a loop body `list` that end in a `break` or `continue` of that loop (not of
+/// a loop nested in it).
+pub fn loop_exits(func: &Function, list: &[CfNode], out: &mut Vec<Block>) {
+    for node in list {
+        match node {
+            CfNode::Block(b) => {
+                if func.blocks[*b]
+                    .insts
+                    .last()
+                    .is_some_and(|&i| func.insts[i].kind.is_jump())
+                {
+                    out.push(*b);
+                }
+            }
+            CfNode::If(n) => {
+                loop_exits(func, &n.then_list, out);
+                loop_exits(func, &n.else_list, out);
+            }
+            CfNode::Loop(_) => {}
+        }
+    }
 }
 
 /// Whether any placed instruction or `if` reads `v`.

@@ -23,7 +23,7 @@ pub mod passes;
 use compiler::ir::{text, verify, CfNode, Function, Program};
 use fuzz::oracle::Case;
 use passes::Candidate;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
@@ -139,11 +139,15 @@ fn case_hash(case: &Case) -> u64 {
 struct Run<'a> {
     r: &'a Reducer,
     start: Instant,
+    /// The program passes' order in this descent (names from [`passes::ORDERS`]).
+    order: &'static [&'static str],
     best: Case,
+    /// Candidates met in this descent (a revisit is rejected: program passes must not cycle).
     seen: HashSet<u64>,
-    /// Candidates found interesting: met again by a configuration pass (a budget lowered, then
-    /// put back to its default when the bug turns out not to need it), kept without a run.
-    interesting: HashSet<u64>,
+    /// Verdicts of every candidate run so far, in any descent. An interesting one met again
+    /// by a configuration pass (a budget lowered, then put back to its default when the bug
+    /// turns out not to need it) is kept without a run.
+    verdicts: HashMap<u64, bool>,
     out: Reduced,
     last_report: Instant,
 }
@@ -176,13 +180,21 @@ impl Run<'_> {
             // when the bug does not need it), whose rounds are bounded; a program pass meeting
             // an earlier state again would go round in circles. Never the best itself.
             let config_pass = pass >= passes::PASSES.len();
-            if config_pass && self.interesting.contains(&hash) && hash != case_hash(&self.best) {
+            if config_pass
+                && self.verdicts.get(&hash) == Some(&true)
+                && hash != case_hash(&self.best)
+            {
                 self.best = cand;
                 return Step::Kept;
             }
             return Step::Rejected;
         }
-        if let Err(e) = verify::verify(&cand.program) {
+        // Only valid candidates have verdicts.
+        let verified = match self.verdicts.contains_key(&hash) {
+            true => Ok(()),
+            false => verify::verify(&cand.program),
+        };
+        if let Err(e) = verified {
             if self.r.log_attempts {
                 let first = e.to_string();
                 eprintln!("reduce: try {name}: invalid: {first}");
@@ -190,10 +202,18 @@ impl Run<'_> {
             self.out.invalid += 1;
             return Step::Rejected;
         }
-        self.out.runs += 1;
-        self.out.passes[pass].runs += 1;
         let size = cand.program.func.inst_count();
-        let keep = pred.is_interesting(&cand);
+        let keep = match self.verdicts.get(&hash) {
+            // Run by an earlier descent: its verdict stands (the predicate is deterministic).
+            Some(&keep) => keep,
+            None => {
+                self.out.runs += 1;
+                self.out.passes[pass].runs += 1;
+                let keep = pred.is_interesting(&cand);
+                self.verdicts.insert(hash, keep);
+                keep
+            }
+        };
         if self.r.log_attempts {
             eprintln!(
                 "reduce: try {name}: {size} insts -> {}",
@@ -211,7 +231,6 @@ impl Run<'_> {
             self.last_report = Instant::now();
         }
         if keep {
-            self.interesting.insert(hash);
             self.best = cand;
             self.out.accepted += 1;
             self.out.passes[pass].accepted += 1;
@@ -226,7 +245,8 @@ impl Run<'_> {
         let mut any = false;
         loop {
             let mut changed = false;
-            for (k, &(name, pass)) in passes::PASSES.iter().enumerate() {
+            for &name in self.order {
+                let (k, pass) = passes::by_name(name).expect("ORDERS names only PASSES");
                 let mut index = 0;
                 while let Some(candidate) = pass(&self.best.program, index) {
                     let Candidate::Try(q) = candidate else {
@@ -305,6 +325,42 @@ impl Reducer {
         self
     }
 
+    /// One greedy descent from `run.best` in `run.order`; returns whether a limit stopped it.
+    fn descend(&self, run: &mut Run, pred: &mut dyn IsInteresting) -> bool {
+        // Budgets down first (a smaller program must still spill), then the program to a
+        // fixpoint and the budgets again, while they go down; then every configuration pass
+        // (which also puts the budgets the bug does not need back to their defaults), and
+        // the program again while the configuration shrinks.
+        let budgets = 0..1;
+        let others = 1..config::CONFIG_PASSES.len();
+        if self.shrink_config && run.config_fixpoint(pred, budgets.clone()).is_none() {
+            return true;
+        }
+        for _ in 0..6 {
+            if run.program_fixpoint(pred).is_none() {
+                return true;
+            }
+            if !self.shrink_config || run.config_fixpoint(pred, budgets.clone()) != Some(true) {
+                break;
+            }
+        }
+        for _ in 0..3 {
+            if !self.shrink_config {
+                break;
+            }
+            match run.config_fixpoint(pred, budgets.start..others.end) {
+                Some(true) => {
+                    if run.program_fixpoint(pred).is_none() {
+                        return true;
+                    }
+                }
+                Some(false) => break,
+                None => return true,
+            }
+        }
+        false
+    }
+
     /// Shrinks `case` while `pred` holds.
     pub fn reduce(&self, case: Case, pred: &mut dyn IsInteresting) -> Result<Reduced, ReduceError> {
         let start = Instant::now();
@@ -326,9 +382,10 @@ impl Reducer {
         let mut run = Run {
             r: self,
             start,
-            seen: HashSet::from([case_hash(&case), case_hash(&empty)]),
-            interesting: HashSet::from([case_hash(&case)]),
-            best: case,
+            order: passes::ORDERS[0],
+            seen: HashSet::new(),
+            verdicts: HashMap::from([(case_hash(&case), true), (case_hash(&empty), false)]),
+            best: case.clone(),
             out: Reduced {
                 case: empty,
                 before,
@@ -348,33 +405,25 @@ impl Reducer {
             },
             last_report: Instant::now(),
         };
-        // Budgets down first (a smaller program must still spill), then the program to a
-        // fixpoint and the budgets again, while they go down; then every configuration pass
-        // (which also puts the budgets the bug does not need back to their defaults), and
-        // the program again while the configuration shrinks.
-        let budgets = 0..1;
-        let others = 1..config::CONFIG_PASSES.len();
-        if self.shrink_config {
-            run.config_fixpoint(pred, budgets.clone());
-        }
-        let mut limited = false;
-        for _ in 0..6 {
-            if run.program_fixpoint(pred).is_none() {
-                limited = true;
-                break;
+        // Greedy descents stop in local minima that depend on the order of the passes; each
+        // further order starts again from the input (reusing every verdict so far) while
+        // time remains, and the smallest result wins.
+        let mut smallest: Option<Case> = None;
+        for &order in passes::ORDERS {
+            run.order = order;
+            run.best = case.clone();
+            run.seen = HashSet::from([case_hash(&case)]);
+            let limited = self.descend(&mut run, pred);
+            let size = |c: &Case| c.program.func.inst_count();
+            if smallest.as_ref().is_none_or(|s| size(&run.best) < size(s)) {
+                smallest = Some(run.best.clone());
             }
-            if !self.shrink_config || run.config_fixpoint(pred, budgets.clone()) != Some(true) {
+            if limited {
                 break;
             }
         }
-        for _ in 0..3 {
-            if limited || !self.shrink_config {
-                break;
-            }
-            match run.config_fixpoint(pred, budgets.start..others.end) {
-                Some(true) => limited = run.program_fixpoint(pred).is_none(),
-                _ => break,
-            }
+        if let Some(best) = smallest {
+            run.best = best;
         }
         let mut out = run.out;
         out.after = run.best.program.func.inst_count();

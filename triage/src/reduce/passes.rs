@@ -4,7 +4,9 @@
 //! quarters, down to single items.
 
 use super::edit;
-use compiler::ir::{walk_blocks, CfNode, Inst, InstKind, Program, Value};
+use compiler::ir::{
+    first_block, last_block, walk_blocks, BitSize, CfNode, Inst, InstKind, Program, Value,
+};
 
 /// A reduction pass: the `index`-th candidate derived from `p`, `None` past the last one.
 pub type Pass = fn(&Program, usize) -> Option<Candidate>;
@@ -24,7 +26,9 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("delete-loop", delete_loop),
     ("collapse-if", collapse_if),
     ("loop-once", loop_once),
+    ("unwrap-loop", unwrap_loop),
     ("remove-jump", remove_jump),
+    ("cond-true", cond_true),
     ("remove-insts", remove_insts),
     ("bypass-inst", bypass_inst),
     ("inline-phi", inline_phi),
@@ -33,6 +37,54 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("trim-dispatch", trim_dispatch),
     ("unused-resources", unused_resources),
 ];
+
+/// Orders of [`PASSES`] for the reducer's successive descents: the structural cuts first,
+/// then the small edits first (an instruction bypassed or a phi inlined before a whole loop
+/// goes can leave a smaller program that still spills). Each is a permutation of `PASSES`.
+pub const ORDERS: &[&[&str]] = &[
+    &[
+        "dead-code",
+        "merge-consts",
+        "delete-loop",
+        "collapse-if",
+        "loop-once",
+        "unwrap-loop",
+        "remove-jump",
+        "cond-true",
+        "remove-insts",
+        "bypass-inst",
+        "inline-phi",
+        "fewer-invocations",
+        "simplify-consts",
+        "trim-dispatch",
+        "unused-resources",
+    ],
+    &[
+        "dead-code",
+        "merge-consts",
+        "bypass-inst",
+        "inline-phi",
+        "remove-insts",
+        "cond-true",
+        "delete-loop",
+        "collapse-if",
+        "loop-once",
+        "unwrap-loop",
+        "remove-jump",
+        "fewer-invocations",
+        "simplify-consts",
+        "trim-dispatch",
+        "unused-resources",
+    ],
+];
+
+/// The pass named `name` (a name from [`ORDERS`]) and its index in [`PASSES`].
+pub fn by_name(name: &str) -> Option<(usize, Pass)> {
+    PASSES
+        .iter()
+        .position(|p| p.0 == name)
+        .map(|k| (k, PASSES[k].1))
+}
 
 fn try_prog(p: Program) -> Option<Candidate> {
     Some(Candidate::Try(Box::new(p)))
@@ -373,20 +425,91 @@ fn loop_once(p: &Program, index: usize) -> Option<Candidate> {
     let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
         return Some(Candidate::Skip);
     };
-    let (Some(last), Some(post)) = (
-        compiler::ir::last_block(&l.body),
-        edit::block_after(&q.func.body, path),
-    ) else {
+    let (Some(last), Some(post)) = (last_block(&l.body), edit::block_after(&q.func.body, path))
+    else {
         return Some(Candidate::Skip);
     };
     if q.func.ends_in_jump(last) || !edit::phis(&q.func, post).is_empty() {
         return Some(Candidate::Skip);
     }
-    if let Some(header) = compiler::ir::first_block(&l.body) {
+    if let Some(header) = first_block(&l.body) {
         drop_pred_in(&mut q, header, last);
     }
     let (brk, _) = q.func.make_inst(InstKind::Break, compiler::ir::Type::None);
     q.func.blocks[last].insts.push(brk);
+    try_prog(q)
+}
+
+/// Replaces a loop that never goes round — its body ends in its only `break` and nothing
+/// continues it — by its body.
+fn unwrap_loop(p: &Program, index: usize) -> Option<Candidate> {
+    let paths = loop_paths(p);
+    let path = paths.get(index)?;
+    let mut q = p.clone();
+    let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
+        return Some(Candidate::Skip);
+    };
+    let (Some(header), Some(last), Some(post)) = (
+        first_block(&l.body),
+        last_block(&l.body),
+        edit::block_after(&q.func.body, path),
+    ) else {
+        return Some(Candidate::Skip);
+    };
+    let mut exits = Vec::new();
+    edit::loop_exits(&q.func, &l.body, &mut exits);
+    let ends_in_break = q.func.blocks[last]
+        .insts
+        .last()
+        .is_some_and(|&i| matches!(q.func.insts[i].kind, InstKind::Break));
+    if exits != [last] || !ends_in_break {
+        return Some(Candidate::Skip);
+    }
+    q.func.blocks[last].insts.pop();
+    // With no back-edge and one exit, the header's and the next block's phis have one source.
+    for b in [header, post] {
+        for phi in edit::phis(&q.func, b) {
+            let InstKind::Phi { sources } = &q.func.insts[phi].kind else {
+                continue;
+            };
+            let [only] = sources[..] else {
+                return Some(Candidate::Skip);
+            };
+            if let Some(v) = q.func.result(phi) {
+                edit::replace_uses(&mut q.func, v, only.value);
+            }
+            q.func.blocks[b].insts.retain(|&i| i != phi);
+        }
+    }
+    if !edit::splice(&mut q.func, path, l.body) {
+        return Some(Candidate::Skip);
+    }
+    try_prog(q)
+}
+
+/// Replaces a computed boolean by `true`: a loop's exit test then leaves on the first trip,
+/// and the counter that fed it dies.
+fn cond_true(p: &Program, index: usize) -> Option<Candidate> {
+    let bools: Vec<(Inst, Value)> = p
+        .func
+        .insts_in_order()
+        .into_iter()
+        .filter(|&(_, i)| !matches!(p.func.insts[i].kind, InstKind::Const { .. }))
+        .filter_map(|(_, i)| {
+            let v = p.func.result(i)?;
+            (p.func.ty(v).bits() == Some(BitSize::B1)).then_some((i, v))
+        })
+        .collect();
+    let &(inst, v) = bools.get(index)?;
+    let mut q = p.clone();
+    let ty = q.func.ty(v);
+    let Some(t) = edit::all_true(&mut q.func, ty) else {
+        return Some(Candidate::Skip);
+    };
+    edit::replace_uses(&mut q.func, v, t);
+    for b in q.func.blocks_in_order() {
+        q.func.blocks[b].insts.retain(|&i| i != inst);
+    }
     try_prog(q)
 }
 
@@ -443,7 +566,58 @@ fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
 
 #[cfg(test)]
 mod tests {
-    use super::chunk;
+    use super::{chunk, cond_true, unwrap_loop, Candidate};
+    use compiler::ir::{parse_program, print_program, verify, Program};
+
+    fn apply(pass: super::Pass, src: &str) -> Program {
+        let p = parse_program(src, "test.ir").expect("test program parses");
+        let Some(Candidate::Try(q)) = pass(&p, 0) else {
+            panic!("no candidate");
+        };
+        verify(&q).expect("candidate verifies");
+        *q
+    }
+
+    #[test]
+    fn a_loop_that_never_goes_round_becomes_its_body() {
+        let q = apply(
+            unwrap_loop,
+            "invocations 1\noutputs 1\n\nblock_0:\n  vec1 32 ssa_0 = load_const (0x00000007)\n\
+             loop {\n  block_1:\n    vec1 32 ssa_1 = phi block_0: ssa_0\n    \
+             store_output 0, ssa_1\n    break\n}\nblock_2:\n",
+        );
+        let text = print_program(&q);
+        assert!(!text.contains("loop") && !text.contains("phi"), "{text}");
+        assert_eq!(q.func.inst_count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_loop_exit_test_becomes_true() {
+        let q = apply(
+            cond_true,
+            "invocations 1\noutputs 1\n\nblock_0:\n  vec1 32 ssa_0 = load_const (0x00000000)\n\
+             loop {\n  block_1:\n    vec1 32 ssa_1 = phi block_0: ssa_0, block_4: ssa_2\n    \
+             vec1 32 ssa_2 = iadd ssa_1, ssa_0\n    vec1 1 ssa_3 = uge ssa_1, ssa_0\n  \
+             if ssa_3 {\n    block_2:\n      break\n  } else {\n    block_3:\n  }\n  \
+             block_4:\n}\nblock_5:\n",
+        );
+        let text = print_program(&q);
+        assert!(
+            text.contains("load_const (true)") && !text.contains("uge"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_order_is_a_permutation_of_the_passes() {
+        let mut all: Vec<&str> = super::PASSES.iter().map(|p| p.0).collect();
+        all.sort_unstable();
+        for order in super::ORDERS {
+            let mut names = order.to_vec();
+            names.sort_unstable();
+            assert_eq!(names, all);
+        }
+    }
 
     #[test]
     fn chunks_halve_down_to_single_items() {
