@@ -38,43 +38,29 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("unused-resources", unused_resources),
 ];
 
-/// Orders of [`PASSES`] for the reducer's successive descents: the structural cuts first,
-/// then the small edits first (an instruction bypassed or a phi inlined before a whole loop
+/// Orders of [`PASSES`] for the reducer's successive descents (fewer invocations first: every
+/// later candidate runs faster): the structural cuts first, then the small edits first (an instruction bypassed or a phi inlined before a whole loop
 /// goes can leave a smaller program that still spills). Each is a permutation of `PASSES`.
 pub const ORDERS: &[&[&str]] = &[
     &[
-        "dead-code",
-        "merge-consts",
-        "delete-loop",
-        "collapse-if",
-        "loop-once",
-        "unwrap-loop",
-        "remove-jump",
-        "cond-true",
-        "remove-insts",
-        "bypass-inst",
-        "inline-phi",
-        "fewer-invocations",
-        "simplify-consts",
-        "trim-dispatch",
-        "unused-resources",
+        "fewer-invocations", "dead-code", "merge-consts", "delete-loop", "collapse-if",
+        "loop-once", "unwrap-loop", "remove-jump", "cond-true", "remove-insts", "bypass-inst",
+        "inline-phi", "simplify-consts", "trim-dispatch", "unused-resources",
     ],
     &[
-        "dead-code",
-        "merge-consts",
-        "bypass-inst",
-        "inline-phi",
-        "remove-insts",
-        "cond-true",
-        "delete-loop",
-        "collapse-if",
-        "loop-once",
-        "unwrap-loop",
-        "remove-jump",
-        "fewer-invocations",
-        "simplify-consts",
-        "trim-dispatch",
-        "unused-resources",
+        "fewer-invocations", "dead-code", "merge-consts", "bypass-inst", "inline-phi",
+        "remove-insts", "cond-true", "delete-loop", "collapse-if", "loop-once", "unwrap-loop",
+        "remove-jump", "simplify-consts", "trim-dispatch", "unused-resources",
+    ],
+    &[
+        "fewer-invocations", "dead-code", "inline-phi", "cond-true", "collapse-if", "loop-once",
+        "unwrap-loop", "delete-loop", "merge-consts", "remove-jump", "bypass-inst",
+        "remove-insts", "simplify-consts", "trim-dispatch", "unused-resources",
+    ],
+    &[
+        "fewer-invocations", "remove-insts", "remove-jump", "delete-loop", "collapse-if",
+        "bypass-inst", "inline-phi", "cond-true", "loop-once", "unwrap-loop", "dead-code",
+        "merge-consts", "simplify-consts", "trim-dispatch", "unused-resources",
     ],
 ];
 
