@@ -41,6 +41,7 @@ pub const PASSES: &[(&str, Pass)] = &[
 /// Orders of [`PASSES`] for the reducer's successive descents (fewer invocations first: every
 /// later candidate runs faster): the structural cuts first, then the small edits first (an instruction bypassed or a phi inlined before a whole loop
 /// goes can leave a smaller program that still spills). Each is a permutation of `PASSES`.
+#[rustfmt::skip]
 pub const ORDERS: &[&[&str]] = &[
     &[
         "fewer-invocations", "dead-code", "merge-consts", "delete-loop", "collapse-if",
