@@ -34,6 +34,16 @@ fn replace_in_conds(list: &mut [CfNode], from: Value, to: Value) {
     }
 }
 
+/// Makes every use of `inst`'s result read `with` instead, and removes `inst`.
+pub fn replace_inst(func: &mut Function, inst: Inst, with: Value) {
+    if let Some(v) = func.result(inst) {
+        replace_uses(func, v, with);
+    }
+    for b in func.blocks_in_order() {
+        func.blocks[b].insts.retain(|&i| i != inst);
+    }
+}
+
 /// A zero constant of type `ty` at the start of the entry block (so it dominates every use),
 /// or `None` for types that have no constant (derefs). An existing one is reused.
 pub fn zero(func: &mut Function, ty: Type) -> Option<Value> {

@@ -5,7 +5,7 @@
 
 use super::edit;
 use compiler::ir::{
-    first_block, last_block, walk_blocks, BitSize, CfNode, Inst, InstKind, Program, Value,
+    first_block, last_block, walk_blocks, BitSize, CfNode, Inst, InstKind, LoopNode, Program, Value,
 };
 
 /// A reduction pass: the `index`-th candidate derived from `p`, `None` past the last one.
@@ -133,28 +133,19 @@ fn inline_phi(p: &Program, index: usize) -> Option<Candidate> {
         .flatten()
         .collect();
     let &(phi, src) = phis.get(index)?;
+    if p.func.result(phi) == Some(src) {
+        return Some(Candidate::Skip);
+    }
     let mut q = p.clone();
-    let Some(v) = q.func.result(phi) else {
-        return Some(Candidate::Skip);
-    };
-    if v == src {
-        return Some(Candidate::Skip);
-    }
-    edit::replace_uses(&mut q.func, v, src);
-    for b in q.func.blocks_in_order() {
-        q.func.blocks[b].insts.retain(|&i| i != phi);
-    }
+    edit::replace_inst(&mut q.func, phi, src);
     try_prog(q)
 }
 
 /// Deletes a loop; values it defined become zeros, the block after it loses its phis.
 fn delete_loop(p: &Program, index: usize) -> Option<Candidate> {
-    let paths = loop_paths(p);
-    let path = paths.get(index)?;
+    let (path, l) = nth_loop(p, index)?;
+    let path = &path[..];
     let mut q = p.clone();
-    let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
-        return Some(Candidate::Skip);
-    };
     let Some(post) = edit::block_after(&q.func.body, path) else {
         return Some(Candidate::Skip);
     };
@@ -383,15 +374,21 @@ fn bypass_inst(p: &Program, index: usize) -> Option<Candidate> {
                 args.push(a);
             }
         });
-        options.extend(args.into_iter().map(|a| (i, v, a)));
+        options.extend(args.into_iter().map(|a| (i, a)));
     }
-    let &(inst, v, a) = options.get(index)?;
+    let &(inst, a) = options.get(index)?;
     let mut q = p.clone();
-    edit::replace_uses(&mut q.func, v, a);
-    for b in q.func.blocks_in_order() {
-        q.func.blocks[b].insts.retain(|&i| i != inst);
-    }
+    edit::replace_inst(&mut q.func, inst, a);
     try_prog(q)
+}
+
+/// The `index`-th loop (outermost first) and its path; `None` past the last.
+fn nth_loop(p: &Program, index: usize) -> Option<(Vec<usize>, LoopNode)> {
+    let path = loop_paths(p).into_iter().nth(index)?;
+    match edit::node_at(&p.func.body, &path) {
+        Some(CfNode::Loop(l)) => Some((path.clone(), (**l).clone())),
+        _ => unreachable!("loop_paths lists loops"),
+    }
 }
 
 /// Paths of every loop, outermost first.
@@ -406,12 +403,9 @@ fn loop_paths(p: &Program) -> Vec<Vec<usize>> {
 /// last block goes; the block after the loop gains it as a predecessor, so it must have no
 /// phis).
 fn loop_once(p: &Program, index: usize) -> Option<Candidate> {
-    let paths = loop_paths(p);
-    let path = paths.get(index)?;
+    let (path, l) = nth_loop(p, index)?;
+    let path = &path[..];
     let mut q = p.clone();
-    let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
-        return Some(Candidate::Skip);
-    };
     let (Some(last), Some(post)) = (last_block(&l.body), edit::block_after(&q.func.body, path))
     else {
         return Some(Candidate::Skip);
@@ -430,12 +424,9 @@ fn loop_once(p: &Program, index: usize) -> Option<Candidate> {
 /// Replaces a loop that never goes round — its body ends in its only `break` and nothing
 /// continues it — by its body.
 fn unwrap_loop(p: &Program, index: usize) -> Option<Candidate> {
-    let paths = loop_paths(p);
-    let path = paths.get(index)?;
+    let (path, l) = nth_loop(p, index)?;
+    let path = &path[..];
     let mut q = p.clone();
-    let Some(CfNode::Loop(l)) = edit::node_at(&q.func.body, path).cloned() else {
-        return Some(Candidate::Skip);
-    };
     let (Some(header), Some(last), Some(post)) = (
         first_block(&l.body),
         last_block(&l.body),
@@ -462,10 +453,7 @@ fn unwrap_loop(p: &Program, index: usize) -> Option<Candidate> {
             let [only] = sources[..] else {
                 return Some(Candidate::Skip);
             };
-            if let Some(v) = q.func.result(phi) {
-                edit::replace_uses(&mut q.func, v, only.value);
-            }
-            q.func.blocks[b].insts.retain(|&i| i != phi);
+            edit::replace_inst(&mut q.func, phi, only.value);
         }
     }
     if !edit::splice(&mut q.func, path, l.body) {
@@ -493,10 +481,7 @@ fn cond_true(p: &Program, index: usize) -> Option<Candidate> {
     let Some(t) = edit::all_true(&mut q.func, ty) else {
         return Some(Candidate::Skip);
     };
-    edit::replace_uses(&mut q.func, v, t);
-    for b in q.func.blocks_in_order() {
-        q.func.blocks[b].insts.retain(|&i| i != inst);
-    }
+    edit::replace_inst(&mut q.func, inst, t);
     try_prog(q)
 }
 
