@@ -48,24 +48,16 @@ fn regressions_pass_every_pipeline() {
     }
 }
 
-/// A case from `corpus/budgets/` (written out from the generator, so that generator changes
-/// leave it as it was).
-fn budget_case(name: &str) -> oracle::Case {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../corpus/budgets")
-        .join(name);
-    let src = std::fs::read_to_string(&path).expect("the case file");
-    fuzz::case_file::parse_case(&src, name).expect("the case parses")
-}
-
 /// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs) at
-/// 18 GRFs: correct, but past the simulator's 50 M-cycle budget (43 M of its cycles stalls on
-/// fills). Judged against its own work (docs/budgets.md) it is a `slow` pass, not a `timeout`
-/// finding.
+/// 18 GRFs: correct, but past the simulator's
+/// 50 M-cycle budget (43 M of its cycles stalls on fills). Judged against its own work
+/// (docs/budgets.md) it is a `slow` pass, not a `timeout` finding.
 #[test]
 fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
-    let case = budget_case("slow_at_18_grfs.ir");
-    assert_eq!(case.config.gen_grfs, 18);
+    let mut bytes = Vec::new();
+    fuzz::rng::input_bytes(1, 10_502, 64, 2048, &mut bytes);
+    let mut case = oracle::decode(&bytes).expect("a program");
+    case.config.gen_grfs = 18;
     let opts = OracleOptions {
         targets: vec!["gen8".into()],
         ..OracleOptions::default()
@@ -75,14 +67,15 @@ fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
     assert!(j.coverage.slow);
 }
 
-/// `gpufuzz fuzz --seed 3` input 14,993 (as generated on 2026-11-24): at 22 GRFs (SIMD16) a
-/// 1,385-line program spills 700 registers into 1,278 GRFs of scratch — 40 KiB, well inside
-/// the 2 MiB a Gen thread can have, but past the simulator's default 1,024. Scratch follows
-/// the program's need, as real drivers size it, so this is a pass, not a `ScratchOverflow`
-/// compile error.
+/// `gpufuzz fuzz --seed 3` input 14,993: at 22 GRFs (SIMD16) a 1,385-line program spills 700
+/// registers into 1,278 GRFs of scratch — 40 KiB, well inside the 2 MiB a Gen thread can have,
+/// but past the simulator's default 1,024. Scratch follows the program's need, as real drivers
+/// size it, so this is a pass, not a `ScratchOverflow` compile error.
 #[test]
 fn heavy_spilling_gets_the_scratch_it_needs() {
-    let case = budget_case("heavy_spill_gen16.ir");
+    let mut bytes = Vec::new();
+    fuzz::rng::input_bytes(3, 14_993, 64, 2048, &mut bytes);
+    let case = oracle::decode(&bytes).expect("a program");
     assert_eq!(case.config.gen_grfs, 22);
     let opts = OracleOptions {
         targets: vec!["gen16".into()],
