@@ -277,22 +277,24 @@ impl<'a> Arbitrary<'a> for CaseConfig {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         let d = CaseConfig::default();
         // One case in four runs with some passes off: the passes after a disabled one see
-        // shapes the full pipeline would have cleaned up. Budgets are starved half the time
-        // so that spilling and predicate reloads are exercised, not just possible.
+        // shapes the full pipeline would have cleaned up. The Gen budget is starved (16–32
+        // GRFs) two cases in three, a6xx's GPRs half the time, and a6xx gets one predicate
+        // register two cases in three, so that spill code and predicate reloads *run* in a large
+        // share of cases, not just compile (`crate::reach` measures the shares).
         let mut c = CaseConfig {
             disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
             gen9: !u.ratio(1, 3)?,
             // 16 GRFs at least: every program compiles down to the register floor (10,
             // docs/budgets.md) when select takes the lowest free base, but the randomised
             // `gen_pick` heuristics fragment multi-GRF placement and need more room.
-            gen_grfs: if u.ratio(1, 2)? {
-                u.int_in_range(16..=40)?
+            gen_grfs: if u.ratio(2, 3)? {
+                u.int_in_range(16..=32)?
             } else {
                 d.gen_grfs
             },
             gen_zero_samples: !u.ratio(1, 4)?,
             a6xx_wave128: u.ratio(1, 4)?,
-            a6xx_predicates: if u.ratio(1, 3)? { 1 } else { 4 },
+            a6xx_predicates: if u.ratio(2, 3)? { 1 } else { 4 },
             a6xx_registers: if u.ratio(1, 2)? {
                 u.int_in_range(8..=48)?
             } else {
