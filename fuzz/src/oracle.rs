@@ -279,8 +279,9 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         // One case in four runs with some passes off: the passes after a disabled one see
         // shapes the full pipeline would have cleaned up. The Gen budget is starved (16–32
         // GRFs) two cases in three, a6xx's GPRs half the time, and a6xx gets one predicate
-        // register two cases in three, so that spill code and predicate reloads *run* in a large
-        // share of cases, not just compile (`crate::reach` measures the shares).
+        // register two cases in three (and folds predicates into branches, without which
+        // nothing is reloaded, five in six), so that spill code and predicate reloads *run* in
+        // a large share of cases, not just compile (`crate::reach` measures the shares).
         let mut c = CaseConfig {
             disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
             gen9: !u.ratio(1, 3)?,
@@ -300,7 +301,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
             } else {
                 d.a6xx_registers
             },
-            a6xx_opt_predicates: !u.ratio(1, 4)?,
+            a6xx_opt_predicates: !u.ratio(1, 6)?,
             vulkan_unoptimised: d.vulkan_unoptimised,
             ..d
         };

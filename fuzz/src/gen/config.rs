@@ -83,7 +83,7 @@ pub struct Config {
     pub pressure_values: RangeInclusive<u32>,
     /// Chance that a loop's pre-header defines loop-invariant compares that only branches in
     /// its body read (each once; the ones the body's own branches leave get an `if` of their
-    /// own at the end of the body). 2/3: the backends keep such a predicate live across the
+    /// own at the end of the body). 3/4: the backends keep such a predicate live across the
     /// loop, so it must survive the body's predicates and be back in its register at every
     /// back-edge (a6xx `ra_predicates`); without this, every branch's predicate is defined
     /// next to it and never crosses a loop header.
@@ -154,7 +154,7 @@ impl Config {
         header_only_rate: (1, 3),
         pressure_rate: (1, 3),
         pressure_values: 8..=40,
-        hoisted_cond_rate: (2, 3),
+        hoisted_cond_rate: (3, 4),
         hoisted_conds: 1..=6,
         old_operand_rate: (1, 2),
         tex_zero_rate: (1, 2),
