@@ -17,18 +17,14 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The knobs that pick among correct allocation choices (the heuristics), whose every
-/// setting should be drawn often.
-pub const HEURISTIC_KNOBS: &[&str] = &[
-    "gen_spill_loop_weight",
-    "gen_spill_use_weight",
-    "gen_spill_def_weight",
-    "gen_spill_choice",
-    "gen_pick",
-    "gen_colour_order",
-    "a6xx_pred_pick",
-    "a6xx_gpr_pick",
-    "a6xx_spill_victim",
-];
+/// setting should be drawn often: those the case randomiser varies
+/// ([`CaseConfig::drawn_values`]).
+pub fn heuristic_knobs() -> impl Iterator<Item = &'static str> {
+    CaseConfig::KNOBS
+        .iter()
+        .copied()
+        .filter(|k| !CaseConfig::drawn_values(k).is_empty())
+}
 
 /// Goal: share of a Gen target's cases in which a spill and a fill ran.
 pub const GOAL_SPILL_FILL: f64 = 0.40;
@@ -215,10 +211,11 @@ impl Reach {
 
 /// The `knob=value` settings of `config`'s heuristic knobs.
 pub fn settings(config: &CaseConfig) -> Vec<String> {
+    let knobs: Vec<&str> = heuristic_knobs().collect();
     config
         .knobs()
         .into_iter()
-        .filter(|(k, _)| HEURISTIC_KNOBS.contains(k))
+        .filter(|(k, _)| knobs.contains(k))
         .map(|(k, v)| format!("{k}={v}"))
         .collect()
 }
@@ -226,7 +223,7 @@ pub fn settings(config: &CaseConfig) -> Vec<String> {
 /// Every `knob=value` of the heuristic knobs the case randomiser can draw.
 pub fn every_setting() -> Vec<String> {
     let mut out = Vec::new();
-    for knob in HEURISTIC_KNOBS {
+    for knob in heuristic_knobs() {
         for value in CaseConfig::drawn_values(knob) {
             out.push(format!("{knob}={value}"));
         }
