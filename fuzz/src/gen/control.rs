@@ -287,8 +287,8 @@ pub fn back_edge(g: &mut Gen) -> Result<()> {
 }
 
 /// Small `if`s at the end of the innermost loop's body on the hoisted compares its branches
-/// have not used, one each (whatever the budget and depth: each is one statement, and at
-/// most `hoisted_conds` of them): so every hoisted predicate is live across the loop header
+/// have not used, one each (whatever the budget and depth: each is one ALU statement and a
+/// store, at most `hoisted_conds` of them, cheap to run every iteration): so every hoisted predicate is live across the loop header
 /// and the body's other predicates, and several distinct ones must be back in a register
 /// inside one loop — where a6xx reloads them, and where one predicate register
 /// (`a6xx_predicates=1`) makes every one a reload.
@@ -298,7 +298,7 @@ fn hoisted_branches(g: &mut Gen) -> Result<()> {
         g.depth += 1;
         g.b.begin_if(cond);
         g.pool.mark();
-        data::statement(g)?;
+        data::alu(g)?;
         // Always observed: an `if` with no effect would be deleted, and its predicate with it.
         if let Some(e) = g.pool.entries.last().copied() {
             observe::store(g, e.v);

@@ -237,7 +237,9 @@ pub fn format_report(c: &Comparison, opts: TextOptions) -> String {
             out.push_str(&format_stat(s));
         }
     }
-    format_costs(&mut out, &c.costs);
+    if !opts.changes_only || c.costs.iter().any(|x| x.before != x.after) {
+        format_costs(&mut out, &c.costs);
+    }
     if !c.lost.is_empty() || !c.gained.is_empty() || !opts.changes_only {
         let _ = writeln!(out, "LOST:   {}", c.lost.len());
         let _ = writeln!(out, "GAINED: {}", c.gained.len());
