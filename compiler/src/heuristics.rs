@@ -81,6 +81,18 @@ choice! {
     }
 }
 
+choice! {
+    /// In which order Gen simplify removes the trivially colourable nodes (so which nodes
+    /// select colours first and which bases they take). Either order keeps Briggs' guarantee.
+    ColourOrder {
+        /// Sweeping virtual registers upwards (Mesa's order).
+        #[default]
+        Ascending = "ascending",
+        /// Sweeping downwards.
+        Descending = "descending",
+    }
+}
+
 /// The Gen allocator's choices.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GenHeuristics {
@@ -94,6 +106,8 @@ pub struct GenHeuristics {
     pub spill: SpillChoice,
     /// Which free base a node gets.
     pub pick: Pick,
+    /// Simplify's sweep order.
+    pub order: ColourOrder,
 }
 
 impl Default for GenHeuristics {
@@ -104,6 +118,7 @@ impl Default for GenHeuristics {
             def_weight: 1,
             spill: SpillChoice::Ratio,
             pick: Pick::Lowest,
+            order: ColourOrder::Ascending,
         }
     }
 }

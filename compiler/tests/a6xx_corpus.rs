@@ -261,3 +261,35 @@ fn loop_needs_predicate_reloads() {
         .any(|(o, s)| o.predicates == 1 && s.pred_reloads > 0));
     assert!(runs.iter().any(|(o, s)| o.registers == 4 && s.spills > 0));
 }
+
+#[test]
+fn executed_reloads_and_spills_are_counted_from_the_profile() {
+    use compiler::a6xx::{compile, sim_config, Options};
+    let p = parse(&PRED_BACKEDGE.replace("imov ssa_11", "iadd ssa_11, ssa_1"));
+    let opts = Options {
+        predicates: 1,
+        registers: 4,
+        ..Options::default()
+    };
+    let c = compile(&p, &opts).expect("compiles");
+    let r = sim::a6xx::run(&c.program, &p.dispatch, &sim_config(&opts));
+    let e = c.executed(&r);
+    // `ssa_4` is defined before the loop and read by a branch in it; with one predicate
+    // register the loop's exit test evicts it, so it is reloaded inside the loop, once per
+    // iteration of the (one) wave.
+    assert!(c.stats.pred_reloads > 0, "{}", c.program);
+    assert!(
+        e.pred_reloads > u64::from(c.stats.pred_reloads),
+        "{e:?}\n{}",
+        c.program
+    );
+    assert_eq!(
+        e.loop_pred_reloads, 1,
+        "one predicate is reloaded in the loop"
+    );
+    // No locals: every stp/ldp executed is spill code, and each moves 4 bytes per fiber.
+    assert!(e.spills > 0 && e.fills > 0, "{e:?}");
+    assert_eq!(e.spills, r.stats.stp);
+    assert_eq!(e.fills, r.stats.ldp);
+    assert_eq!(e.spill_bytes, 4 * (e.spills + e.fills));
+}

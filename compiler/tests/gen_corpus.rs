@@ -161,3 +161,22 @@ fn a_payload_a_second_message_reads_is_not_trimmed() {
     }
     assert_clean(&p, 125);
 }
+
+#[test]
+fn executed_spills_and_fills_are_counted_from_the_profile() {
+    let p = registers(&parse(&program("pressure_loop")));
+    for o in grid(6) {
+        let c = compiler::gen::compile(&p, &o).expect("compiles");
+        let run = sim::gen::run(&c.program, &p.dispatch, &c.sim_config()).expect("runs");
+        let e = c.executed(&run);
+        // Spill code runs inside the loop, so more often than it was compiled.
+        assert!(e.spilled_and_filled(), "{o:?}: {e:?}");
+        assert!(e.fills > u64::from(c.stats.fills), "{o:?}: {e:?}");
+        // No locals: every scratch block read executed is a fill or a pre-fill; the block
+        // writes are spill stores plus the thread start's zeroing and the EOT write.
+        assert_eq!(e.fills + e.prefills, run.stats.scratch_reads, "{o:?}");
+        assert!(e.spills > 0 && e.spills < run.stats.scratch_writes, "{o:?}");
+        let sends = compiler::executed::gen_sends(&c.program, &run.profile);
+        assert_eq!(sends.values().sum::<u64>(), run.stats.sends, "{o:?}");
+    }
+}

@@ -16,6 +16,7 @@
 
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::oracle::Judgement;
+use crate::reach::Reach;
 use crate::worker::{Worker, WorkerSpec};
 use crate::{rng, store};
 use serde::{Deserialize, Serialize};
@@ -101,9 +102,11 @@ pub struct FuzzStats {
     pub trimmed_sends: u64,
     /// Programs some target ran correctly but past the simulator's cycle budget (`slow`).
     pub slow: u64,
-    /// Programs whose spill code ran, per pipeline (a spill and a fill compiled, scratch
-    /// written and read back at run time).
+    /// Programs in which at least one spill store and one fill of spill code executed, per
+    /// pipeline.
     pub spill_fill_executed: BTreeMap<String, u64>,
+    /// What the backends' allocators executed, against the goals (`crate::reach`).
+    pub reach: Reach,
     /// Programs each optional pass changed (the pass-firing table).
     pub pass_fired: BTreeMap<String, u64>,
     /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
@@ -174,12 +177,15 @@ impl FuzzStats {
         for pass in &c.passes_changed {
             *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
         }
-        for target in &c.spill_fill_executed {
-            *self
-                .spill_fill_executed
-                .entry(target.to_string())
-                .or_default() += 1;
+        for (target, e) in &c.executed {
+            if e.spilled_and_filled() {
+                *self
+                    .spill_fill_executed
+                    .entry(target.to_string())
+                    .or_default() += 1;
+            }
         }
+        self.reach.record(c);
         for why in &c.skipped {
             *self.skipped.entry(why.clone()).or_default() += 1;
         }
@@ -226,6 +232,15 @@ impl FuzzStats {
             for (target, n) in &self.spill_fill_executed {
                 s.push_str(&format!(" {target} {:.0}%", pct(*n)));
             }
+        }
+        let a6xx = self.reach.ran.get("a6xx").copied().unwrap_or(0);
+        if a6xx > 0 {
+            let share = |n: u64| 100.0 * n as f64 / a6xx as f64;
+            s.push_str(&format!(
+                " | a6xx pred reload ran {:.0}% 3-in-loop {:.0}%",
+                share(self.reach.pred_reload),
+                share(self.reach.loop_pred_reloads)
+            ));
         }
         let skipped: u64 = self.skipped.values().sum();
         if skipped > 0 {
@@ -464,6 +479,7 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
     into.trimmed_sends += from.trimmed_sends;
     into.slow += from.slow;
     into.save_errors.extend(from.save_errors);
+    into.reach.merge(&from.reach);
     for (maps_into, maps_from) in [
         (&mut into.rejected, from.rejected),
         (&mut into.findings, from.findings),

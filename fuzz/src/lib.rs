@@ -10,6 +10,7 @@ pub mod gen;
 pub mod oracle;
 pub mod panics;
 pub mod pipelines;
+pub mod reach;
 pub mod rng;
 pub mod store;
 pub mod targets;

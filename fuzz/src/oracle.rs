@@ -14,7 +14,8 @@ use crate::pipelines::middle;
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
 use arbitrary::{Arbitrary, Unstructured};
-use compiler::heuristics::{A6xxHeuristics, GenHeuristics, Pick, SpillChoice, Victim};
+use compiler::executed::Executed;
+use compiler::heuristics::{A6xxHeuristics, ColourOrder, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::interp::{InterpError, Interpreter, RunOptions};
 use std::cell::RefCell;
 
@@ -56,6 +57,8 @@ pub struct CaseConfig {
     pub gen_spill_choice: SpillChoice,
     /// Gen RA: which free base a node gets (`lowest`, `highest`, `rotating`).
     pub gen_pick: Pick,
+    /// Gen RA: simplify's sweep order (`ascending`, `descending`).
+    pub gen_colour_order: ColourOrder,
     /// a6xx predicate RA: which predicate register a predicate gets.
     pub a6xx_pred_pick: Pick,
     /// a6xx GPR RA: which free register an interval gets.
@@ -90,6 +93,7 @@ impl Default for CaseConfig {
             gen_spill_def_weight: g.def_weight,
             gen_spill_choice: g.spill,
             gen_pick: g.pick,
+            gen_colour_order: g.order,
             a6xx_pred_pick: a.pred_pick,
             a6xx_gpr_pick: a.gpr_pick,
             a6xx_spill_victim: a.victim,
@@ -108,6 +112,7 @@ impl CaseConfig {
             def_weight: self.gen_spill_def_weight,
             spill: self.gen_spill_choice,
             pick: self.gen_pick,
+            order: self.gen_colour_order,
         }
     }
 
@@ -195,6 +200,7 @@ case_knobs! {
     a6xx_pred_pick: Pick,
     a6xx_gpr_pick: Pick,
     a6xx_spill_victim: Victim,
+    gen_colour_order: ColourOrder,
     vulkan_unoptimised: bool,
     vulkan_spirv_opt: SpirvOptPasses,
 }
@@ -214,6 +220,11 @@ fn others<T: Copy>(all: &[T]) -> &[T] {
     &all[1..]
 }
 
+/// The values the case randomiser draws for the numeric heuristic knobs besides their
+/// defaults.
+const LOOP_WEIGHTS: [u32; 3] = [1, 2, 100];
+const USE_DEF_WEIGHTS: [u32; 2] = [2, 4];
+
 impl CaseConfig {
     /// Draws the allocation choices from a hash of `rest` (the input bytes after the knobs):
     /// any choice is correct, and a bug only one of them exposes stays hidden while the choice
@@ -225,14 +236,40 @@ impl CaseConfig {
         });
         let r = &mut SplitMix64::for_input(hash, 0x6865_7572);
         let d = CaseConfig::default();
-        self.gen_spill_loop_weight = vary(r, d.gen_spill_loop_weight, &[1, 2, 100]);
-        self.gen_spill_use_weight = vary(r, d.gen_spill_use_weight, &[2, 4]);
-        self.gen_spill_def_weight = vary(r, d.gen_spill_def_weight, &[2, 4]);
+        self.gen_spill_loop_weight = vary(r, d.gen_spill_loop_weight, &LOOP_WEIGHTS);
+        self.gen_spill_use_weight = vary(r, d.gen_spill_use_weight, &USE_DEF_WEIGHTS);
+        self.gen_spill_def_weight = vary(r, d.gen_spill_def_weight, &USE_DEF_WEIGHTS);
         self.gen_spill_choice = vary(r, d.gen_spill_choice, others(SpillChoice::ALL));
         self.gen_pick = vary(r, d.gen_pick, others(Pick::ALL));
         self.a6xx_pred_pick = vary(r, d.a6xx_pred_pick, others(Pick::ALL));
         self.a6xx_gpr_pick = vary(r, d.a6xx_gpr_pick, others(Pick::ALL));
         self.a6xx_spill_victim = vary(r, d.a6xx_spill_victim, others(Victim::ALL));
+        // Drawn last, so the earlier knobs of an input stay what they were before it existed.
+        self.gen_colour_order = vary(r, d.gen_colour_order, others(ColourOrder::ALL));
+    }
+
+    /// Every value the case randomiser draws for heuristic knob `knob`, the default first
+    /// (empty for other knobs).
+    pub fn drawn_values(knob: &str) -> Vec<String> {
+        fn text<T: ToString>(xs: &[T]) -> Vec<String> {
+            xs.iter().map(T::to_string).collect()
+        }
+        let d = CaseConfig::default();
+        let with = |default: u32, others: &[u32]| {
+            let mut v = vec![default];
+            v.extend_from_slice(others);
+            text(&v)
+        };
+        match knob {
+            "gen_spill_loop_weight" => with(d.gen_spill_loop_weight, &LOOP_WEIGHTS),
+            "gen_spill_use_weight" => with(d.gen_spill_use_weight, &USE_DEF_WEIGHTS),
+            "gen_spill_def_weight" => with(d.gen_spill_def_weight, &USE_DEF_WEIGHTS),
+            "gen_spill_choice" => text(SpillChoice::ALL),
+            "gen_pick" | "a6xx_pred_pick" | "a6xx_gpr_pick" => text(Pick::ALL),
+            "gen_colour_order" => text(ColourOrder::ALL),
+            "a6xx_spill_victim" => text(Victim::ALL),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -240,28 +277,31 @@ impl<'a> Arbitrary<'a> for CaseConfig {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         let d = CaseConfig::default();
         // One case in four runs with some passes off: the passes after a disabled one see
-        // shapes the full pipeline would have cleaned up. Budgets are starved half the time
-        // so that spilling and predicate reloads are exercised, not just possible.
+        // shapes the full pipeline would have cleaned up. The Gen budget is starved (16–32
+        // GRFs) two cases in three, a6xx's GPRs half the time, and a6xx gets one predicate
+        // register two cases in three (and folds predicates into branches, without which
+        // nothing is reloaded, five in six), so that spill code and predicate reloads *run* in
+        // a large share of cases, not just compile (`crate::reach` measures the shares).
         let mut c = CaseConfig {
             disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
             gen9: !u.ratio(1, 3)?,
             // 16 GRFs at least: every program compiles down to the register floor (10,
             // docs/budgets.md) when select takes the lowest free base, but the randomised
             // `gen_pick` heuristics fragment multi-GRF placement and need more room.
-            gen_grfs: if u.ratio(1, 2)? {
-                u.int_in_range(16..=40)?
+            gen_grfs: if u.ratio(2, 3)? {
+                u.int_in_range(16..=32)?
             } else {
                 d.gen_grfs
             },
             gen_zero_samples: !u.ratio(1, 4)?,
             a6xx_wave128: u.ratio(1, 4)?,
-            a6xx_predicates: if u.ratio(1, 3)? { 1 } else { 4 },
+            a6xx_predicates: if u.ratio(2, 3)? { 1 } else { 4 },
             a6xx_registers: if u.ratio(1, 2)? {
                 u.int_in_range(8..=48)?
             } else {
                 d.a6xx_registers
             },
-            a6xx_opt_predicates: !u.ratio(1, 4)?,
+            a6xx_opt_predicates: !u.ratio(1, 6)?,
             vulkan_unoptimised: d.vulkan_unoptimised,
             ..d
         };
@@ -286,9 +326,11 @@ pub struct Coverage {
     /// Some compiled program outran the simulator's cycle budget but finished inside the
     /// instruction budget its own work allows (correct but pathologically slow; not a bug).
     pub slow: bool,
-    /// Pipelines whose spill code ran: a spill and a fill compiled, scratch (private memory)
-    /// written and read back at run time.
-    pub spill_fill_executed: Vec<&'static str>,
+    /// What the allocators' code executed, per pipeline that compiled and ran the case
+    /// (spill stores, fills, predicate reloads: `compiler::executed`).
+    pub executed: Vec<(&'static str, Executed)>,
+    /// The case's heuristic knob settings, `knob=value` (`crate::reach`).
+    pub heuristic_settings: Vec<String>,
     /// Optional passes that changed the program.
     pub passes_changed: Vec<&'static str>,
     /// Passes through loop bodies in the interpreter's run, all invocations together.
@@ -419,6 +461,7 @@ pub fn judge(case: &Case, opts: &OracleOptions) -> Judgement {
 }
 
 fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Verdict {
+    coverage.heuristic_settings = crate::reach::settings(&case.config);
     if let Err(e) = ir::verify::verify(&case.program) {
         return finding(Finding::new(
             FindingKind::GenInvalid,

@@ -68,3 +68,36 @@ fn fuzz_inputs_cover_the_shapes_the_passes_need() {
         assert!(rate >= 5.0, "{pass} changed only {rate:.1}% of programs");
     }
 }
+
+/// The reach goals (`fuzz::reach`) over a fixed range of inputs: spill code and predicate
+/// reloads *execute* in the share of cases the case randomiser and generator aim for, and
+/// every heuristic setting is drawn. Thresholds are the goals; the measured shares are
+/// printed.
+#[test]
+fn fuzz_inputs_reach_the_allocators() {
+    const CASES: u64 = 240;
+    let opts = OracleOptions {
+        targets: ["gen8", "gen16", "a6xx"].map(String::from).to_vec(),
+        ..OracleOptions::default()
+    };
+    let mut reach = fuzz::reach::Reach::default();
+    let mut buf = Vec::new();
+    for i in 0..CASES {
+        rng::input_bytes(0xc0, i, 64, 2048, &mut buf);
+        let j = oracle::judge_bytes(&buf, &opts);
+        assert!(
+            !matches!(j.verdict, Verdict::Finding(_)),
+            "input {i}: {:?}",
+            j.verdict
+        );
+        reach.record(&j.coverage);
+    }
+    eprint!("{}", reach.report());
+    let below: Vec<String> = reach
+        .shares()
+        .into_iter()
+        .filter(|s| !s.met())
+        .map(|s| format!("{} {:.1}%", s.name, 100.0 * s.value()))
+        .collect();
+    assert!(below.is_empty(), "below their goals: {below:?}");
+}

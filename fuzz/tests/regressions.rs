@@ -48,16 +48,25 @@ fn regressions_pass_every_pipeline() {
     }
 }
 
+/// A saved case of `tests/programs/` (its `; case:` header included). Saved as text, not as
+/// a fuzz input index: the generator and the case randomiser change, an input's program with
+/// them.
+fn saved(name: &str) -> Case {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(name);
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    fuzz::case_file::parse_case(&src, name).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs) at
-/// 18 GRFs: correct, but past the simulator's
-/// 50 M-cycle budget (43 M of its cycles stalls on fills). Judged against its own work
-/// (docs/budgets.md) it is a `slow` pass, not a `timeout` finding.
+/// 18 GRFs: correct, but past the simulator's 50 M-cycle budget (43 M of its cycles stall on
+/// fills). Judged against its own work (docs/budgets.md) it is a `slow` pass, not a
+/// `timeout` finding.
 #[test]
 fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
-    let mut bytes = Vec::new();
-    fuzz::rng::input_bytes(1, 10_502, 64, 2048, &mut bytes);
-    let mut case = oracle::decode(&bytes).expect("a program");
-    case.config.gen_grfs = 18;
+    let case = saved("slow_at_18_grfs.ir");
+    assert_eq!(case.config.gen_grfs, 18);
     let opts = OracleOptions {
         targets: vec!["gen8".into()],
         ..OracleOptions::default()
@@ -73,9 +82,7 @@ fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
 /// size it, so this is a pass, not a `ScratchOverflow` compile error.
 #[test]
 fn heavy_spilling_gets_the_scratch_it_needs() {
-    let mut bytes = Vec::new();
-    fuzz::rng::input_bytes(3, 14_993, 64, 2048, &mut bytes);
-    let case = oracle::decode(&bytes).expect("a program");
+    let case = saved("heavy_spilling_gen16.ir");
     assert_eq!(case.config.gen_grfs, 22);
     let opts = OracleOptions {
         targets: vec!["gen16".into()],

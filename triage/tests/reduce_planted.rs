@@ -12,7 +12,12 @@ use triage::session::reduce_case;
 use triage::signature;
 
 fn check(plant: Plant) -> fuzz::oracle::Case {
-    let case = common::first_finding(plant, 1);
+    check_seed(plant, 1)
+}
+
+/// [`check`] on the first finding of `seed`.
+fn check_seed(plant: Plant, seed: u64) -> fuzz::oracle::Case {
+    let case = common::first_finding(plant, seed);
     let opts = common::planted(plant);
     let (sig, _) = signature::signature_of(&case, &opts).expect("it fails");
     assert_eq!(
@@ -50,16 +55,23 @@ fn check(plant: Plant) -> fuzz::oracle::Case {
 
 #[test]
 fn a_spill_bug_reduces_under_a_lowered_register_budget() {
-    let before = common::first_finding(Plant::GenSpillSlotReuse, 1)
+    // Seed 2: seed 1's first finding (since the generator aims at more pressure) is a
+    // three-loop nest the 20-second reducer does not finish in a loaded debug build.
+    let seed = 2;
+    let before = common::first_finding(Plant::GenSpillSlotReuse, seed)
         .config
         .gen_grfs;
-    let small = check(Plant::GenSpillSlotReuse);
+    let small = check_seed(Plant::GenSpillSlotReuse, seed);
     assert!(
         small.config.gen_grfs < before,
         "{before} -> {}",
         small.config.gen_grfs
     );
-    assert!(small.program.func.inst_count() <= 15);
+    assert!(
+        small.program.func.inst_count() <= 15,
+        "{}",
+        text::print_program(&small.program)
+    );
     // The a6xx budgets, which gen8 does not read, stay at their defaults.
     let d = fuzz::oracle::CaseConfig::default();
     assert_eq!(small.config.a6xx_registers, d.a6xx_registers);

@@ -28,11 +28,13 @@ pub mod vir;
 
 pub use checker::CheckError;
 
+use crate::executed::{Executed, Role};
 use crate::heuristics::A6xxHeuristics;
 use crate::ir;
 use crate::planted::Plants;
 use crate::profile::{self, Phase};
 use sim::a6xx::{Config, Program, WaveSize};
+use vir::RecKind;
 
 /// Knobs of one compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +96,15 @@ pub struct Compiled {
     pub stats: CompileStats,
     /// The allocation checker's verdict.
     pub check: Result<(), CheckError>,
+    /// What each instruction of `program` is for (spill code, predicate reloads).
+    pub roles: Vec<Role>,
+}
+
+impl Compiled {
+    /// What spill code and predicate reloads executed in `run` (a run of this program).
+    pub fn executed(&self, run: &sim::a6xx::RunResult) -> Executed {
+        crate::executed::a6xx(&self.program, &self.roles, &run.profile)
+    }
 }
 
 /// Why a program could not be compiled.
@@ -171,9 +182,28 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         pred_reloads,
         registers_used: alloc.registers_used,
     };
+    let roles = leg
+        .recs
+        .iter()
+        .map(|r| match r.kind {
+            RecKind::Spill => Role::Spill,
+            RecKind::Fill => Role::Fill,
+            RecKind::PredReload => Role::PredReload(r.defs.first().map_or(0, |d| d.1)),
+            RecKind::Normal | RecKind::Move => Role::Program,
+        })
+        .collect::<Vec<_>>();
+    debug_assert_eq!(
+        roles
+            .iter()
+            .filter(|r| matches!(r, Role::PredReload(_)))
+            .count(),
+        pred_reloads as usize,
+        "every clone ra_predicates placed is marked as a reload"
+    );
     Ok(Compiled {
         program: leg.program,
         stats,
         check,
+        roles,
     })
 }

@@ -26,6 +26,8 @@ pub struct Rewriter<'a> {
     pub fills: u32,
     /// Highest GPR index used + 1.
     pub max_reg: u32,
+    /// Predicates (by virtual register) whose def was already rewritten.
+    pred_defined: Vec<bool>,
 }
 
 fn gpr(i: u32) -> Reg {
@@ -45,6 +47,7 @@ impl<'a> Rewriter<'a> {
             spills: 0,
             fills: 0,
             max_reg: 1,
+            pred_defined: vec![false; locs.len()],
         }
     }
 
@@ -230,6 +233,14 @@ impl<'a> Rewriter<'a> {
         }
         if let Some(p) = i.pred_def() {
             rec.defs.push((Reg::p(p.phys), p.v));
+            // Predicates are SSA and blocks come in layout order, which puts a def before
+            // every use it dominates: a second def of one is a clone `ra_predicates` placed.
+            if let Some(seen) = self.pred_defined.get_mut(p.v as usize) {
+                if *seen {
+                    rec.kind = RecKind::PredReload;
+                }
+                *seen = true;
+            }
         }
         self.push(op, rec);
         if let Some(v) = gdef {

@@ -17,6 +17,7 @@ use super::flow::{self, Flow};
 use super::ra::{Allocation, FIRST_GRF};
 use super::vinst::{VOp, VProgram, VRef, VSrc};
 use super::CompileError;
+use crate::executed::Role;
 use cranelift_entity::EntityRef;
 use sim::gen::{Dst, ExecSize, Gen, Inst, Message, Op, Program, SendDesc, Src, Type};
 
@@ -26,12 +27,15 @@ pub struct Emitted {
     pub program: Program,
     /// One annotation per instruction.
     pub annots: Vec<Annot>,
+    /// One role per instruction (spill code's scratch messages; the rest `Program`).
+    pub roles: Vec<Role>,
 }
 
 struct Emitter<'a> {
     a: &'a Allocation,
     insts: Vec<Inst>,
     annots: Vec<Annot>,
+    roles: Vec<Role>,
 }
 
 impl Emitter<'_> {
@@ -62,6 +66,7 @@ impl Emitter<'_> {
     fn push(&mut self, inst: Inst, annot: Annot) {
         self.insts.push(inst);
         self.annots.push(annot);
+        self.roles.push(Role::Program);
     }
 
     /// `mov(8) NoMask g<h>, g0` then `mov(1) NoMask g<h>.2, offset`.
@@ -96,6 +101,7 @@ pub fn emit(
         a,
         insts: Vec::with_capacity(p.insts.len() + 16),
         annots: Vec::with_capacity(p.insts.len() + 16),
+        roles: Vec::with_capacity(p.insts.len() + 16),
     };
     let data = budget.saturating_sub(1).min(8) as u8;
     if scratch_grfs > 0 {
@@ -180,6 +186,9 @@ pub fn emit(
                 inst.pred = vi.pred;
                 inst.cmod = vi.cmod;
                 e.push(inst, annot);
+                if let Some(r) = e.roles.last_mut() {
+                    *r = vi.role;
+                }
             }
         }
     }
@@ -214,6 +223,7 @@ pub fn emit(
             insts: e.insts,
         },
         annots: e.annots,
+        roles: e.roles,
     })
 }
 

@@ -31,6 +31,7 @@ pub mod spill;
 pub mod vinst;
 pub mod zero_samples;
 
+use crate::executed::{Executed, Role};
 use crate::heuristics::GenHeuristics;
 use crate::ir;
 use crate::planted::Plants;
@@ -120,9 +121,16 @@ pub struct Compiled {
     pub stats: CompileStats,
     /// The allocation checker's verdict.
     pub check: Result<(), CheckError>,
+    /// What each instruction of `program` is for (spill code or program code).
+    pub roles: Vec<Role>,
 }
 
 impl Compiled {
+    /// What spill code executed in `run` (a run of this program).
+    pub fn executed(&self, run: &sim::gen::Run) -> Executed {
+        crate::executed::gen(&self.program, &self.roles, &run.profile)
+    }
+
     /// The simulator's default configuration with scratch enough for this program's locals and
     /// spill slots (never less than the default, so accesses past them are still caught).
     pub fn sim_config(&self) -> sim::gen::Config {
@@ -241,5 +249,6 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         program: e.program,
         stats,
         check,
+        roles: e.roles,
     })
 }

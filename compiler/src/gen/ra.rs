@@ -13,7 +13,8 @@
 //!   half's parameters.
 //! * Simplify pushes trivially colourable nodes; when none is left it pushes the node with the
 //!   least pressure optimistically (Briggs). Select pops and takes the lowest free base (or
-//!   the highest, or rotating: [`GenHeuristics::pick`]); a node that finds none stays
+//!   the highest, or rotating: [`GenHeuristics::pick`]; simplify sweeps the nodes upwards or
+//!   downwards: [`GenHeuristics::order`]); a node that finds none stays
 //!   uncoloured and select goes on, counting the failures.
 //! * On failure, spill the nodes with the best benefit/cost, where cost is the GRFs it reads
 //!   and writes weighted ×10 per loop level and benefit its pressure on neighbours (weights
@@ -28,7 +29,7 @@ use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_regs, MAX_SPILL_GRFS};
 use super::vinst::{VOp, VProgram, VReg};
 use super::CompileError;
-use crate::heuristics::{GenHeuristics, Picker, SpillChoice};
+use crate::heuristics::{ColourOrder, GenHeuristics, Picker, SpillChoice};
 use crate::planted::{Plant, Plants};
 use crate::profile::{self, Phase};
 use cranelift_entity::EntityRef;
@@ -76,7 +77,7 @@ pub fn allocate(
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
         let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
-            let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r);
+            let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r, h.order);
             (
                 select(&adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
                 optimistic,
@@ -209,6 +210,7 @@ fn simplify(
     sizes: &[usize],
     present: &[bool],
     r: usize,
+    order: ColourOrder,
 ) -> (Vec<usize>, Vec<bool>, Vec<usize>) {
     let n = adj.len();
     let pressure: Vec<usize> = (0..n)
@@ -232,24 +234,33 @@ fn simplify(
         }
     }
     let mut least = MinTree::new((0..n).map(|v| (!removed[v]).then_some(q[v])));
-    let mut cursor = 0;
+    // The sweep restarts from `start` after every optimistic push or full pass; ascending,
+    // `cursor` is the next node to look at, descending one past it.
+    let descending = order == ColourOrder::Descending;
+    let start = if descending { n } else { 0 };
+    let mut cursor = start;
     let mut progress = false;
     while left > 0 {
-        let v = match next_member(&colourable, cursor) {
+        let found = if descending {
+            prev_member(&colourable, cursor)
+        } else {
+            next_member(&colourable, cursor)
+        };
+        let v = match found {
             Some(v) => {
-                cursor = v + 1;
+                cursor = if descending { v } else { v + 1 };
                 progress = true;
                 v
             }
             None if progress => {
-                cursor = 0;
+                cursor = start;
                 progress = false;
                 continue;
             }
             None => {
                 let v = least.min(&removed).expect("a node is left");
                 optimistic[v] = true;
-                cursor = 0;
+                cursor = start;
                 v
             }
         };
@@ -361,6 +372,31 @@ fn next_member(s: &BitSet, from: usize) -> Option<usize> {
     }
 }
 
+/// The largest member of `s` below `end`.
+fn prev_member(s: &BitSet, end: usize) -> Option<usize> {
+    if end == 0 {
+        return None;
+    }
+    let last = end - 1;
+    let mut w = last / 64;
+    let keep = if last % 64 == 63 {
+        !0u64
+    } else {
+        (1u64 << (last % 64 + 1)) - 1
+    };
+    let mut bits = s.0.get(w).copied().unwrap_or(0) & keep;
+    loop {
+        if bits != 0 {
+            return Some(w * 64 + 63 - bits.leading_zeros() as usize);
+        }
+        if w == 0 {
+            return None;
+        }
+        w -= 1;
+        bits = s.0[w];
+    }
+}
+
 /// Select: pops nodes and gives each the first base (in `picker`'s order) free of its
 /// coloured neighbours; a node that gets none stays uncoloured (and blocks nothing). Also how
 /// many got none. GRF sets are bit masks (at most 125 GRFs).
@@ -408,4 +444,24 @@ fn spill_costs(p: &VProgram, h: &GenHeuristics) -> Vec<f64> {
         }
     }
     cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_are_found_both_ways() {
+        let mut s = BitSet::new(200);
+        for i in [0, 63, 64, 130] {
+            s.set(i);
+        }
+        assert_eq!(next_member(&s, 1), Some(63));
+        assert_eq!(next_member(&s, 131), None);
+        assert_eq!(prev_member(&s, 200), Some(130));
+        assert_eq!(prev_member(&s, 130), Some(64));
+        assert_eq!(prev_member(&s, 64), Some(63));
+        assert_eq!(prev_member(&s, 63), Some(0));
+        assert_eq!(prev_member(&s, 0), None);
+    }
 }

@@ -23,6 +23,7 @@
 use super::flow;
 use super::liveness::{flows, BitSet};
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
+use crate::executed::Role;
 use crate::planted::{Plant, Plants};
 use cranelift_entity::EntityRef;
 use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
@@ -90,7 +91,9 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
         if inst.depth > 0 {
             // Read through the payload's own header GRF: the pre-fill needs no other.
             out.push(at(header(s, slot, lo, exec), &inst));
-            out.push(at(block_read(s, s, 1, regs, slot, exec), &inst));
+            let mut pre = block_read(s, s, 1, regs, slot, exec);
+            pre.role = Role::PreFill;
+            out.push(at(pre, &inst));
         } else {
             let per = exec.regs() as u8;
             for j in (0..regs).step_by(per as usize) {
@@ -116,6 +119,7 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
         let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
         w.no_mask = true;
         w.slot = Some(slot);
+        w.role = Role::Spill;
         out.push(at(w, &like));
     }
     p.insts = out;
@@ -160,7 +164,9 @@ fn fill(
         i
     };
     out.push(at(header(h, slot, first, like.exec)));
-    out.push(at(block_read(h, reg, off, size, slot, like.exec)));
+    let mut r = block_read(h, reg, off, size, slot, like.exec);
+    r.role = Role::Fill;
+    out.push(at(r));
 }
 
 /// A scratch block read of `size` GRFs through the header in GRF 0 of `h` into `reg` from

@@ -13,6 +13,7 @@
 //! pseudo-instruction: it builds a message payload (an optional scratch header, then one
 //! per-lane parameter per source) and is expanded into moves after allocation.
 
+use crate::executed::Role;
 use cranelift_entity::{entity_impl, PrimaryMap};
 use sim::gen::{CondMod, ExecSize, Op, Pred, Type};
 
@@ -151,6 +152,9 @@ pub struct VInst {
     pub loop_depth: u8,
     /// Spill slot (before slot assignment) a scratch block send or its header belongs to.
     pub slot: Option<u32>,
+    /// What the instruction is for (spill code marks its scratch messages, so executed
+    /// spill traffic can be counted: `crate::executed`).
+    pub role: Role,
 }
 
 impl VInst {
@@ -168,6 +172,7 @@ impl VInst {
             depth: 0,
             loop_depth: 0,
             slot: None,
+            role: Role::Program,
         }
     }
 

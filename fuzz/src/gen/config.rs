@@ -74,18 +74,22 @@ pub struct Config {
     pub same_phi_rate: Rate,
     /// Chance of values defined in a loop header that are used only after the loop. 1/3.
     pub header_only_rate: Rate,
-    /// Chance of register pressure: many values defined early and all used at the end. 1/4.
+    /// Chance of register pressure: many values defined early and all used at the end. 1/3:
+    /// with the starved budgets the case randomiser draws, the most reliable way to make spill
+    /// code run (a spill at the definition, a fill at the final fold).
     pub pressure_rate: Rate,
     /// How many values the pressure block defines. 8..=40: more than a6xx's or a small
     /// GRF budget's registers.
     pub pressure_values: RangeInclusive<u32>,
     /// Chance that a loop's pre-header defines loop-invariant compares that only branches in
-    /// its body read (each once). 1/3: the backends keep such a predicate live across the
+    /// its body read (each once; the ones the body's own branches leave get an `if` of their
+    /// own at the end of the body). 3/4: the backends keep such a predicate live across the
     /// loop, so it must survive the body's predicates and be back in its register at every
     /// back-edge (a6xx `ra_predicates`); without this, every branch's predicate is defined
     /// next to it and never crosses a loop header.
     pub hoisted_cond_rate: Rate,
-    /// How many such compares. 1..=4: a6xx has 4 predicate registers.
+    /// How many such compares. 1..=6: a6xx has 4 predicate registers, and the loop's exit
+    /// test takes one more, so five or six overflow them (and two or more overflow one).
     pub hoisted_conds: RangeInclusive<u32>,
     /// Chance that an operand comes from the older half of the values in scope. 1/2: live
     /// ranges overlap, predicates stay alive across branches.
@@ -148,10 +152,10 @@ impl Config {
         swap_phi_rate: (1, 4),
         same_phi_rate: (1, 6),
         header_only_rate: (1, 3),
-        pressure_rate: (1, 4),
+        pressure_rate: (1, 3),
         pressure_values: 8..=40,
-        hoisted_cond_rate: (1, 3),
-        hoisted_conds: 1..=4,
+        hoisted_cond_rate: (3, 4),
+        hoisted_conds: 1..=6,
         old_operand_rate: (1, 2),
         tex_zero_rate: (1, 2),
         tex_runtime_zero_rate: (1, 4),

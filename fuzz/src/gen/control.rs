@@ -286,6 +286,31 @@ pub fn back_edge(g: &mut Gen) -> Result<()> {
     Ok(())
 }
 
+/// Small `if`s at the end of the innermost loop's body on the hoisted compares its branches
+/// have not used, one each (whatever the budget and depth: each is one ALU statement and a
+/// store, at most `hoisted_conds` of them, cheap to run every iteration): so every hoisted predicate is live across the loop header
+/// and the body's other predicates, and several distinct ones must be back in a register
+/// inside one loop — where a6xx reloads them, and where one predicate register
+/// (`a6xx_predicates=1`) makes every one a reload.
+fn hoisted_branches(g: &mut Gen) -> Result<()> {
+    while let Some(cond) = g.loops.last_mut().and_then(|f| f.hoisted.pop()) {
+        g.budget = g.budget.saturating_sub(2);
+        g.depth += 1;
+        g.b.begin_if(cond);
+        g.pool.mark();
+        data::alu(g)?;
+        // Always observed: an `if` with no effect would be deleted, and its predicate with it.
+        if let Some(e) = g.pool.entries.last().copied() {
+            observe::store(g, e.v);
+        }
+        g.pool.pop();
+        g.b.begin_else();
+        g.b.end_if();
+        g.depth -= 1;
+    }
+    Ok(())
+}
+
 /// A loop with a counter, carried phis, an exit test in the header, a body, and sometimes
 /// header values used only after the loop.
 pub fn gen_loop(g: &mut Gen) -> Result<()> {
@@ -385,6 +410,7 @@ pub fn gen_loop(g: &mut Gen) -> Result<()> {
 
     // Body.
     list(g)?;
+    hoisted_branches(g)?;
     observe::recent(g)?;
     back_edge(g)?;
     if g.u.int_in_range(0..=7)? == 7 {

@@ -119,12 +119,9 @@ impl Pipeline for A6xx {
             );
             return Err(fail(FindingKind::Hazard, detail, class_of(&h.kind)));
         }
-        // Spill code compiled and private memory written and read at run time (local
-        // variables in private memory count too).
-        let st = &compiled.stats;
-        if st.spills > 0 && st.fills > 0 && run.stats.stp > 0 && run.stats.ldp > 0 {
-            coverage.spill_fill_executed.push("a6xx");
-        }
+        coverage
+            .executed
+            .push((self.name(), compiled.executed(&run)));
         Ok(run.results)
     }
 }

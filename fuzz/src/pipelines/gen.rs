@@ -140,12 +140,7 @@ impl Pipeline for Gen {
             );
             return Err(fail(FindingKind::Hazard, detail, class_of(&h.kind)));
         }
-        // Spill code compiled and scratch read back at run time (local variables in scratch
-        // count too; the thread-start zeroing and EOT writes do not read).
-        let st = &compiled.stats;
-        if st.spills > 0 && st.fills > 0 && run.stats.scratch_reads > 0 {
-            coverage.spill_fill_executed.push(name);
-        }
+        coverage.executed.push((name, compiled.executed(&run)));
         Ok(run.results)
     }
 }

@@ -63,6 +63,7 @@ impl<const W: usize> Machine<'_, W> {
             self.sy_epoch = self.sy_epoch.wrapping_add(1);
         }
         self.stats.instructions += 1;
+        self.profile[self.pc] += 1;
         self.stats.fiber_instructions += self.mask.count_ones() as u64;
         self.stats.categories[ins.op.category()] += 1;
         let mut cycles = 1 + fl.nop as u64;

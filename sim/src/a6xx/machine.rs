@@ -63,6 +63,8 @@ pub(super) struct Machine<'a, const W: usize> {
     pub config: &'a Config,
     pub results: Results,
     pub stats: Stats,
+    /// Issues of each instruction so far (see `RunResult::profile`).
+    pub profile: Vec<u64>,
     pub hazards: Hazards,
     /// Current wave number.
     pub wave: u32,
@@ -131,6 +133,7 @@ impl<'a, const W: usize> Machine<'a, W> {
             config,
             results: dispatch.initial_results(),
             stats: Stats::default(),
+            profile: vec![0; prog.len()],
             hazards: Hazards {
                 list: Vec::new(),
                 count: 0,

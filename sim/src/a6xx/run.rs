@@ -35,6 +35,11 @@ pub struct RunResult {
     pub hazards: Vec<Hazard>,
     /// Every hazard occurrence, including those not recorded.
     pub hazard_count: u64,
+    /// How many times each instruction issued (index = instruction), summed over waves, a
+    /// divergent group's issue counting once: the per-instruction profile that lets a caller
+    /// who knows what an instruction is for (spill code, a predicate reload) count its
+    /// executions. Empty when the program was rejected.
+    pub profile: Vec<u64>,
     /// How the run ended.
     pub outcome: Outcome,
 }
@@ -47,6 +52,7 @@ pub fn run(program: &Program, dispatch: &Dispatch, config: &Config) -> RunResult
             stats: Stats::default(),
             hazards: Vec::new(),
             hazard_count: 0,
+            profile: Vec::new(),
             outcome: Outcome::Fault(f),
         };
     }
@@ -81,6 +87,7 @@ fn run_waves<const W: usize>(program: &Program, dispatch: &Dispatch, config: &Co
         stats: m.stats,
         hazards: m.hazards.list,
         hazard_count: m.hazards.count,
+        profile: m.profile,
         outcome,
     }
 }

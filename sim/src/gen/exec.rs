@@ -95,6 +95,10 @@ pub struct Run {
     pub hazards: Vec<Hazard>,
     /// Hazards beyond the cap, counted but not recorded.
     pub hazards_dropped: u64,
+    /// How many times each instruction executed (index = instruction), summed over threads:
+    /// the per-instruction profile that lets a caller who knows what an instruction is for
+    /// (spill code, scratch initialisation) count its executions.
+    pub profile: Vec<u64>,
 }
 
 /// Validate `program` against `dispatch` and run it. Bad programs are an `Err` listing every
@@ -113,6 +117,7 @@ pub fn run(
         ..HazardLog::default()
     };
     let mut stats = Stats::default();
+    let mut profile = vec![0u64; code.len()];
     let mut thread = Thread::new(config.scratch_grfs as usize * 8, structure.max_depth);
     let mut outcome = Outcome::Completed;
     let threads = dispatch.invocations.div_ceil(width);
@@ -123,6 +128,7 @@ pub fn run(
         results: &mut results,
         log: &mut log,
         stats: &mut stats,
+        profile: &mut profile,
         width,
     };
     for index in 0..threads {
@@ -143,6 +149,7 @@ pub fn run(
         stats,
         hazards: log.list,
         hazards_dropped: log.dropped,
+        profile,
     })
 }
 
@@ -153,6 +160,7 @@ struct Machine<'a> {
     results: &'a mut Results,
     log: &'a mut HazardLog,
     stats: &'a mut Stats,
+    profile: &'a mut [u64],
     width: u32,
 }
 
@@ -175,6 +183,7 @@ impl Machine<'_> {
                 break;
             }
             insts += 1;
+            self.profile[pc as usize] += 1;
             let pred = d.pred != Pred::None;
             if pred {
                 self.check_flag(t, d, pc);

@@ -135,6 +135,20 @@ pub enum SharedFunction {
 }
 
 impl Message {
+    /// The message type's short name, the same for every surface, texture and size
+    /// (`sample_l`, `untyped_read`, `scratch_block_write`, …): what statistics group by.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Message::Sampler { op, .. } => op.name(),
+            Message::UntypedRead { .. } => "untyped_read",
+            Message::UntypedWrite { .. } => "untyped_write",
+            Message::ScratchBlockRead { .. } => "scratch_block_read",
+            Message::ScratchBlockWrite { .. } => "scratch_block_write",
+            Message::ScratchRead { .. } => "scratch_read",
+            Message::ScratchWrite { .. } => "scratch_write",
+        }
+    }
+
     /// The shared function serving this message.
     pub fn shared_function(&self) -> SharedFunction {
         match self {

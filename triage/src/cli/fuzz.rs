@@ -238,6 +238,10 @@ fn print_summary(stats: &FuzzStats, out: &std::path::Path, flags: &str) {
     for (sig, n) in &stats.signatures {
         eprintln!("  {n:>6}  {sig}");
     }
+    if stats.reach.cases > 0 {
+        eprintln!("reach (what the backends' allocators executed, against the goals):");
+        eprint!("{}", stats.reach.report());
+    }
     for dir in &stats.saved {
         eprintln!(
             "  reproduce: {}",

@@ -11,7 +11,7 @@
 //! `vulkan` target the spirv-opt pass list, one pass at a time, down to the passes the bug
 //! needs.
 
-use compiler::heuristics::Pick;
+use compiler::heuristics::{ColourOrder, Pick};
 use compiler::passes::pipeline::PASSES;
 use fuzz::case_file::{MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
 use fuzz::oracle::CaseConfig;
@@ -29,14 +29,15 @@ pub const CONFIG_PASSES: &[(&str, ConfigPass)] = &[
 ];
 
 /// The smallest Gen budget the reducer tries with a register pick other than `lowest`: the
-/// generator's (docs/budgets.md). Only `gen_pick=lowest` is sure to compile down to the
+/// generator's (docs/budgets.md). Only `gen_pick=lowest` with the default colouring order
+/// (`gen_colour_order=ascending`) is sure to compile down to the
 /// allocator's floor ([`MIN_GEN_GRFS`]), and a budget the allocator cannot meet would turn a
 /// reduction of a `gen_ra` bug into a repro of no bug.
 pub const GEN_GRFS_FLOOR: u32 = 16;
 
 /// The smallest Gen budget the reducer tries for `c`.
 fn gen_floor(c: &CaseConfig) -> u32 {
-    if c.gen_pick == Pick::Lowest {
+    if c.gen_pick == Pick::Lowest && c.gen_colour_order == ColourOrder::Ascending {
         MIN_GEN_GRFS
     } else {
         GEN_GRFS_FLOOR

@@ -12,7 +12,9 @@
 //! * with more than three affected programs (and not for spills and fills), the 95%
 //!   confidence interval of the mean signed change, by value and by %-change, using Student's
 //!   t with `n - 1` degrees of freedom, decides the verdict: either interval containing 0, or
-//!   the two disagreeing in sign, is inconclusive.
+//!   the two disagreeing in sign, is inconclusive;
+//! * then the executed cost per budget ([`super::cost`]): the change is judged by its worst
+//!   budget, never by the pooled or average figure.
 
 use super::{counts_only, higher_is_better, tdist, StatsFile};
 use std::collections::HashMap;
@@ -218,6 +220,8 @@ pub struct Comparison {
     pub lost: Vec<String>,
     /// Programs only the second file has.
     pub gained: Vec<String>,
+    /// Executed cost per budget of the sweep ([`super::cost`]).
+    pub costs: Vec<super::cost::BudgetCost>,
 }
 
 /// Compares `before` with `after` over `measurements` (all the measurements both files have
@@ -314,5 +318,6 @@ pub fn compare(before: &StatsFile, after: &StatsFile, measurements: &[String]) -
         stats,
         lost,
         gained,
+        costs: super::cost::by_budget(before, after),
     }
 }

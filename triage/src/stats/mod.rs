@@ -8,7 +8,9 @@
 //! 3. [`collect`] — per target (`ir`, `gen8`, `gen16`, `a6xx`): run the middle end and the
 //!    backend, run the simulator, and record the counters of [`MEASUREMENTS`];
 //! 4. [`compare`] — helped/HURT, affected totals, min/max/mean/median and the 95% confidence
-//!    interval of the mean change (with [`tdist`]), and the verdict;
+//!    interval of the mean change (with [`tdist`]), and the verdict; [`cost`] — executed cost
+//!    (cycles, spill bytes) per budget of a sweep, judged by the worst budget;
+//!    [`executed`] — a corpus's executed spill traffic, reloads and sends;
 //! 5. [`text`] — the `report.py` layout; [`html`] — a page with a histogram per stat.
 //!
 //! A stats file is JSON ([`StatsFile`]): the target, the options, the measurement names in
@@ -18,6 +20,8 @@
 pub mod collect;
 pub mod compare;
 pub mod corpus;
+pub mod cost;
+pub mod executed;
 pub mod html;
 pub mod options;
 pub mod tdist;
@@ -60,6 +64,33 @@ pub const MEASUREMENTS: &[(&str, &str)] = &[
     ("sstall", "cycles stalled by (ss) (a6xx, dynamic)"),
     ("systall", "cycles stalled by (sy) (a6xx, dynamic)"),
     ("pred-reloads", "predicate registers rematerialised (a6xx)"),
+    (
+        "spills-run",
+        "spill stores executed (dynamic; gen: spill code's scratch block writes; a6xx: stp)",
+    ),
+    (
+        "fills-run",
+        "fills executed (dynamic; gen: scratch block reads before a use; a6xx: ldp)",
+    ),
+    (
+        "prefills-run",
+        "gen pre-fills executed (dynamic; block reads before a partial write of a spilled register)",
+    ),
+    (
+        "spill-bytes",
+        "bytes spill code moved (dynamic; gen: 32 per GRF; a6xx: 4 per word per fiber)",
+    ),
+    (
+        "pred-reloads-run",
+        "predicate reloads executed (a6xx, dynamic)",
+    ),
+    (
+        "loop-pred-reloads",
+        "most distinct predicates whose reloads ran inside one loop (a6xx, dynamic)",
+    ),
+    ("sends-run", "SENDs executed (gen, dynamic)"),
+    ("sent-mlen", "payload GRFs of the SENDs executed (gen, dynamic)"),
+    ("sent-rlen", "response GRFs of the SENDs executed (gen, dynamic)"),
     ("cat0", "category 0 instructions: flow and nop (a6xx)"),
     ("cat1", "category 1 instructions: mov and cov (a6xx)"),
     ("cat2", "category 2 instructions: ALU (a6xx)"),
@@ -125,6 +156,10 @@ pub struct StatsFile {
     /// Programs that failed.
     #[serde(default)]
     pub failed: Vec<Failure>,
+    /// The budgets of a `--sweep`, as `KEY=V` in sweep order (each program's name ends in
+    /// `@KEY=V`); empty without a sweep.
+    #[serde(default)]
+    pub sweep: Vec<String>,
 }
 
 impl StatsFile {

@@ -3,6 +3,7 @@
 //! counts, their statistics, the confidence intervals and the verdict; then LOST and GAINED.
 
 use super::compare::{Change, Comparison, StatComparison, Summary, Verdict};
+use super::cost::{worst, BudgetCost};
 use super::counts_only;
 use std::fmt::Write;
 
@@ -171,6 +172,46 @@ fn list_programs(out: &mut String, s: &StatComparison) {
     }
 }
 
+/// Executed cost per budget and the verdict by the worst budget.
+fn format_costs(out: &mut String, costs: &[BudgetCost]) {
+    if costs.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "Executed cost by budget (judged by the worst budget):");
+    for c in costs {
+        let budget = if c.budget.is_empty() {
+            "(as configured)"
+        } else {
+            c.budget.as_str()
+        };
+        let _ = writeln!(
+            out,
+            "  {budget:<20} {:<12} {} ({} programs)",
+            c.measurement,
+            change(c.before, c.after),
+            c.programs
+        );
+    }
+    match worst(costs) {
+        Some(w) => {
+            let budget = if w.budget.is_empty() {
+                "as configured"
+            } else {
+                w.budget.as_str()
+            };
+            let _ = writeln!(
+                out,
+                "Worst budget: {budget}: {} {} -> HURT\n",
+                w.measurement,
+                format_percent(w.relative())
+            );
+        }
+        None => {
+            let _ = writeln!(out, "Worst budget: no executed cost rose at any budget\n");
+        }
+    }
+}
+
 /// The whole report.
 pub fn format_report(c: &Comparison, opts: TextOptions) -> String {
     let mut out = String::new();
@@ -195,6 +236,9 @@ pub fn format_report(c: &Comparison, opts: TextOptions) -> String {
         if changed || !opts.changes_only {
             out.push_str(&format_stat(s));
         }
+    }
+    if !opts.changes_only || c.costs.iter().any(|x| x.before != x.after) {
+        format_costs(&mut out, &c.costs);
     }
     if !c.lost.is_empty() || !c.gained.is_empty() || !opts.changes_only {
         let _ = writeln!(out, "LOST:   {}", c.lost.len());

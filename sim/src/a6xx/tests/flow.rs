@@ -63,6 +63,12 @@ fn loop_exits_at_different_iterations_and_reconverges() {
     // Wave 0 loops 63 times, wave 1 (invocations 64..70) 69 times; the store runs once per wave.
     assert_eq!(res.stats.stp, 0);
     assert_eq!(res.stats.categories[6], 2);
+    // The profile counts each instruction's issues: the body's per iteration, the rest per
+    // wave, and adds up to the instructions issued.
+    assert_eq!(res.profile.len(), p.instrs.len());
+    assert_eq!(res.profile.iter().sum::<u64>(), res.stats.instructions);
+    assert_eq!(res.profile[0], 2);
+    assert_eq!(res.profile[3], 63 + 69);
     let body = 5; // instructions 3..=7
     assert_eq!(
         res.stats.instructions,

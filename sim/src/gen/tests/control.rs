@@ -79,8 +79,14 @@ fn predicated_break_and_cont_with_per_lane_trip_counts() {
         ];
         v.extend(store(w, r(0), 0, 2));
         let d = dispatch(21, 2);
-        let run = go(&prog(w, Gen::Gen9, v), &d);
+        let program = prog(w, Gen::Gen9, v);
+        let run = go(&program, &d);
         assert!(run.hazards.is_empty(), "{:?}", run.hazards);
+        // The profile: every instruction's executions over the threads, adding up to the
+        // instructions executed; the first ran once per thread.
+        assert_eq!(run.profile.len(), program.insts.len());
+        assert_eq!(run.profile.iter().sum::<u64>(), run.stats.instructions);
+        assert_eq!(run.profile[0], run.stats.threads);
         for i in 0..21 {
             let limit = i % 5;
             let (mut c, mut sum) = (0, 0);

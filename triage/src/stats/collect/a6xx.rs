@@ -2,7 +2,10 @@
 //! output counts (static: instructions, nops, non-nops, cat0–cat7, `(ss)`, `(sy)`, spills
 //! (`stp`) and fills (`ldp`), predicate reloads, registers, waves) plus the simulator's
 //! dynamic `cycles`, `executed` (instructions issued, per wave) and `sstall`/`systall`
-//! (cycles stalled by `(ss)`/`(sy)`).
+//! (cycles stalled by `(ss)`/`(sy)`), and what the allocators' code executed: `spills-run`,
+//! `fills-run`, `spill-bytes` (4 per word per fiber), `pred-reloads-run` and
+//! `loop-pred-reloads` (most distinct predicates reloaded inside one loop), from the compile's
+//! marks and the simulator's per-instruction profile (`compiler::executed`).
 //!
 //! As in ir3's `ir3_collect_info`, an instruction counts `1 + repeat + N` for its `(rptN)`
 //! and `(nopN)`; `nops` are the `nop` instructions' cycles plus every `(nopN)` slot, which
@@ -41,6 +44,11 @@ pub const MEASUREMENTS: &[&str] = &[
     "systall",
     "(sy)",
     "pred-reloads",
+    "spills-run",
+    "fills-run",
+    "spill-bytes",
+    "pred-reloads-run",
+    "loop-pred-reloads",
     "registers",
     "waves",
     "loops",
@@ -89,6 +97,7 @@ pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
     }
     cats[0] += nops;
     let st = &c.stats;
+    let e = c.executed(&r);
     debug_assert_eq!(
         nops,
         u64::from(st.nops),
@@ -113,6 +122,11 @@ pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
         ("systall", r.stats.systall),
         ("(sy)", st.sy.into()),
         ("pred-reloads", st.pred_reloads.into()),
+        ("spills-run", e.spills),
+        ("fills-run", e.fills),
+        ("spill-bytes", e.spill_bytes),
+        ("pred-reloads-run", e.pred_reloads),
+        ("loop-pred-reloads", e.loop_pred_reloads.into()),
         ("registers", st.registers_used.into()),
         ("waves", max_waves(st.registers_used, opts.wave)),
         ("loops", loops),

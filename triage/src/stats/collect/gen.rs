@@ -2,9 +2,14 @@
 //! Static counts (instructions, sends, total `mlen`, spills and fills — the scratch block
 //! writes and reads of spill code —, GRFs used, loops) come from the compile; `cycles`,
 //! `executed` and `stalls` (cycles waiting for operands) from the simulator, summed over all
-//! threads of the dispatch.
+//! threads of the dispatch. Executed spill traffic (`spills-run`, `fills-run`,
+//! `prefills-run`, `spill-bytes`) and the sends executed (`sends-run`, `sent-mlen`,
+//! `sent-rlen`, and one `sent TYPE mM rR` counter per message type and length pair) come from
+//! the compile's marks folded with the simulator's per-instruction profile
+//! (`compiler::executed`).
 
 use super::Record;
+use compiler::executed::SendShape;
 use compiler::gen::compile;
 use fuzz::oracle::{Case, OracleOptions};
 use sim::gen::{ExecSize, Outcome};
@@ -20,11 +25,24 @@ pub const MEASUREMENTS: &[&str] = &[
     "registers",
     "spills",
     "fills",
+    "spills-run",
+    "fills-run",
+    "prefills-run",
+    "spill-bytes",
+    "sends-run",
+    "sent-mlen",
+    "sent-rlen",
     "loops",
 ];
 
-/// Compiles and runs `p` (after the middle end).
-pub fn record(case: &Case, width: ExecSize) -> Result<Record, String> {
+/// The counter name of sends of one type and length pair.
+pub fn send_shape_key(s: &SendShape) -> String {
+    format!("sent {} m{} r{}", s.message, s.mlen, s.rlen)
+}
+
+/// Compiles and runs `p` (after the middle end): the counters of [`MEASUREMENTS`], then the
+/// per-shape send counters.
+pub fn record(case: &Case, width: ExecSize) -> Result<(Record, Vec<(String, u64)>), String> {
     let p = &case.program;
     let options = fuzz::pipelines::gen::options(case, &OracleOptions::default(), width);
     let c = compile(p, &options).map_err(|e| format!("compile: {e}"))?;
@@ -40,7 +58,15 @@ pub fn record(case: &Case, width: ExecSize) -> Result<Record, String> {
         return Err(format!("simulator hazard: {h:?}"));
     }
     let st = &c.stats;
-    Ok(vec![
+    let e = c.executed(&r);
+    let sends = compiler::executed::gen_sends(&c.program, &r.profile);
+    let (mut run, mut mlen, mut rlen) = (0, 0, 0);
+    for (shape, &n) in &sends {
+        run += n;
+        mlen += n * u64::from(shape.mlen);
+        rlen += n * u64::from(shape.rlen);
+    }
+    let fixed = vec![
         ("instructions", st.instructions.into()),
         ("cycles", r.stats.cycles),
         ("executed", r.stats.instructions),
@@ -50,6 +76,15 @@ pub fn record(case: &Case, width: ExecSize) -> Result<Record, String> {
         ("registers", st.registers_used.into()),
         ("spills", st.spills.into()),
         ("fills", st.fills.into()),
+        ("spills-run", e.spills),
+        ("fills-run", e.fills),
+        ("prefills-run", e.prefills),
+        ("spill-bytes", e.spill_bytes),
+        ("sends-run", run),
+        ("sent-mlen", mlen),
+        ("sent-rlen", rlen),
         ("loops", st.loops.into()),
-    ])
+    ];
+    let shapes = sends.iter().map(|(s, &n)| (send_shape_key(s), n)).collect();
+    Ok((fixed, shapes))
 }

@@ -47,11 +47,13 @@ pub fn middle_end(p: &Program, settings: &Settings) -> Result<Program, String> {
     Ok(p)
 }
 
-/// The counters of one program.
-pub fn collect_one(p: &Program, settings: &Settings) -> Result<Record, String> {
+/// The counters of one program, by name: the target's [`measurements`] and, for the Gen
+/// targets, one counter per send type and length pair executed.
+pub fn collect_one(p: &Program, settings: &Settings) -> Result<BTreeMap<String, u64>, String> {
     let optimised = middle_end(p, settings)?;
+    let named = |r: Record| r.into_iter().map(|(k, v)| (k.to_string(), v));
     match settings.target {
-        Target::Middle => ir::record(&optimised),
+        Target::Middle => Ok(named(ir::record(&optimised)?).collect()),
         Target::Gen8 | Target::Gen16 | Target::A6xx => {
             let loops = ir::loops(&optimised);
             let case = Case {
@@ -59,9 +61,16 @@ pub fn collect_one(p: &Program, settings: &Settings) -> Result<Record, String> {
                 program: optimised,
             };
             match settings.target {
-                Target::Gen8 => gen::record(&case, ExecSize::S8),
-                Target::Gen16 => gen::record(&case, ExecSize::S16),
-                _ => a6xx::record(&case, loops),
+                Target::Gen8 | Target::Gen16 => {
+                    let width = if settings.target == Target::Gen8 {
+                        ExecSize::S8
+                    } else {
+                        ExecSize::S16
+                    };
+                    let (fixed, shapes) = gen::record(&case, width)?;
+                    Ok(named(fixed).chain(shapes).collect())
+                }
+                _ => Ok(named(a6xx::record(&case, loops)?).collect()),
             }
         }
     }
@@ -84,17 +93,15 @@ pub fn collect(
             .collect(),
         programs: Vec::with_capacity(entries.len()),
         failed: Vec::new(),
+        sweep: Vec::new(),
     };
     for e in entries {
         let outcome = fuzz::panics::catch(|| collect_one(&e.program, settings))
             .unwrap_or_else(|p| Err(format!("panic at {}: {}", p.location, p.message)));
         match outcome {
-            Ok(record) => file.programs.push(ProgramStats {
+            Ok(stats) => file.programs.push(ProgramStats {
                 name: e.name.clone(),
-                stats: record
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), v))
-                    .collect::<BTreeMap<_, _>>(),
+                stats,
             }),
             Err(error) => file.failed.push(Failure {
                 name: e.name.clone(),

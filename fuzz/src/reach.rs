@@ -1,0 +1,232 @@
+//! Reach: how often the judged cases drove the backends into the code where allocation bugs
+//! live, counted from what *executed* (the compile's spill/reload marks folded with the
+//! simulator's per-instruction profile, `compiler::executed`), not what was compiled — and
+//! how often each allocation-choice knob was drawn. Each share has a goal (issue 17); the
+//! fuzz summary and `gpufuzz stats --reach` print them against it.
+//!
+//! * `gen8`/`gen16` spill+fill: at least one spill store *and* one fill ran (goal 40% of the
+//!   cases that target judged);
+//! * `a6xx` reload: a predicate reload ran (goal 20%);
+//! * `a6xx` 3 in a loop: reloads of three or more distinct predicates ran inside one loop
+//!   (goal 5%);
+//! * every allocation-choice setting drawn in 5% of the cases at least.
+
+use crate::oracle::{CaseConfig, Coverage};
+use compiler::executed::Executed;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The knobs that pick among correct allocation choices (the heuristics), whose every
+/// setting should be drawn often: those the case randomiser varies
+/// ([`CaseConfig::drawn_values`]).
+pub fn heuristic_knobs() -> impl Iterator<Item = &'static str> {
+    CaseConfig::KNOBS
+        .iter()
+        .copied()
+        .filter(|k| !CaseConfig::drawn_values(k).is_empty())
+}
+
+/// Goal: share of a Gen target's cases in which a spill and a fill ran.
+pub const GOAL_SPILL_FILL: f64 = 0.40;
+/// Goal: share of a6xx cases in which a predicate reload ran.
+pub const GOAL_PRED_RELOAD: f64 = 0.20;
+/// Goal: share of a6xx cases with reloads of 3 distinct predicates inside one loop.
+pub const GOAL_LOOP_RELOADS: f64 = 0.05;
+/// Goal: share of cases drawing each heuristic setting.
+pub const GOAL_KNOB: f64 = 0.05;
+
+/// Reach counters of a run (summed over its cases).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Reach {
+    /// Cases each pipeline compiled and ran to the end (the shares' denominators).
+    pub ran: BTreeMap<String, u64>,
+    /// Cases in which at least one spill store and one fill executed, per pipeline.
+    pub spill_and_fill: BTreeMap<String, u64>,
+    /// Spill stores executed, per pipeline.
+    pub spills: BTreeMap<String, u64>,
+    /// Fills (Gen: and pre-fills) executed, per pipeline.
+    pub fills: BTreeMap<String, u64>,
+    /// Bytes spill code moved, per pipeline.
+    pub spill_bytes: BTreeMap<String, u64>,
+    /// a6xx cases in which a predicate reload executed.
+    pub pred_reload: u64,
+    /// a6xx predicate reloads executed.
+    pub pred_reloads: u64,
+    /// a6xx cases with reloads of 3 or more distinct predicates executed inside one loop.
+    pub loop_pred_reloads: u64,
+    /// Cases that reached a backend.
+    pub cases: u64,
+    /// `knob=value` → cases that drew it (heuristic knobs only).
+    pub knob_settings: BTreeMap<String, u64>,
+}
+
+/// One share against its goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Share {
+    /// What is measured.
+    pub name: String,
+    /// Cases counted.
+    pub count: u64,
+    /// Out of.
+    pub of: u64,
+    /// The goal (a fraction).
+    pub goal: f64,
+}
+
+impl Share {
+    /// The share as a fraction (0 when nothing was judged).
+    pub fn value(&self) -> f64 {
+        self.count as f64 / self.of.max(1) as f64
+    }
+
+    /// Whether it meets its goal.
+    pub fn met(&self) -> bool {
+        self.of > 0 && self.value() >= self.goal
+    }
+}
+
+impl Reach {
+    /// Counts one case: the heuristic settings it drew and what its pipelines executed
+    /// (nothing when no backend ran it).
+    pub fn record(&mut self, c: &Coverage) {
+        if c.executed.is_empty() {
+            return;
+        }
+        self.cases += 1;
+        for setting in &c.heuristic_settings {
+            *self.knob_settings.entry(setting.clone()).or_default() += 1;
+        }
+        for (target, e) in &c.executed {
+            self.record_run(target, e);
+        }
+    }
+
+    fn record_run(&mut self, target: &str, e: &Executed) {
+        let t = target.to_string();
+        *self.ran.entry(t.clone()).or_default() += 1;
+        *self.spill_and_fill.entry(t.clone()).or_default() += u64::from(e.spilled_and_filled());
+        *self.spills.entry(t.clone()).or_default() += e.spills;
+        *self.fills.entry(t.clone()).or_default() += e.fills + e.prefills;
+        *self.spill_bytes.entry(t).or_default() += e.spill_bytes;
+        self.pred_reload += u64::from(e.pred_reloads > 0);
+        self.pred_reloads += e.pred_reloads;
+        self.loop_pred_reloads += u64::from(e.loop_pred_reloads >= 3);
+    }
+
+    /// Adds another run's counters.
+    pub fn merge(&mut self, from: &Reach) {
+        self.pred_reload += from.pred_reload;
+        self.pred_reloads += from.pred_reloads;
+        self.loop_pred_reloads += from.loop_pred_reloads;
+        self.cases += from.cases;
+        for (into, from) in [
+            (&mut self.ran, &from.ran),
+            (&mut self.spill_and_fill, &from.spill_and_fill),
+            (&mut self.spills, &from.spills),
+            (&mut self.fills, &from.fills),
+            (&mut self.spill_bytes, &from.spill_bytes),
+            (&mut self.knob_settings, &from.knob_settings),
+        ] {
+            for (k, v) in from {
+                *into.entry(k.clone()).or_default() += v;
+            }
+        }
+    }
+
+    /// Every share with its goal: the executed-spill shares per Gen target, the a6xx reload
+    /// shares, then every heuristic setting (all values of every knob, drawn or not).
+    pub fn shares(&self) -> Vec<Share> {
+        let mut out = Vec::new();
+        for target in ["gen8", "gen16"] {
+            if let Some(&of) = self.ran.get(target) {
+                out.push(Share {
+                    name: format!("{target} spill+fill executed"),
+                    count: self.spill_and_fill.get(target).copied().unwrap_or(0),
+                    of,
+                    goal: GOAL_SPILL_FILL,
+                });
+            }
+        }
+        if let Some(&of) = self.ran.get("a6xx") {
+            out.push(Share {
+                name: "a6xx predicate reload executed".into(),
+                count: self.pred_reload,
+                of,
+                goal: GOAL_PRED_RELOAD,
+            });
+            out.push(Share {
+                name: "a6xx >=3 predicates reloaded in one loop".into(),
+                count: self.loop_pred_reloads,
+                of,
+                goal: GOAL_LOOP_RELOADS,
+            });
+        }
+        if self.cases > 0 {
+            for setting in every_setting() {
+                out.push(Share {
+                    count: self.knob_settings.get(&setting).copied().unwrap_or(0),
+                    name: setting,
+                    of: self.cases,
+                    goal: GOAL_KNOB,
+                });
+            }
+        }
+        out
+    }
+
+    /// The shares as text, one per line: `name  count/of  pct  (goal pct) ok|BELOW`.
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        for sh in self.shares() {
+            s.push_str(&format!(
+                "  {:<44} {:>6}/{:<6} {:>5.1}%  (goal {:.0}%) {}\n",
+                sh.name,
+                sh.count,
+                sh.of,
+                100.0 * sh.value(),
+                100.0 * sh.goal,
+                if sh.met() { "ok" } else { "BELOW" }
+            ));
+        }
+        for (target, bytes) in &self.spill_bytes {
+            let of = self.ran.get(target).copied().unwrap_or(0).max(1);
+            s.push_str(&format!(
+                "  {target}: spill stores {} fills {} executed, {} spill bytes moved ({} per case)\n",
+                self.spills.get(target).copied().unwrap_or(0),
+                self.fills.get(target).copied().unwrap_or(0),
+                bytes,
+                bytes / of
+            ));
+        }
+        if self.ran.contains_key("a6xx") {
+            s.push_str(&format!(
+                "  a6xx: predicate reloads executed {}\n",
+                self.pred_reloads
+            ));
+        }
+        s
+    }
+}
+
+/// The `knob=value` settings of `config`'s heuristic knobs.
+pub fn settings(config: &CaseConfig) -> Vec<String> {
+    let knobs: Vec<&str> = heuristic_knobs().collect();
+    config
+        .knobs()
+        .into_iter()
+        .filter(|(k, _)| knobs.contains(k))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect()
+}
+
+/// Every `knob=value` of the heuristic knobs the case randomiser can draw.
+pub fn every_setting() -> Vec<String> {
+    let mut out = Vec::new();
+    for knob in heuristic_knobs() {
+        for value in CaseConfig::drawn_values(knob) {
+            out.push(format!("{knob}={value}"));
+        }
+    }
+    out
+}
