@@ -221,7 +221,10 @@ fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<V
 /// (lowest index among equals) after a pass that pushed nothing. Passes are not run node by
 /// node: a cursor finds the next trivially colourable node at or after it in a bit set (a
 /// node only becomes colourable when a neighbour is pushed), and a tournament tree
-/// of `(pressure, node)` over the nodes left finds the optimistic choice.
+/// of `(pressure, node)` over the nodes left finds the optimistic choice. The tree learns of
+/// lowered pressures only when an optimistic choice is due (the nodes whose pressure fell
+/// since the last one wait in `lowered`): pushes far outnumber optimistic choices, and by then
+/// every node left is uncolourable, so its key is its current pressure either way.
 fn simplify(
     adj: &[Vec<u32>],
     sizes: &[usize],
@@ -250,6 +253,8 @@ fn simplify(
         }
     }
     let mut least = MinTree::new((0..n).map(|v| (!removed[v]).then_some(q[v])));
+    let mut lowered: Vec<u32> = Vec::new();
+    let mut is_lowered = vec![false; n];
     let mut cursor = 0;
     let mut progress = false;
     while left > 0 {
@@ -265,6 +270,13 @@ fn simplify(
                 continue;
             }
             None => {
+                for m in lowered.drain(..) {
+                    let m = m as usize;
+                    is_lowered[m] = false;
+                    if !removed[m] {
+                        least.decrease(m, q[m]);
+                    }
+                }
                 let v = least.min(&removed).expect("a node is left");
                 optimistic[v] = true;
                 cursor = 0;
@@ -282,8 +294,9 @@ fn simplify(
                 if q[m] < bases(m) {
                     // Pushed before any optimistic choice: its key no longer matters.
                     colourable.set(m);
-                } else {
-                    least.decrease(m, q[m]);
+                } else if !is_lowered[m] {
+                    is_lowered[m] = true;
+                    lowered.push(m as u32);
                 }
             }
         }
@@ -391,13 +404,13 @@ fn select(
 ) -> (Vec<Option<usize>>, usize) {
     let run = |s: usize| u128::MAX >> (128 - s);
     let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
+    // The GRFs each node took (none yet: 0), so that a neighbour costs one load.
+    let mut taken = vec![0u128; adj.len()];
     let mut failed = 0;
     for &v in stack.iter().rev() {
         let mut busy = 0u128;
         for &m in &adj[v] {
-            if let Some(c) = colour[m as usize] {
-                busy |= run(sizes[m as usize]) << c;
-            }
+            busy |= taken[m as usize];
         }
         // Bases `b` with `b..b + s` free: `b` free and each of the next `s - 1` too.
         let s = sizes[v];
@@ -408,7 +421,10 @@ fn select(
         let bases = (r + 1).saturating_sub(s);
         fits &= if bases == 0 { 0 } else { run(bases) };
         colour[v] = picker.find_in_mask(fits, bases, s);
-        failed += colour[v].is_none() as usize;
+        match colour[v] {
+            Some(c) => taken[v] = run(s) << c,
+            None => failed += 1,
+        }
     }
     (colour, failed)
 }
