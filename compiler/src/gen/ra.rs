@@ -160,15 +160,18 @@ fn pick_spills(
 /// Nodes that found no colour per register spilled in a round. On 300 generated programs of
 /// `gpufuzz bench` (both widths, their cases' budgets), against one spill per round: 1 spills
 /// 31% more registers in 18× fewer rounds, 2 spills 6% more in 7× fewer, 3 spills 1.8% more
-/// (0.5% more instructions) in 5× fewer, 4 spills 0.8% more in 4× fewer.
-const FAILURES_PER_SPILL: usize = 3;
+/// (0.5% more instructions) in 5× fewer, 4 spills 0.8% more in 4× fewer. With
+/// [`SPILLING_RATE`] as well, 2 against 3 on 1,200 compiles of `gpufuzz bench` (seeds 1 and 7,
+/// both widths): 3.4 rather than 4.2 rounds per compile, 20% fewer interference edges built
+/// over all rounds, 0.6% more registers spilled.
+const FAILURES_PER_SPILL: usize = 2;
 
 /// Registers spilled so far per register spilled in the next round (Mesa's
 /// `spilling_rate`, whose driconf default is 11): a compile that has spilled fewer than
 /// twice this is untouched by it. A starved program that spills a hundred registers a few at a
 /// time took up to 114 rounds, each rebuilding liveness and the interference graph; on 600
-/// compiles of `gpufuzz bench --seed 1` (both widths) it cuts the rounds from 6.3 to 4.2 per
-/// compile for 3.5% more registers spilled.
+/// compiles of `gpufuzz bench --seed 1` (both widths, three failures per spill) it cuts the
+/// rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
 const SPILLING_RATE: usize = 11;
 
 /// Adjacency lists from interval overlap plus the instruction rules.
@@ -232,12 +235,11 @@ fn simplify(
     r: usize,
 ) -> (Vec<usize>, Vec<bool>, Vec<usize>) {
     let n = adj.len();
+    // Σ over neighbours m of (size(v) + size(m) - 1), the degree's share taken out of the sum.
     let pressure: Vec<usize> = (0..n)
         .map(|v| {
-            adj[v]
-                .iter()
-                .map(|&m| sizes[v] + sizes[m as usize] - 1)
-                .sum()
+            let around: usize = adj[v].iter().map(|&m| sizes[m as usize]).sum();
+            adj[v].len() * (sizes[v] - 1) + around
         })
         .collect();
     let mut q = pressure.clone();
