@@ -289,17 +289,20 @@ fn simplify(
         removed[v] = true;
         stack.push(v);
         left -= 1;
+        // A removed neighbour's pressure is never read again.
+        let share = sizes[v] - 1;
         for &m in &adj[v] {
             let m = m as usize;
-            q[m] = q[m].saturating_sub(sizes[v] + sizes[m] - 1);
-            if !removed[m] {
-                if q[m] < bases(m) {
-                    // Pushed before any optimistic choice: its key no longer matters.
-                    colourable.set(m);
-                } else if !is_lowered[m] {
-                    is_lowered[m] = true;
-                    lowered.push(m as u32);
-                }
+            if removed[m] {
+                continue;
+            }
+            q[m] = q[m].saturating_sub(share + sizes[m]);
+            if q[m] < bases(m) {
+                // Pushed before any optimistic choice: its key no longer matters.
+                colourable.set(m);
+            } else if !is_lowered[m] {
+                is_lowered[m] = true;
+                lowered.push(m as u32);
             }
         }
     }
