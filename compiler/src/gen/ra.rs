@@ -21,10 +21,10 @@
 //!   [`FAILURES_PER_SPILL`] failures, at least one (a round with few failures spills exactly
 //!   what one-at-a-time spilling would), and once many are spilled one per [`SPILLING_RATE`]
 //!   spilled so far (Mesa's `spilling_rate`), so that a starved budget takes a logarithmic
-//!   number of rounds, not one per few spills. Every node with a spill cost is a candidate (Mesa's
-//!   "ra: consider all spillable nodes"; [`Plant::GenSpillOptimisticOnly`] considers only
-//!   optimistically pushed ones). Spill temporaries and unshared payloads are never candidates; with
-//!   none left it is [`CompileError::NoRegisterToSpill`]. Then start over.
+//!   number of rounds, not one per few spills. Every node with a spill cost is a candidate
+//!   (Mesa's "ra: consider all spillable nodes"; [`Plant::GenSpillOptimisticOnly`] considers
+//!   only optimistically pushed ones). Spill temporaries and unshared payloads are never
+//!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over.
 
 use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_regs, MAX_SPILL_GRFS};
