@@ -129,10 +129,25 @@ pub enum CheckError {
 /// past it read as stale values: a false `IncorrectValue` on heavily spilling programs.
 const SLOTS: usize = super::SCRATCH_GRFS as usize;
 
-#[derive(Clone, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 struct State {
     grf: Vec<Holding>,
     slot: Vec<Holding>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            grf: self.grf.clone(),
+            slot: self.slot.clone(),
+        }
+    }
+
+    /// Copies into the buffers already there.
+    fn clone_from(&mut self, o: &State) {
+        self.grf.clone_from(&o.grf);
+        self.slot.clone_from(&o.slot);
+    }
 }
 
 impl State {
@@ -184,12 +199,17 @@ pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
         entry.grf[r as usize] = Holding::Payload(r);
     }
     let mut ins: Vec<Option<State>> = vec![None; g.len()];
+    // One working state, refilled from each block's entry state (no allocation per visit).
+    let mut s = entry.clone();
     ins[0] = Some(entry);
     let mut work = vec![0u32];
+    let mut queued = vec![false; g.len()];
+    queued[0] = true;
     let mut errors: Option<CheckError> = None;
     while let Some(b) = work.pop() {
         let b = b as usize;
-        let mut s = ins[b].clone().expect("queued blocks have a state");
+        queued[b] = false;
+        s.clone_from(ins[b].as_ref().expect("queued blocks have a state"));
         for i in g.range(b) {
             if let Err(e) = step(&p.insts[i], &annots[i], i as u32, &mut s) {
                 if errors
@@ -209,7 +229,8 @@ pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
                 }
                 Some(old) => old.meet(&s),
             };
-            if changed && !work.contains(&(t as u32)) {
+            if changed && !queued[t] {
+                queued[t] = true;
                 work.push(t as u32);
             }
         }

@@ -133,8 +133,6 @@ pub struct Graph {
     pub starts: Vec<u32>,
     /// Successor blocks.
     pub succs: Vec<Vec<u32>>,
-    /// Predecessor blocks.
-    pub preds: Vec<Vec<u32>>,
     /// The block of each instruction.
     pub block_of: Vec<u32>,
     /// The matching structure.
@@ -212,16 +210,9 @@ pub fn graph(flows: &[Flow]) -> Option<Graph> {
             }
         }
     }
-    let mut preds = vec![Vec::new(); nb];
-    for (b, out) in succs.iter().enumerate() {
-        for &t in out {
-            preds[t as usize].push(b as u32);
-        }
-    }
     Some(Graph {
         starts,
         succs,
-        preds,
         block_of,
         structure: s,
     })

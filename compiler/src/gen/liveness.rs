@@ -146,25 +146,29 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
         graph,
     };
     // Per block: units read before any write that kills them (`gen`) and units killed
-    // (`kill`); then live-in = gen ∪ (live-out ∖ kill), word by word.
-    let mut gen = vec![BitSet::new(units); nb];
-    let mut kill = vec![BitSet::new(units); nb];
+    // (`kill`); then live-in = gen ∪ (live-out ∖ kill), word by word. Both are one flat
+    // array of `words` per block (a set per block was two allocations per block per round
+    // of the allocator).
+    let words = units.div_ceil(64);
+    let mut gen = vec![0u64; nb * words];
+    let mut kill = vec![0u64; nb * words];
     for b in 0..nb {
-        let (g, k) = (&mut gen[b], &mut kill[b]);
+        let g = &mut gen[b * words..(b + 1) * words];
+        let k = &mut kill[b * words..(b + 1) * words];
         for i in l.graph.range(b).rev() {
             let inst = &p.insts[i];
             if let Some(d) = &inst.dst {
                 if kills(inst) {
                     let n = inst.dst_regs(|r| p.regs[r].size);
                     for u in l.units_of(p, d, n) {
-                        g.clear(u);
-                        k.set(u);
+                        g[u / 64] &= !(1 << (u % 64));
+                        k[u / 64] |= 1 << (u % 64);
                     }
                 }
             }
             inst.for_each_use(|r, n| {
                 for u in l.units_of(p, r, n) {
-                    g.set(u);
+                    g[u / 64] |= 1 << (u % 64);
                 }
             });
         }
@@ -180,7 +184,8 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
                     *o |= *i;
                 }
             }
-            let words = gen[b].0.iter().zip(&kill[b].0).zip(out.iter());
+            let block = b * words..(b + 1) * words;
+            let words = gen[block.clone()].iter().zip(&kill[block]).zip(out.iter());
             for (old, ((g, k), o)) in l.livein[b].0.iter_mut().zip(words) {
                 let new = g | (o & !k);
                 if new != *old {

@@ -226,14 +226,17 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
             let mut livein = vec![BitSet::new(n); nb];
             let mut liveout = vec![BitSet::new(n); nb];
             let mut changed = true;
+            // One working set for every block (a fresh one per block and pass was most of
+            // the cost on programs with many blocks).
+            let mut live = BitSet::new(n);
             while changed {
                 changed = false;
                 for b in (0..nb).rev() {
-                    let mut live = BitSet::new(n);
+                    live.0.iter_mut().for_each(|w| *w = 0);
                     for &s in &g.succs[b] {
                         live.union(&livein[s as usize]);
                     }
-                    liveout[b] = live.clone();
+                    liveout[b].0.copy_from_slice(&live.0);
                     for i in g.range(b).rev() {
                         if let Some((k, write)) = access(&p.insts[i]) {
                             if write {
@@ -244,7 +247,7 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
                         }
                     }
                     if live != livein[b] {
-                        livein[b] = live;
+                        livein[b].0.copy_from_slice(&live.0);
                         changed = true;
                     }
                 }
