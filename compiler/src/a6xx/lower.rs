@@ -418,6 +418,9 @@ impl Lower<'_> {
                 ))
             }
             InstKind::Break | InstKind::Continue => {}
+            InstKind::Txs { .. } => {
+                return Err(CompileError::Unsupported("txs".into()));
+            }
         }
         if let Some(v) = res {
             if f.ty(v).bits() == Some(ir::BitSize::B1) {

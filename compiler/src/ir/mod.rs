@@ -85,7 +85,7 @@ pub use function::{
     first_block, last_block, walk_blocks, BlockData, CfNode, Function, IfNode, InstData, LoopNode,
     Program, ValueData,
 };
-pub use instructions::{InstKind, PhiSource, TexParams};
+pub use instructions::{InstKind, PhiSource, TexDim, TexParams};
 pub use text::{parse_program, print_program, ParseError};
 pub use types::{BitSize, Type, VarType};
 pub use verify::{deref_type, verify, VerifyErrors};
