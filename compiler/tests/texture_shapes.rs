@@ -2,6 +2,7 @@
 //! text round-trips, and the Gen (gen7/gen9 × SIMD8/16) and a6xx backends agree with the
 //! interpreter.
 
+mod gen_common;
 mod texture_common;
 
 use compiler::interp::{self, RunOptions};
@@ -63,4 +64,30 @@ fn verifier_rejects_shapes_no_target_has() {
         parse_program(&text, "bad.ir").is_err(),
         "offset 8 is out of range"
     );
+}
+
+#[test]
+fn gen_agrees_with_the_interpreter() {
+    for s in shapes() {
+        let p = gen_common::parse(&program(&s));
+        for o in gen_common::grid(40) {
+            if let gen_common::Outcome::Bad(why) = gen_common::run(&p, &o) {
+                panic!("{} {o:?}: {why}", s.name);
+            }
+        }
+    }
+}
+
+/// Writes every shape program to `$TEXTURE_SHAPES_DIR` (for looking at the code by hand).
+#[test]
+fn dump_programs_when_asked() {
+    if let Some(dir) = std::env::var_os("TEXTURE_SHAPES_DIR") {
+        for s in shapes() {
+            std::fs::write(
+                std::path::Path::new(&dir).join(format!("{}.ir", s.name)),
+                program(&s),
+            )
+            .expect("write");
+        }
+    }
 }

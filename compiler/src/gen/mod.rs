@@ -26,6 +26,7 @@ pub mod liveness;
 pub mod lower;
 mod lower_alu;
 mod lower_mem;
+mod lower_tex;
 pub mod ra;
 pub mod spill;
 pub mod vinst;
@@ -174,7 +175,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         ));
     }
     let mut v = profile::time(Phase::Lower, || {
-        let mut v = lower::lower(&p.func, opts.width, opts.gen)?;
+        let mut v = lower::lower(&p.func, &p.dispatch.textures, opts.width, opts.gen)?;
         dce::eliminate_dead_code(&mut v);
         Ok(v)
     })?;

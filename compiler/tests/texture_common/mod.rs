@@ -168,11 +168,17 @@ pub fn shapes() -> Vec<Shape> {
             x.offset = [-1, 2, 3];
             x.texture = 1
         }),
-        s("ld_lz_2d_partial", &|x| {
+        s("ld_lz_3d_partial", &|x| {
+            x.op = "txf";
+            x.dim = D3;
+            x.texture = 1;
+            x.used = 3
+        }),
+        s("ld_2d_zero_lod_offset", &|x| {
             x.op = "txf";
             x.lod = true;
             x.zero_lod = true;
-            x.used = 3
+            x.offset = [3, -4, 0]
         }),
         s("gather4_2d_comp1", &|x| x.gather = Some(1)),
         s("gather4_array_offset", &|x| {
@@ -394,16 +400,11 @@ pub fn expected(s: &Shape, id: u32) -> Vec<u32> {
         _ => TexAccess::Sample,
     };
     let nc = s.dim.coords() as usize;
-    let mut coord = [0u32; 3];
-    for i in 0..nc {
-        coord[i] = if fetch { x.icoord[i] } else { b(x.fcoord[i]) };
-    }
-    let mut ddx = [0u32; 3];
-    let mut ddy = [0u32; 3];
-    for i in 0..nc {
-        ddx[i] = b(x.ddx[i]);
-        ddy[i] = b(x.ddy[i]);
-    }
+    let keep = |i: usize, v: u32| if i < nc { v } else { 0 };
+    let coord: [u32; 3] =
+        std::array::from_fn(|i| keep(i, if fetch { x.icoord[i] } else { b(x.fcoord[i]) }));
+    let ddx: [u32; 3] = std::array::from_fn(|i| keep(i, b(x.ddx[i])));
+    let ddy: [u32; 3] = std::array::from_fn(|i| keep(i, b(x.ddy[i])));
     let lod = match (s.lod, s.zero_lod) {
         (false, _) | (true, true) => 0,
         _ if fetch || s.op == "txs" => x.ilod,

@@ -45,7 +45,11 @@ fn sample_program(
         Dst::grf(40, Type::F),
         20,
         SendDesc::new(
-            Message::Sampler { op, texture: 1 },
+            Message::Sampler {
+                op,
+                texture: 1,
+                dim: crate::semantics::TexDim::D2,
+            },
             h + p * sent,
             4 * p,
             header,
@@ -187,7 +191,11 @@ fn float_samples_with_lod_bias_and_layer() {
                 Dst::grf(40, Type::F),
                 20,
                 SendDesc::new(
-                    Message::Sampler { op, texture: 1 },
+                    Message::Sampler {
+                        op,
+                        texture: 1,
+                        dim: crate::semantics::TexDim::D2,
+                    },
                     p * params.len() as u8,
                     4 * p,
                     false,
