@@ -2,6 +2,7 @@
 //! text round-trips, and the Gen (gen7/gen9 × SIMD8/16) and a6xx backends agree with the
 //! interpreter.
 
+mod a6xx_common;
 mod gen_common;
 mod texture_common;
 
@@ -89,5 +90,17 @@ fn dump_programs_when_asked() {
             )
             .expect("write");
         }
+    }
+}
+
+#[test]
+fn a6xx_agrees_with_the_interpreter() {
+    for s in shapes() {
+        let p = a6xx_common::parse(&program(&s));
+        let mut ran = 0;
+        for o in a6xx_common::grid() {
+            ran += a6xx_common::agree(&p, &o).is_some() as u32;
+        }
+        assert!(ran > 0, "{}: no budget of the grid compiles it", s.name);
     }
 }

@@ -20,6 +20,7 @@ pub mod legalize;
 pub mod liveness;
 pub mod lower;
 mod lower_alu;
+mod lower_tex;
 pub mod opt_predicates;
 pub mod ra;
 pub mod ra_predicates;

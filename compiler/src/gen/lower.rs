@@ -92,7 +92,7 @@ pub fn lower(
     let mut l = Lower {
         f,
         textures,
-        read_comps: super::lower_tex::read_components(f),
+        read_comps: ir::texture_reads(f),
         p: VProgram::default(),
         width,
         gen,

@@ -32,48 +32,12 @@
 use super::lower::{Comp, Lower};
 use super::vinst::VSrc;
 use super::CompileError;
-use crate::ir::{Function, InstKind, TexDim, TexParams, Value};
+use crate::ir::{InstKind, TexDim, TexParams, Value};
 use sim::gen::{
     sampler_params, CondMod, ExecSize, Gen, Message, Op, Pred, SamplerHeader, SamplerOp,
     SamplerParam, Type,
 };
 use std::collections::HashMap;
-
-/// For each texture instruction's result, the components any instruction reads: a `mov`
-/// reads its swizzle's, anything else all four.
-pub(super) fn read_components(f: &Function) -> HashMap<Value, u8> {
-    let mut read: HashMap<Value, u8> = HashMap::new();
-    for (_, inst) in f.insts_in_order() {
-        let d = &f.insts[inst];
-        if matches!(
-            d.kind,
-            InstKind::Tex { .. } | InstKind::Txf { .. } | InstKind::Txs { .. }
-        ) {
-            if let Some(v) = d.result.expand() {
-                read.entry(v).or_insert(0);
-            }
-        }
-    }
-    for (_, inst) in f.insts_in_order() {
-        let d = &f.insts[inst];
-        match &d.kind {
-            InstKind::Mov { src, swizzle } => {
-                let n = d.result.expand().map_or(4, |r| f.ty(r).comps() as usize);
-                if let Some(m) = read.get_mut(src) {
-                    for &c in &swizzle[..n.min(4)] {
-                        *m |= 1 << (c & 3);
-                    }
-                }
-            }
-            kind => kind.visit_args(|v| {
-                if let Some(m) = read.get_mut(&v) {
-                    *m = 0xf;
-                }
-            }),
-        }
-    }
-    read
-}
 
 /// The texture instruction's parts.
 struct TexInst<'a> {

@@ -74,6 +74,7 @@ pub mod entities;
 pub mod function;
 pub mod instructions;
 pub mod text;
+pub mod texture_reads;
 pub mod types;
 pub mod verify;
 
@@ -87,5 +88,6 @@ pub use function::{
 };
 pub use instructions::{InstKind, PhiSource, TexDim, TexParams};
 pub use text::{parse_program, print_program, ParseError};
+pub use texture_reads::texture_reads;
 pub use types::{BitSize, Type, VarType};
 pub use verify::{deref_type, verify, VerifyErrors};
