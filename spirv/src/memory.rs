@@ -198,6 +198,14 @@ pub(crate) fn emit_memory(
             let x = e.val(*value)?;
             e.b.store(var, x, None, [])?;
         }
+        InstKind::Txf { params, .. } | InstKind::Tex { params, .. } if !plain_shape(params) => {
+            return Err(EmitError::Unsupported(format!(
+                "{} of a shape the emitter does not map (dim {}, offsets, compare, gradients \
+                 or gather)",
+                kind.name(),
+                params.dim.name()
+            )))
+        }
         InstKind::Txf {
             texture,
             coord,
@@ -224,6 +232,18 @@ pub(crate) fn emit_memory(
         }
     }
     Ok(())
+}
+
+/// Whether a texture instruction has only the shape the emitter maps exactly: 2D, with
+/// optional lod, bias and layer. Other shapes (and `txs`) are refused, so the Vulkan pipeline
+/// skips such programs rather than reporting them.
+fn plain_shape(p: &TexParams) -> bool {
+    p.dim == compiler::ir::TexDim::D2
+        && !p.has_offset()
+        && p.compare().is_none()
+        && p.ddx().is_none()
+        && p.ddy().is_none()
+        && p.gather.is_none()
 }
 
 fn buffer_len(e: &Emitter, buffer: u32) -> Result<u32, EmitError> {
