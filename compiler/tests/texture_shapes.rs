@@ -104,3 +104,64 @@ fn a6xx_agrees_with_the_interpreter() {
         assert!(ran > 0, "{}: no budget of the grid compiles it", s.name);
     }
 }
+
+#[test]
+fn gen7_messages_match_the_docs_table() {
+    gen_messages_match_the_docs_table(sim::gen::Gen::Gen7);
+}
+
+#[test]
+fn gen9_messages_match_the_docs_table() {
+    gen_messages_match_the_docs_table(sim::gen::Gen::Gen9);
+}
+
+/// Each shape's Gen message per width: name, mlen, rlen, header — checked against the table
+/// of `docs/textures.md` (written out in `texture_common::GEN_TABLE`).
+fn gen_messages_match_the_docs_table(gen: sim::gen::Gen) {
+    use compiler::gen::{compile, Options};
+    use sim::gen::{ExecSize, Gen, Message, Op};
+    let mut got = Vec::new();
+    let g = if gen == Gen::Gen7 { 7 } else { 9 };
+    for s in shapes() {
+        let p = gen_common::parse(&program(&s));
+        {
+            for width in [ExecSize::S8, ExecSize::S16] {
+                let o = Options {
+                    width,
+                    gen,
+                    opt_zero_samples: false,
+                    ..Options::default()
+                };
+                let c = compile(&p, &o).expect("compiles");
+                let sends: Vec<String> = c
+                    .program
+                    .insts
+                    .iter()
+                    .filter_map(|i| match i.op {
+                        Op::Send(d) => match d.msg {
+                            Message::Sampler { op, .. } => Some(format!(
+                                "{} {} {}{}",
+                                op.name(),
+                                d.mlen,
+                                d.rlen,
+                                if d.header { " h" } else { "" }
+                            )),
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect();
+                let w = if width == ExecSize::S8 { 8 } else { 16 };
+                got.push(format!("{} gen{g} simd{w}: {}", s.name, sends.join(", ")));
+            }
+        }
+    }
+    let want: Vec<String> = texture_common::GEN_TABLE
+        .iter()
+        .filter(|s| s.contains(&format!(" gen{g} ")))
+        .map(|s| s.to_string())
+        .collect();
+    if got != want {
+        panic!("got:\n{}", got.join("\n"));
+    }
+}
