@@ -48,15 +48,21 @@ fn regressions_pass_every_pipeline() {
     }
 }
 
-/// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs) at
-/// 18 GRFs: correct, but past the simulator's
+/// A saved generated program (`tests/programs/NAME.ir`, case header included): generator
+/// changes would otherwise turn these pinned inputs into other programs.
+fn saved(name: &str) -> Case {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.ir"));
+    let src = std::fs::read_to_string(&path).expect("saved program");
+    fuzz::case_file::parse_case(&src, name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs, saved
+/// in `tests/programs/seed1_input10502.ir`) at 18 GRFs: correct, but past the simulator's
 /// 50 M-cycle budget (43 M of its cycles stalls on fills). Judged against its own work
 /// (docs/budgets.md) it is a `slow` pass, not a `timeout` finding.
 #[test]
 fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
-    let mut bytes = Vec::new();
-    fuzz::rng::input_bytes(1, 10_502, 64, 2048, &mut bytes);
-    let mut case = oracle::decode(&bytes).expect("a program");
+    let mut case = saved("seed1_input10502");
     case.config.gen_grfs = 18;
     let opts = OracleOptions {
         targets: vec!["gen8".into()],
@@ -67,15 +73,13 @@ fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
     assert!(j.coverage.slow);
 }
 
-/// `gpufuzz fuzz --seed 3` input 14,993: at 22 GRFs (SIMD16) a 1,385-line program spills 700
+/// `gpufuzz fuzz --seed 3` input 14,993 (saved in `tests/programs/seed3_input14993.ir`): at 22 GRFs (SIMD16) a 1,385-line program spills 700
 /// registers into 1,278 GRFs of scratch — 40 KiB, well inside the 2 MiB a Gen thread can have,
 /// but past the simulator's default 1,024. Scratch follows the program's need, as real drivers
 /// size it, so this is a pass, not a `ScratchOverflow` compile error.
 #[test]
 fn heavy_spilling_gets_the_scratch_it_needs() {
-    let mut bytes = Vec::new();
-    fuzz::rng::input_bytes(3, 14_993, 64, 2048, &mut bytes);
-    let case = oracle::decode(&bytes).expect("a program");
+    let case = saved("seed3_input14993");
     assert_eq!(case.config.gen_grfs, 22);
     let opts = OracleOptions {
         targets: vec!["gen16".into()],

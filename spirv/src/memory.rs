@@ -20,7 +20,7 @@ use crate::flow::need;
 use crate::interface::StorageRole;
 use crate::module::{image_type, sampled_image_type, Emitter};
 use crate::EmitError;
-use compiler::ir::{deref_type, InstKind, TexParams, Type, Value, VarType};
+use compiler::ir::{deref_type, InstKind, TexDim, TexParams, Type, Value, VarType};
 use rspirv::dr::Operand;
 use rspirv::spirv::{self, GLOp, Word};
 
@@ -198,13 +198,20 @@ pub(crate) fn emit_memory(
             let x = e.val(*value)?;
             e.b.store(var, x, None, [])?;
         }
-        InstKind::Txf { params, .. } | InstKind::Tex { params, .. } if !plain_shape(params) => {
+        InstKind::Txf { params, .. }
+        | InstKind::Tex { params, .. }
+        | InstKind::Txs { params, .. }
+            if !mapped_shape(params) =>
+        {
             return Err(EmitError::Unsupported(format!(
-                "{} of a shape the emitter does not map (dim {}, offsets, compare, gradients \
-                 or gather)",
+                "{} of a shape the emitter does not map (a cube, gradients or a gather)",
                 kind.name(),
-                params.dim.name()
             )))
+        }
+        InstKind::Txs { texture, params } => {
+            let v = need(result, "txs")?;
+            let id = size(e, *texture, params)?;
+            e.vals.insert(v, id);
         }
         InstKind::Txf {
             texture,
@@ -234,16 +241,12 @@ pub(crate) fn emit_memory(
     Ok(())
 }
 
-/// Whether a texture instruction has only the shape the emitter maps exactly: 2D, with
-/// optional lod, bias and layer. Other shapes (and `txs`) are refused, so the Vulkan pipeline
-/// skips such programs rather than reporting them.
-fn plain_shape(p: &TexParams) -> bool {
-    p.dim == compiler::ir::TexDim::D2
-        && !p.has_offset()
-        && p.compare().is_none()
-        && p.ddx().is_none()
-        && p.ddy().is_none()
-        && p.gather.is_none()
+/// Whether the emitter maps a texture instruction's shape exactly: 1D, 2D and 3D, with offsets
+/// and compares, and size queries. Cubes (the face choice divides, and OpFDiv is not exact),
+/// gradients and gathers are refused, so the Vulkan pipeline skips such programs rather than
+/// reporting them.
+fn mapped_shape(p: &TexParams) -> bool {
+    p.dim != TexDim::Cube && p.ddx().is_none() && p.ddy().is_none() && p.gather.is_none()
 }
 
 fn buffer_len(e: &Emitter, buffer: u32) -> Result<u32, EmitError> {
@@ -411,21 +414,48 @@ fn wrap(e: &mut Emitter, x: Word, size: Word) -> Result<Word, EmitError> {
     Ok(e.b.select(u, None, negative, lifted, r)?)
 }
 
-/// `txf`: `fetch_coords` in the shader, then `OpImageFetch`.
+/// Adds texel offset `k` of `params` (if nonzero) to integer coordinate `x`.
+fn offset_by(e: &mut Emitter, x: Word, params: &TexParams, k: usize) -> Result<Word, EmitError> {
+    match params.offset[k] {
+        0 => Ok(x),
+        o => {
+            let u = e.uvec(1);
+            let o = e.cu(o as i32 as u32, 1);
+            Ok(e.b.i_add(u, None, x, o)?)
+        }
+    }
+}
+
+/// `txf`: `texture_result`'s fetch rule in the shader (offsets added, then wrapped; a 3D
+/// `z` in the layer slot, wrapped at the level's depth), then `OpImageFetch`.
 fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Word, EmitError> {
     let (sampled, desc) = texture(e, t)?;
-    let x = component_of(e, coord, 0)?;
-    let y = component_of(e, coord, 1)?;
+    let dim = params.dim;
     let lod = e.scalar_or_zero(params.lod())?;
-    let layer = e.scalar_or_zero(params.layer())?;
     let lod = clamp_index(e, lod, desc.levels)?;
-    let layer = clamp_index(e, layer, desc.layers)?;
     let w = level_size(e, desc.width, lod)?;
     let h = level_size(e, desc.height, lod)?;
+    let x = component_of(e, coord, 0)?;
+    let x = offset_by(e, x, params, 0)?;
     let x = wrap(e, x, w)?;
-    let y = wrap(e, y, h)?;
+    let y = if dim.coords() >= 2 {
+        let y = component_of(e, coord, 1)?;
+        let y = offset_by(e, y, params, 1)?;
+        wrap(e, y, h)?
+    } else {
+        e.cu(0, 1)
+    };
+    let slot = if dim == TexDim::D3 {
+        let d = level_size(e, desc.layers, lod)?;
+        let z = component_of(e, coord, 2)?;
+        let z = offset_by(e, z, params, 2)?;
+        wrap(e, z, d)?
+    } else {
+        let layer = e.scalar_or_zero(params.layer())?;
+        clamp_index(e, layer, desc.layers)?
+    };
     let uvec3 = e.uvec(3);
-    let at = e.b.composite_construct(uvec3, None, [x, y, layer])?;
+    let at = e.b.composite_construct(uvec3, None, [x, y, slot])?;
     let image_ty = image_type(&mut e.b);
     let image = e.b.image(image_ty, None, sampled)?;
     let uvec4 = e.uvec(4);
@@ -439,10 +469,12 @@ fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Wo
     )?)
 }
 
-/// `tex`: `sample_coords` in the shader, then a sample at that texel's centre with an
-/// explicit integer lod.
+/// `tex`: `texture_result`'s sample rule in the shader (nearest texel plus offset, wrapped; 1D
+/// at row 0; a 3D `z` in the layer slot), then a sample at that texel's centre with an
+/// explicit integer lod; with a compare, the compare result in the shader.
 fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Word, EmitError> {
     let (sampled, desc) = texture(e, t)?;
+    let dim = params.dim;
     let f = e.fvec(1);
     let as_float = |e: &mut Emitter, x: Word| e.b.bitcast(f, None, x);
     let lod = e.scalar_or_zero(params.lod())?;
@@ -454,20 +486,34 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
     let level = e.glsl(f, GLOp::Floor, &[sum])?;
     let level = float_to_int(e, level, true, 1)?;
     let level = clamp_index(e, level, desc.levels)?;
-    let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
-    let layer = float_to_int(e, layer, true, 1)?;
-    let layer = clamp_index(e, layer, desc.layers)?;
-    let mut centre = Vec::new();
-    let image_width = crate::interface::image_width(&desc);
-    for (c, size, image_size) in [(0, desc.width, image_width), (1, desc.height, desc.height)] {
-        let size = level_size(e, size, level)?;
+    // The nearest texel of float coordinate `c` on an axis of `size` texels, offset, wrapped.
+    let nearest = |e: &mut Emitter, c: u8, size: Word| -> Result<Word, EmitError> {
         let size_f = e.b.convert_u_to_f(f, None, size)?;
         let x = component_of(e, coord, c)?;
         let x = as_float(e, x)?;
         let scaled = e.b.f_mul(f, None, x, size_f)?;
         let texel = e.glsl(f, GLOp::Floor, &[scaled])?;
         let texel = float_to_int(e, texel, true, 1)?;
-        let texel = wrap(e, texel, size)?;
+        let texel = offset_by(e, texel, params, c as usize)?;
+        wrap(e, texel, size)
+    };
+    let slot = if dim == TexDim::D3 {
+        let d = level_size(e, desc.layers, level)?;
+        nearest(e, 2, d)?
+    } else {
+        let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
+        let layer = float_to_int(e, layer, true, 1)?;
+        clamp_index(e, layer, desc.layers)?
+    };
+    let mut centre = Vec::new();
+    let image_width = crate::interface::image_width(&desc);
+    for (c, size, image_size) in [(0, desc.width, image_width), (1, desc.height, desc.height)] {
+        let size = level_size(e, size, level)?;
+        let texel = if u32::from(c) < dim.coords() {
+            nearest(e, c, size)?
+        } else {
+            e.cu(0, 1)
+        };
         let texel = e.b.convert_u_to_f(f, None, texel)?;
         let half = e.cf(0.5, 1);
         let mid = e.b.f_add(f, None, texel, half)?;
@@ -476,17 +522,58 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let image_size = e.b.convert_u_to_f(f, None, image_size)?;
         centre.push(e.b.f_div(f, None, mid, image_size)?);
     }
-    centre.push(e.b.convert_u_to_f(f, None, layer)?);
+    centre.push(e.b.convert_u_to_f(f, None, slot)?);
     let vec3 = e.fvec(3);
     let at = e.b.composite_construct(vec3, None, centre)?;
     let lod = e.b.convert_u_to_f(f, None, level)?;
     let uvec4 = e.uvec(4);
-    Ok(e.b.image_sample_explicit_lod(
+    let texel = e.b.image_sample_explicit_lod(
         uvec4,
         None,
         sampled,
         at,
         spirv::ImageOperands::LOD,
         [Operand::IdRef(lod)],
-    )?)
+    )?;
+    match params.compare() {
+        None => Ok(texel),
+        Some(r) => {
+            let (u, bt) = (e.uvec(1), e.bvec(1));
+            let x = e.b.composite_extract(u, None, texel, [0])?;
+            let x = as_float(e, x)?;
+            let r = e.val(r)?;
+            let r = as_float(e, r)?;
+            let le = e.b.f_ord_less_than_equal(bt, None, r, x)?;
+            let (one, zero) = (e.cu(1.0f32.to_bits(), 1), e.cu(0, 1));
+            let c = e.b.select(u, None, le, one, zero)?;
+            Ok(e.b.composite_construct(uvec4, None, [c, zero, zero, one])?)
+        }
+    }
+}
+
+/// `txs`: `texture_result`'s size rule in the shader (sizes of the clamped level, zeros for a
+/// lod outside the texture, the level count last).
+fn size(e: &mut Emitter, t: u32, params: &TexParams) -> Result<Word, EmitError> {
+    let (_, desc) = texture(e, t)?;
+    let (u, bt) = (e.uvec(1), e.bvec(1));
+    let lod = e.scalar_or_zero(params.lod())?;
+    let levels = e.cu(desc.levels, 1);
+    let inside = e.b.u_less_than(bt, None, lod, levels)?;
+    let l = clamp_index(e, lod, desc.levels)?;
+    let w = level_size(e, desc.width, l)?;
+    let h = level_size(e, desc.height, l)?;
+    let layers = e.cu(desc.layers, 1);
+    let zero = e.cu(0, 1);
+    let parts = match params.dim {
+        TexDim::D1 => [w, layers, zero],
+        TexDim::D2 | TexDim::Cube => [w, h, layers],
+        TexDim::D3 => [w, h, level_size(e, desc.layers, l)?],
+    };
+    let mut out = Vec::with_capacity(4);
+    for x in parts {
+        out.push(e.b.select(u, None, inside, x, zero)?);
+    }
+    out.push(levels);
+    let uvec4 = e.uvec(4);
+    Ok(e.b.composite_construct(uvec4, None, out)?)
 }

@@ -13,6 +13,57 @@ use super::CompileError;
 use crate::ir::{InstKind, TexDim, Value};
 use sim::a6xx::{Binary, TexKind, TexOp};
 
+/// The cat5 opcode and flags of a texture instruction (`None` for anything else).
+pub fn tex_op(kind: &InstKind) -> Option<TexOp> {
+    let (params, fetch, size) = match kind {
+        InstKind::Tex { params, .. } => (params, false, false),
+        InstKind::Txf { params, .. } => (params, true, false),
+        InstKind::Txs { params, .. } => (params, false, true),
+        _ => return None,
+    };
+    let kind = if size {
+        TexKind::Getsize
+    } else if fetch {
+        if params.lod().is_some() {
+            TexKind::Isaml
+        } else {
+            TexKind::Isam
+        }
+    } else if let Some(c) = params.gather {
+        TexKind::Gather4(c)
+    } else if params.grad().is_some() {
+        TexKind::Samgq
+    } else if params.lod().is_some() {
+        TexKind::Saml
+    } else if params.bias().is_some() {
+        TexKind::Samb
+    } else {
+        TexKind::Sam
+    };
+    Some(TexOp {
+        kind,
+        dim: params.dim,
+        shadow: params.compare().is_some(),
+        array: params.layer().is_some(),
+        offset: params.has_offset(),
+    })
+}
+
+/// The fewest GPRs any allocation of `p` can have: the largest texture payload area (the
+/// sources or the four results) plus the spill-code scratch. A budget below it is not an
+/// allocator failure; the fuzzer does not try such budgets.
+pub fn register_floor(p: &crate::ir::Program) -> u32 {
+    let f = &p.func;
+    let payload = f
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|(_, i)| tex_op(&f.insts[i].kind))
+        .map(|op| u32::from(op.layout().len).max(4))
+        .max()
+        .unwrap_or(0);
+    payload + super::ra::SCRATCH
+}
+
 impl Lower<'_> {
     /// Lowers a `tex`, `txf` or `txs`; pushes the four result components to `out`.
     pub(super) fn texture(
@@ -42,39 +93,12 @@ impl Lower<'_> {
         let dim = params.dim;
         let mut lod = params.lod().map(|v| self.comp(v, 0)).transpose()?;
         let bias = params.bias().map(|v| self.comp(v, 0)).transpose()?;
-        let tkind = if coord.is_none() {
-            TexKind::Getsize
-        } else if fetch {
-            if lod.is_some() {
-                TexKind::Isaml
-            } else {
-                TexKind::Isam
-            }
-        } else if let Some(c) = params.gather {
-            TexKind::Gather4(c)
-        } else if params.grad().is_some() {
-            TexKind::Samgq
-        } else {
-            match (lod, bias) {
-                (Some(l), Some(b)) => {
-                    lod = Some(alu2(self, Binary::AddF, l, b));
-                    TexKind::Saml
-                }
-                (Some(_), None) => TexKind::Saml,
-                (None, Some(b)) => {
-                    lod = Some(b);
-                    TexKind::Samb
-                }
-                (None, None) => TexKind::Sam,
-            }
-        };
-        let op = TexOp {
-            kind: tkind,
-            dim,
-            shadow: params.compare().is_some(),
-            array: params.layer().is_some(),
-            offset: params.has_offset(),
-        };
+        let op = tex_op(kind).ok_or_else(|| CompileError::Unsupported("not a texture".into()))?;
+        match (lod, bias) {
+            (Some(l), Some(b)) => lod = Some(alu2(self, Binary::AddF, l, b)),
+            (None, Some(b)) => lod = Some(b),
+            _ => {}
+        }
         let l = op.layout();
         let mut srcs = vec![Opnd::Imm(0); l.len as usize];
         let n = dim.coords() as usize;
