@@ -165,3 +165,30 @@ fn gen_messages_match_the_docs_table(gen: sim::gen::Gen) {
         panic!("got:\n{}", got.join("\n"));
     }
 }
+
+/// Every shape program and the two wide-payload floor programs compile, spill and run
+/// correctly at their own register floor (`compiler::gen::register_floor`, doubled at SIMD16
+/// by `gen_common::grid`), and the wide ones need more than `MIN_GRFS`.
+#[test]
+fn gen_programs_fit_their_register_floor() {
+    use compiler::gen::{register_floor, MIN_GRFS};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gen_programs/");
+    let mut programs: Vec<(String, compiler::ir::Program)> = shapes()
+        .iter()
+        .map(|s| (s.name.to_string(), gen_common::parse(&program(s))))
+        .collect();
+    for name in ["floor_compare_offset", "floor_gradients"] {
+        let src = std::fs::read_to_string(format!("{dir}{name}.ir")).expect("program");
+        let p = gen_common::parse(&src);
+        assert!(register_floor(&p) > MIN_GRFS, "{name}");
+        programs.push((name.to_string(), p));
+    }
+    for (name, p) in &programs {
+        let floor = register_floor(p);
+        for o in gen_common::grid(floor) {
+            if let gen_common::Outcome::Bad(why) = gen_common::run(p, &o) {
+                panic!("{name} at its floor {floor}, {o:?}: {why}");
+            }
+        }
+    }
+}

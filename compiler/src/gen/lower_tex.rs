@@ -39,6 +39,43 @@ use sim::gen::{
 };
 use std::collections::HashMap;
 
+/// The smallest budget (GRFs at SIMD8; SIMD16 doubles it, as `gen_grfs` does) at which `p`
+/// is known to compile: [`super::MIN_GRFS`] (`docs/budgets.md`) while every sampler payload
+/// has at most four parameters — the floor program's largest — and `2k + 2` for the widest
+/// payload of `k` GRFs-per-lane beyond that (its parameters may each need a fill temporary
+/// next to the payload). `k` is bounded from the IR shape: coordinates, layer, reference,
+/// lod or bias, gradients and a header for offsets or gathers. Below it a
+/// `NoRegisterToSpill` is not an allocator bug; the fuzzer does not try such budgets.
+pub fn register_floor(p: &crate::ir::Program) -> u32 {
+    let f = &p.func;
+    let widest = f
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|(_, i)| match &f.insts[i].kind {
+            InstKind::Tex { params, .. } | InstKind::Txf { params, .. } => {
+                let c = params.dim.coords();
+                let grad = if params.grad().is_some() { 2 * c } else { 0 };
+                let header = params.has_offset() || params.gather.is_some();
+                let fetch_lod = matches!(f.insts[i].kind, InstKind::Txf { .. });
+                Some(
+                    c + grad
+                        + u32::from(params.layer().is_some())
+                        + u32::from(params.compare().is_some())
+                        + u32::from(params.lod().is_some() || params.bias().is_some() || fetch_lod)
+                        + u32::from(header),
+                )
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    if widest <= 4 {
+        super::MIN_GRFS
+    } else {
+        (2 * widest + 2).max(super::MIN_GRFS)
+    }
+}
+
 /// The texture instruction's parts.
 struct TexInst<'a> {
     texture: u32,

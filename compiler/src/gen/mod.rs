@@ -27,6 +27,7 @@ pub mod lower;
 mod lower_alu;
 mod lower_mem;
 mod lower_tex;
+pub use lower_tex::register_floor;
 pub mod ra;
 pub mod spill;
 pub mod vinst;

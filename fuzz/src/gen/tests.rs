@@ -307,7 +307,7 @@ fn every_texture_shape_in_two_percent_of_programs() {
     for seed in 0..n {
         let s = shape_stats(&gen_seed(seed, &Config::default()));
         for (i, c) in counts.iter_mut().enumerate() {
-            *c += (s.tex_shapes >> i & 1) as u32;
+            *c += s.tex_shapes >> i & 1;
         }
     }
     let mut low = Vec::new();
