@@ -421,7 +421,7 @@ const SHAPES: &[(&str, &str)] = &[
     ),
     (
         "texture_shapes",
-        "invocations 12\noutputs 16\ntexture 8x4 levels 3 layers 2\ntexture 5x7 levels 2 layers 6\n\n\
+        "invocations 12\noutputs 28\ntexture 8x4 levels 3 layers 2\ntexture 5x7 levels 2 layers 6\n\n\
          block_0:\n  vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = u2f ssa_0\n  \
          vec1 32 ssa_2 = load_const (0x3e051eb8)\n  vec1 32 ssa_3 = fmul ssa_1, ssa_2\n  \
          vec1 32 ssa_4 = load_const (0xbecccccd)\n  vec1 32 ssa_5 = fadd ssa_3, ssa_4\n  \
@@ -439,7 +439,13 @@ const SHAPES: &[(&str, &str)] = &[
          vec2 32 ssa_21 = mov ssa_20.xw\n  store_output 8, ssa_21\n  \
          vec4 32 ssa_22 = txs 1, dim 3d, lod ssa_15\n  store_output 10, ssa_22\n  \
          vec4 32 ssa_23 = txs 0, dim 1d, lod ssa_13\n  vec2 32 ssa_24 = mov ssa_23.xw\n  \
-         store_output 14, ssa_24\n",
+         store_output 14, ssa_24\n  \
+         vec4 32 ssa_25 = tex 0, ssa_11, layer ssa_1, offset (-2, 3), gather 2\n  \
+         store_output 16, ssa_25\n  \
+         vec4 32 ssa_26 = tex 1, ssa_11, compare ssa_17, gather 0\n  store_output 20, ssa_26\n  \
+         vec2 32 ssa_27 = vec2 ssa_9, ssa_3\n  \
+         vec4 32 ssa_28 = tex 0, ssa_11, layer ssa_1, ddx ssa_27, ddy ssa_11, offset (1, 0)\n  \
+         store_output 24, ssa_28\n",
     ),
 ];
 

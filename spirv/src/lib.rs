@@ -208,8 +208,9 @@ mod tests {
             ("txf 0, ssa_0, dim 1d", true),
             ("txs 0, lod ssa_0", true),
             ("tex 0, ssa_2, dim cube", false),
-            ("tex 0, ssa_1, ddx ssa_1, ddy ssa_1", false),
-            ("tex 0, ssa_1, gather 2", false),
+            ("tex 0, ssa_1, ddx ssa_1, ddy ssa_1", true),
+            ("tex 0, ssa_2, dim cube, gather 0", false),
+            ("tex 0, ssa_1, compare ssa_0, gather 2", true),
         ] {
             let src = format!("{head}  vec4 32 ssa_3 = {line}\n  store_output 0, ssa_3\n");
             let p = parse_program(&src, "test").unwrap();
