@@ -26,7 +26,7 @@
 //!   texel offsets or the message is a gather4. The response is trimmed to the components
 //!   read (`rlen = (last read + 1) * P`, Mesa's `nir_def_components_read`); with a header
 //!   the trimmed channels are also masked in dword 2 (Mesa's "reversed" writemask). Gathers
-//!   keep all four, as in Mesa.
+//!   keep all four (the 2×2 footprint; a design choice here, the response is not trimmed).
 //! * Identical payloads (header included) in one block are built once and shared.
 
 use super::lower::{Comp, Lower};
