@@ -4,7 +4,7 @@
 //! quarters, down to single items.
 
 use super::edit;
-use compiler::ir::{walk_blocks, CfNode, Inst, InstKind, Program, Value};
+use compiler::ir::{walk_blocks, CfNode, Inst, InstKind, Program, TexParams, Value};
 
 /// A reduction pass: the `index`-th candidate derived from `p`, `None` past the last one.
 pub type Pass = fn(&Program, usize) -> Option<Candidate>;
@@ -30,6 +30,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("inline-phi", inline_phi),
     ("fewer-invocations", fewer_invocations),
     ("simplify-consts", simplify_consts),
+    ("simplify-texture", simplify_texture),
     ("trim-dispatch", trim_dispatch),
     ("unused-resources", unused_resources),
 ];
@@ -236,6 +237,57 @@ fn simplify_consts(p: &Program, index: usize) -> Option<Candidate> {
     try_prog(q)
 }
 
+/// One texture parameter fewer: offsets cleared, or the compare, gather, gradients, lod, bias
+/// or layer dropped (the verifier turns away shapes that need what is dropped).
+fn simplify_texture(p: &Program, index: usize) -> Option<Candidate> {
+    type Edit = fn(&mut TexParams) -> bool;
+    let edits: [Edit; 7] = [
+        |t| std::mem::take(&mut t.offset) != [0; 3],
+        |t| t.gather.take().is_some(),
+        |t| std::mem::replace(&mut t.compare, TexParams::default().compare) != t.compare,
+        |t| {
+            let had = t.grad().is_some();
+            t.ddx = TexParams::default().ddx;
+            t.ddy = TexParams::default().ddy;
+            had
+        },
+        |t| std::mem::replace(&mut t.lod, TexParams::default().lod) != t.lod,
+        |t| std::mem::replace(&mut t.bias, TexParams::default().bias) != t.bias,
+        |t| std::mem::replace(&mut t.layer, TexParams::default().layer) != t.layer,
+    ];
+    let mut slots = Vec::new();
+    for (_, i) in p.func.insts_in_order() {
+        if let Some(params) = tex_params(&p.func.insts[i].kind) {
+            for (k, edit) in edits.iter().enumerate() {
+                let mut t = *params;
+                if edit(&mut t) {
+                    slots.push((i, k));
+                }
+            }
+        }
+    }
+    let &(inst, k) = slots.get(index)?;
+    let mut q = p.clone();
+    match &mut q.func.insts[inst].kind {
+        InstKind::Tex { params, .. }
+        | InstKind::Txf { params, .. }
+        | InstKind::Txs { params, .. } => {
+            edits[k](params);
+        }
+        _ => return Some(Candidate::Skip),
+    }
+    try_prog(q)
+}
+
+fn tex_params(kind: &InstKind) -> Option<&TexParams> {
+    match kind {
+        InstKind::Tex { params, .. }
+        | InstKind::Txf { params, .. }
+        | InstKind::Txs { params, .. } => Some(params),
+        _ => None,
+    }
+}
+
 /// Fewer output slots, uniforms set to zero, fewer uniforms.
 fn trim_dispatch(p: &Program, index: usize) -> Option<Candidate> {
     let mut q = p.clone();
@@ -424,9 +476,9 @@ fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
             InstKind::LoadBuffer { buffer, .. } | InstKind::StoreBuffer { buffer, .. } => {
                 buffers = buffers.max(buffer + 1)
             }
-            InstKind::Tex { texture, .. } | InstKind::Txf { texture, .. } => {
-                textures = textures.max(texture + 1)
-            }
+            InstKind::Tex { texture, .. }
+            | InstKind::Txf { texture, .. }
+            | InstKind::Txs { texture, .. } => textures = textures.max(texture + 1),
             _ => {}
         }
     }
@@ -443,7 +495,30 @@ fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
 
 #[cfg(test)]
 mod tests {
-    use super::chunk;
+    use super::{chunk, simplify_texture, Candidate};
+    use compiler::ir::{parse_program, print_program};
+
+    #[test]
+    fn texture_parameters_go_one_at_a_time() {
+        let src = "invocations 1\noutputs 4\ntexture 4x4 levels 2 layers 2\n\nblock_0:\n  \
+            vec1 32 ssa_0 = load_const (0x00000000)\n  vec2 32 ssa_1 = vec2 ssa_0, ssa_0\n  \
+            vec4 32 ssa_2 = tex 0, ssa_1, lod ssa_0, layer ssa_0, compare ssa_0, offset (1, 2)\n  \
+            store_output 0, ssa_2\n";
+        let p = parse_program(src, "t.ir").unwrap();
+        let texts: Vec<String> = (0..)
+            .map_while(|i| simplify_texture(&p, i))
+            .map(|c| match c {
+                Candidate::Try(q) => print_program(&q),
+                Candidate::Skip => String::new(),
+            })
+            .collect();
+        // offsets, compare, lod, layer: one candidate each.
+        assert_eq!(texts.len(), 4);
+        assert!(texts[0].contains("tex 0, ssa_1, lod ssa_0, layer ssa_0, compare ssa_0\n"));
+        assert!(texts[1].contains("layer ssa_0, offset (1, 2)"));
+        assert!(!texts[1].contains("compare"));
+        assert!(texts[3].contains("tex 0, ssa_1, lod ssa_0, compare ssa_0, offset (1, 2)"));
+    }
 
     #[test]
     fn chunks_halve_down_to_single_items() {
