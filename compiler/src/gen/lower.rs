@@ -78,6 +78,8 @@ pub(super) struct Lower<'a> {
     pub textures: &'a [sim::semantics::TextureDesc],
     /// Which result components of each texture instruction are read (bit per component).
     pub read_comps: HashMap<Value, u8>,
+    /// Planted bugs (the lowering's own).
+    pub plants: crate::planted::Plants,
     depth: u8,
     loop_depth: u8,
 }
@@ -88,9 +90,11 @@ pub fn lower(
     textures: &[sim::semantics::TextureDesc],
     width: ExecSize,
     gen: Gen,
+    plants: crate::planted::Plants,
 ) -> Result<VProgram, CompileError> {
     let mut l = Lower {
         f,
+        plants,
         textures,
         read_comps: ir::texture_reads(f),
         p: VProgram::default(),

@@ -28,11 +28,14 @@
 //!   the trimmed channels are also masked in dword 2 (Mesa's "reversed" writemask). Gathers
 //!   keep all four (the 2×2 footprint; a design choice here, the response is not trimmed).
 //! * Identical payloads (header included) in one block are built once and shared.
+//!
+//! Planted: [`Plant::GenSamplerOffsetOrder`] packs the offsets backwards.
 
 use super::lower::{Comp, Lower};
 use super::vinst::VSrc;
 use super::CompileError;
 use crate::ir::{InstKind, TexDim, TexParams, Value};
+use crate::planted::Plant;
 use sim::gen::{
     sampler_params, CondMod, ExecSize, Gen, Message, Op, Pred, SamplerHeader, SamplerOp,
     SamplerParam, Type,
@@ -241,9 +244,13 @@ impl Lower<'_> {
         } else {
             (8 - (read & 0xf).leading_zeros() as u8).clamp(1, 4)
         };
+        let mut offset = p.offset;
+        if self.plants.has(Plant::GenSamplerOffsetOrder) {
+            offset.reverse();
+        }
         let header = (p.has_offset() || op.needs_header()).then(|| {
             SamplerHeader {
-                offset: p.offset,
+                offset,
                 mask: !((1u8 << channels) - 1) & 0xf,
                 component: p.gather.unwrap_or(0),
             }

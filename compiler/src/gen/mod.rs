@@ -176,7 +176,13 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         ));
     }
     let mut v = profile::time(Phase::Lower, || {
-        let mut v = lower::lower(&p.func, &p.dispatch.textures, opts.width, opts.gen)?;
+        let mut v = lower::lower(
+            &p.func,
+            &p.dispatch.textures,
+            opts.width,
+            opts.gen,
+            opts.plants,
+        )?;
         dce::eliminate_dead_code(&mut v);
         Ok(v)
     })?;
