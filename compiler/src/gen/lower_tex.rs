@@ -25,8 +25,8 @@
 //! * A message header (a copy of g0, dword 2 = [`SamplerHeader`]) is sent when the shape has
 //!   texel offsets or the message is a gather4. The response is trimmed to the components
 //!   read (`rlen = (last read + 1) * P`, Mesa's `nir_def_components_read`); with a header
-//!   the trimmed channels are also masked in dword 2 (Mesa's "reversed" writemask). Gathers
-//!   keep all four (the 2×2 footprint; a design choice here, the response is not trimmed).
+//!   the trimmed channels are also masked in dword 2 (Mesa's "reversed" writemask) — gathers
+//!   too, whose header is always there.
 //! * Identical payloads (header included) in one block are built once and shared.
 //!
 //! Planted: [`Plant::GenSamplerOffsetOrder`] packs the offsets backwards.
@@ -239,11 +239,7 @@ impl Lower<'_> {
         let read = result
             .and_then(|r| self.read_comps.get(&r).copied())
             .unwrap_or(0xf);
-        let channels = if p.gather.is_some() {
-            4
-        } else {
-            (8 - (read & 0xf).leading_zeros() as u8).clamp(1, 4)
-        };
+        let channels = (8 - (read & 0xf).leading_zeros() as u8).clamp(1, 4);
         let mut offset = p.offset;
         if self.plants.has(Plant::GenSamplerOffsetOrder) {
             offset.reverse();

@@ -191,6 +191,10 @@ pub fn shapes() -> Vec<Shape> {
             x.dim = Cube;
             x.gather = Some(0)
         }),
+        s("gather4_partial_xyz", &|x| {
+            x.gather = Some(2);
+            x.used = 3
+        }),
         s("gather4_c_2d", &|x| {
             x.gather = Some(0);
             x.compare = true
@@ -536,6 +540,10 @@ pub const GEN_TABLE: &[&str] = &[
     "gather4_cube gen7 simd16: gather4 7 8 h",
     "gather4_cube gen9 simd8: gather4 4 4 h",
     "gather4_cube gen9 simd16: gather4 7 8 h",
+    "gather4_partial_xyz gen7 simd8: gather4 3 3 h",
+    "gather4_partial_xyz gen7 simd16: gather4 5 6 h",
+    "gather4_partial_xyz gen9 simd8: gather4 3 3 h",
+    "gather4_partial_xyz gen9 simd16: gather4 5 6 h",
     "gather4_c_2d gen7 simd8: gather4_c 4 4 h",
     "gather4_c_2d gen7 simd16: gather4_c 7 8 h",
     "gather4_c_2d gen9 simd8: gather4_c 4 4 h",
