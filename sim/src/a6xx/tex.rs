@@ -185,3 +185,61 @@ impl TexOp {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(kind: TexKind, dim: TexDim, shadow: bool, array: bool, offset: bool) -> TexOp {
+        TexOp {
+            kind,
+            dim,
+            shadow,
+            array,
+            offset,
+        }
+    }
+
+    /// The layouts of `docs/textures.md` ("a6xx cat5"), spelled out.
+    #[test]
+    fn layouts_follow_ir3_order() {
+        let l = op(TexKind::Samgq, TexDim::D3, false, false, true).layout();
+        assert_eq!(
+            (l.coord, l.ddx, l.ddy, l.offset, l.lod, l.len),
+            (Some(0), Some(4), Some(7), Some(10), None, 13)
+        );
+        let l = op(TexKind::Saml, TexDim::D2, true, true, false).layout();
+        assert_eq!(
+            (l.coord, l.reference, l.layer, l.lod, l.len),
+            (Some(0), Some(2), Some(3), Some(4), 5)
+        );
+        let l = op(TexKind::Samgq, TexDim::D1, true, false, false).layout();
+        // u, pad, ref, zero pad, dudx + pad, dudy + pad.
+        assert_eq!(
+            (l.reference, l.ddx, l.ddy, l.len),
+            (Some(2), Some(4), Some(6), 8)
+        );
+        let l = op(TexKind::Isaml, TexDim::D1, false, true, true).layout();
+        assert_eq!(
+            (l.layer, l.offset, l.lod, l.len),
+            (Some(2), Some(3), Some(5), 6)
+        );
+        let l = op(TexKind::Getsize, TexDim::D3, false, false, false).layout();
+        assert_eq!((l.coord, l.lod, l.len), (None, Some(0), 1));
+        assert_eq!(
+            op(TexKind::Gather4(3), TexDim::Cube, true, false, false).name(),
+            "gather4a.cube.s"
+        );
+    }
+
+    /// A bias goes to `bias`, offsets read their low four bits as signed numbers.
+    #[test]
+    fn requests_read_their_slots() {
+        let o = op(TexKind::Samb, TexDim::D2, false, false, true);
+        let q = o.request(&[1, 2, 0x1f, 0xfffffff8, 7]);
+        assert_eq!(
+            (q.coord, q.offset, q.bias, q.lod),
+            ([1, 2, 0], [-1, -8, 0], 7, 0)
+        );
+    }
+}
