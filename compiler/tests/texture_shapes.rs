@@ -166,7 +166,8 @@ fn gen_messages_match_the_docs_table(gen: sim::gen::Gen) {
     }
 }
 
-/// Every shape program and the two wide-payload floor programs compile, spill and run
+/// Every shape program and the wide-payload floor programs (one sharing a header-carrying
+/// payload between two messages across the pressure) compile, spill and run
 /// correctly at their own register floor (`compiler::gen::register_floor`, doubled at SIMD16
 /// by `gen_common::grid`), and the wide ones need more than `MIN_GRFS`.
 #[test]
@@ -177,7 +178,11 @@ fn gen_programs_fit_their_register_floor() {
         .iter()
         .map(|s| (s.name.to_string(), gen_common::parse(&program(s))))
         .collect();
-    for name in ["floor_compare_offset", "floor_gradients"] {
+    for name in [
+        "floor_compare_offset",
+        "floor_gradients",
+        "shared_header_payload",
+    ] {
         let src = std::fs::read_to_string(format!("{dir}{name}.ir")).expect("program");
         let p = gen_common::parse(&src);
         assert!(register_floor(&p) > MIN_GRFS, "{name}");
