@@ -113,8 +113,8 @@ pub fn texture(g: &mut Gen) -> Result<()> {
         Kind::Fetch => params.lod = maybe(g, Flavor::Int)?,
         _ => match g.u.int_in_range(0..=3)? {
             0 => {
-                params.ddx = g.get(Type::vec32(comps), Flavor::Float)?;
-                params.ddy = g.get(Type::vec32(comps), Flavor::Float)?;
+                params.ddx = gradient(g, comps)?;
+                params.ddy = gradient(g, comps)?;
             }
             1 => params.lod = param(g, Flavor::Float)?,
             2 => params.bias = param(g, Flavor::Float)?,
@@ -135,6 +135,25 @@ pub fn texture(g: &mut Gen) -> Result<()> {
         }
     };
     keep_some(g, kind)
+}
+
+/// A gradient: half the time any float vector, half the time constants `±2^e` (e in
+/// −7..=1) that land the selected level inside the texture rather than clamped to an end.
+fn gradient(g: &mut Gen, comps: u8) -> Result<Value> {
+    if g.u.arbitrary::<bool>()? {
+        return g.get(Type::vec32(comps), Flavor::Float);
+    }
+    let mut bits = [0u32; 4];
+    for b in bits.iter_mut().take(comps as usize) {
+        let e: i32 = g.u.int_in_range(-7..=1)?;
+        let sign = if g.u.arbitrary::<bool>()? {
+            0x8000_0000
+        } else {
+            0
+        };
+        *b = sign | ((127 + e) as u32) << 23;
+    }
+    Ok(g.emit(InstKind::Const { bits }, Type::vec32(comps), Flavor::Float))
 }
 
 /// Emits `kind`; a third of the time only a `mov` of some of its components stays in scope.
