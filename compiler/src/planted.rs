@@ -69,6 +69,8 @@ plants! {
         "inverts braa/brao by flipping the bits without swapping braa and brao";
     A6xxSpillReloadStale "a6xx-spill-reload-stale" "a6xx_ra" "a6xx"
         "reuses a reloaded GPR after the value was redefined in a loop";
+    GenSamplerOffsetOrder "gen-sampler-offset-order" "gen_lower" "gen8 gen16"
+        "packs texel offsets into the sampler header backwards (u in bits 3:0, r in 11:8), against brw_texture_offset";
     TestHang "test-hang" "opt_dce" "all"
         "TEST ONLY: loops forever on some programs (one in 32 by value count), for the fuzz supervisor's watchdog";
     TestRecurse "test-recurse" "opt_remove_phis" "all"

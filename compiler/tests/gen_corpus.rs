@@ -97,7 +97,14 @@ fn a_starved_budget_spills_several_registers_per_round() {
     use compiler::planted::Plants;
     let p = registers(&parse(&program("pressure_loop")));
     for (width, grfs) in [(sim::gen::ExecSize::S8, 5), (sim::gen::ExecSize::S16, 10)] {
-        let mut v = lower::lower(&p.func, width, sim::gen::Gen::Gen9).expect("lowers");
+        let mut v = lower::lower(
+            &p.func,
+            &p.dispatch.textures,
+            width,
+            sim::gen::Gen::Gen9,
+            Plants::NONE,
+        )
+        .expect("lowers");
         dce::eliminate_dead_code(&mut v);
         let a =
             ra::allocate(&mut v, grfs, &GenHeuristics::default(), Plants::NONE).expect("allocates");

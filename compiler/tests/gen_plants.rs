@@ -130,3 +130,13 @@ fn simd16_overlap() {
         "SIMD8 is not affected"
     );
 }
+
+#[test]
+fn gen_sampler_offset_order() {
+    let p = program("sample_3d_offset");
+    for w in [ExecSize::S8, ExecSize::S16] {
+        assert!(clean(&p, &opts(w, 125, None)));
+        let bad = run(&p, &opts(w, 125, Some(Plant::GenSamplerOffsetOrder)));
+        assert!(matches!(bad, Outcome::Bad(_)), "{w:?}: {bad:?}");
+    }
+}

@@ -48,25 +48,22 @@ fn regressions_pass_every_pipeline() {
     }
 }
 
-/// A saved case of `tests/programs/` (its `; case:` header included). Saved as text, not as
-/// a fuzz input index: the generator and the case randomiser change, an input's program with
-/// them.
+/// A saved generated program (`tests/programs/NAME.ir`, case header included): generator
+/// changes would otherwise turn these pinned inputs into other programs.
 fn saved(name: &str) -> Case {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs")
-        .join(name);
-    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.ir"));
+    let src = std::fs::read_to_string(&path).expect("saved program");
     fuzz::case_file::parse_case(&src, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs) at
-/// 18 GRFs: correct, but past the simulator's 50 M-cycle budget (43 M of its cycles stall on
-/// fills). Judged against its own work (docs/budgets.md) it is a `slow` pass, not a
-/// `timeout` finding.
+/// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs, saved
+/// in `tests/programs/seed1_input10502.ir`) at 18 GRFs: correct, but past the simulator's
+/// 50 M-cycle budget (43 M of its cycles stalls on fills). Judged against its own work
+/// (docs/budgets.md) it is a `slow` pass, not a `timeout` finding.
 #[test]
 fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
-    let case = saved("slow_at_18_grfs.ir");
-    assert_eq!(case.config.gen_grfs, 18);
+    let mut case = saved("seed1_input10502");
+    case.config.gen_grfs = 18;
     let opts = OracleOptions {
         targets: vec!["gen8".into()],
         ..OracleOptions::default()
@@ -76,13 +73,14 @@ fn a_slow_but_terminating_compile_is_slow_not_a_timeout() {
     assert!(j.coverage.slow);
 }
 
-/// `gpufuzz fuzz --seed 3` input 14,993: at 22 GRFs (SIMD16) a 1,385-line program spills 700
-/// registers into 1,278 GRFs of scratch — 40 KiB, well inside the 2 MiB a Gen thread can have,
-/// but past the simulator's default 1,024. Scratch follows the program's need, as real drivers
-/// size it, so this is a pass, not a `ScratchOverflow` compile error.
+/// `gpufuzz fuzz --seed 3` input 14,993 (saved in `tests/programs/seed3_input14993.ir`): at 22
+/// GRFs (SIMD16) a 1,385-line program spills 700 registers into 1,278 GRFs of scratch — 40 KiB,
+/// well inside the 2 MiB a Gen thread can have, but past the simulator's default 1,024. Scratch
+/// follows the program's need, as real drivers size it, so this is a pass, not a
+/// `ScratchOverflow` compile error.
 #[test]
 fn heavy_spilling_gets_the_scratch_it_needs() {
-    let case = saved("heavy_spilling_gen16.ir");
+    let case = saved("seed3_input14993");
     assert_eq!(case.config.gen_grfs, 22);
     let opts = OracleOptions {
         targets: vec!["gen16".into()],

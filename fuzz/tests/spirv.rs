@@ -353,6 +353,13 @@ fn generated_programs_agree_with_the_interpreter_on_a_device() {
             continue;
         }
         for (form, p) in forms(&case.program) {
+            // Shapes the emitter does not map: the Vulkan pipeline skips these programs.
+            if matches!(
+                emit(&p, &EmitOptions::default()),
+                Err(EmitError::Unsupported(_))
+            ) {
+                continue;
+            }
             if let Some(d) = differs_on_device(&mut device, &p) {
                 let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/spirv-failures");
                 std::fs::create_dir_all(&dir).unwrap();
@@ -411,6 +418,34 @@ const SHAPES: &[(&str, &str)] = &[
          store_output 0, ssa_6\n  deref ssa_7 = deref_struct ssa_1.0\n  \
          deref ssa_8 = deref_array ssa_7[ssa_0]\n  vec1 32 ssa_9 = load_deref ssa_8\n  \
          store_output 2, ssa_9\n",
+    ),
+    (
+        "texture_shapes",
+        "invocations 12\noutputs 28\ntexture 8x4 levels 3 layers 2\ntexture 5x7 levels 2 layers 6\n\n\
+         block_0:\n  vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = u2f ssa_0\n  \
+         vec1 32 ssa_2 = load_const (0x3e051eb8)\n  vec1 32 ssa_3 = fmul ssa_1, ssa_2\n  \
+         vec1 32 ssa_4 = load_const (0xbecccccd)\n  vec1 32 ssa_5 = fadd ssa_3, ssa_4\n  \
+         vec1 32 ssa_6 = load_const (0x3e570a3d)\n  vec1 32 ssa_7 = fmul ssa_1, ssa_6\n  \
+         vec1 32 ssa_8 = load_const (0x3e99999a)\n  vec1 32 ssa_9 = fmul ssa_1, ssa_8\n  \
+         vec3 32 ssa_10 = vec3 ssa_5, ssa_7, ssa_9\n  vec2 32 ssa_11 = vec2 ssa_5, ssa_7\n  \
+         vec1 32 ssa_12 = load_const (0xfffffffd)\n  vec1 32 ssa_13 = iadd ssa_0, ssa_12\n  \
+         vec1 32 ssa_14 = load_const (0x00000002)\n  vec1 32 ssa_15 = ushr ssa_0, ssa_14\n  \
+         vec1 32 ssa_16 = load_const (0x41000000)\n  vec1 32 ssa_17 = fmul ssa_1, ssa_16\n  \
+         vec4 32 ssa_18 = txf 0, ssa_13, dim 1d, lod ssa_15, layer ssa_0, offset (-3)\n  \
+         store_output 0, ssa_18\n  \
+         vec4 32 ssa_19 = tex 1, ssa_10, dim 3d, lod ssa_1, offset (1, -8, 7)\n  \
+         store_output 4, ssa_19\n  \
+         vec4 32 ssa_20 = tex 0, ssa_11, bias ssa_9, layer ssa_1, compare ssa_17, offset (2, -1)\n  \
+         vec2 32 ssa_21 = mov ssa_20.xw\n  store_output 8, ssa_21\n  \
+         vec4 32 ssa_22 = txs 1, dim 3d, lod ssa_15\n  store_output 10, ssa_22\n  \
+         vec4 32 ssa_23 = txs 0, dim 1d, lod ssa_13\n  vec2 32 ssa_24 = mov ssa_23.xw\n  \
+         store_output 14, ssa_24\n  \
+         vec4 32 ssa_25 = tex 0, ssa_11, layer ssa_1, offset (-2, 3), gather 2\n  \
+         store_output 16, ssa_25\n  \
+         vec4 32 ssa_26 = tex 1, ssa_11, compare ssa_17, gather 0\n  store_output 20, ssa_26\n  \
+         vec2 32 ssa_27 = vec2 ssa_9, ssa_3\n  \
+         vec4 32 ssa_28 = tex 0, ssa_11, layer ssa_1, ddx ssa_27, ddy ssa_11, offset (1, 0)\n  \
+         store_output 24, ssa_28\n",
     ),
 ];
 

@@ -24,7 +24,12 @@
 //!   (`floor(u * width)`, then wrap), the level `floor(lod + bias)` and the layer
 //!   `round_even(layer)`, each converted with saturating `f2i` and clamped. A parameter a
 //!   message does not send reads as zero — `0` and `0.0` share the bit pattern, so trimming a
-//!   trailing parameter is correct exactly when that parameter is zero.
+//!   trailing parameter is correct exactly when that parameter is zero. Every texture shape
+//!   (1D/2D/3D/cube, offsets, compare, gradients, gather, size queries) is one call of
+//!   [`texture_result`] (module `texture`), which the sample and fetch rules above are cases of.
+
+mod texture;
+pub use texture::{cube_face, grad_lod, texture_result, TexAccess, TexDim, TexRequest};
 
 /// The canonical quiet NaN every float result that is a NaN becomes.
 pub const CANONICAL_NAN: u32 = 0x7fc0_0000;

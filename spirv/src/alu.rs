@@ -173,7 +173,7 @@ pub(crate) fn emit_alu(
 }
 
 /// The bits of float `x` (`float` id of `n` components), NaN made canonical.
-fn canonical(e: &mut Emitter, x: Word, n: u8) -> Result<Word, EmitError> {
+pub(crate) fn canonical(e: &mut Emitter, x: Word, n: u8) -> Result<Word, EmitError> {
     let (u, bt) = (e.uvec(n), e.bvec(n));
     let bits = e.b.bitcast(u, None, x)?;
     let nan = e.b.is_nan(bt, None, x)?;
@@ -210,7 +210,13 @@ fn division(e: &mut Emitter, op: AluOp, a: Word, b: Word, n: u8) -> Result<Word,
 }
 
 /// `fmin`/`fmax` on `uint` bits: minNum/maxNum, both NaN → canonical NaN, `-0 < +0`.
-fn min_max(e: &mut Emitter, min: bool, a: Word, b: Word, n: u8) -> Result<Word, EmitError> {
+pub(crate) fn min_max(
+    e: &mut Emitter,
+    min: bool,
+    a: Word,
+    b: Word,
+    n: u8,
+) -> Result<Word, EmitError> {
     let (u, bt, ft) = (e.uvec(n), e.bvec(n), e.fvec(n));
     let fa = e.b.bitcast(ft, None, a)?;
     let fb = e.b.bitcast(ft, None, b)?;

@@ -117,6 +117,7 @@ fn instrument_insts(
                 floats.extend(params.lod());
                 floats.extend(params.bias());
                 floats.extend(params.layer());
+                floats.extend(params.compare());
             }
             _ => {}
         }

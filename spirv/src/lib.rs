@@ -193,4 +193,33 @@ mod tests {
         };
         assert!(matches!(emit(&p, &zero), Err(EmitError::Unsupported(_))));
     }
+
+    #[test]
+    fn texture_shapes_it_cannot_map_exactly_are_refused() {
+        let opts = EmitOptions::default();
+        let head = "invocations 4\noutputs 4\ntexture 4x4 levels 1 layers 1\n\nblock_0:\n  vec1 32 ssa_0 = load_const (0x00000000)\n  vec2 32 ssa_1 = vec2 ssa_0, ssa_0\n  vec3 32 ssa_2 = vec3 ssa_0, ssa_0, ssa_0\n";
+        let plain = "tex 0, ssa_1, lod ssa_0, layer ssa_0";
+        for (line, mapped) in [
+            (plain, true),
+            ("txf 0, ssa_1, lod ssa_0", true),
+            ("tex 0, ssa_1, offset (1, -1)", true),
+            ("tex 0, ssa_1, compare ssa_0", true),
+            ("tex 0, ssa_2, dim 3d", true),
+            ("txf 0, ssa_0, dim 1d", true),
+            ("txs 0, lod ssa_0", true),
+            ("tex 0, ssa_2, dim cube", false),
+            ("tex 0, ssa_1, ddx ssa_1, ddy ssa_1", true),
+            ("tex 0, ssa_2, dim cube, gather 0", false),
+            ("tex 0, ssa_1, compare ssa_0, gather 2", true),
+        ] {
+            let src = format!("{head}  vec4 32 ssa_3 = {line}\n  store_output 0, ssa_3\n");
+            let p = parse_program(&src, "test").unwrap();
+            let r = emit(&p, &opts);
+            if mapped {
+                assert!(r.is_ok(), "{line}");
+            } else {
+                assert!(matches!(r, Err(EmitError::Unsupported(_))), "{line}");
+            }
+        }
+    }
 }

@@ -10,17 +10,17 @@
 //!   variable's end goes there and a load past the end selects 0 — both only reachable in
 //!   unverified programs, but never undefined.
 //! * A register is a `Function` variable of its type, zero-initialised.
-//! * `txf` clamps lod and layer (`SClamp`) and wraps x and y (Euclidean remainder by the level
+//! * `txf` clamps lod and layer (`SMax`/`SMin`) and wraps x and y (Euclidean remainder by the level
 //!   size), then `OpImageFetch`es. `tex` computes our nearest texel (`sample_coords`) the same
 //!   way and samples it at its centre with an explicit integer `Lod` through the nearest sampler, so
 //!   the sampler hardware reads exactly that texel.
 
-use crate::alu::float_to_int;
+use crate::alu::{canonical, float_to_int, min_max};
 use crate::flow::need;
 use crate::interface::StorageRole;
 use crate::module::{image_type, sampled_image_type, Emitter};
 use crate::EmitError;
-use compiler::ir::{deref_type, InstKind, TexParams, Type, Value, VarType};
+use compiler::ir::{deref_type, InstKind, TexDim, TexParams, Type, Value, VarType};
 use rspirv::dr::Operand;
 use rspirv::spirv::{self, GLOp, Word};
 
@@ -198,6 +198,21 @@ pub(crate) fn emit_memory(
             let x = e.val(*value)?;
             e.b.store(var, x, None, [])?;
         }
+        InstKind::Txf { params, .. }
+        | InstKind::Tex { params, .. }
+        | InstKind::Txs { params, .. }
+            if !mapped_shape(params) =>
+        {
+            return Err(EmitError::Unsupported(format!(
+                "{} of a cube (the emitter does not map cubes)",
+                kind.name(),
+            )))
+        }
+        InstKind::Txs { texture, params } => {
+            let v = need(result, "txs")?;
+            let id = size(e, *texture, params)?;
+            e.vals.insert(v, id);
+        }
         InstKind::Txf {
             texture,
             coord,
@@ -213,7 +228,10 @@ pub(crate) fn emit_memory(
             params,
         } => {
             let v = need(result, "tex")?;
-            let id = sample(e, *texture, *coord, params)?;
+            let id = match params.gather {
+                Some(c) => gather(e, *texture, *coord, params, c)?,
+                None => sample(e, *texture, *coord, params)?,
+            };
             e.vals.insert(v, id);
         }
         k => {
@@ -224,6 +242,13 @@ pub(crate) fn emit_memory(
         }
     }
     Ok(())
+}
+
+/// Whether the emitter maps a texture instruction's shape exactly: everything but cubes (the
+/// face choice divides, and OpFDiv is not exact in Vulkan), which are refused, so the Vulkan
+/// pipeline skips such programs rather than reporting them.
+fn mapped_shape(p: &TexParams) -> bool {
+    p.dim != TexDim::Cube
 }
 
 fn buffer_len(e: &Emitter, buffer: u32) -> Result<u32, EmitError> {
@@ -363,11 +388,15 @@ fn texture(e: &mut Emitter, t: u32) -> Result<(Word, sim::semantics::TextureDesc
     Ok((e.b.load(ty, None, var, None, [])?, desc))
 }
 
-/// `clamp(x as i32, 0, count - 1)`.
+/// `clamp(x as i32, 0, count - 1)`, as `SMin(SMax(x, 0), count - 1)`: spirv-opt's constant
+/// folding (2022-era, `gpufuzz fuzz --seed 13 --target vulkan`, input 16) folds a `SClamp` of
+/// `uint`-typed operands as an unsigned clamp, so a negative constant layer became the last
+/// layer.
 fn clamp_index(e: &mut Emitter, x: Word, count: u32) -> Result<Word, EmitError> {
     let u = e.uvec(1);
     let (zero, last) = (e.cu(0, 1), e.cu(count - 1, 1));
-    e.glsl(u, GLOp::SClamp, &[x, zero, last])
+    let low = e.glsl(u, GLOp::SMax, &[x, zero])?;
+    e.glsl(u, GLOp::SMin, &[low, last])
 }
 
 /// The size of level `lod` in one dimension: `max(1, size >> lod)`.
@@ -391,21 +420,48 @@ fn wrap(e: &mut Emitter, x: Word, size: Word) -> Result<Word, EmitError> {
     Ok(e.b.select(u, None, negative, lifted, r)?)
 }
 
-/// `txf`: `fetch_coords` in the shader, then `OpImageFetch`.
+/// Adds texel offset `k` of `params` (if nonzero) to integer coordinate `x`.
+fn offset_by(e: &mut Emitter, x: Word, params: &TexParams, k: usize) -> Result<Word, EmitError> {
+    match params.offset[k] {
+        0 => Ok(x),
+        o => {
+            let u = e.uvec(1);
+            let o = e.cu(o as i32 as u32, 1);
+            Ok(e.b.i_add(u, None, x, o)?)
+        }
+    }
+}
+
+/// `txf`: `texture_result`'s fetch rule in the shader (offsets added, then wrapped; a 3D
+/// `z` in the layer slot, wrapped at the level's depth), then `OpImageFetch`.
 fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Word, EmitError> {
     let (sampled, desc) = texture(e, t)?;
-    let x = component_of(e, coord, 0)?;
-    let y = component_of(e, coord, 1)?;
+    let dim = params.dim;
     let lod = e.scalar_or_zero(params.lod())?;
-    let layer = e.scalar_or_zero(params.layer())?;
     let lod = clamp_index(e, lod, desc.levels)?;
-    let layer = clamp_index(e, layer, desc.layers)?;
     let w = level_size(e, desc.width, lod)?;
     let h = level_size(e, desc.height, lod)?;
+    let x = component_of(e, coord, 0)?;
+    let x = offset_by(e, x, params, 0)?;
     let x = wrap(e, x, w)?;
-    let y = wrap(e, y, h)?;
+    let y = if dim.coords() >= 2 {
+        let y = component_of(e, coord, 1)?;
+        let y = offset_by(e, y, params, 1)?;
+        wrap(e, y, h)?
+    } else {
+        e.cu(0, 1)
+    };
+    let slot = if dim == TexDim::D3 {
+        let d = level_size(e, desc.layers, lod)?;
+        let z = component_of(e, coord, 2)?;
+        let z = offset_by(e, z, params, 2)?;
+        wrap(e, z, d)?
+    } else {
+        let layer = e.scalar_or_zero(params.layer())?;
+        clamp_index(e, layer, desc.layers)?
+    };
     let uvec3 = e.uvec(3);
-    let at = e.b.composite_construct(uvec3, None, [x, y, layer])?;
+    let at = e.b.composite_construct(uvec3, None, [x, y, slot])?;
     let image_ty = image_type(&mut e.b);
     let image = e.b.image(image_ty, None, sampled)?;
     let uvec4 = e.uvec(4);
@@ -419,35 +475,56 @@ fn fetch(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Wo
     )?)
 }
 
-/// `tex`: `sample_coords` in the shader, then a sample at that texel's centre with an
-/// explicit integer lod.
+/// `tex`: `texture_result`'s sample rule in the shader (nearest texel plus offset, wrapped; 1D
+/// at row 0; a 3D `z` in the layer slot), then a sample at that texel's centre with an
+/// explicit integer lod; with a compare, the compare result in the shader.
 fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<Word, EmitError> {
     let (sampled, desc) = texture(e, t)?;
+    let dim = params.dim;
     let f = e.fvec(1);
     let as_float = |e: &mut Emitter, x: Word| e.b.bitcast(f, None, x);
     let lod = e.scalar_or_zero(params.lod())?;
     let bias = e.scalar_or_zero(params.bias())?;
     let layer = e.scalar_or_zero(params.layer())?;
     let (lod, bias, layer) = (as_float(e, lod)?, as_float(e, bias)?, as_float(e, layer)?);
-    // floor(lod + bias): a NaN sum converts to 0 either way, so no canonicalisation needed.
-    let sum = e.b.f_add(f, None, lod, bias)?;
-    let level = e.glsl(f, GLOp::Floor, &[sum])?;
-    let level = float_to_int(e, level, true, 1)?;
+    let level = match params.grad() {
+        Some((dx, dy)) => grad_level(e, &desc, dim, dx, dy)?,
+        None => {
+            // floor(lod + bias): a NaN sum converts to 0 either way, so no canonicalisation.
+            let sum = e.b.f_add(f, None, lod, bias)?;
+            let level = e.glsl(f, GLOp::Floor, &[sum])?;
+            float_to_int(e, level, true, 1)?
+        }
+    };
     let level = clamp_index(e, level, desc.levels)?;
-    let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
-    let layer = float_to_int(e, layer, true, 1)?;
-    let layer = clamp_index(e, layer, desc.layers)?;
-    let mut centre = Vec::new();
-    let image_width = crate::interface::image_width(&desc);
-    for (c, size, image_size) in [(0, desc.width, image_width), (1, desc.height, desc.height)] {
-        let size = level_size(e, size, level)?;
+    // The nearest texel of float coordinate `c` on an axis of `size` texels, offset, wrapped.
+    let nearest = |e: &mut Emitter, c: u8, size: Word| -> Result<Word, EmitError> {
         let size_f = e.b.convert_u_to_f(f, None, size)?;
         let x = component_of(e, coord, c)?;
         let x = as_float(e, x)?;
         let scaled = e.b.f_mul(f, None, x, size_f)?;
         let texel = e.glsl(f, GLOp::Floor, &[scaled])?;
         let texel = float_to_int(e, texel, true, 1)?;
-        let texel = wrap(e, texel, size)?;
+        let texel = offset_by(e, texel, params, c as usize)?;
+        wrap(e, texel, size)
+    };
+    let slot = if dim == TexDim::D3 {
+        let d = level_size(e, desc.layers, level)?;
+        nearest(e, 2, d)?
+    } else {
+        let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
+        let layer = float_to_int(e, layer, true, 1)?;
+        clamp_index(e, layer, desc.layers)?
+    };
+    let mut centre = Vec::new();
+    let image_width = crate::interface::image_width(&desc);
+    for (c, size, image_size) in [(0, desc.width, image_width), (1, desc.height, desc.height)] {
+        let size = level_size(e, size, level)?;
+        let texel = if u32::from(c) < dim.coords() {
+            nearest(e, c, size)?
+        } else {
+            e.cu(0, 1)
+        };
         let texel = e.b.convert_u_to_f(f, None, texel)?;
         let half = e.cf(0.5, 1);
         let mid = e.b.f_add(f, None, texel, half)?;
@@ -456,17 +533,160 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let image_size = e.b.convert_u_to_f(f, None, image_size)?;
         centre.push(e.b.f_div(f, None, mid, image_size)?);
     }
-    centre.push(e.b.convert_u_to_f(f, None, layer)?);
+    centre.push(e.b.convert_u_to_f(f, None, slot)?);
     let vec3 = e.fvec(3);
     let at = e.b.composite_construct(vec3, None, centre)?;
     let lod = e.b.convert_u_to_f(f, None, level)?;
     let uvec4 = e.uvec(4);
-    Ok(e.b.image_sample_explicit_lod(
+    let texel = e.b.image_sample_explicit_lod(
         uvec4,
         None,
         sampled,
         at,
         spirv::ImageOperands::LOD,
         [Operand::IdRef(lod)],
-    )?)
+    )?;
+    match params.compare() {
+        None => Ok(texel),
+        Some(r) => {
+            let (u, bt) = (e.uvec(1), e.bvec(1));
+            let x = e.b.composite_extract(u, None, texel, [0])?;
+            let x = as_float(e, x)?;
+            let r = e.val(r)?;
+            let r = as_float(e, r)?;
+            let le = e.b.f_ord_less_than_equal(bt, None, r, x)?;
+            let (one, zero) = (e.cu(1.0f32.to_bits(), 1), e.cu(0, 1));
+            let c = e.b.select(u, None, le, one, zero)?;
+            Ok(e.b.composite_construct(uvec4, None, [c, zero, zero, one])?)
+        }
+    }
+}
+
+/// `grad_lod` in the shader: the exponent field of the `fmax` chain (from `+0.0`) of
+/// `canon(|d| * size)` over the axes and both gradients, minus 127 (not yet clamped).
+fn grad_level(
+    e: &mut Emitter,
+    desc: &sim::semantics::TextureDesc,
+    dim: TexDim,
+    dx: Value,
+    dy: Value,
+) -> Result<Word, EmitError> {
+    let (u, f) = (e.uvec(1), e.fvec(1));
+    let sizes = [desc.width, desc.height, desc.layers];
+    let mut rho = e.cu(0, 1);
+    for (i, &size) in sizes.iter().enumerate().take(dim.coords() as usize) {
+        for d in [dx, dy] {
+            let g = component_of(e, d, i as u8)?;
+            let mask = e.cu(0x7fff_ffff, 1);
+            let a = e.b.bitwise_and(u, None, g, mask)?;
+            let a = e.b.bitcast(f, None, a)?;
+            let n = e.cf(size as f32, 1);
+            let m = e.b.f_mul(f, None, a, n)?;
+            let m = canonical(e, m, 1)?;
+            rho = min_max(e, false, rho, m, 1)?;
+        }
+    }
+    let (shift, field, bias) = (e.cu(23, 1), e.cu(0xff, 1), e.cu(127, 1));
+    let x = e.b.shift_right_logical(u, None, rho, shift)?;
+    let x = e.b.bitwise_and(u, None, x, field)?;
+    Ok(e.b.i_sub(u, None, x, bias)?)
+}
+
+/// A gather (`texture_result`'s rule in the shader): the 2×2 footprint's corner from the float
+/// coordinates at level 0, four `OpImageFetch`es, channel `comp` of each (or its compare
+/// result).
+fn gather(
+    e: &mut Emitter,
+    t: u32,
+    coord: Value,
+    params: &TexParams,
+    comp: u8,
+) -> Result<Word, EmitError> {
+    let (sampled, desc) = texture(e, t)?;
+    let (u, f, bt) = (e.uvec(1), e.fvec(1), e.bvec(1));
+    let mut corners = Vec::new();
+    for (c, size) in [(0u8, desc.width), (1, desc.height)] {
+        let x = component_of(e, coord, c)?;
+        let x = e.b.bitcast(f, None, x)?;
+        let n = e.cf(size as f32, 1);
+        let scaled = e.b.f_mul(f, None, x, n)?;
+        let half = e.cf(0.5, 1);
+        let shifted = e.b.f_sub(f, None, scaled, half)?;
+        let low = e.glsl(f, GLOp::Floor, &[shifted])?;
+        let low = float_to_int(e, low, true, 1)?;
+        let low = offset_by(e, low, params, c as usize)?;
+        let one = e.cu(1, 1);
+        let high = e.b.i_add(u, None, low, one)?;
+        let size = e.cu(size, 1);
+        corners.push((wrap(e, low, size)?, wrap(e, high, size)?));
+    }
+    let layer = e.scalar_or_zero(params.layer())?;
+    let layer = e.b.bitcast(f, None, layer)?;
+    let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
+    let layer = float_to_int(e, layer, true, 1)?;
+    let layer = clamp_index(e, layer, desc.layers)?;
+    let ((x0, x1), (y0, y1)) = (corners[0], corners[1]);
+    let image_ty = image_type(&mut e.b);
+    let image = e.b.image(image_ty, None, sampled)?;
+    let (uvec3, uvec4) = (e.uvec(3), e.uvec(4));
+    let zero = e.cu(0, 1);
+    let reference = match params.compare() {
+        Some(r) => {
+            let r = e.val(r)?;
+            Some(e.b.bitcast(f, None, r)?)
+        }
+        None => None,
+    };
+    let mut taps = Vec::with_capacity(4);
+    for (x, y) in [(x0, y1), (x1, y1), (x1, y0), (x0, y0)] {
+        let at = e.b.composite_construct(uvec3, None, [x, y, layer])?;
+        let texel = e.b.image_fetch(
+            uvec4,
+            None,
+            image,
+            at,
+            Some(spirv::ImageOperands::LOD),
+            [Operand::IdRef(zero)],
+        )?;
+        taps.push(match reference {
+            None => {
+                e.b.composite_extract(u, None, texel, [u32::from(comp & 3)])?
+            }
+            Some(r) => {
+                let x = e.b.composite_extract(u, None, texel, [0])?;
+                let x = e.b.bitcast(f, None, x)?;
+                let le = e.b.f_ord_less_than_equal(bt, None, r, x)?;
+                let one = e.cu(1.0f32.to_bits(), 1);
+                e.b.select(u, None, le, one, zero)?
+            }
+        });
+    }
+    Ok(e.b.composite_construct(uvec4, None, taps)?)
+}
+
+/// `txs`: `texture_result`'s size rule in the shader (sizes of the clamped level, zeros for a
+/// lod outside the texture, the level count last).
+fn size(e: &mut Emitter, t: u32, params: &TexParams) -> Result<Word, EmitError> {
+    let (_, desc) = texture(e, t)?;
+    let (u, bt) = (e.uvec(1), e.bvec(1));
+    let lod = e.scalar_or_zero(params.lod())?;
+    let levels = e.cu(desc.levels, 1);
+    let inside = e.b.u_less_than(bt, None, lod, levels)?;
+    let l = clamp_index(e, lod, desc.levels)?;
+    let w = level_size(e, desc.width, l)?;
+    let h = level_size(e, desc.height, l)?;
+    let layers = e.cu(desc.layers, 1);
+    let zero = e.cu(0, 1);
+    let parts = match params.dim {
+        TexDim::D1 => [w, layers, zero],
+        TexDim::D2 | TexDim::Cube => [w, h, layers],
+        TexDim::D3 => [w, h, level_size(e, desc.layers, l)?],
+    };
+    let mut out = Vec::with_capacity(4);
+    for x in parts {
+        out.push(e.b.select(u, None, inside, x, zero)?);
+    }
+    out.push(levels);
+    let uvec4 = e.uvec(4);
+    Ok(e.b.composite_construct(uvec4, None, out)?)
 }

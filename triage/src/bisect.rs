@@ -16,7 +16,9 @@
 //! a fixed step by the checker that caught its output (the allocation checkers run on the
 //! allocated program, the simulators' hazard checks on the legalized one: output wrong after
 //! that step, while the IR before the backend is right), an optional step by switching it off
-//! and seeing the finding vanish (output right without it, wrong with it). The answer stays a
+//! and seeing the finding vanish (output right without it, wrong with it); a Gen mismatch that
+//! neither explains is `gen_lower`'s (the allocation checker accepted the allocation of what
+//! lowering made, so lowering made wrong code). The answer stays a
 //! pass name (`first_bad_pass: Option<String>`), with its evidence.
 
 use crate::signature::finding_of;
@@ -190,6 +192,12 @@ fn checked(f: &Finding) -> Option<(String, String)> {
         (FindingKind::CompileError, "NoRegisterToSpill") if gen => {
             ("gen_ra", "the register allocator's own failure")
         }
+        // The checker accepted the allocation (else the finding would be a RaCheck), so the
+        // code it allocated already computes the wrong values: instruction selection.
+        (FindingKind::Mismatch, _) if gen => (
+            "gen_lower",
+            "a wrong result the allocation checker accepts (so lowering made the wrong code)",
+        ),
         (FindingKind::Hazard, _) if a6xx => ("a6xx_legalize", "the simulator's hazard check"),
         (FindingKind::RaCheck, "IncorrectValue predicate") if a6xx => (
             "a6xx_ra_predicates",

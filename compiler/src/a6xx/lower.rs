@@ -17,7 +17,7 @@ use super::vir::{BrKind, Class, Dst, Opnd, PCond, POp, Term, VBlock, VFunc, VIns
 use super::CompileError;
 use crate::ir::{self, CfNode, Cfg, InstKind, Value, VarType};
 use cranelift_entity::EntityRef;
-use sim::a6xx::{Binary, CmpCond, CmpType, DivOp, Space, TexOp};
+use sim::a6xx::{Binary, CmpCond, CmpType, DivOp, Space};
 
 /// Words of private memory per fiber the compiled code may use (locals + spill slots).
 pub const PRIVATE_WORDS: u32 = 1024;
@@ -43,6 +43,8 @@ pub(super) struct Lower<'a> {
     var_base: Vec<u32>,
     vid: VReg,
     pub(super) cur: usize,
+    /// Components of each texture result the program reads.
+    pub(super) tex_reads: std::collections::HashMap<Value, u8>,
 }
 
 /// Lowers a verified SSA program.
@@ -76,6 +78,7 @@ pub fn lower(prog: &ir::Program) -> Result<VFunc, CompileError> {
     let vid = out.new_reg(Class::Gpr);
     let mut l = Lower {
         prog,
+        tex_reads: ir::texture_reads(f),
         cfg,
         out,
         vals: vec![Vec::new(); f.values.len()],
@@ -150,7 +153,7 @@ impl Lower<'_> {
         }
     }
 
-    fn comp(&self, v: Value, c: usize) -> Result<Opnd, CompileError> {
+    pub(super) fn comp(&self, v: Value, c: usize) -> Result<Opnd, CompileError> {
         let x = self.val(v)?;
         Ok(x[c.min(x.len() - 1)])
     }
@@ -265,43 +268,8 @@ impl Lower<'_> {
                     });
                 }
             }
-            InstKind::Tex {
-                texture,
-                coord,
-                params,
-            }
-            | InstKind::Txf {
-                texture,
-                coord,
-                params,
-            } => {
-                let sam = matches!(data.kind, InstKind::Tex { .. });
-                let mut srcs = vec![self.comp(*coord, 0)?, self.comp(*coord, 1)?];
-                let extra: Vec<Option<Value>> = if sam {
-                    vec![params.lod(), params.bias(), params.layer()]
-                } else {
-                    vec![params.lod(), params.layer()]
-                };
-                let last = extra.iter().rposition(Option::is_some).map_or(0, |k| k + 1);
-                for p in &extra[..last] {
-                    srcs.push(match p {
-                        Some(v) => self.comp(*v, 0)?,
-                        None => Opnd::Imm(0),
-                    });
-                }
-                let mut dsts = [None; 4];
-                for d in dsts.iter_mut().take(comps) {
-                    let r = self.new_gpr();
-                    *d = Some(r);
-                    out.push(Opnd::V(r));
-                }
-                let op = if sam { TexOp::Sam } else { TexOp::Isam };
-                self.emit(VInst::Tex {
-                    op,
-                    dsts,
-                    srcs,
-                    tex: *texture as u8,
-                });
+            InstKind::Tex { .. } | InstKind::Txf { .. } | InstKind::Txs { .. } => {
+                self.texture(&data.kind, res, &mut out)?;
             }
             InstKind::DerefVar { var } => {
                 let ty = f.vars[*var].clone();

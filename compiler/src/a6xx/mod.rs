@@ -20,6 +20,7 @@ pub mod legalize;
 pub mod liveness;
 pub mod lower;
 mod lower_alu;
+pub mod lower_tex;
 pub mod opt_predicates;
 pub mod ra;
 pub mod ra_predicates;
@@ -27,6 +28,7 @@ mod ra_rewrite;
 pub mod vir;
 
 pub use checker::CheckError;
+pub use lower_tex::register_floor;
 
 use crate::executed::{Executed, Role};
 use crate::heuristics::A6xxHeuristics;

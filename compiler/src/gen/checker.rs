@@ -109,8 +109,9 @@ pub enum CheckError {
         /// Payload GRF.
         payload: u8,
     },
-    /// A scratch block message whose header has no known offset.
-    #[error("instruction {inst}: scratch header g{grf} holds {found}")]
+    /// A scratch block message whose header has no known offset, or a message whose header
+    /// GRF holds no header.
+    #[error("instruction {inst}: message header g{grf} holds {found}")]
     BadHeader {
         /// Emitted instruction index.
         inst: u32,
@@ -325,6 +326,18 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             let r = gs.reg as usize + j;
             if r >= 128 {
                 break;
+            }
+            if j == 0 && k == 0 && send.is_some_and(|d| d.header) {
+                // A sampler header: a g0 copy with its dword 2 set (the simulator checks the
+                // bits' effect; here only that it is a header).
+                if !matches!(s.grf[r], Holding::Header(_)) {
+                    fail(CheckError::BadHeader {
+                        inst: at,
+                        grf: gs.reg,
+                        found: s.grf[r],
+                    });
+                }
+                continue;
             }
             let expected = match a.src[k] {
                 Some((v, off)) => Holding::Value {

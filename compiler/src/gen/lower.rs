@@ -54,6 +54,9 @@ pub(super) struct Deref {
     pub ty: VarType,
 }
 
+/// A sampler payload's identity: header dword 2 (if any) and the parameters.
+pub(super) type PayloadKey = (Option<u32>, Vec<VSrc>);
+
 /// The lowering context.
 pub(super) struct Lower<'a> {
     pub f: &'a Function,
@@ -69,16 +72,31 @@ pub(super) struct Lower<'a> {
     pub multi_def: HashSet<VReg>,
     /// Registers holding uniform loads.
     pub uniform_regs: HashSet<VReg>,
-    /// Sampler payloads built in the current block, for reuse.
-    pub payload_cache: Vec<(Vec<VSrc>, VReg)>,
+    /// Sampler payloads built in the current block, for reuse (keyed by header and sources).
+    pub payload_cache: Vec<(PayloadKey, VReg)>,
+    /// The dispatch's textures (the computed-lod fallback of gradients needs their sizes).
+    pub textures: &'a [sim::semantics::TextureDesc],
+    /// Which result components of each texture instruction are read (bit per component).
+    pub read_comps: HashMap<Value, u8>,
+    /// Planted bugs (the lowering's own).
+    pub plants: crate::planted::Plants,
     depth: u8,
     loop_depth: u8,
 }
 
 /// Lowers `f` for dispatch width `width` on generation `gen`.
-pub fn lower(f: &Function, width: ExecSize, gen: Gen) -> Result<VProgram, CompileError> {
+pub fn lower(
+    f: &Function,
+    textures: &[sim::semantics::TextureDesc],
+    width: ExecSize,
+    gen: Gen,
+    plants: crate::planted::Plants,
+) -> Result<VProgram, CompileError> {
     let mut l = Lower {
         f,
+        plants,
+        textures,
+        read_comps: ir::texture_reads(f),
         p: VProgram::default(),
         width,
         gen,
@@ -279,13 +297,14 @@ impl Lower<'_> {
     pub fn message(
         &mut self,
         msg: sim::gen::Message,
+        header: Option<u32>,
         params: &[Comp],
         rlen: u8,
         reuse: bool,
     ) -> Option<VReg> {
         let srcs: Vec<VSrc> = params.iter().map(|&c| self.src(c, Type::UD)).collect();
         let per = self.per();
-        let mlen = srcs.len() as u8 * per;
+        let mlen = header.is_some() as u8 + srcs.len() as u8 * per;
         let spillable = mlen <= MAX_SPILL_GRFS;
         let cached = reuse
             && spillable
@@ -297,7 +316,7 @@ impl Lower<'_> {
             .then(|| {
                 self.payload_cache
                     .iter()
-                    .find(|(k, _)| *k == srcs)
+                    .find(|(k, _)| k.0 == header && k.1 == srcs)
                     .map(|e| e.1)
             })
             .flatten();
@@ -321,19 +340,19 @@ impl Lower<'_> {
                     [VSrc::Null; 3],
                 );
                 inst.op = VOp::LoadPayload(Payload {
-                    header: None,
+                    header,
                     srcs: srcs.clone(),
                     uniform,
                     no_mask: false,
                 });
                 self.emit(inst);
                 if cached {
-                    self.payload_cache.push((srcs, r));
+                    self.payload_cache.push(((header, srcs), r));
                 }
                 r
             }
         };
-        let desc = sim::gen::SendDesc::new(msg, mlen, rlen, false);
+        let desc = sim::gen::SendDesc::new(msg, mlen, rlen, header.is_some());
         let dst = (rlen > 0).then(|| {
             let d = self.new_reg(rlen);
             VRef::new(d, 0, Type::UD)

@@ -1,13 +1,6 @@
 //! Phase 1, memory part: uniforms, buffers and outputs through the data port (untyped
-//! reads/writes, one per-lane word address, no header), textures through sampler messages,
-//! and local variables through scattered scratch messages.
-//!
-//! * `tex`: `sample` (u, v[, r]) without lod and bias, `sample_l` (lod, u, v[, r]) with a lod
-//!   (lod + bias folded by one `add` when both are given, as `sample_coords` rounds the sum
-//!   once), `sample_b` (bias, u, v[, r]) with only a bias. `txf`: `ld` in the generation's
-//!   order — Gen7 (u, lod, v[, r]), Gen9 (u, v, lod[, r]) — with lod 0 when absent. Constant
-//!   parameters stay immediates in the payload so `opt_zero_samples` can see the zeros.
-//!   Identical sampler payloads in one block are built once and shared.
+//! reads/writes, one per-lane word address, no header), textures through sampler messages
+//! ([`super::lower_tex`]), and local variables through scattered scratch messages.
 //! * Locals: each variable has `words * width` dwords of scratch from a fixed base, lane-major
 //!   (lane `l`'s word `w` at `base + l * words + w`, so a vector's words are consecutive for
 //!   the 1–4-channel messages); the lane is `invocation_id & (width - 1)`. Array indices wrap
@@ -18,7 +11,7 @@ use super::lower::{Comp, Deref, Lower};
 use super::vinst::VSrc;
 use super::CompileError;
 use crate::ir::{InstKind, Value, VarType};
-use sim::gen::{MathFn, Message, Op, SamplerOp, Surface, Type};
+use sim::gen::{MathFn, Message, Op, Surface, Type};
 
 impl Lower<'_> {
     /// Lowers a memory, texture or deref instruction.
@@ -37,7 +30,7 @@ impl Lower<'_> {
                     surface: Surface::Uniform,
                     channels: comps as u8,
                 };
-                let r = self.message(msg, &[i], comps as u8 * per, false);
+                let r = self.message(msg, None, &[i], comps as u8 * per, false);
                 for (k, o) in out.iter_mut().enumerate().take(comps) {
                     *o = Comp::Reg(r.expect("response"), k as u8 * per);
                 }
@@ -53,7 +46,7 @@ impl Lower<'_> {
                     channels: comps as u8,
                 };
                 let r = self
-                    .message(msg, &[i], comps as u8 * per, false)
+                    .message(msg, None, &[i], comps as u8 * per, false)
                     .expect("response");
                 for (k, o) in out.iter_mut().enumerate().take(comps) {
                     *o = Comp::Reg(r, k as u8 * per);
@@ -74,7 +67,7 @@ impl Lower<'_> {
                     surface,
                     channels: n as u8,
                 };
-                self.message(msg, &params, 0, false);
+                self.message(msg, None, &params, 0, false);
             }
             InstKind::StoreOutput { slot, value } => {
                 let mut params = vec![Comp::Imm(*slot)];
@@ -86,51 +79,10 @@ impl Lower<'_> {
                     surface: Surface::Output,
                     channels: n as u8,
                 };
-                self.message(msg, &params, 0, false);
+                self.message(msg, None, &params, 0, false);
             }
-            InstKind::Tex {
-                texture,
-                coord,
-                params,
-            } => {
-                let u = self.value(*coord, 0)?;
-                let v = self.value(*coord, 1)?;
-                let lod = params.lod().map(|x| self.value(x, 0)).transpose()?;
-                let bias = params.bias().map(|x| self.value(x, 0)).transpose()?;
-                let layer = params.layer().map(|x| self.value(x, 0)).transpose()?;
-                let (op, mut ps) = match (lod, bias) {
-                    (None, None) => (SamplerOp::Sample, vec![u, v]),
-                    (Some(l), None) => (SamplerOp::SampleL, vec![l, u, v]),
-                    (None, Some(b)) => (SamplerOp::SampleB, vec![b, u, v]),
-                    (Some(l), Some(b)) => {
-                        let ls = self.reg_src(l, Type::F);
-                        let bs = self.src(b, Type::F);
-                        let sum = self.op(Op::Add, Type::F, [ls, bs, VSrc::Null]);
-                        (SamplerOp::SampleL, vec![sum, u, v])
-                    }
-                };
-                ps.extend(layer);
-                self.texture(op, *texture, &ps, out)?;
-            }
-            InstKind::Txf {
-                texture,
-                coord,
-                params,
-            } => {
-                let u = self.value(*coord, 0)?;
-                let v = self.value(*coord, 1)?;
-                let lod = params
-                    .lod()
-                    .map(|x| self.value(x, 0))
-                    .transpose()?
-                    .unwrap_or(Comp::Imm(0));
-                let layer = params.layer().map(|x| self.value(x, 0)).transpose()?;
-                let mut ps = match self.gen {
-                    sim::gen::Gen::Gen7 => vec![u, lod, v],
-                    sim::gen::Gen::Gen9 => vec![u, v, lod],
-                };
-                ps.extend(layer);
-                self.texture(SamplerOp::Ld, *texture, &ps, out)?;
+            InstKind::Tex { .. } | InstKind::Txf { .. } | InstKind::Txs { .. } => {
+                self.texture(kind, result, out)?;
             }
             InstKind::DerefVar { var } => {
                 let ty = self
@@ -211,7 +163,7 @@ impl Lower<'_> {
                     channels: comps as u8,
                 };
                 let r = self
-                    .message(msg, &[addr], comps as u8 * per, false)
+                    .message(msg, None, &[addr], comps as u8 * per, false)
                     .expect("response");
                 for (k, o) in out.iter_mut().enumerate().take(comps) {
                     *o = Comp::Reg(r, k as u8 * per);
@@ -227,6 +179,7 @@ impl Lower<'_> {
                 }
                 self.message(
                     Message::ScratchWrite { channels: n as u8 },
+                    None,
                     &params,
                     0,
                     false,
@@ -277,23 +230,6 @@ impl Lower<'_> {
                 self.op(Op::Add, Type::UD, [a, x, VSrc::Null])
             }
         }
-    }
-
-    fn texture(
-        &mut self,
-        op: SamplerOp,
-        texture: u32,
-        params: &[Comp],
-        out: &mut [Comp; 4],
-    ) -> Result<(), CompileError> {
-        let per = self.per();
-        let t = u8::try_from(texture).map_err(|_| bad("texture index over 255"))?;
-        let msg = Message::Sampler { op, texture: t };
-        let r = self.message(msg, params, 4 * per, true).expect("response");
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = Comp::Reg(r, k as u8 * per);
-        }
-        Ok(())
     }
 }
 

@@ -26,6 +26,8 @@ pub mod liveness;
 pub mod lower;
 mod lower_alu;
 mod lower_mem;
+mod lower_tex;
+pub use lower_tex::register_floor;
 pub mod ra;
 pub mod spill;
 pub mod vinst;
@@ -182,7 +184,13 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         ));
     }
     let mut v = profile::time(Phase::Lower, || {
-        let mut v = lower::lower(&p.func, opts.width, opts.gen)?;
+        let mut v = lower::lower(
+            &p.func,
+            &p.dispatch.textures,
+            opts.width,
+            opts.gen,
+            opts.plants,
+        )?;
         dce::eliminate_dead_code(&mut v);
         Ok(v)
     })?;

@@ -10,7 +10,9 @@
 //!   (planted: [`Plant::ZeroSamplesSimd16Step`] steps by one GRF);
 //! * only a provable zero (an immediate 0) counts (planted: [`Plant::ZeroSamplesNonzero`] also
 //!   trusts parameters loaded from the uniform file);
-//! * no shadow compares exist in this IR, so there is nothing to skip.
+//! * shadow references come first (Gen7+ orders, `sim::gen::sampler_params`), so trimming
+//!   never reaches them; every other trailing zero (a layer, a gradient, an `ld` lod) is a
+//!   parameter the sampler reads as zero anyway. A header (texel offsets, gather4) stays.
 //!
 //! The payload's `LoadPayload` and register shrink with the message. The liveness computed
 //! here is dropped when the pass ends: after an `mlen` change it is stale, and the allocator

@@ -136,17 +136,23 @@ pub enum Op {
     },
 }
 
-/// A lowered `tex` or `txf`; absent parameters name the always-zero slot.
+/// A lowered `tex`, `txf` or `txs`; absent parameters name the always-zero slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct TexOp {
-    pub fetch: bool,
+    pub access: sim::semantics::TexAccess,
+    pub dim: sim::semantics::TexDim,
+    pub offset: [i8; 3],
     pub texture: u32,
     pub dst: u32,
     pub coord: u32,
     pub lod: u32,
     pub bias: u32,
     pub layer: u32,
+    /// The shadow reference's slot, if compared.
+    pub compare: Option<u32>,
+    /// The gradients' slots, if given.
+    pub grad: Option<(u32, u32)>,
 }
 
 /// The phis at the head of one block, as a table: `srcs[phi * preds.len() + k]` is the value

@@ -12,7 +12,7 @@ use super::{InterpError, RunOptions, RunStats};
 use crate::ir::{Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
-use sim::semantics::{fetch_coords, sample_coords, texel};
+use sim::semantics::{texture_result, TexRequest};
 
 /// Phi groups up to this size are read into a stack buffer.
 const SMALL_PHIS: usize = 8;
@@ -340,17 +340,25 @@ impl Invocation<'_> {
             }
             Op::Tex { k } => {
                 let t = self.code.texs[k as usize];
-                let [u, v, _, _] = self.get(t.coord)?;
-                let lod = self.get(t.lod)?[0];
-                let bias = self.get(t.bias)?[0];
-                let layer = self.get(t.layer)?[0];
-                let desc = &self.d.textures[t.texture as usize];
-                let coords = if t.fetch {
-                    fetch_coords(desc, u, v, lod, layer)
-                } else {
-                    sample_coords(desc, u, v, lod, bias, layer)
+                let [a, b, c, _] = self.get(t.coord)?;
+                let first3 = |v: [u32; 4]| [v[0], v[1], v[2]];
+                let grad = match t.grad {
+                    Some((x, y)) => Some((first3(self.get(x)?), first3(self.get(y)?))),
+                    None => None,
                 };
-                self.set(t.dst, texel(t.texture, coords));
+                let q = TexRequest {
+                    access: t.access,
+                    dim: t.dim,
+                    coord: [a, b, c],
+                    lod: self.get(t.lod)?[0],
+                    bias: self.get(t.bias)?[0],
+                    layer: self.get(t.layer)?[0],
+                    compare: t.compare.map(|r| self.get(r).map(|v| v[0])).transpose()?,
+                    grad,
+                    offset: t.offset,
+                };
+                let desc = &self.d.textures[t.texture as usize];
+                self.set(t.dst, texture_result(desc, t.texture, &q));
             }
             Op::DerefVar { dst, var, ty } => self.set(dst, [var, 0, ty, 0]),
             Op::DerefArray { dst, parent, index } => {

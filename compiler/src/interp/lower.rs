@@ -19,6 +19,7 @@ use super::InterpError;
 use crate::ir::{BlockData, CfNode, Function, Inst, InstKind, Program, Type, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
+use sim::semantics::TexAccess;
 
 fn malformed(at: impl std::fmt::Display, reason: &'static str) -> InterpError {
     InterpError::Malformed {
@@ -350,28 +351,45 @@ impl Code {
                 value: value.as_u32(),
             },
             InstKind::Tex {
-                texture,
-                coord,
-                params,
+                texture, params, ..
             }
             | InstKind::Txf {
-                texture,
-                coord,
-                params,
-            } => {
+                texture, params, ..
+            }
+            | InstKind::Txs { texture, params } => {
                 if *texture as usize >= d.textures.len() {
                     return Err(malformed(inst, "no such texture"));
                 }
                 let zero = self.nvalues;
                 let param = |v: Option<Value>| v.map_or(Ok(zero), |v| self.operand(f, v, inst));
+                let access = match (&f.insts[inst].kind, params.gather) {
+                    (InstKind::Txf { .. }, _) => TexAccess::Fetch,
+                    (InstKind::Txs { .. }, _) => TexAccess::Size,
+                    (_, Some(c)) => TexAccess::Gather(c),
+                    _ => TexAccess::Sample,
+                };
+                let grad = match params.grad() {
+                    Some((x, y)) => Some((self.operand(f, x, inst)?, self.operand(f, y, inst)?)),
+                    None => None,
+                };
                 let t = TexOp {
-                    fetch: matches!(f.insts[inst].kind, InstKind::Txf { .. }),
+                    access,
+                    dim: params.dim,
+                    offset: params.offset,
                     texture: *texture,
                     dst: self.result(f, inst)?,
-                    coord: self.operand(f, *coord, inst)?,
+                    coord: param(match &f.insts[inst].kind {
+                        InstKind::Tex { coord, .. } | InstKind::Txf { coord, .. } => Some(*coord),
+                        _ => None,
+                    })?,
                     lod: param(params.lod())?,
                     bias: param(params.bias())?,
                     layer: param(params.layer())?,
+                    compare: params
+                        .compare()
+                        .map(|v| self.operand(f, v, inst))
+                        .transpose()?,
+                    grad,
                 };
                 self.texs.push(t);
                 Op::Tex {

@@ -5,6 +5,7 @@
 
 use super::{AluOp, Block, Reg, Value, Var, VarType};
 use cranelift_entity::packed_option::ReservedValue;
+pub use sim::semantics::TexDim;
 
 /// One walk over the operands, instantiated for shared and mutable access (as rustc's
 /// visitors are), so the two can never disagree about which fields are operands.
@@ -45,10 +46,22 @@ macro_rules! visit_operands {
             }
             InstKind::Tex { coord, params, .. } | InstKind::Txf { coord, params, .. } => {
                 $f(coord);
-                for p in [&$($mut)? params.lod, &$($mut)? params.bias, &$($mut)? params.layer] {
+                for p in [
+                    &$($mut)? params.lod,
+                    &$($mut)? params.bias,
+                    &$($mut)? params.layer,
+                    &$($mut)? params.compare,
+                    &$($mut)? params.ddx,
+                    &$($mut)? params.ddy,
+                ] {
                     if *p != reserved {
                         $f(p);
                     }
+                }
+            }
+            InstKind::Txs { params, .. } => {
+                if params.lod != reserved {
+                    $f(&$($mut)? params.lod);
                 }
             }
             InstKind::Const { .. }
@@ -70,8 +83,10 @@ pub struct PhiSource {
     pub value: Value,
 }
 
-/// Optional parameters of a texture instruction. An absent parameter is zero (what the
-/// hardware reads for a parameter a message does not send).
+/// The shape and optional parameters of a texture instruction. An absent parameter is zero
+/// (what the hardware reads for a parameter a message does not send). Their meaning is
+/// `sim::semantics::texture_result`; which combinations are allowed is the verifier's
+/// `tex-params` rule.
 ///
 /// Absent is stored as `Value::reserved_value()` (what `PackedOption` does inside) so the
 /// operand walk can hand out `&mut Value` for present ones; read them through the accessors.
@@ -81,8 +96,20 @@ pub struct TexParams {
     pub lod: Value,
     /// LOD bias (float, `tex` only).
     pub bias: Value,
-    /// Array layer: float (rounded to even) for `tex`, integer for `txf`.
+    /// Array layer: float (rounded to even) for `tex`, integer for `txf` (1D and 2D only).
     pub layer: Value,
+    /// Shadow reference (float, `tex` only): the result is the compare result.
+    pub compare: Value,
+    /// Gradient along x (a float vector with the coordinate's size, `tex` only, with `ddy`).
+    pub ddx: Value,
+    /// Gradient along y.
+    pub ddy: Value,
+    /// Dimensionality (2D unless given).
+    pub dim: TexDim,
+    /// Constant texel offsets, each −8..=7 (all zero: none).
+    pub offset: [i8; 3],
+    /// Gather component (`tex` only): the result is that component of the 2×2 footprint.
+    pub gather: Option<u8>,
 }
 
 impl Default for TexParams {
@@ -92,6 +119,12 @@ impl Default for TexParams {
             lod: none,
             bias: none,
             layer: none,
+            compare: none,
+            ddx: none,
+            ddy: none,
+            dim: TexDim::D2,
+            offset: [0; 3],
+            gather: None,
         }
     }
 }
@@ -110,6 +143,43 @@ impl TexParams {
     /// The layer, if given.
     pub fn layer(&self) -> Option<Value> {
         present(self.layer)
+    }
+
+    /// The shadow reference, if given.
+    pub fn compare(&self) -> Option<Value> {
+        present(self.compare)
+    }
+
+    /// The x gradient, if given.
+    pub fn ddx(&self) -> Option<Value> {
+        present(self.ddx)
+    }
+
+    /// The y gradient, if given.
+    pub fn ddy(&self) -> Option<Value> {
+        present(self.ddy)
+    }
+
+    /// The gradients `(ddx, ddy)`, if both are given.
+    pub fn grad(&self) -> Option<(Value, Value)> {
+        present(self.ddx).zip(present(self.ddy))
+    }
+
+    /// Whether any texel offset is nonzero.
+    pub fn has_offset(&self) -> bool {
+        self.offset != [0; 3]
+    }
+
+    /// The value parameters in text order with their names (absent ones included).
+    pub fn named(&self) -> [(&'static str, Value); 6] {
+        [
+            ("lod", self.lod),
+            ("bias", self.bias),
+            ("layer", self.layer),
+            ("compare", self.compare),
+            ("ddx", self.ddx),
+            ("ddy", self.ddy),
+        ]
     }
 }
 
@@ -184,7 +254,7 @@ pub enum InstKind {
     Tex {
         /// Texture number.
         texture: u32,
-        /// `vec2 32` float coordinates (u, v).
+        /// Float coordinates, as many as the dimensionality has (`vec2 32` (u, v) for 2D).
         coord: Value,
         /// Optional lod, bias and layer.
         params: TexParams,
@@ -193,9 +263,17 @@ pub enum InstKind {
     Txf {
         /// Texture number.
         texture: u32,
-        /// `vec2 32` integer coordinates (x, y).
+        /// Integer coordinates, as many as the dimensionality has (no cube).
         coord: Value,
         /// Optional lod and layer (bias is never set).
+        params: TexParams,
+    },
+    /// Queries the size of a texture level; result `vec4 32` integers (see
+    /// `sim::semantics::texture_result`). Only `params.dim` and `params.lod` are used.
+    Txs {
+        /// Texture number.
+        texture: u32,
+        /// Dimensionality and the integer lod.
         params: TexParams,
     },
     /// The root of a deref chain: a whole local variable.
@@ -309,6 +387,7 @@ impl InstKind {
             InstKind::StoreOutput { .. } => "store_output",
             InstKind::Tex { .. } => "tex",
             InstKind::Txf { .. } => "txf",
+            InstKind::Txs { .. } => "txs",
             InstKind::DerefVar { .. } => "deref_var",
             InstKind::DerefArray { .. } => "deref_array",
             InstKind::DerefStruct { .. } => "deref_struct",

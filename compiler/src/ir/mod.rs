@@ -74,6 +74,7 @@ pub mod entities;
 pub mod function;
 pub mod instructions;
 pub mod text;
+pub mod texture_reads;
 pub mod types;
 pub mod verify;
 
@@ -85,7 +86,8 @@ pub use function::{
     first_block, last_block, walk_blocks, BlockData, CfNode, Function, IfNode, InstData, LoopNode,
     Program, ValueData,
 };
-pub use instructions::{InstKind, PhiSource, TexParams};
+pub use instructions::{InstKind, PhiSource, TexDim, TexParams};
 pub use text::{parse_program, print_program, ParseError};
+pub use texture_reads::texture_reads;
 pub use types::{BitSize, Type, VarType};
 pub use verify::{deref_type, verify, VerifyErrors};

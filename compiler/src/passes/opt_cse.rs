@@ -120,6 +120,7 @@ fn is_pure(kind: &InstKind) -> bool {
             | InstKind::LoadUniform { .. }
             | InstKind::Tex { .. }
             | InstKind::Txf { .. }
+            | InstKind::Txs { .. }
             | InstKind::DerefVar { .. }
             | InstKind::DerefArray { .. }
             | InstKind::DerefStruct { .. }

@@ -118,7 +118,7 @@ impl Gen<'_, '_, '_> {
     pub fn emit(&mut self, kind: InstKind, ty: Type, flavor: Flavor) -> Value {
         let slow = match &kind {
             InstKind::Alu { op, .. } => op.is_transcendental(),
-            InstKind::Tex { .. } | InstKind::Txf { .. } => true,
+            InstKind::Tex { .. } | InstKind::Txf { .. } | InstKind::Txs { .. } => true,
             _ => false,
         };
         let v = self

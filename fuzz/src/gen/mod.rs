@@ -31,7 +31,7 @@ mod tests;
 mod texture;
 
 pub use config::Config;
-pub use stats::{shape_stats, ShapeStats};
+pub use stats::{shape_stats, ShapeStats, TEX_SHAPES};
 
 use arbitrary::Unstructured;
 use compiler::ir::{AluOp, Builder, InstKind, Program, Type};

@@ -25,6 +25,8 @@ pub struct ShapeStats {
     pub tex_const_zero_param: u32,
     /// Texture messages.
     pub tex_ops: u32,
+    /// Bit `i` set when texture shape [`TEX_SHAPES`]`[i]` appears.
+    pub tex_shapes: u32,
     /// `deref_array`s whose index is not a constant.
     pub dynamic_derefs: u32,
     /// `break`s.
@@ -55,6 +57,78 @@ fn walk(list: &[CfNode], depth: u32, s: &mut ShapeStats) {
     }
 }
 
+/// Texture shapes counted by [`ShapeStats::tex_shapes`], by name.
+pub const TEX_SHAPES: [&str; 16] = [
+    "1d",
+    "2d",
+    "3d",
+    "cube",
+    "array",
+    "offset",
+    "compare",
+    "gradient",
+    "gather",
+    "gather_compare",
+    "size",
+    "fetch",
+    "lod",
+    "bias",
+    "zero_lod",
+    "partial",
+];
+
+fn shape_bit(name: &str) -> u32 {
+    1 << TEX_SHAPES.iter().position(|&n| n == name).unwrap_or(0)
+}
+
+/// The [`TEX_SHAPES`] bits one texture instruction shows (`reads`: components read per
+/// texture result, `compiler::ir::texture_reads`).
+fn tex_shape_bits(
+    f: &Function,
+    kind: &InstKind,
+    result: Option<Value>,
+    reads: &HashMap<Value, u8>,
+) -> u32 {
+    let (params, fetch, size) = match kind {
+        InstKind::Tex { params, .. } => (params, false, false),
+        InstKind::Txf { params, .. } => (params, true, false),
+        InstKind::Txs { params, .. } => (params, false, true),
+        _ => return 0,
+    };
+    let mut b = shape_bit(params.dim.name());
+    let mut on = |yes: bool, name: &str| {
+        if yes {
+            b |= shape_bit(name);
+        }
+    };
+    on(params.layer().is_some(), "array");
+    on(params.has_offset(), "offset");
+    on(
+        params.compare().is_some() && params.gather.is_none(),
+        "compare",
+    );
+    on(params.grad().is_some(), "gradient");
+    on(
+        params.gather.is_some() && params.compare().is_none(),
+        "gather",
+    );
+    on(
+        params.gather.is_some() && params.compare().is_some(),
+        "gather_compare",
+    );
+    on(size, "size");
+    on(fetch, "fetch");
+    on(params.lod().is_some() && !size, "lod");
+    on(params.bias().is_some(), "bias");
+    on(
+        params.lod().is_some_and(|v| is_zero_const(f, v)) && !fetch && !size,
+        "zero_lod",
+    );
+    let read = result.and_then(|r| reads.get(&r)).copied().unwrap_or(0xf);
+    on(read != 0xf && read != 0, "partial");
+    b
+}
+
 fn is_zero_const(f: &Function, v: Value) -> bool {
     matches!(f.def_kind(v), Some(InstKind::Const { bits }) if bits[0] == 0)
 }
@@ -63,6 +137,7 @@ fn is_zero_const(f: &Function, v: Value) -> bool {
 pub fn shape_stats(p: &Program) -> ShapeStats {
     let f = &p.func;
     let mut s = ShapeStats::default();
+    let reads = compiler::ir::texture_reads(f);
     walk(&f.body, 0, &mut s);
     for b in f.blocks_in_order() {
         let insts = &f.blocks[b].insts;
@@ -91,8 +166,13 @@ pub fn shape_stats(p: &Program) -> ShapeStats {
                     let k = compiler::ir::AluOp::ALL.iter().position(|o| o == op);
                     s.alu_ops |= 1u64 << k.unwrap_or(0);
                 }
+                InstKind::Txs { .. } => {
+                    s.tex_ops += 1;
+                    s.tex_shapes |= tex_shape_bits(f, &f.insts[i].kind, result, &reads);
+                }
                 InstKind::Tex { params, .. } | InstKind::Txf { params, .. } => {
                     s.tex_ops += 1;
+                    s.tex_shapes |= tex_shape_bits(f, &f.insts[i].kind, result, &reads);
                     let last = params.layer().or(params.bias()).or(params.lod());
                     if last.is_some_and(|v| is_zero_const(f, v)) {
                         s.tex_const_zero_param += 1;

@@ -1,12 +1,14 @@
-//! Texture messages: `tex` (float coords, optional lod *or* bias, layer) and `txf` (integer
-//! coords, optional lod and layer). Trailing parameters are often an explicit constant zero,
-//! sometimes zero only at run time, sometimes not zero, and sometimes shared by two messages
-//! — the inputs SEND payload trimming (`opt_zero_samples`) must get right.
+//! Texture messages of every shape: `tex` (float coords, optional lod *or* bias, layer),
+//! `txf` (integer coords, optional lod and layer), and the wider shapes — 1D/3D/cube, texel
+//! offsets, shadow compare, gradients, gather, size queries, results partly read. Trailing
+//! parameters are often an explicit constant zero, sometimes zero only at run time, sometimes
+//! not zero, and sometimes shared by two messages — the inputs SEND payload trimming
+//! (`opt_zero_samples`) must get right.
 
 use super::ctx::Gen;
 use super::pool::Flavor;
 use arbitrary::Result;
-use compiler::ir::{AluOp, InstKind, TexParams, Type, Value};
+use compiler::ir::{AluOp, InstKind, TexDim, TexParams, Type, Value};
 
 /// A value that is zero at run time but not a constant in the IR.
 fn runtime_zero(g: &mut Gen) -> Result<Value> {
@@ -48,11 +50,134 @@ fn maybe(g: &mut Gen, flavor: Flavor) -> Result<Value> {
     }
 }
 
-/// One texture message, sometimes followed by a second one sharing its coordinates and
-/// parameters.
+/// The instruction kind drawn for one texture statement.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Sample,
+    Fetch,
+    Gather,
+    Size,
+}
+
+/// One texture instruction of a random shape (see `docs/semantics.md`, "Textures"), sometimes
+/// followed by a second one sharing its coordinates and parameters; sometimes only part of
+/// its result is kept in scope (the backends trim the response to what is read).
+///
+/// Three statements in four keep the plain shape (2D, optional lod or bias and layer): the
+/// trailing-zero inputs `opt_zero_samples` needs stay common, and most programs stay within
+/// what the Vulkan pipeline can run.
 pub fn texture(g: &mut Gen) -> Result<()> {
     let n = g.dispatch.textures.len();
     let texture = g.index(n)? as u32;
+    if g.u.int_in_range(0..=3)? != 0 {
+        return plain(g, texture, n);
+    }
+    let kind = match g.u.int_in_range(0..=9)? {
+        0..=4 => Kind::Sample,
+        5..=6 => Kind::Fetch,
+        7..=8 => Kind::Gather,
+        _ => Kind::Size,
+    };
+    let dim = match kind {
+        // Cubes are rarer: the Vulkan pipeline skips them (see `spirv/src/memory.rs`).
+        Kind::Gather => g.pick(&[TexDim::D2, TexDim::D2, TexDim::D2, TexDim::Cube])?,
+        Kind::Fetch => g.pick(&[TexDim::D1, TexDim::D2, TexDim::D3])?,
+        _ => g.pick(&[TexDim::D1, TexDim::D2, TexDim::D2, TexDim::D3, TexDim::Cube])?,
+    };
+    let float = matches!(kind, Kind::Sample | Kind::Gather);
+    let flavor = if float { Flavor::Float } else { Flavor::Int };
+    let comps = dim.coords() as u8;
+    let mut params = TexParams {
+        dim,
+        ..TexParams::default()
+    };
+    if kind == Kind::Size {
+        params.lod = maybe(g, Flavor::Int)?;
+        let kind = InstKind::Txs { texture, params };
+        return keep_some(g, kind);
+    }
+    let coord = g.get(Type::vec32(comps), flavor)?;
+    if dim.arrayable() && g.u.arbitrary::<bool>()? {
+        params.layer = param(g, flavor)?;
+    }
+    if float && dim != TexDim::D3 && g.chance((1, 3))? {
+        params.compare = g.get(Type::I32, Flavor::Float)?;
+    }
+    if dim != TexDim::Cube && g.chance((1, 3))? {
+        for o in params.offset.iter_mut().take(comps as usize) {
+            *o = g.u.int_in_range(-8i8..=7)?;
+        }
+    }
+    match kind {
+        Kind::Gather => params.gather = Some(g.u.int_in_range(0..=3)?),
+        Kind::Fetch => params.lod = maybe(g, Flavor::Int)?,
+        _ => match g.u.int_in_range(0..=3)? {
+            0 => {
+                params.ddx = gradient(g, comps)?;
+                params.ddy = gradient(g, comps)?;
+            }
+            1 => params.lod = param(g, Flavor::Float)?,
+            2 => params.bias = param(g, Flavor::Float)?,
+            _ => {}
+        },
+    }
+    let kind = if kind == Kind::Fetch {
+        InstKind::Txf {
+            texture,
+            coord,
+            params,
+        }
+    } else {
+        InstKind::Tex {
+            texture,
+            coord,
+            params,
+        }
+    };
+    keep_some(g, kind)
+}
+
+/// A gradient: half the time any float vector, half the time constants `±2^e` (e in
+/// −7..=1) that land the selected level inside the texture rather than clamped to an end.
+fn gradient(g: &mut Gen, comps: u8) -> Result<Value> {
+    if g.u.arbitrary::<bool>()? {
+        return g.get(Type::vec32(comps), Flavor::Float);
+    }
+    let mut bits = [0u32; 4];
+    for b in bits.iter_mut().take(comps as usize) {
+        let e: i32 = g.u.int_in_range(-7..=1)?;
+        let sign = if g.u.arbitrary::<bool>()? {
+            0x8000_0000
+        } else {
+            0
+        };
+        *b = sign | ((127 + e) as u32) << 23;
+    }
+    Ok(g.emit(InstKind::Const { bits }, Type::vec32(comps), Flavor::Float))
+}
+
+/// Emits `kind`; a third of the time only a `mov` of some of its components stays in scope.
+fn keep_some(g: &mut Gen, kind: InstKind) -> Result<()> {
+    let v = g.emit(kind, Type::vec32(4), Flavor::Float);
+    if g.chance((1, 3))? {
+        g.pool.entries.pop();
+        let n = g.u.int_in_range(1..=3)?;
+        let mut swizzle = [0u8; 4];
+        for s in swizzle.iter_mut().take(n) {
+            *s = g.u.int_in_range(0..=3)?;
+        }
+        let flavor = Flavor::Float;
+        g.emit(
+            InstKind::Mov { src: v, swizzle },
+            Type::vec32(n as u8),
+            flavor,
+        );
+    }
+    Ok(())
+}
+
+/// The plain shape: `tex`/`txf` on 2D with optional lod or bias and layer.
+fn plain(g: &mut Gen, texture: u32, n: usize) -> Result<()> {
     let is_tex = g.u.arbitrary::<bool>()?;
     let flavor = if is_tex { Flavor::Float } else { Flavor::Int };
     let coord = g.get(Type::vec32(2), flavor)?;
@@ -76,7 +201,6 @@ pub fn texture(g: &mut Gen) -> Result<()> {
     }
     Ok(())
 }
-
 fn emit(g: &mut Gen, is_tex: bool, texture: u32, coord: Value, params: TexParams) {
     let kind = if is_tex {
         InstKind::Tex {

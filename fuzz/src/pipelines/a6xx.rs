@@ -41,6 +41,19 @@ impl Pipeline for A6xx {
         "the ir3-style Adreno a6xx backend on the a6xx simulator"
     }
 
+    /// A register budget below the program's own texture footprint (the largest cat5 payload
+    /// area plus spill scratch, `compiler::a6xx::register_floor`) cannot be met by any
+    /// allocator: such cases are skipped, not reported.
+    fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        let floor = a6xx::register_floor(&case.program);
+        (case.config.a6xx_registers < floor).then(|| {
+            format!(
+                "a6xx budget {} below the program's texture footprint {floor}",
+                case.config.a6xx_registers
+            )
+        })
+    }
+
     fn run(
         &self,
         case: &Case,

@@ -58,6 +58,19 @@ impl Pipeline for Gen {
         }
     }
 
+    /// A budget below the program's own floor (`compiler::gen::register_floor`: wide sampler
+    /// payloads need more than `MIN_GRFS`) cannot be met by any allocator: skipped, not
+    /// reported.
+    fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        let floor = compiler::gen::register_floor(&case.program);
+        (case.config.gen_grfs < floor).then(|| {
+            format!(
+                "gen_grfs {} below the program's sampler-payload floor {floor}",
+                case.config.gen_grfs
+            )
+        })
+    }
+
     fn run(
         &self,
         case: &Case,

@@ -8,8 +8,7 @@
 use std::fmt;
 
 use super::isa::{
-    Addr, Binary, CmpCond, CmpType, Conv, DivOp, Instr, Op, Program, SfuOp, Space, Ternary, TexOp,
-    Unary,
+    Addr, Binary, CmpCond, CmpType, Conv, DivOp, Instr, Op, Program, SfuOp, Space, Ternary, Unary,
 };
 use super::reg::{fmt_const, Src};
 
@@ -197,10 +196,7 @@ impl fmt::Display for Op {
                 params,
                 tex,
             } => {
-                let name = match op {
-                    TexOp::Sam => "sam",
-                    TexOp::Isam => "isam",
-                };
+                let name = op.name();
                 write!(f, "{name} (f32)({}){dst}, {src}", mask_name(wrmask))?;
                 if params > 1 {
                     match src.add(params - 1) {

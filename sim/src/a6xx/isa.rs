@@ -229,7 +229,7 @@ pub enum Op {
         wrmask: u8,
         /// First of `params` consecutive source GPRs.
         src: Reg,
-        /// How many parameters are sent (1..=5 for `sam`, 1..=4 for `isam`); the rest read 0.
+        /// How many parameters are sent (1..=the op's layout length); the rest read 0.
         params: u8,
         /// Texture number in the dispatch.
         tex: u8,
@@ -413,14 +413,7 @@ pub enum DivOp {
     Imod,
 }
 
-/// cat5 texture operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TexOp {
-    /// `sam`: float parameters (u, v, lod, bias, layer) through `semantics::sample_coords`.
-    Sam,
-    /// `isam`: integer parameters (x, y, lod, layer) through `semantics::fetch_coords`.
-    Isam,
-}
+pub use super::tex::{TexKind, TexLayout, TexOp};
 
 /// A memory space of cat6 loads and stores. All are word-addressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

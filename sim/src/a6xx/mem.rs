@@ -10,10 +10,13 @@
 use super::access::Producer;
 use super::hazard::HazardKind;
 use super::isa::{Addr, Space, TexOp};
+
+/// The most parameters a cat5 instruction sends (a 3D `samgq.o`: 4 + 3 + 3 + 3).
+pub const MAX_TEX_PARAMS: usize = 16;
 use super::machine::Machine;
 use super::reg::Reg;
 use super::timing::{ldc_latency, Reader, MEM_LATENCY, TEX_LATENCY};
-use crate::semantics::{fetch_coords, sample_coords, texel};
+use crate::semantics::texture_result;
 
 /// Iterates over the set bits of a fiber mask.
 #[inline]
@@ -145,10 +148,10 @@ impl<const W: usize> Machine<'_, W> {
         }
     }
 
-    /// `sam`, `isam`.
+    /// A cat5 texture instruction.
     pub fn texture(&mut self, op: TexOp, dst: Reg, wrmask: u8, src: Reg, params: u8, tex: u8) {
         let until = self.now + TEX_LATENCY;
-        let mut p = [[0u32; W]; 5];
+        let mut p = [[0u32; W]; MAX_TEX_PARAMS];
         for (k, row) in p.iter_mut().enumerate().take(params as usize) {
             let Some(s) = src.add(k as u8) else { break };
             self.read_reg(s, Reader::Other, row);
@@ -156,11 +159,8 @@ impl<const W: usize> Machine<'_, W> {
         let desc = self.dispatch.textures[tex as usize];
         let mut out = [[0u32; W]; 4];
         for i in lanes(self.mask) {
-            let coords = match op {
-                TexOp::Sam => sample_coords(&desc, p[0][i], p[1][i], p[2][i], p[3][i], p[4][i]),
-                TexOp::Isam => fetch_coords(&desc, p[0][i], p[1][i], p[2][i], p[3][i]),
-            };
-            let t = texel(tex as u32, coords);
+            let lane: [u32; MAX_TEX_PARAMS] = std::array::from_fn(|k| p[k][i]);
+            let t = texture_result(&desc, tex as u32, &op.request(&lane));
             for c in 0..4 {
                 out[c][i] = t[c];
             }

@@ -38,6 +38,7 @@ mod exec;
 mod flow;
 mod machine;
 mod mem;
+mod tex;
 
 #[cfg(test)]
 mod tests;
@@ -46,7 +47,7 @@ pub use config::{Config, WaveSize};
 pub use hazard::{Hazard, HazardKind, Missing};
 pub use isa::{
     Addr, Binary, CmpCond, CmpType, Conv, DivOp, Flags, Instr, Op, Program, SfuOp, Space, Ternary,
-    TexOp, Unary,
+    TexKind, TexLayout, TexOp, Unary,
 };
 pub use reg::{Cond, Reg, Src, GPRS, PREDS};
 pub use run::{run, Outcome, RunResult};

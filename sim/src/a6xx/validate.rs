@@ -15,9 +15,10 @@
 use std::fmt;
 
 use super::config::Config;
-use super::isa::{Binary, Op, Program, Space, TexOp, Unary};
+use super::isa::{Binary, Op, Program, Space, TexKind, Unary};
 use super::reg::{Cond, Reg, Src};
 use crate::dispatch::Dispatch;
+use crate::semantics::TexDim;
 
 /// Why a program cannot run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,8 +182,20 @@ impl Check<'_> {
                 params,
                 tex,
             } => {
-                let max = if op == TexOp::Sam { 5 } else { 4 };
-                Self::count((1..=15).contains(&wrmask) && (1..=max).contains(&params))?;
+                let max = op.layout().len.max(1);
+                let offsets_ok = !op.offset || op.dim != TexDim::Cube;
+                let kind_ok = match op.kind {
+                    TexKind::Isam | TexKind::Isaml => op.dim != TexDim::Cube && !op.shadow,
+                    TexKind::Gather4(c) => c < 4 && matches!(op.dim, TexDim::D2 | TexDim::Cube),
+                    _ => true,
+                };
+                Self::count(
+                    (1..=15).contains(&wrmask)
+                        && (1..=max).contains(&params)
+                        && usize::from(params) <= super::mem::MAX_TEX_PARAMS
+                        && offsets_ok
+                        && kind_ok,
+                )?;
                 for i in 0..4 {
                     if wrmask & (1 << i) != 0 {
                         self.gpr(dst.add(i).ok_or(FaultKind::RegisterOutOfBudget)?)?;

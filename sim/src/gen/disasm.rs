@@ -116,8 +116,12 @@ impl fmt::Display for Surface {
 impl fmt::Display for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Message::Sampler { op, texture } => {
-                write!(f, "sampler {} surface {texture}", op.name())
+            Message::Sampler { op, texture, dim } => {
+                write!(f, "sampler {} surface {texture}", op.name())?;
+                if *dim != crate::semantics::TexDim::D2 {
+                    write!(f, " {}", dim.name())?;
+                }
+                Ok(())
             }
             Message::UntypedRead { surface, channels } => {
                 write!(f, "dp untyped read {surface} ch {channels}")

@@ -264,11 +264,24 @@ impl Machine<'_> {
             first_invocation: t.index.wrapping_mul(self.width).wrapping_add(d.group),
         };
         match desc.msg {
-            Message::Sampler { op, texture } => {
+            Message::Sampler { op, texture, dim } => {
                 self.stats.sampler_sends += 1;
                 let tex = self.dispatch.textures[texture as usize];
                 let channels = desc.rlen as u32 / per;
-                sampler::execute(t, &l, self.program.gen, op, texture as u32, &tex, channels);
+                let header = desc
+                    .header
+                    .then(|| sampler::SamplerHeader::decode(t.grf[l.payload as usize + 2]));
+                sampler::execute(
+                    t,
+                    &l,
+                    self.program.gen,
+                    op,
+                    dim,
+                    texture as u32,
+                    &tex,
+                    header,
+                    channels,
+                );
             }
             Message::UntypedRead { surface, channels } => dataport::read(
                 t,

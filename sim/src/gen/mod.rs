@@ -64,5 +64,9 @@ pub use isa::{
     CondMod, Dst, ExecSize, Flag, Gen, GrfSrc, Inst, MathFn, Op, Pred, Program, Region, Src, Type,
     GRF_COUNT, GRF_DWORDS,
 };
-pub use send::{Message, SamplerOp, SendDesc, SharedFunction, Surface, MAX_MLEN, MAX_SAMPLER_MLEN};
+pub use sampler::{response_channels, SamplerHeader};
+pub use send::{
+    sampler_params, Message, SamplerOp, SamplerParam, SendDesc, SharedFunction, Surface, MAX_MLEN,
+    MAX_SAMPLER_MLEN,
+};
 pub use validate::{validate, Problem, ValidationError};

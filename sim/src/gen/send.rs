@@ -20,36 +20,178 @@ pub const MAX_MLEN: u8 = 15;
 /// Largest `mlen` of a sampler message.
 pub const MAX_SAMPLER_MLEN: u8 = 11;
 
-/// Sampler messages. All parameters are per-lane; a parameter past `mlen` reads as 0 (which is
-/// also `0.0`). The sampled texel's four channels (float bits) are returned as four per-lane
-/// response channels (`rlen = 4 * P` for all four; a smaller multiple of `P` returns the
-/// first `rlen / P` channels).
+/// Sampler messages (Mesa's `GFX5_`/`GFX7_`/`HSW_`/`GFX9_SAMPLER_MESSAGE_*`). All parameters
+/// are per-lane; a parameter past `mlen` reads as 0 (which is also `0.0`). Parameter orders
+/// per generation are [`sampler_params`] (tables in `docs/textures.md`); what a message
+/// computes is `semantics::texture_result`. The response is up to four per-lane channels
+/// (`P` GRFs each): without a header the first `rlen / P` of them; with a header, the channels
+/// whose bit in header dword 2 bits 15:12 is clear (1 means "don't write"), packed in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SamplerOp {
-    /// `sample`: float (u, v, r); level 0. `r` is the array layer as a float.
-    /// Texel: `semantics::sample_coords(t, u, v, 0, 0, r)`.
+    /// `sample` (0): float coordinates at level 0.
     Sample,
-    /// `sample_l`: float (lod, u, v, r). Texel: `sample_coords(t, u, v, lod, 0, r)`.
-    SampleL,
-    /// `sample_b`: float (bias, u, v, r). Texel: `sample_coords(t, u, v, 0, bias, r)`.
+    /// `sample_b` (1): bias first.
     SampleB,
-    /// `ld`: integer texel fetch. Gen7 order (u, lod, v, r); Gen9 order (u, v, lod, r).
-    /// Texel: `semantics::fetch_coords(t, u, v, lod, r)`.
+    /// `sample_l` (2): lod first.
+    SampleL,
+    /// `sample_c` (3): shadow reference first.
+    SampleC,
+    /// `sample_d` (4): coordinates interleaved with their gradients; SIMD8 only.
+    SampleD,
+    /// `sample_b_c` (5): reference, bias.
+    SampleBC,
+    /// `sample_l_c` (6): reference, lod.
+    SampleLC,
+    /// `ld` (7): integer fetch. Gen7 order (u, lod, v, r); Gen9 order (u, v, lod, r).
     Ld,
-    /// `ld_lz` (Gen9 only): integer (u, v, r) at lod 0. Texel: `fetch_coords(t, u, v, 0, r)`.
+    /// `gather4` (8): header required (component select in dword 2 bits 17:16).
+    Gather4,
+    /// `resinfo` (10): integer lod; returns (width, height, depth, levels).
+    Resinfo,
+    /// `gather4_c` (16): reference first; header required.
+    Gather4C,
+    /// `sample_d_c` (20, Haswell and later; Gen9 only here): reference, then `sample_d`'s.
+    SampleDC,
+    /// `sample_lz` (24, Gen9): `sample` at level 0 with the array index sent.
+    SampleLz,
+    /// `sample_c_lz` (25, Gen9): reference first, level 0.
+    SampleCLz,
+    /// `ld_lz` (26, Gen9): integer (u, v, r) at lod 0.
     LdLz,
 }
 
+/// One per-lane parameter of a sampler message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SamplerParam {
+    /// Shadow reference.
+    Ref,
+    /// Lod bias.
+    Bias,
+    /// Lod (float for samples, integer for `ld` and `resinfo`).
+    Lod,
+    /// First coordinate.
+    U,
+    /// Second coordinate (the array index of a 1D array).
+    V,
+    /// Third coordinate (the array index of a 2D array).
+    R,
+    /// Array index of a cube array (never sent here: there are no cube arrays).
+    Ai,
+    /// Gradients.
+    Dudx,
+    /// .
+    Dudy,
+    /// .
+    Dvdx,
+    /// .
+    Dvdy,
+    /// .
+    Drdx,
+    /// .
+    Drdy,
+}
+
+/// The parameter order of `op` on `gen` (the full list; a message sends a prefix).
+pub fn sampler_params(op: SamplerOp, gen: super::isa::Gen) -> &'static [SamplerParam] {
+    use SamplerParam::*;
+    const D: [SamplerParam; 10] = [U, Dudx, Dudy, V, Dvdx, Dvdy, R, Drdx, Drdy, Ai];
+    const DC: [SamplerParam; 11] = [Ref, U, Dudx, Dudy, V, Dvdx, Dvdy, R, Drdx, Drdy, Ai];
+    match op {
+        SamplerOp::Sample | SamplerOp::SampleLz | SamplerOp::Gather4 => &[U, V, R, Ai],
+        SamplerOp::SampleB => &[Bias, U, V, R, Ai],
+        SamplerOp::SampleL => &[Lod, U, V, R, Ai],
+        SamplerOp::SampleC | SamplerOp::SampleCLz | SamplerOp::Gather4C => &[Ref, U, V, R, Ai],
+        SamplerOp::SampleD => &D,
+        SamplerOp::SampleDC => &DC,
+        SamplerOp::SampleBC => &[Ref, Bias, U, V, R, Ai],
+        SamplerOp::SampleLC => &[Ref, Lod, U, V, R, Ai],
+        SamplerOp::Ld => match gen {
+            super::isa::Gen::Gen7 => &[U, Lod, V, R],
+            super::isa::Gen::Gen9 => &[U, V, Lod, R],
+        },
+        SamplerOp::LdLz => &[U, V, R],
+        SamplerOp::Resinfo => &[Lod],
+    }
+}
+
 impl SamplerOp {
+    /// Every message.
+    pub const ALL: [SamplerOp; 15] = [
+        SamplerOp::Sample,
+        SamplerOp::SampleB,
+        SamplerOp::SampleL,
+        SamplerOp::SampleC,
+        SamplerOp::SampleD,
+        SamplerOp::SampleBC,
+        SamplerOp::SampleLC,
+        SamplerOp::Ld,
+        SamplerOp::Gather4,
+        SamplerOp::Resinfo,
+        SamplerOp::Gather4C,
+        SamplerOp::SampleDC,
+        SamplerOp::SampleLz,
+        SamplerOp::SampleCLz,
+        SamplerOp::LdLz,
+    ];
+
     /// Mesa's name for the message.
     pub fn name(self) -> &'static str {
         match self {
             SamplerOp::Sample => "sample",
-            SamplerOp::SampleL => "sample_l",
             SamplerOp::SampleB => "sample_b",
+            SamplerOp::SampleL => "sample_l",
+            SamplerOp::SampleC => "sample_c",
+            SamplerOp::SampleD => "sample_d",
+            SamplerOp::SampleBC => "sample_b_c",
+            SamplerOp::SampleLC => "sample_l_c",
             SamplerOp::Ld => "ld",
+            SamplerOp::Gather4 => "gather4",
+            SamplerOp::Resinfo => "resinfo",
+            SamplerOp::Gather4C => "gather4_c",
+            SamplerOp::SampleDC => "sample_d_c",
+            SamplerOp::SampleLz => "sample_lz",
+            SamplerOp::SampleCLz => "sample_c_lz",
             SamplerOp::LdLz => "ld_lz",
         }
+    }
+
+    /// The hardware message type (descriptor bits 16:12).
+    pub fn hw_type(self) -> u8 {
+        match self {
+            SamplerOp::Sample => 0,
+            SamplerOp::SampleB => 1,
+            SamplerOp::SampleL => 2,
+            SamplerOp::SampleC => 3,
+            SamplerOp::SampleD => 4,
+            SamplerOp::SampleBC => 5,
+            SamplerOp::SampleLC => 6,
+            SamplerOp::Ld => 7,
+            SamplerOp::Gather4 => 8,
+            SamplerOp::Resinfo => 10,
+            SamplerOp::Gather4C => 16,
+            SamplerOp::SampleDC => 20,
+            SamplerOp::SampleLz => 24,
+            SamplerOp::SampleCLz => 25,
+            SamplerOp::LdLz => 26,
+        }
+    }
+
+    /// Whether the message exists on Gen9 only here.
+    pub fn gen9_only(self) -> bool {
+        matches!(
+            self,
+            SamplerOp::SampleLz | SamplerOp::SampleCLz | SamplerOp::LdLz | SamplerOp::SampleDC
+        )
+    }
+
+    /// Whether the message needs a header (gather4's component select lives there).
+    pub fn needs_header(self) -> bool {
+        matches!(self, SamplerOp::Gather4 | SamplerOp::Gather4C)
+    }
+
+    /// Whether the message is SIMD8 only (`sample_d`, `sample_d_c`: Mesa splits SIMD16 ones).
+    pub fn simd8_only(self) -> bool {
+        matches!(self, SamplerOp::SampleD | SamplerOp::SampleDC)
     }
 }
 
@@ -69,12 +211,17 @@ pub enum Surface {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Message {
     /// Sampler (SFID sampler). Parameters per [`SamplerOp`]; `texture` indexes
-    /// `dispatch.textures`. `mlen = header + k*P` for the `k >= 1` parameters sent.
+    /// `dispatch.textures`. `mlen = header + k*P` for the `k >= 1` parameters sent. With a
+    /// header, its dword 2 holds the texel offsets (bits 11:8 u, 7:4 v, 3:0 r, 4-bit signed),
+    /// the channel mask (15:12) and gather4's component (17:16).
     Sampler {
         /// The message.
         op: SamplerOp,
         /// Texture (binding table) index.
         texture: u8,
+        /// The surface type the binding table entry gives the texture (real hardware keeps
+        /// it in the surface state; here it travels with the message).
+        dim: crate::semantics::TexDim,
     },
     /// Data cache untyped read, `channels` (1..=4) dwords per lane.
     /// Payload: address (word index, UD). `mlen = header + P`, `rlen = channels * P`.

@@ -15,8 +15,11 @@
 //!   `ld_lz` only on Gen9).
 
 use super::isa::{CondMod, Dst, ExecSize, Gen, Inst, MathFn, Op, Pred, Program, Region, Src};
-use super::send::{Message, SamplerOp, SendDesc, Surface, MAX_MLEN, MAX_SAMPLER_MLEN};
+use super::send::{
+    sampler_params, Message, SamplerOp, SendDesc, Surface, MAX_MLEN, MAX_SAMPLER_MLEN,
+};
 use crate::dispatch::Dispatch;
+use crate::semantics::TexDim;
 use std::fmt;
 
 /// Why an instruction is invalid.
@@ -298,7 +301,7 @@ impl Checker<'_> {
         };
         let ch_ok = |c: u8| (1..=4).contains(&c);
         match d.msg {
-            Message::Sampler { op, texture } => {
+            Message::Sampler { op, texture, dim } => {
                 if mlen > MAX_SAMPLER_MLEN {
                     self.err(Problem::Message("sampler mlen over 11"));
                 }
@@ -306,11 +309,25 @@ impl Checker<'_> {
                 if params < p || params % p != 0 {
                     self.err(Problem::Message("sampler parameters not whole"));
                 }
+                if params / p > sampler_params(op, self.gen).len() as u8 {
+                    self.err(Problem::Message(
+                        "more sampler parameters than the message has",
+                    ));
+                }
                 if rlen == 0 || rlen % p != 0 || rlen > 4 * p {
                     self.err(Problem::Message("sampler rlen not 1..4 channels"));
                 }
-                if op == SamplerOp::LdLz && self.gen == Gen::Gen7 {
-                    self.err(Problem::Message("ld_lz needs Gen9"));
+                if op.gen9_only() && self.gen == Gen::Gen7 {
+                    self.err(Problem::Message("sampler message needs Gen9"));
+                }
+                if op.needs_header() && !d.header {
+                    self.err(Problem::Message("gather4 without a header"));
+                }
+                if op.simd8_only() && p != 1 {
+                    self.err(Problem::Message("sample_d is SIMD8 only"));
+                }
+                if dim == TexDim::Cube && matches!(op, SamplerOp::Ld | SamplerOp::LdLz) {
+                    self.err(Problem::Message("ld of a cube"));
                 }
                 if self
                     .dispatch

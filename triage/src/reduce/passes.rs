@@ -5,7 +5,8 @@
 
 use super::edit;
 use compiler::ir::{
-    first_block, last_block, walk_blocks, BitSize, CfNode, Inst, InstKind, LoopNode, Program, Value,
+    first_block, last_block, walk_blocks, BitSize, CfNode, Inst, InstKind, LoopNode, Program,
+    TexParams, Value,
 };
 
 /// A reduction pass: the `index`-th candidate derived from `p`, `None` past the last one.
@@ -34,6 +35,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("inline-phi", inline_phi),
     ("fewer-invocations", fewer_invocations),
     ("simplify-consts", simplify_consts),
+    ("simplify-texture", simplify_texture),
     ("trim-dispatch", trim_dispatch),
     ("unused-resources", unused_resources),
 ];
@@ -46,22 +48,22 @@ pub const ORDERS: &[&[&str]] = &[
     &[
         "fewer-invocations", "dead-code", "merge-consts", "delete-loop", "collapse-if",
         "loop-once", "unwrap-loop", "remove-jump", "cond-true", "remove-insts", "bypass-inst",
-        "inline-phi", "simplify-consts", "trim-dispatch", "unused-resources",
+        "inline-phi", "simplify-consts", "simplify-texture", "trim-dispatch", "unused-resources",
     ],
     &[
         "fewer-invocations", "dead-code", "merge-consts", "bypass-inst", "inline-phi",
         "remove-insts", "cond-true", "delete-loop", "collapse-if", "loop-once", "unwrap-loop",
-        "remove-jump", "simplify-consts", "trim-dispatch", "unused-resources",
+        "remove-jump", "simplify-consts", "simplify-texture", "trim-dispatch", "unused-resources",
     ],
     &[
         "fewer-invocations", "dead-code", "inline-phi", "cond-true", "collapse-if", "loop-once",
         "unwrap-loop", "delete-loop", "merge-consts", "remove-jump", "bypass-inst",
-        "remove-insts", "simplify-consts", "trim-dispatch", "unused-resources",
+        "remove-insts", "simplify-consts", "simplify-texture", "trim-dispatch", "unused-resources",
     ],
     &[
         "fewer-invocations", "remove-insts", "remove-jump", "delete-loop", "collapse-if",
         "bypass-inst", "inline-phi", "cond-true", "loop-once", "unwrap-loop", "dead-code",
-        "merge-consts", "simplify-consts", "trim-dispatch", "unused-resources",
+        "merge-consts", "simplify-consts", "simplify-texture", "trim-dispatch", "unused-resources",
     ],
 ];
 
@@ -264,6 +266,57 @@ fn simplify_consts(p: &Program, index: usize) -> Option<Candidate> {
         bits[c] = value;
     }
     try_prog(q)
+}
+
+/// One texture parameter fewer: offsets cleared, or the compare, gather, gradients, lod, bias
+/// or layer dropped (the verifier turns away shapes that need what is dropped).
+fn simplify_texture(p: &Program, index: usize) -> Option<Candidate> {
+    type Edit = fn(&mut TexParams) -> bool;
+    let edits: [Edit; 7] = [
+        |t| std::mem::take(&mut t.offset) != [0; 3],
+        |t| t.gather.take().is_some(),
+        |t| std::mem::replace(&mut t.compare, TexParams::default().compare) != t.compare,
+        |t| {
+            let had = t.grad().is_some();
+            t.ddx = TexParams::default().ddx;
+            t.ddy = TexParams::default().ddy;
+            had
+        },
+        |t| std::mem::replace(&mut t.lod, TexParams::default().lod) != t.lod,
+        |t| std::mem::replace(&mut t.bias, TexParams::default().bias) != t.bias,
+        |t| std::mem::replace(&mut t.layer, TexParams::default().layer) != t.layer,
+    ];
+    let mut slots = Vec::new();
+    for (_, i) in p.func.insts_in_order() {
+        if let Some(params) = tex_params(&p.func.insts[i].kind) {
+            for (k, edit) in edits.iter().enumerate() {
+                let mut t = *params;
+                if edit(&mut t) {
+                    slots.push((i, k));
+                }
+            }
+        }
+    }
+    let &(inst, k) = slots.get(index)?;
+    let mut q = p.clone();
+    match &mut q.func.insts[inst].kind {
+        InstKind::Tex { params, .. }
+        | InstKind::Txf { params, .. }
+        | InstKind::Txs { params, .. } => {
+            edits[k](params);
+        }
+        _ => return Some(Candidate::Skip),
+    }
+    try_prog(q)
+}
+
+fn tex_params(kind: &InstKind) -> Option<&TexParams> {
+    match kind {
+        InstKind::Tex { params, .. }
+        | InstKind::Txf { params, .. }
+        | InstKind::Txs { params, .. } => Some(params),
+        _ => None,
+    }
 }
 
 /// Fewer output slots, uniforms set to zero, fewer uniforms.
@@ -519,9 +572,9 @@ fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
             InstKind::LoadBuffer { buffer, .. } | InstKind::StoreBuffer { buffer, .. } => {
                 buffers = buffers.max(buffer + 1)
             }
-            InstKind::Tex { texture, .. } | InstKind::Txf { texture, .. } => {
-                textures = textures.max(texture + 1)
-            }
+            InstKind::Tex { texture, .. }
+            | InstKind::Txf { texture, .. }
+            | InstKind::Txs { texture, .. } => textures = textures.max(texture + 1),
             _ => {}
         }
     }
@@ -538,7 +591,7 @@ fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
 
 #[cfg(test)]
 mod tests {
-    use super::{chunk, cond_true, unwrap_loop, Candidate};
+    use super::{chunk, cond_true, simplify_texture, unwrap_loop, Candidate};
     use compiler::ir::{parse_program, print_program, verify, Program};
 
     fn apply(pass: super::Pass, src: &str) -> Program {
@@ -589,6 +642,28 @@ mod tests {
             names.sort_unstable();
             assert_eq!(names, all);
         }
+    }
+
+    #[test]
+    fn texture_parameters_go_one_at_a_time() {
+        let src = "invocations 1\noutputs 4\ntexture 4x4 levels 2 layers 2\n\nblock_0:\n  \
+            vec1 32 ssa_0 = load_const (0x00000000)\n  vec2 32 ssa_1 = vec2 ssa_0, ssa_0\n  \
+            vec4 32 ssa_2 = tex 0, ssa_1, lod ssa_0, layer ssa_0, compare ssa_0, offset (1, 2)\n  \
+            store_output 0, ssa_2\n";
+        let p = parse_program(src, "t.ir").unwrap();
+        let texts: Vec<String> = (0..)
+            .map_while(|i| simplify_texture(&p, i))
+            .map(|c| match c {
+                Candidate::Try(q) => print_program(&q),
+                Candidate::Skip => String::new(),
+            })
+            .collect();
+        // offsets, compare, lod, layer: one candidate each.
+        assert_eq!(texts.len(), 4);
+        assert!(texts[0].contains("tex 0, ssa_1, lod ssa_0, layer ssa_0, compare ssa_0\n"));
+        assert!(texts[1].contains("layer ssa_0, offset (1, 2)"));
+        assert!(!texts[1].contains("compare"));
+        assert!(texts[3].contains("tex 0, ssa_1, lod ssa_0, compare ssa_0, offset (1, 2)"));
     }
 
     #[test]

@@ -186,6 +186,7 @@ fn tex_with_float_coords() {
         lod: b.fconst(1.7),
         bias: b.fconst(0.5),
         layer: b.fconst(0.5),
+        ..TexParams::default()
     };
     let full = b
         .ins(

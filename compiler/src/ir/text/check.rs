@@ -12,6 +12,7 @@ use super::super::alu::Kind;
 use super::super::{BitSize, InstKind, Type, Value, VarType};
 use super::parse::{Deferred, InstInfo, PResult, Parser};
 use super::Pos;
+use cranelift_entity::packed_option::ReservedValue;
 
 /// Runs every deferred check, stopping at the first failure.
 pub(super) fn run(p: &Parser) -> PResult<()> {
@@ -167,10 +168,31 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
             want_data32(p, pos(1), "the stored value", tys[1])?;
         }
         InstKind::StoreOutput { .. } => want_data32(p, pos(0), "the stored value", tys[0])?,
-        InstKind::Tex { .. } | InstKind::Txf { .. } => {
-            want(p, pos(0), "the coordinate", tys[0], Type::vec32(2))?;
-            for (i, &t) in tys.iter().enumerate().skip(1) {
-                want(p, pos(i), &format!("a `{name}` parameter"), t, Type::I32)?;
+        InstKind::Tex { params, .. } | InstKind::Txf { params, .. } => {
+            let coord = Type::vec32(params.dim.coords() as u8);
+            want(p, pos(0), "the coordinate", tys[0], coord)?;
+            let present = params
+                .named()
+                .into_iter()
+                .filter(|(_, v)| *v != Value::reserved_value());
+            for (i, (param, _)) in present.enumerate() {
+                let t = if param.starts_with("dd") {
+                    coord
+                } else {
+                    Type::I32
+                };
+                want(
+                    p,
+                    pos(i + 1),
+                    &format!("the `{param}` of `{name}`"),
+                    tys[i + 1],
+                    t,
+                )?;
+            }
+        }
+        InstKind::Txs { .. } => {
+            if let Some(&t) = tys.first() {
+                want(p, pos(0), "the `lod` of `txs`", t, Type::I32)?;
             }
         }
         InstKind::DerefArray { .. } => {

@@ -7,12 +7,17 @@
 //! phis and jumps. Operand types wait for [`super::check`].
 
 use super::super::{
-    AluOp, BitSize, InstData, InstKind, PhiSource, Reg, TexParams, Type, Value, Var,
+    AluOp, BitSize, InstData, InstKind, PhiSource, Reg, TexDim, TexParams, Type, Value, Var,
 };
 use super::lex::Tok;
 use super::parse::{parse_u32, vec_comps, Deferred, InstInfo, PResult, Parser, ValueDef};
 use super::Pos;
 use cranelift_entity::packed_option::ReservedValue;
+
+/// Texture parameter keywords, in the order they must appear.
+const TEX_KEYS: [&str; 9] = [
+    "dim", "lod", "bias", "layer", "compare", "ddx", "ddy", "offset", "gather",
+];
 
 /// Whether the opcode `op` defines a value; `None` for an unknown opcode.
 pub fn defines_value(op: &str) -> Option<bool> {
@@ -21,7 +26,7 @@ pub fn defines_value(op: &str) -> Option<bool> {
             Some(false)
         }
         "load_const" | "vec1" | "vec2" | "vec3" | "vec4" | "mov" | "phi" | "load_invocation_id"
-        | "load_uniform" | "load_buffer" | "tex" | "txf" | "deref_var" | "deref_array"
+        | "load_uniform" | "load_buffer" | "tex" | "txf" | "txs" | "deref_var" | "deref_array"
         | "deref_struct" | "deref_cast" | "load_deref" | "load_reg" => Some(true),
         _ => AluOp::from_name(op).map(|_| true),
     }
@@ -203,6 +208,73 @@ impl Parser<'_> {
         Ok(out)
     }
 
+    /// `, KEYWORD ARG` texture parameters, each at most once, in the order of [`TEX_KEYS`].
+    fn tex_params(&mut self, info: &mut InstInfo) -> PResult<TexParams> {
+        let mut params = TexParams::default();
+        let mut next = 0;
+        let keys = TEX_KEYS.join(", ");
+        while self.eat(',') {
+            let (w, pos) = self.word(&format!("one of {keys}"))?;
+            let Some(k) = TEX_KEYS.iter().position(|&p| p == w) else {
+                return self.err(pos, format!("expected one of {keys}, found `{w}`"));
+            };
+            if k < next {
+                return self.err(
+                    pos,
+                    format!("`{w}` out of place: parameters go in the order {keys}, each once"),
+                );
+            }
+            next = k + 1;
+            match w {
+                "dim" => {
+                    let (d, dpos) = self.word("a dimensionality (1d, 2d, 3d, cube)")?;
+                    params.dim = match TexDim::from_name(d) {
+                        Some(d) => d,
+                        None => return self.err(dpos, format!("unknown dimensionality `{d}`")),
+                    };
+                }
+                "offset" => {
+                    self.expect('(')?;
+                    let mut n = 0;
+                    loop {
+                        let pos = self.peek().pos;
+                        let neg = self.eat('-');
+                        let (v, _) = self.number("an offset")?;
+                        let v = if neg { -(v.min(9) as i64) } else { v as i64 };
+                        if !(-8..=7).contains(&v) || n == 3 {
+                            return self.err(pos, "offsets are 1 to 3 integers in -8..=7");
+                        }
+                        params.offset[n] = v as i8;
+                        n += 1;
+                        if !self.eat(',') {
+                            break;
+                        }
+                    }
+                    self.expect(')')?;
+                }
+                "gather" => {
+                    let (c, cpos) = self.number("a component 0..=3")?;
+                    if c > 3 {
+                        return self.err(cpos, "gather component over 3");
+                    }
+                    params.gather = Some(c as u8);
+                }
+                _ => {
+                    let v = self.value(info)?;
+                    match w {
+                        "lod" => params.lod = v,
+                        "bias" => params.bias = v,
+                        "layer" => params.layer = v,
+                        "compare" => params.compare = v,
+                        "ddx" => params.ddx = v,
+                        _ => params.ddy = v,
+                    }
+                }
+            }
+        }
+        Ok(params)
+    }
+
     fn index_number(&mut self, what: &str) -> PResult<u32> {
         Ok(self.number(what)?.0)
     }
@@ -301,23 +373,7 @@ impl Parser<'_> {
                 let texture = self.index_number("a texture number")?;
                 self.expect(',')?;
                 let coord = self.value(info)?;
-                let mut params = TexParams::default();
-                let mut next = 0;
-                while self.eat(',') {
-                    let (w, pos) = self.word("`lod`, `bias` or `layer`")?;
-                    let Some(k) = ["lod", "bias", "layer"].iter().position(|&p| p == w) else {
-                        return self.err(
-                            pos,
-                            format!("expected `lod`, `bias` or `layer`, found `{w}`"),
-                        );
-                    };
-                    if k < next {
-                        return self.err(pos, format!("`{w}` out of place: parameters go in the order lod, bias, layer, each once"));
-                    }
-                    next = k + 1;
-                    let v = self.value(info)?;
-                    *[&mut params.lod, &mut params.bias, &mut params.layer][k] = v;
-                }
+                let params = self.tex_params(info)?;
                 let kind = if op == "tex" {
                     InstKind::Tex {
                         texture,
@@ -332,6 +388,14 @@ impl Parser<'_> {
                     }
                 };
                 (kind, Produces::Exactly(Type::vec32(4)))
+            }
+            "txs" => {
+                let texture = self.index_number("a texture number")?;
+                let params = self.tex_params(info)?;
+                (
+                    InstKind::Txs { texture, params },
+                    Produces::Exactly(Type::vec32(4)),
+                )
             }
             "deref_var" => {
                 let (n, pos) = self.entity("var_", "a variable `var_N`")?;

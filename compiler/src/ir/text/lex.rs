@@ -98,7 +98,7 @@ pub fn lex(text: &str) -> Result<Vec<Token<'_>>, (Pos, String)> {
                 tok: Tok::Word(&text[i..end]),
                 pos,
             });
-        } else if ":,=(){}[].".contains(c) {
+        } else if ":,=(){}[].-".contains(c) {
             out.push(Token {
                 tok: Tok::Punct(c),
                 pos,

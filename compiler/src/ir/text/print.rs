@@ -8,6 +8,7 @@
 //! also accepts).
 
 use super::super::{BitSize, CfNode, Function, Inst, InstKind, Program, Type, Value};
+use cranelift_entity::packed_option::ReservedValue;
 use std::fmt::{self, Write};
 
 /// The whole program in the text format (ends with a line end).
@@ -189,15 +190,11 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
             params,
         } => {
             let _ = write!(s, " {texture}, {coord}");
-            for (name, p) in [
-                ("lod", params.lod()),
-                ("bias", params.bias()),
-                ("layer", params.layer()),
-            ] {
-                if let Some(p) = p {
-                    let _ = write!(s, ", {name} {p}");
-                }
-            }
+            tex_params(&mut s, params);
+        }
+        InstKind::Txs { texture, params } => {
+            let _ = write!(s, " {texture}");
+            tex_params(&mut s, params);
         }
         InstKind::DerefVar { var } => {
             let _ = write!(s, " {var}");
@@ -240,5 +237,26 @@ fn list(s: &mut String, values: &[Value]) {
     for (i, v) in values.iter().enumerate() {
         let sep = if i == 0 { " " } else { ", " };
         let _ = write!(s, "{sep}{v}");
+    }
+}
+
+/// `, dim D, lod V, ..., offset (a, b, c), gather N`: the parameters that are not defaults, in
+/// the parser's order.
+fn tex_params(s: &mut String, params: &crate::ir::TexParams) {
+    if params.dim != crate::ir::TexDim::D2 {
+        let _ = write!(s, ", dim {}", params.dim.name());
+    }
+    for (name, v) in params.named() {
+        if v != Value::reserved_value() {
+            let _ = write!(s, ", {name} {v}");
+        }
+    }
+    if params.has_offset() {
+        let n = params.dim.coords() as usize;
+        let o: Vec<String> = params.offset[..n].iter().map(|x| x.to_string()).collect();
+        let _ = write!(s, ", offset ({})", o.join(", "));
+    }
+    if let Some(c) = params.gather {
+        let _ = write!(s, ", gather {c}");
     }
 }

@@ -237,7 +237,7 @@ fn operand_counts_and_numbers() {
         &format!("{c}  vec4 32 ssa_1 = txf 0, ssa_0, layer ssa_0, lod ssa_0\n"),
         6,
         46,
-        "`lod` out of place: parameters go in the order lod, bias, layer, each once",
+        "`lod` out of place: parameters go in the order dim, lod, bias, layer, compare, ddx, ddy, offset, gather, each once",
     );
     body_err(
         &format!("{c}  vec1 32 ssa_1 = iadd ssa_0 ssa_0\n"),

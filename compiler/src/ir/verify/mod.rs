@@ -41,7 +41,8 @@
 //!   bool 1-bit, one component count for all operands; `bcsel`'s two `Any` operands of one
 //!   type); `vec` operands are scalars of one bit size; `mov` reads data; phi sources have the
 //!   phi's type; uniform/buffer indices are `vec1 32`; stored and output values are 32-bit;
-//!   `tex`/`txf` coordinates are `vec2 32` and their parameters `vec1 32`; derefs' parents are
+//!   `tex`/`txf` coordinates have the dimensionality's size (1D 1, 2D 2, 3D and cube 3), so do
+//!   `ddx`/`ddy`, other texture parameters are `vec1 32`; derefs' parents are
 //!   derefs and array indices `vec1 32`; register stores have the register's type;
 //! * `result-type` — the result type equals the type derived from the opcode and operands
 //!   (ALU per [`AluOp::dst`](super::AluOp::dst), `vec` of the count, `mov` of the swizzle
@@ -51,7 +52,11 @@
 //! * `const-bits` — boolean constant components are 0 or 1, unused components 0;
 //! * `resource-range` — buffer and texture numbers exist in the dispatch; `store_output` needs
 //!   at least one output slot;
-//! * `tex-params` — `txf` has no bias; `tex` does not have both lod and bias;
+//! * `tex-params` — `txf` has no bias, compare, gradients or gather and is not a cube; `tex`
+//!   does not have both lod and bias; gradients come as a pair and exclude lod and bias; layers
+//!   only on 1D/2D; no compare on 3D; no offsets on cubes, offsets −8..=7 and only for the
+//!   coordinates there are; gather (component 0..=3) only on 2D/cube without lod, bias or
+//!   gradients; `txs` takes only a dim and a lod;
 //! * `deref-use` — deref values are used only as the deref operand of deref instructions and
 //!   `load_deref`/`store_deref`, never as data (ALU, phis, stores, …);
 //! * `deref-chain` — `deref_array` parents point at arrays, `deref_struct` parents at structs
@@ -329,7 +334,9 @@ pub fn print_inst(func: &Function, inst: Inst) -> String {
     let imm = match &data.kind {
         K::LoadBuffer { buffer, .. } | K::StoreBuffer { buffer, .. } => Some(buffer.to_string()),
         K::StoreOutput { slot, .. } => Some(slot.to_string()),
-        K::Tex { texture, .. } | K::Txf { texture, .. } => Some(texture.to_string()),
+        K::Tex { texture, .. } | K::Txf { texture, .. } | K::Txs { texture, .. } => {
+            Some(texture.to_string())
+        }
         K::DerefVar { var } => Some(var.to_string()),
         K::DerefStruct { field, .. } => Some(format!(".{field}")),
         K::DerefCast { ty, .. } => Some(format!("({ty})")),

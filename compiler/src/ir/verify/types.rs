@@ -4,7 +4,7 @@
 
 use super::{exists, Location, Rule, Verifier};
 use crate::ir::alu::Kind;
-use crate::ir::{BitSize, Function, Inst, InstKind, Type, Value, VarType};
+use crate::ir::{BitSize, Function, Inst, InstKind, TexDim, TexParams, Type, Value, VarType};
 use cranelift_entity::packed_option::ReservedValue;
 
 /// Operand names for messages (no formatting on the hot path: the verifier runs after every
@@ -265,21 +265,36 @@ impl Verifier<'_> {
             } => {
                 let is_txf = matches!(kind, InstKind::Txf { .. });
                 self.check_resource(inst, "texture", *texture, dispatch.textures.len());
-                self.expect(inst, *coord, Type::vec32(2), "coordinate");
-                for (p, name) in [
-                    (params.lod, "lod"),
-                    (params.bias, "bias"),
-                    (params.layer, "layer"),
-                ] {
+                let coords = Type::vec32(params.dim.coords() as u8);
+                self.expect(inst, *coord, coords, "coordinate");
+                for (name, p) in params.named() {
                     if p != Value::reserved_value() {
-                        self.expect(inst, p, Type::I32, name);
+                        let ty = if name.starts_with("dd") {
+                            coords
+                        } else {
+                            Type::I32
+                        };
+                        self.expect(inst, p, ty, name);
                     }
                 }
-                if is_txf && params.bias().is_some() {
-                    self.inst_err(inst, Rule::TexParams, "txf with a bias".into());
+                if let Some(m) = tex_shape_problem(params, is_txf) {
+                    self.inst_err(inst, Rule::TexParams, m);
                 }
-                if !is_txf && params.lod().is_some() && params.bias().is_some() {
-                    self.inst_err(inst, Rule::TexParams, "tex with both lod and bias".into());
+                Some(Type::vec32(4))
+            }
+            InstKind::Txs { texture, params } => {
+                self.check_resource(inst, "texture", *texture, dispatch.textures.len());
+                if let Some(lod) = params.lod() {
+                    self.expect(inst, lod, Type::I32, "lod");
+                }
+                let only_lod = TexParams {
+                    lod: params.lod,
+                    dim: params.dim,
+                    ..TexParams::default()
+                };
+                if *params != only_lod {
+                    let m = "txs takes only a dim and a lod".to_string();
+                    self.inst_err(inst, Rule::TexParams, m);
                 }
                 Some(Type::vec32(4))
             }
@@ -479,4 +494,45 @@ impl Verifier<'_> {
             comps: n as u8,
         })
     }
+}
+
+/// Why a `tex`/`txf` shape is not allowed, if it is not (the `tex-params` rule).
+fn tex_shape_problem(p: &TexParams, is_txf: bool) -> Option<String> {
+    let dim = p.dim;
+    let n = dim.coords() as usize;
+    let problem = if is_txf && p.bias().is_some() {
+        "txf with a bias"
+    } else if is_txf && (p.compare().is_some() || p.ddx().is_some() || p.ddy().is_some()) {
+        "txf with a compare or gradients"
+    } else if is_txf && (dim == TexDim::Cube || p.gather.is_some()) {
+        "txf of a cube or with gather"
+    } else if p.lod().is_some() && p.bias().is_some() {
+        "tex with both lod and bias"
+    } else if p.ddx().is_some() != p.ddy().is_some() {
+        "ddx without ddy or ddy without ddx"
+    } else if p.grad().is_some() && (p.lod().is_some() || p.bias().is_some()) {
+        "gradients with a lod or bias"
+    } else if p.layer().is_some() && !dim.arrayable() {
+        "a layer on a 3D or cube texture"
+    } else if p.compare().is_some() && dim == TexDim::D3 {
+        "compare on a 3D texture"
+    } else if p.has_offset() && dim == TexDim::Cube {
+        "offsets on a cube texture"
+    } else if p.offset[n..].iter().any(|&o| o != 0) {
+        "more offsets than coordinates"
+    } else if p.offset.iter().any(|o| !(-8..=7).contains(o)) {
+        "offset outside -8..=7"
+    } else if p.gather.is_some_and(|c| c > 3) {
+        "gather component over 3"
+    } else if p.gather.is_some()
+        && (!matches!(dim, TexDim::D2 | TexDim::Cube)
+            || p.lod().is_some()
+            || p.bias().is_some()
+            || p.grad().is_some())
+    {
+        "gather of a 1D or 3D texture, or with a lod, bias or gradients"
+    } else {
+        return None;
+    };
+    Some(problem.to_string())
 }

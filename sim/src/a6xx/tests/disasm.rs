@@ -51,14 +51,14 @@ fn instructions_print_in_ir3_syntax() {
         ),
         (
             Instr::new(Op::Tex {
-                op: TexOp::Sam,
+                op: TexOp::plain(TexKind::Sam),
                 dst: r(2, 0),
                 wrmask: 0xf,
                 src: r(0, 0),
-                params: 3,
+                params: 2,
                 tex: 0,
             }),
-            "sam (f32)(xyzw)r2.x, r0.x..r0.z, t#0",
+            "sam (f32)(xyzw)r2.x, r0.x..r0.y, t#0",
         ),
         (
             alu2(Binary::AddF, r(0, 0), rs(0, 0), fimm(1.5)),

@@ -116,7 +116,7 @@ fn texture_program(sync: bool) -> Program {
         mov(r(2, 1), imm(7)),
         nops(6),
         Instr::new(Op::Tex {
-            op: TexOp::Isam,
+            op: TexOp::plain(TexKind::Isaml),
             dst: r(2, 0),
             wrmask: 0xf,
             src: r(0, 0),

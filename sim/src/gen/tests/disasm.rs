@@ -55,6 +55,7 @@ fn instructions_read_like_mesa() {
         Message::Sampler {
             op: SamplerOp::Ld,
             texture: 0,
+            dim: crate::semantics::TexDim::D2,
         },
         4,
         8,

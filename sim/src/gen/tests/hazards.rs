@@ -95,6 +95,7 @@ fn send_payload_covering_an_unwritten_register() {
                 Message::Sampler {
                     op: SamplerOp::Ld,
                     texture: 0,
+                    dim: crate::semantics::TexDim::D2,
                 },
                 mlen,
                 4,
@@ -131,6 +132,7 @@ fn send_payload_covering_an_unwritten_register() {
                 Message::Sampler {
                     op: SamplerOp::Ld,
                     texture: 0,
+                    dim: crate::semantics::TexDim::D2,
                 },
                 2,
                 4,

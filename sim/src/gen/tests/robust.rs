@@ -38,14 +38,9 @@ fn inst(g: &mut Lcg, len: u32) -> Inst {
     let t = |g: &mut Lcg| g.next() % (len + 2);
     let msg = match g.next() % 7 {
         0 => Message::Sampler {
-            op: g.pick(&[
-                SamplerOp::Sample,
-                SamplerOp::SampleL,
-                SamplerOp::SampleB,
-                SamplerOp::Ld,
-                SamplerOp::LdLz,
-            ]),
+            op: g.pick(&SamplerOp::ALL),
             texture: g.pick(&[0, 1, 5]),
+            dim: g.pick(&crate::semantics::TexDim::ALL),
         },
         1 => Message::UntypedRead {
             surface: g.pick(&[

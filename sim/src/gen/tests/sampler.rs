@@ -45,7 +45,11 @@ fn sample_program(
         Dst::grf(40, Type::F),
         20,
         SendDesc::new(
-            Message::Sampler { op, texture: 1 },
+            Message::Sampler {
+                op,
+                texture: 1,
+                dim: crate::semantics::TexDim::D2,
+            },
             h + p * sent,
             4 * p,
             header,
@@ -187,7 +191,11 @@ fn float_samples_with_lod_bias_and_layer() {
                 Dst::grf(40, Type::F),
                 20,
                 SendDesc::new(
-                    Message::Sampler { op, texture: 1 },
+                    Message::Sampler {
+                        op,
+                        texture: 1,
+                        dim: crate::semantics::TexDim::D2,
+                    },
                     p * params.len() as u8,
                     4 * p,
                     false,
@@ -260,4 +268,108 @@ fn sampler_descriptor_limits() {
         d.mlen = 3;
     }
     assert!(validate(&pr, None).is_err());
+}
+
+#[test]
+fn header_dword2_round_trips() {
+    for o in -8i8..=7 {
+        let h = SamplerHeader {
+            offset: [o, -1 - o, o / 2],
+            mask: (o as u8) & 0xf,
+            component: (o as u8) & 3,
+        };
+        assert_eq!(SamplerHeader::decode(h.encode()), h);
+    }
+    // Mesa's layout: u in bits 11:8, v in 7:4, r in 3:0, the mask in 15:12, gather in 17:16.
+    let h = SamplerHeader {
+        offset: [1, -2, 3],
+        mask: 0b1100,
+        component: 2,
+    };
+    assert_eq!(h.encode(), 0x2_c1e3);
+}
+
+/// `sample` with a header whose dword 2 offsets u by +3 and v by −1 and masks channels z and
+/// w: the response is x and y of the offset texel, packed.
+#[test]
+fn header_offsets_and_channel_mask() {
+    use crate::semantics::{texture_result, TexDim, TexRequest};
+    for w in [ExecSize::S8, ExecSize::S16] {
+        let p = per(w);
+        let d = tex_dispatch(21);
+        let u = |i: u32| (i as f32 * 0.07).to_bits();
+        let h = SamplerHeader {
+            offset: [3, -1, 0],
+            mask: 0b1100,
+            component: 0,
+        };
+        let mut v = vec![
+            mov(ExecSize::S8, 20, Type::UD, Src::grf(0, Type::UD)).no_mask(),
+            Inst::unary(
+                Op::Mov,
+                ExecSize::S1,
+                Dst::Grf {
+                    reg: 20,
+                    subreg: 2,
+                    ty: Type::UD,
+                },
+                Src::ud(h.encode()),
+            )
+            .no_mask(),
+            mov(w, 40, Type::F, Src::grf(1, Type::UD)),
+            bin(Op::Mul, w, 21, Type::F, Src::grf(40, Type::F), Src::f(0.07)),
+            mov(w, 21 + p, Type::F, Src::f(0.6)),
+        ];
+        v.push(Inst::send(
+            w,
+            Dst::grf(40, Type::F),
+            20,
+            SendDesc::new(
+                Message::Sampler {
+                    op: SamplerOp::Sample,
+                    texture: 1,
+                    dim: TexDim::D2,
+                },
+                1 + 2 * p,
+                2 * p,
+                true,
+            ),
+        ));
+        v.extend(store(w, 40, 0, 2));
+        let r = go(&prog(w, Gen::Gen9, v), &d);
+        assert!(r.hazards.is_empty(), "{:?}", r.hazards);
+        for i in 0..d.invocations {
+            let q = TexRequest {
+                coord: [u(i), 0.6f32.to_bits(), 0],
+                offset: [3, -1, 0],
+                ..TexRequest::default()
+            };
+            let t = texture_result(&TEX, 1, &q);
+            assert_eq!(out(&r, &d, i, 0), t[0], "{w:?} inv {i} x");
+            assert_eq!(out(&r, &d, i, 1), t[1], "{w:?} inv {i} y");
+        }
+    }
+}
+
+#[test]
+fn messages_the_generation_or_width_lacks_are_invalid() {
+    let params: Vec<Src> = (0..2).map(|_| Src::f(0.5)).collect();
+    let invalid = |w: ExecSize, gen: Gen, op: SamplerOp, header: bool| {
+        let pr = sample_program(w, gen, op, &params, 2, header);
+        run(&pr, &tex_dispatch(16), &Config::default()).is_err()
+    };
+    assert!(invalid(ExecSize::S8, Gen::Gen9, SamplerOp::Gather4, false));
+    assert!(!invalid(ExecSize::S8, Gen::Gen9, SamplerOp::Gather4, true));
+    assert!(invalid(ExecSize::S16, Gen::Gen9, SamplerOp::SampleD, false));
+    assert!(!invalid(ExecSize::S8, Gen::Gen9, SamplerOp::SampleD, false));
+    for op in [
+        SamplerOp::SampleLz,
+        SamplerOp::SampleCLz,
+        SamplerOp::SampleDC,
+    ] {
+        assert!(invalid(ExecSize::S8, Gen::Gen7, op, false), "{op:?}");
+        assert!(!invalid(ExecSize::S8, Gen::Gen9, op, false), "{op:?}");
+    }
+    // resinfo has one parameter
+    assert!(invalid(ExecSize::S8, Gen::Gen9, SamplerOp::Resinfo, false));
 }

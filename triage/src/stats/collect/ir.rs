@@ -58,6 +58,7 @@ pub fn record(p: &Program) -> Result<Record, String> {
             | InstKind::StoreOutput { .. }
             | InstKind::Tex { .. }
             | InstKind::Txf { .. }
+            | InstKind::Txs { .. }
             | InstKind::LoadDeref { .. }
             | InstKind::StoreDeref { .. } => memory += 1,
             _ => {}
