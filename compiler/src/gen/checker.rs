@@ -170,7 +170,7 @@ impl State {
 }
 
 /// Checks `p` against its annotations.
-pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
+pub fn check(p: &Program, annots: &[Annot], scratch_grfs: u32) -> Result<(), CheckError> {
     let flows: Vec<Flow> = p
         .insts
         .iter()
@@ -180,18 +180,9 @@ pub fn check(p: &Program, annots: &[Annot]) -> Result<(), CheckError> {
     if g.is_empty() {
         return Ok(());
     }
-    // Scratch the program can name: past the largest header offset by a block's worth.
-    let slots = p
-        .insts
-        .iter()
-        .filter_map(|i| match (i.exec_size, i.dst, i.src[0]) {
-            (ExecSize::S1, Dst::Grf { subreg: 2, .. }, Src::Imm { bits, .. }) => {
-                Some(bits as usize)
-            }
-            _ => None,
-        })
-        .max()
-        .map_or(0, |m| (m + 9).min(SLOTS));
+    // Every slot the program's scratch holds (sampler headers carry other bits in the same
+    // dword as a scratch header's offset, so offsets in the code do not tell the size).
+    let slots = (scratch_grfs as usize).min(SLOTS);
     let mut entry = State {
         grf: vec![Holding::Unwritten; 128],
         slot: vec![Holding::Unwritten; slots],
@@ -395,7 +386,8 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
                 let off = header_offset(inst, s);
                 for j in 0..regs as usize {
                     s.grf[(reg + j).min(127)] = off.map_or(Holding::Conflict, |o| {
-                        s.slot[(o as usize + j).min(SLOTS - 1)]
+                        let slot = s.slot.get(o as usize + j);
+                        slot.copied().unwrap_or(Holding::Unwritten)
                     });
                 }
             } else {
@@ -520,7 +512,7 @@ mod tests {
             gen: Gen::Gen9,
             insts,
         };
-        check(&p, &annots)
+        check(&p, &annots, offset + 1)
     }
 
     #[test]

@@ -216,7 +216,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         if let Err(errs) = sim::gen::validate(&e.program, None) {
             return Err(CompileError::Invalid(errs[0].to_string()));
         }
-        Ok(checker::check(&e.program, &e.annots))
+        Ok(checker::check(&e.program, &e.annots, scratch))
     })?;
     let mut stats = CompileStats {
         instructions: e.program.insts.len() as u32,
