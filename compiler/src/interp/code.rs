@@ -155,8 +155,9 @@ pub struct TexOp {
     pub grad: Option<(u32, u32)>,
 }
 
-/// The phis at the head of one block, as a table: `srcs[phi * preds.len() + k]` is the value
-/// phi number `phi` takes when entered from `preds[k]` ([`NONE`] if it names no such source).
+/// The phis at the head of one block, as a table: `srcs[k * phis + phi]` is the value phi
+/// number `phi` takes when entered from `preds[k]` ([`NONE`] if it names no such source).
+/// Sources are grouped by predecessor so entering a block reads one contiguous run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhiTable {
     /// Range of [`Code::phi_preds`].

@@ -169,6 +169,29 @@ fn get(vals: &[Slot], v: u32, epoch: u32) -> Result<[u32; 4], Fault> {
     }
 }
 
+/// The value phi source `src` holds, if it is a source ([`NONE`] is not) written in `epoch`.
+#[inline(always)]
+fn read_phi_source(vals: &[Slot], src: u32, epoch: u32) -> Option<[u32; 4]> {
+    match vals.get(src as usize) {
+        Some(s) if src != NONE && s.epoch == epoch => Some(s.c),
+        _ => None,
+    }
+}
+
+/// Why phi number `phi` (of [`Code::phi_dsts`]) could not read source `src` entering `block`
+/// from `pred`.
+#[cold]
+fn phi_fault(code: &Code, block: u32, pred: u32, phi: usize, src: u32) -> Fault {
+    if src == NONE {
+        Fault::NoPhi { block, pred }
+    } else {
+        Fault::UndefinedPhi {
+            value: src,
+            inst: code.phi_insts[phi],
+        }
+    }
+}
+
 impl Invocation<'_> {
     /// Runs the code from the start; on failure, the op index and the fault.
     fn exec<const STATS: bool>(&mut self) -> Result<(), (usize, Fault)> {
@@ -452,37 +475,37 @@ impl Invocation<'_> {
         let code = self.code;
         let t = code.phi_tables[table as usize];
         let preds = &code.phi_preds[t.preds.0 as usize..t.preds.1 as usize];
-        let no_phi = Fault::NoPhi { block, pred };
-        let col = preds.iter().position(|&p| p == pred).ok_or(no_phi)?;
-        let npreds = preds.len();
-        let epoch = self.st.epoch;
+        let col = preds
+            .iter()
+            .position(|&p| p == pred)
+            .ok_or(Fault::NoPhi { block, pred })?;
         let first_phi = t.first_phi as usize;
         let n = t.phis as usize;
-        let read = |k: usize| {
-            let src = code.phi_srcs[t.first_src as usize + k * npreds + col];
-            if src == NONE {
-                return Err(no_phi);
-            }
-            get(&self.st.vals, src, epoch).map_err(|_| Fault::UndefinedPhi {
-                value: src,
-                inst: code.phi_insts[first_phi + k],
-            })
-        };
+        let first_src = t.first_src as usize + col * n;
+        let srcs = &code.phi_srcs[first_src..first_src + n];
+        let dsts = &code.phi_dsts[first_phi..first_phi + n];
+        let epoch = self.st.epoch;
         if n <= SMALL_PHIS {
             let mut tmp = [[0; 4]; SMALL_PHIS];
-            for (k, v) in tmp.iter_mut().enumerate().take(n) {
-                *v = read(k)?;
+            for (k, (v, &src)) in tmp.iter_mut().zip(srcs).enumerate() {
+                *v = read_phi_source(&self.st.vals, src, epoch)
+                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
             }
-            for (k, &c) in tmp.iter().enumerate().take(n) {
-                self.set(code.phi_dsts[first_phi + k], c);
+            for (&dst, &c) in dsts.iter().zip(&tmp) {
+                self.set(dst, c);
             }
         } else {
             let mut tmp = std::mem::take(&mut self.st.phi_tmp);
             tmp.clear();
-            let all = (0..n).try_for_each(|k| read(k).map(|v| tmp.push(v)));
+            let all = srcs.iter().enumerate().try_for_each(|(k, &src)| {
+                let v = read_phi_source(&self.st.vals, src, epoch)
+                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
+                tmp.push(v);
+                Ok(())
+            });
             if all.is_ok() {
-                for (k, &c) in tmp.iter().enumerate() {
-                    self.set(code.phi_dsts[first_phi + k], c);
+                for (&dst, &c) in dsts.iter().zip(&tmp) {
+                    self.set(dst, c);
                 }
             }
             self.st.phi_tmp = tmp;

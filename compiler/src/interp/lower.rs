@@ -216,14 +216,15 @@ impl Code {
             phis: self.block_phis.len() as u32,
             first_src: self.phi_srcs.len() as u32,
         };
-        for k in 0..self.block_phis.len() {
+        let nphis = self.block_phis.len();
+        let first_src = self.phi_srcs.len();
+        self.phi_srcs.resize(first_src + npreds * nphis, NONE);
+        for k in 0..nphis {
             let inst = self.block_phis[k];
             let dst = self.result(f, inst)?;
             let InstKind::Phi { sources } = &f.insts[inst].kind else {
                 unreachable!("block_phis holds phis only");
             };
-            let row = self.phi_srcs.len();
-            self.phi_srcs.resize(row + npreds, NONE);
             for s in sources {
                 let v = self.operand(f, s.value, inst)?;
                 let pred = s.pred.as_u32();
@@ -231,8 +232,9 @@ impl Code {
                     .iter()
                     .position(|&q| q == pred)
                     .expect("every source's pred was collected");
-                if self.phi_srcs[row + col] == NONE {
-                    self.phi_srcs[row + col] = v;
+                let at = first_src + col * nphis + k;
+                if self.phi_srcs[at] == NONE {
+                    self.phi_srcs[at] = v;
                 }
             }
             self.phi_dsts.push(dst);

@@ -27,8 +27,9 @@ use rustc_hash::FxHashMap as HashMap;
 /// Replaces pure instructions by earlier equal ones that dominate them; returns progress.
 pub fn cse(func: &mut Function) -> bool {
     let mut cx = Cse {
-        table: HashMap::default(),
-        log: Vec::new(),
+        // Sized for every instruction up front: growing it rehashed each key several times.
+        table: HashMap::with_capacity_and_hasher(func.insts.len(), Default::default()),
+        log: Vec::with_capacity(func.insts.len()),
         subst: Subst::with_capacity(func.values.len()),
         dead: SecondaryMap::with_capacity(func.insts.len()),
         progress: false,
@@ -85,10 +86,11 @@ impl Cse {
         let Some(result) = func.result(inst) else {
             return;
         };
-        let mut kind = func.insts[inst].kind.clone();
-        if !is_pure(&kind) {
+        // Tested before cloning: impure kinds (phis among them) may own heap data.
+        if !is_pure(&func.insts[inst].kind) {
             return;
         }
+        let mut kind = func.insts[inst].kind.clone();
         if let InstKind::Alu { op, args } = &mut kind {
             if op.is_commutative() && args[1] < args[0] {
                 args.swap(0, 1);

@@ -27,7 +27,8 @@ use super::pipeline::PassConfig;
 use crate::ir::edit::{resolve, Subst};
 use crate::ir::{walk_blocks, Block, CfNode, Function, InstKind, Value};
 use crate::planted::Plant;
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::packed_option::ReservedValue;
+use cranelift_entity::{EntityRef, SecondaryMap};
 
 /// Removes dead instructions, dead loops and empty ifs; returns whether anything changed.
 pub fn dce(func: &mut Function) -> bool {
@@ -128,22 +129,53 @@ fn collect_conds(list: &[CfNode], out: &mut Vec<(Block, Value)>) {
 }
 
 /// For each value, the blocks that use it (an `if` condition counts as a use in the block
-/// before the `if`). Merging blocks of one list keeps it right for every loop test.
-type UseBlocks = SecondaryMap<Value, Vec<Block>>;
+/// before the `if`). Merging blocks of one list keeps it right for every loop test. Flat
+/// (per value a range of one array) so building it allocates twice, not once per value.
+struct UseBlocks {
+    /// Value `v`'s blocks are `blocks[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    blocks: Vec<Block>,
+}
+
+impl UseBlocks {
+    /// The blocks using `v` (one entry per use).
+    fn of(&self, v: Value) -> &[Block] {
+        match (self.start.get(v.index()), self.start.get(v.index() + 1)) {
+            (Some(&from), Some(&to)) => &self.blocks[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+}
 
 fn use_blocks(func: &Function) -> UseBlocks {
-    let mut uses = UseBlocks::with_capacity(func.values.len());
+    let mut pairs: Vec<(Value, Block)> = Vec::new();
     walk_blocks(&func.body, &mut |b| {
         for &i in &func.blocks[b].insts {
-            func.insts[i].kind.visit_args(|v| uses[v].push(b));
+            func.insts[i].kind.visit_args(|v| pairs.push((v, b)));
         }
     });
     let mut conds = Vec::new();
     collect_conds(&func.body, &mut conds);
-    for (b, c) in conds {
-        uses[c].push(b);
+    pairs.extend(conds.into_iter().map(|(b, c)| (c, b)));
+    let values = pairs
+        .iter()
+        .map(|&(v, _)| v.index() + 1)
+        .fold(func.values.len(), usize::max);
+    // Counting sort by value: counts, then each value's first slot, then the fill.
+    let mut start = vec![0u32; values + 1];
+    for &(v, _) in &pairs {
+        start[v.index() + 1] += 1;
     }
-    uses
+    for k in 0..values {
+        start[k + 1] += start[k];
+    }
+    let mut next = start.clone();
+    let mut blocks = vec![Block::reserved_value(); pairs.len()];
+    for &(v, b) in &pairs {
+        blocks[next[v.index()] as usize] = b;
+        next[v.index()] += 1;
+    }
+    UseBlocks { start, blocks }
 }
 
 /// Removes dead loops and empty ifs in `list` (innermost first); returns whether any went.
@@ -233,7 +265,7 @@ fn loop_is_dead(func: &Function, uses: &UseBlocks, body: &[CfNode]) -> bool {
     let escapes = func
         .values
         .keys()
-        .any(|v| defined[v] && uses[v].iter().any(|&b| !inside[b]));
+        .any(|v| defined[v] && uses.of(v).iter().any(|&b| !inside[b]));
     !escapes
 }
 
@@ -289,7 +321,7 @@ fn live_out_only_header_phis(
                     None => ok = false,
                 }
             }
-            if uses[v].iter().any(|&u| !inside[u]) {
+            if uses.of(v).iter().any(|&u| !inside[u]) {
                 escapes = true;
                 ok &= b == header;
             }
