@@ -134,7 +134,7 @@ fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u3
 pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) -> u32 {
     let matter = if d.no_mask { en & t.mask } else { en };
     let mut need = [matter; 3];
-    if d.kind == Kind::SelPred {
+    if matches!(d.kind, Kind::SelPred) {
         let p = t.pred_bits(d);
         need = [matter & p, matter & !p, 0];
     }
