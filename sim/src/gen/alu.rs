@@ -90,9 +90,14 @@ fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid:
         if let Some(base) = d.dst {
             let base = base + h * 8;
             let dst = &mut t.grf[base as usize..base as usize + 8];
-            for i in 0..n as usize {
-                if live >> i & 1 != 0 {
-                    dst[i] = out[i];
+            if live == 0xff {
+                // The common case, every channel of a full half: one copy.
+                dst.copy_from_slice(&out);
+            } else {
+                for i in 0..n as usize {
+                    if live >> i & 1 != 0 {
+                        dst[i] = out[i];
+                    }
                 }
             }
             t.mark(base, live & (valid >> (h * 8)));
