@@ -91,9 +91,10 @@ pub(super) fn write(
             continue;
         }
         let addr = l.param(t, 0, i);
+        let base = inv as usize * len as usize;
         for c in 0..channels {
             let a = addr.wrapping_add(c);
-            words[(inv * len + a % len) as usize] = l.param(t, 1 + c, i);
+            words[base + (a % len) as usize] = l.param(t, 1 + c, i);
         }
     }
 }
