@@ -41,9 +41,13 @@ impl Dispatch {
                 .iter()
                 .enumerate()
                 .map(|(b, &len)| {
-                    (0..n)
-                        .flat_map(|i| (0..len).map(move |k| buffer_word(b as u32, i, k)))
-                        .collect()
+                    // Nested loops into a vector of the known size: a `flat_map` collect
+                    // cannot size it up front and grows it step by step.
+                    let mut words = Vec::with_capacity(n as usize * len as usize);
+                    for i in 0..n {
+                        words.extend((0..len).map(|k| buffer_word(b as u32, i, k)));
+                    }
+                    words
                 })
                 .collect(),
         }

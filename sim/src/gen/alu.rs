@@ -71,9 +71,16 @@ fn modify(v: &mut [u32; 8], m: Modifier) {
     }
 }
 
-/// Apply `op` to every enabled channel of `d`; write results and flags.
+/// Apply `op` to every enabled channel of `d`; write results and flags. `op` reads the first
+/// `SRCS` sources; the others are not fetched (`op` ignores them: `0` is passed).
 #[inline(always)]
-fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid: u32, op: F) {
+fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
+    t: &mut Thread,
+    d: &Decoded,
+    en: u32,
+    valid: u32,
+    op: F,
+) {
     let rel = en >> d.group;
     let valid = valid >> d.group;
     let halves = d.lanes.div_ceil(8);
@@ -81,8 +88,16 @@ fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid:
         let n = (d.lanes - h * 8).min(8);
         let live = (rel >> (h * 8)) & ((1u32 << n) - 1);
         let a = fetch(t, d.src[0], d.mods[0], h);
-        let b = fetch(t, d.src[1], d.mods[1], h);
-        let c = fetch(t, d.src[2], d.mods[2], h);
+        let b = if SRCS >= 2 {
+            fetch(t, d.src[1], d.mods[1], h)
+        } else {
+            [0; 8]
+        };
+        let c = if SRCS >= 3 {
+            fetch(t, d.src[2], d.mods[2], h)
+        } else {
+            [0; 8]
+        };
         let mut out = [0u32; 8];
         for i in 0..8 {
             out[i] = op(a[i], b[i], c[i]);
@@ -90,9 +105,14 @@ fn map<F: Fn(u32, u32, u32) -> u32>(t: &mut Thread, d: &Decoded, en: u32, valid:
         if let Some(base) = d.dst {
             let base = base + h * 8;
             let dst = &mut t.grf[base as usize..base as usize + 8];
-            for i in 0..n as usize {
-                if live >> i & 1 != 0 {
-                    dst[i] = out[i];
+            if live == 0xff {
+                // The common case, every channel of a full half: one copy.
+                dst.copy_from_slice(&out);
+            } else {
+                for i in 0..n as usize {
+                    if live >> i & 1 != 0 {
+                        dst[i] = out[i];
+                    }
                 }
             }
             t.mark(base, live & (valid >> (h * 8)));
@@ -134,7 +154,7 @@ fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u3
 pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) -> u32 {
     let matter = if d.no_mask { en & t.mask } else { en };
     let mut need = [matter; 3];
-    if d.kind == Kind::SelPred {
+    if matches!(d.kind, Kind::SelPred) {
         let p = t.pred_bits(d);
         need = [matter & p, matter & !p, 0];
     }
@@ -169,34 +189,34 @@ pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLo
 /// Execute an ALU instruction on channels `en`.
 pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     match d.kind {
-        Kind::MovRaw => map(t, d, en, valid, |a, _, _| a),
-        Kind::MovF2I => map(t, d, en, valid, |a, _, _| f2i(a)),
-        Kind::MovF2U => map(t, d, en, valid, |a, _, _| f2u(a)),
-        Kind::MovI2F => map(t, d, en, valid, |a, _, _| i2f(a)),
-        Kind::MovU2F => map(t, d, en, valid, |a, _, _| u2f(a)),
+        Kind::MovRaw => map::<1, _>(t, d, en, valid, |a, _, _| a),
+        Kind::MovF2I => map::<1, _>(t, d, en, valid, |a, _, _| f2i(a)),
+        Kind::MovF2U => map::<1, _>(t, d, en, valid, |a, _, _| f2u(a)),
+        Kind::MovI2F => map::<1, _>(t, d, en, valid, |a, _, _| i2f(a)),
+        Kind::MovU2F => map::<1, _>(t, d, en, valid, |a, _, _| u2f(a)),
         Kind::SelPred => select(t, d, en, valid),
-        Kind::MinF => map(t, d, en, valid, |a, b, _| fmin(a, b)),
-        Kind::MaxF => map(t, d, en, valid, |a, b, _| fmax(a, b)),
-        Kind::MinD => map(t, d, en, valid, |a, b, _| (a as i32).min(b as i32) as u32),
-        Kind::MaxD => map(t, d, en, valid, |a, b, _| (a as i32).max(b as i32) as u32),
-        Kind::MinU => map(t, d, en, valid, |a, b, _| a.min(b)),
-        Kind::MaxU => map(t, d, en, valid, |a, b, _| a.max(b)),
-        Kind::Not => map(t, d, en, valid, |a, _, _| !a),
-        Kind::And => map(t, d, en, valid, |a, b, _| a & b),
-        Kind::Or => map(t, d, en, valid, |a, b, _| a | b),
-        Kind::Xor => map(t, d, en, valid, |a, b, _| a ^ b),
-        Kind::Shl => map(t, d, en, valid, |a, b, _| a << (b & 31)),
-        Kind::Shr => map(t, d, en, valid, |a, b, _| a >> (b & 31)),
-        Kind::Asr => map(t, d, en, valid, |a, b, _| ((a as i32) >> (b & 31)) as u32),
-        Kind::AddI => map(t, d, en, valid, |a, b, _| a.wrapping_add(b)),
-        Kind::AddF => map(t, d, en, valid, |a, b, _| canon(f(a) + f(b))),
-        Kind::MulI => map(t, d, en, valid, |a, b, _| a.wrapping_mul(b)),
-        Kind::MulF => map(t, d, en, valid, |a, b, _| canon(f(a) * f(b))),
-        Kind::MadI => map(t, d, en, valid, |a, b, c| b.wrapping_mul(c).wrapping_add(a)),
-        Kind::MadF => map(t, d, en, valid, |a, b, c| canon(f(b).mul_add(f(c), f(a)))),
+        Kind::MinF => map::<2, _>(t, d, en, valid, |a, b, _| fmin(a, b)),
+        Kind::MaxF => map::<2, _>(t, d, en, valid, |a, b, _| fmax(a, b)),
+        Kind::MinD => map::<2, _>(t, d, en, valid, |a, b, _| (a as i32).min(b as i32) as u32),
+        Kind::MaxD => map::<2, _>(t, d, en, valid, |a, b, _| (a as i32).max(b as i32) as u32),
+        Kind::MinU => map::<2, _>(t, d, en, valid, |a, b, _| a.min(b)),
+        Kind::MaxU => map::<2, _>(t, d, en, valid, |a, b, _| a.max(b)),
+        Kind::Not => map::<1, _>(t, d, en, valid, |a, _, _| !a),
+        Kind::And => map::<2, _>(t, d, en, valid, |a, b, _| a & b),
+        Kind::Or => map::<2, _>(t, d, en, valid, |a, b, _| a | b),
+        Kind::Xor => map::<2, _>(t, d, en, valid, |a, b, _| a ^ b),
+        Kind::Shl => map::<2, _>(t, d, en, valid, |a, b, _| a << (b & 31)),
+        Kind::Shr => map::<2, _>(t, d, en, valid, |a, b, _| a >> (b & 31)),
+        Kind::Asr => map::<2, _>(t, d, en, valid, |a, b, _| ((a as i32) >> (b & 31)) as u32),
+        Kind::AddI => map::<2, _>(t, d, en, valid, |a, b, _| a.wrapping_add(b)),
+        Kind::AddF => map::<2, _>(t, d, en, valid, |a, b, _| canon(f(a) + f(b))),
+        Kind::MulI => map::<2, _>(t, d, en, valid, |a, b, _| a.wrapping_mul(b)),
+        Kind::MulF => map::<2, _>(t, d, en, valid, |a, b, _| canon(f(a) * f(b))),
+        Kind::MadI => map::<3, _>(t, d, en, valid, |a, b, c| b.wrapping_mul(c).wrapping_add(a)),
+        Kind::MadF => map::<3, _>(t, d, en, valid, |a, b, c| canon(f(b).mul_add(f(c), f(a)))),
         Kind::Cmp(ty) => {
             let cm = d.cmod.unwrap_or(CondMod::Nz);
-            map(t, d, en, valid, |a, b, _| {
+            map::<2, _>(t, d, en, valid, |a, b, _| {
                 if holds(cm, ty, a, b) {
                     u32::MAX
                 } else {
@@ -204,22 +224,22 @@ pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
                 }
             })
         }
-        Kind::Frc => map(t, d, en, valid, |a, _, _| canon(f(a) - f(a).floor())),
-        Kind::Rndd => map(t, d, en, valid, |a, _, _| canon(f(a).floor())),
-        Kind::Rndz => map(t, d, en, valid, |a, _, _| canon(f(a).trunc())),
-        Kind::Rnde => map(t, d, en, valid, |a, _, _| canon(f(a).round_ties_even())),
-        Kind::Inv => map(t, d, en, valid, |a, _, _| canon(1.0 / f(a))),
-        Kind::Sqrt => map(t, d, en, valid, |a, _, _| canon(f(a).sqrt())),
-        Kind::Rsq => map(t, d, en, valid, |a, _, _| canon(1.0 / f(a).sqrt())),
-        Kind::Exp => map(t, d, en, valid, |a, _, _| canon(f(a).exp2())),
-        Kind::Log => map(t, d, en, valid, |a, _, _| canon(f(a).log2())),
-        Kind::Sin => map(t, d, en, valid, |a, _, _| canon(f(a).sin())),
-        Kind::Cos => map(t, d, en, valid, |a, _, _| canon(f(a).cos())),
-        Kind::Pow => map(t, d, en, valid, |a, b, _| canon(f(a).powf(f(b)))),
-        Kind::DivD => map(t, d, en, valid, |a, b, _| idiv(a, b)),
-        Kind::DivU => map(t, d, en, valid, |a, b, _| udiv(a, b)),
-        Kind::ModD => map(t, d, en, valid, |a, b, _| irem(a, b)),
-        Kind::ModU => map(t, d, en, valid, |a, b, _| umod(a, b)),
+        Kind::Frc => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a) - f(a).floor())),
+        Kind::Rndd => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).floor())),
+        Kind::Rndz => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).trunc())),
+        Kind::Rnde => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).round_ties_even())),
+        Kind::Inv => map::<1, _>(t, d, en, valid, |a, _, _| canon(1.0 / f(a))),
+        Kind::Sqrt => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).sqrt())),
+        Kind::Rsq => map::<1, _>(t, d, en, valid, |a, _, _| canon(1.0 / f(a).sqrt())),
+        Kind::Exp => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).exp2())),
+        Kind::Log => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).log2())),
+        Kind::Sin => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).sin())),
+        Kind::Cos => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).cos())),
+        Kind::Pow => map::<2, _>(t, d, en, valid, |a, b, _| canon(f(a).powf(f(b)))),
+        Kind::DivD => map::<2, _>(t, d, en, valid, |a, b, _| idiv(a, b)),
+        Kind::DivU => map::<2, _>(t, d, en, valid, |a, b, _| udiv(a, b)),
+        Kind::ModD => map::<2, _>(t, d, en, valid, |a, b, _| irem(a, b)),
+        Kind::ModU => map::<2, _>(t, d, en, valid, |a, b, _| umod(a, b)),
         _ => {}
     }
 }

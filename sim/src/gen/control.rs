@@ -102,7 +102,7 @@ pub(super) fn execute(t: &mut Thread, d: &Decoded, pc: u32, width_bits: u32, end
             let lanes = t.mask & p;
             t.mask &= !lanes;
             let k = leave(t, lanes);
-            if d.kind == Kind::Cont {
+            if matches!(d.kind, Kind::Cont) {
                 if let Some(f) = t.stack.get_mut(k) {
                     f.other |= lanes;
                 }

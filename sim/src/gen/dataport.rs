@@ -74,26 +74,27 @@ pub(super) fn write(
     dispatch: &Dispatch,
     results: &mut Results,
 ) {
+    let (len, words) = match surface {
+        Surface::Buffer(b) => (
+            dispatch.buffers[b as usize],
+            &mut results.buffers[b as usize],
+        ),
+        Surface::Output => (dispatch.outputs, &mut results.outputs),
+        Surface::Uniform => return,
+    };
+    if len == 0 {
+        return;
+    }
     for i in 0..lanes.count {
         let inv = lanes.first_invocation.wrapping_add(i);
         if l.live >> i & 1 == 0 || inv >= dispatch.invocations {
             continue;
         }
         let addr = l.param(t, 0, i);
+        let base = inv as usize * len as usize;
         for c in 0..channels {
             let a = addr.wrapping_add(c);
-            let v = l.param(t, 1 + c, i);
-            let (len, words) = match surface {
-                Surface::Buffer(b) => (
-                    dispatch.buffers[b as usize],
-                    &mut results.buffers[b as usize],
-                ),
-                Surface::Output => (dispatch.outputs, &mut results.outputs),
-                Surface::Uniform => continue,
-            };
-            if len != 0 {
-                words[(inv * len + a % len) as usize] = v;
-            }
+            words[base + (a % len) as usize] = l.param(t, 1 + c, i);
         }
     }
 }

@@ -210,7 +210,7 @@ impl Machine<'_> {
                     }
                 }
                 _ => {
-                    let en = self.enabled(t, d, d.kind != Kind::SelPred);
+                    let en = self.enabled(t, d, !matches!(d.kind, Kind::SelPred));
                     lanes += en.count_ones() as u64;
                     let valid = alu::check_sources(t, d, en, self.log, pc);
                     alu::execute(t, d, en, valid);

@@ -26,6 +26,13 @@ fn scratch_written(t: &Thread, at: usize) -> bool {
     t.scratch_written[at / 64] >> (at % 64) & 1 != 0
 }
 
+/// Written-ness of the 32-byte slot at dword `at` (a multiple of 8, so its 8 bits share one
+/// word of the bitmap), bit `k` = dword `at + k`.
+#[inline]
+fn slot_written(t: &Thread, at: usize) -> u32 {
+    (t.scratch_written[at / 64] >> (at % 64)) as u32 & 0xff
+}
+
 #[inline]
 fn store(t: &mut Thread, at: usize, v: u32, written: bool) {
     t.scratch[at] = v;
@@ -57,11 +64,9 @@ pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazard
             continue;
         }
         let at = at as usize;
-        let mut bits = 0;
-        for k in 0..8 {
-            t.grf[dst as usize + k] = t.scratch[at + k];
-            bits |= (scratch_written(t, at + k) as u32) << k;
-        }
+        let d = dst as usize;
+        t.grf[d..d + 8].copy_from_slice(&t.scratch[at..at + 8]);
+        let bits = slot_written(t, at);
         if bits == 0 {
             hazard(t, pc, at as u32, HazardKind::ScratchUnwritten, log);
         }
@@ -86,11 +91,12 @@ pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazar
             );
             continue;
         }
-        let w = t.window(src);
-        for k in 0..8 {
-            let v = t.grf[(src + k) as usize];
-            store(t, at as usize + k as usize, v, w >> k & 1 != 0);
-        }
+        let w = t.window(src) & 0xff;
+        let (at, s) = (at as usize, src as usize);
+        t.scratch[at..at + 8].copy_from_slice(&t.grf[s..s + 8]);
+        let word = &mut t.scratch_written[at / 64];
+        *word = (*word & !(0xff << (at % 64))) | ((w as u64) << (at % 64));
+        t.scratch_high = t.scratch_high.max(at + 8);
     }
 }
 
