@@ -107,15 +107,8 @@ pub fn a6xx(program: &sim::a6xx::Program, roles: &[Role], profile: &[u64]) -> Ex
     }
     // Loops: every backward branch, from its target to itself.
     for (end, ins) in instrs.iter().enumerate() {
-        let offset = match ins.op {
-            Op::Jump { offset }
-            | Op::Br { offset, .. }
-            | Op::Braa { offset, .. }
-            | Op::Brao { offset, .. }
-            | Op::Bany { offset, .. }
-            | Op::Ball { offset, .. }
-            | Op::Getone { offset } => offset,
-            _ => continue,
+        let Some(offset) = ins.op.branch_offset() else {
+            continue;
         };
         if offset > 0 {
             continue;

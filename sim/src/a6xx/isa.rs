@@ -440,6 +440,20 @@ pub struct Addr {
 }
 
 impl Op {
+    /// The offset of a branch instruction.
+    pub fn branch_offset(&self) -> Option<i32> {
+        match *self {
+            Op::Jump { offset }
+            | Op::Br { offset, .. }
+            | Op::Braa { offset, .. }
+            | Op::Brao { offset, .. }
+            | Op::Bany { offset, .. }
+            | Op::Ball { offset, .. }
+            | Op::Getone { offset } => Some(offset),
+            _ => None,
+        }
+    }
+
     /// The ir3 category: 0 flow, 1 mov/cov, 2 ALU, 3 three-source ALU, 4 SFU, 5 texture,
     /// 6 memory.
     pub const fn category(&self) -> usize {

@@ -266,7 +266,7 @@ pub fn validate(program: &Program, dispatch: &Dispatch, config: &Config) -> Resu
             return Err(fault(FaultKind::BadNop));
         }
         check.op(&ins.op, dispatch).map_err(fault)?;
-        if let Some(off) = branch_offset(&ins.op) {
+        if let Some(off) = ins.op.branch_offset() {
             let target = pc as i64 + off as i64;
             if target < 0 || target >= len as i64 {
                 return Err(fault(FaultKind::BranchOutOfRange { target }));
@@ -274,18 +274,4 @@ pub fn validate(program: &Program, dispatch: &Dispatch, config: &Config) -> Resu
         }
     }
     Ok(())
-}
-
-/// The offset of a branch instruction.
-pub(super) fn branch_offset(op: &Op) -> Option<i32> {
-    match *op {
-        Op::Jump { offset }
-        | Op::Br { offset, .. }
-        | Op::Braa { offset, .. }
-        | Op::Brao { offset, .. }
-        | Op::Bany { offset, .. }
-        | Op::Ball { offset, .. }
-        | Op::Getone { offset } => Some(offset),
-        _ => None,
-    }
 }
