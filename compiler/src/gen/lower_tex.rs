@@ -101,14 +101,8 @@ impl Lower<'_> {
                 texture,
                 coord,
                 params,
-            } => TexInst {
-                texture: *texture,
-                coord: Some(*coord),
-                params,
-                fetch: false,
-                size: false,
-            },
-            InstKind::Txf {
+            }
+            | InstKind::Txf {
                 texture,
                 coord,
                 params,
@@ -116,7 +110,7 @@ impl Lower<'_> {
                 texture: *texture,
                 coord: Some(*coord),
                 params,
-                fetch: true,
+                fetch: matches!(kind, InstKind::Txf { .. }),
                 size: false,
             },
             InstKind::Txs { texture, params } => TexInst {
