@@ -1,6 +1,6 @@
 //! The Gen backend on corpus-style programs: every width, generation and `opt_zero_samples`
-//! setting, with a generous and a starved GRF budget, in SSA and in register form, against
-//! the reference interpreter — no mismatch, no simulator hazard, a clean allocation checker.
+//! setting, with a generous and a starved GRF budget, as written and after the middle end (both
+//! out of SSA), against the reference interpreter — no mismatch, no simulator hazard, a clean allocation checker.
 
 mod gen_common;
 use gen_common::*;
@@ -15,7 +15,7 @@ fn both_forms(
     let p = parse(src);
     assert_clean(&p, 125);
     let s = assert_clean(&p, starved);
-    let r = registers(&p);
+    let r = optimised(&p);
     assert_clean(&r, 125);
     let rs = assert_clean(&r, starved);
     (s, rs)
@@ -73,7 +73,7 @@ fn starved_budgets_spill_and_stay_correct() {
 #[test]
 fn every_program_fits_the_register_floor_and_floor_ir_sits_exactly_at_it() {
     use compiler::gen::{compile, CompileError, MIN_GRFS};
-    let p = parse(&program("floor"));
+    let p = out_of_ssa(&parse(&program("floor")));
     let stats = assert_clean(&p, MIN_GRFS);
     assert!(
         stats.iter().all(|s| s.spills > 0 && s.fills > 0),
@@ -95,7 +95,7 @@ fn a_starved_budget_spills_several_registers_per_round() {
     use compiler::gen::{dce, lower, ra};
     use compiler::heuristics::GenHeuristics;
     use compiler::planted::Plants;
-    let p = registers(&parse(&program("pressure_loop")));
+    let p = optimised(&parse(&program("pressure_loop")));
     for (width, grfs) in [(sim::gen::ExecSize::S8, 5), (sim::gen::ExecSize::S16, 10)] {
         let mut v = lower::lower(
             &p.func,
@@ -171,7 +171,7 @@ fn a_payload_a_second_message_reads_is_not_trimmed() {
 
 #[test]
 fn executed_spills_and_fills_are_counted_from_the_profile() {
-    let p = registers(&parse(&program("pressure_loop")));
+    let p = optimised(&parse(&program("pressure_loop")));
     for o in grid(6) {
         let c = compiler::gen::compile(&p, &o).expect("compiles");
         let run = sim::gen::run(&c.program, &p.dispatch, &c.sim_config()).expect("runs");

@@ -7,12 +7,15 @@ use compiler::planted::{Plant, Plants};
 use gen_common::*;
 use sim::gen::{ExecSize, Gen};
 
+/// A test program out of SSA, as the backend takes it.
 fn program(name: &str) -> compiler::ir::Program {
     let path = format!(
         "{}/tests/gen_programs/{name}.ir",
         env!("CARGO_MANIFEST_DIR")
     );
-    parse(&std::fs::read_to_string(path).expect("test program"))
+    out_of_ssa(&parse(
+        &std::fs::read_to_string(path).expect("test program"),
+    ))
 }
 
 fn corpus(name: &str) -> compiler::ir::Program {
@@ -20,7 +23,9 @@ fn corpus(name: &str) -> compiler::ir::Program {
         "{}/../corpus/regressions/{name}.ir",
         env!("CARGO_MANIFEST_DIR")
     );
-    parse(&std::fs::read_to_string(path).expect("corpus program"))
+    out_of_ssa(&parse(
+        &std::fs::read_to_string(path).expect("corpus program"),
+    ))
 }
 
 fn opts(width: ExecSize, grfs: u32, plant: Option<Plant>) -> Options {

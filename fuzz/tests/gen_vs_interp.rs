@@ -1,6 +1,5 @@
-//! Generated programs through the middle end and the Gen backend against the interpreter:
-//! SSA (after the pipeline) and register form (after out-of-SSA), SIMD8 and SIMD16, Gen7 and
-//! Gen9, generous and starved GRF budgets. Any mismatch, hazard, checker error, invalid
+//! Generated programs through the middle end, out-of-SSA and the Gen backend against the
+//! interpreter: SIMD8 and SIMD16, Gen7 and Gen9, generous and starved GRF budgets. Any mismatch, hazard, checker error, invalid
 //! program or compile error other than "no register left to spill" fails, and the failing
 //! program is written to `target/gen_vs_interp_failure.ir` first.
 //!
@@ -63,40 +62,38 @@ fn generated_programs_agree_with_the_interpreter() {
         let Ok(expected) = interp::run(&p, &RunOptions::default()) else {
             continue;
         };
-        let mut reg = p.clone();
-        if pipeline::to_registers(&mut reg, true, &Default::default()).is_err() {
+        let mut prog = p.clone();
+        if pipeline::to_registers(&mut prog, true, &Default::default()).is_err() {
             continue;
         }
         tested += 1;
-        for (form, prog) in [("ssa", &p), ("registers", &reg)] {
-            for width in [ExecSize::S8, ExecSize::S16] {
-                for gen in [Gen::Gen7, Gen::Gen9] {
-                    let per = width.regs();
-                    let budget = [125, 8 * per + (i as u32 % 8) * per];
-                    for grfs in budget {
-                        let o = Options {
-                            width,
-                            gen,
-                            grfs,
-                            opt_zero_samples: i % 3 != 0,
-                            // Every allocation choice gets its share of the inputs.
-                            heuristics: GenHeuristics {
-                                pick: Pick::ALL[i as usize % 3],
-                                spill: SpillChoice::ALL[i as usize / 3 % 3],
-                                loop_weight: [10, 1][i as usize / 9 % 2],
-                                ..GenHeuristics::default()
-                            },
-                            plants: Plants::NONE,
-                        };
-                        if let Err(why) = check(prog, &o, &expected) {
-                            let path =
-                                concat!(env!("CARGO_TARGET_TMPDIR"), "/gen_vs_interp_failure.ir");
-                            let _ = std::fs::write(path, text::print_program(prog));
-                            panic!("input {i} ({form}) {o:?}: {why}\nprogram written to {path}");
-                        }
-                        if grfs < 125 {
-                            spilled += compile(prog, &o).map_or(0, |c| (c.stats.spills > 0) as u32);
-                        }
+        for width in [ExecSize::S8, ExecSize::S16] {
+            for gen in [Gen::Gen7, Gen::Gen9] {
+                let per = width.regs();
+                let budget = [125, 8 * per + (i as u32 % 8) * per];
+                for grfs in budget {
+                    let o = Options {
+                        width,
+                        gen,
+                        grfs,
+                        opt_zero_samples: i % 3 != 0,
+                        // Every allocation choice gets its share of the inputs.
+                        heuristics: GenHeuristics {
+                            pick: Pick::ALL[i as usize % 3],
+                            spill: SpillChoice::ALL[i as usize / 3 % 3],
+                            loop_weight: [10, 1][i as usize / 9 % 2],
+                            ..GenHeuristics::default()
+                        },
+                        plants: Plants::NONE,
+                    };
+                    if let Err(why) = check(&prog, &o, &expected) {
+                        let path =
+                            concat!(env!("CARGO_TARGET_TMPDIR"), "/gen_vs_interp_failure.ir");
+                        let _ = std::fs::write(path, text::print_program(&prog));
+                        panic!("input {i} {o:?}: {why}\nprogram written to {path}");
+                    }
+                    if grfs < 125 {
+                        spilled += compile(&prog, &o).map_or(0, |c| (c.stats.spills > 0) as u32);
                     }
                 }
             }

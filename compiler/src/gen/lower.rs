@@ -3,17 +3,16 @@
 //! Every IR value becomes one *component* per vector element: an immediate (constants), the
 //! invocation-id payload register g1 (g1–g2), or a GRF offset of a virtual register. `vecN`
 //! and `mov` only rename components, no code: a component's register is either written once
-//! (SSA results) or, for phi results, only at the ends of the phi's predecessors, which SSA
-//! dominance makes safe to alias.
+//! (SSA results) or, for IR registers, by copies only.
 //!
 //! * Booleans live in GRFs as 0 / 0xffffffff (what `cmp` writes); `if`, `bcsel` and the
 //!   fix-ups read them through `cmp.nz f0.0` right before the predicated instruction, so no
 //!   flag is live across other code and none needs allocating.
-//! * Phis become copies at the end of each predecessor (before its `break`/`continue`), staged
-//!   through temporaries when a copy would overwrite another copy's source (the swap problem).
-//!   The structured CFG has no critical edges, so that placement is exact. Register-form IR
-//!   (`load_reg`/`store_reg` after out-of-SSA) maps each IR register to virtual registers
-//!   written and read by copies; they start at 0 as the IR says (dead zeroing is removed).
+//! * The input is in register form: out-of-SSA (`passes::to_registers`) has turned phis into
+//!   `load_reg`/`store_reg`, so parallel copies and their swap problem are `from_ssa`'s alone
+//!   and the fuzz oracle tests them there. Each IR register maps to virtual registers written
+//!   and read by copies; they start at 0 as the IR says (dead zeroing is removed). A phi is
+//!   refused as unsupported input.
 //! * Control flow is Gen's: `if`/`else`/`endif`, `do`/`while`, unpredicated `break`/`cont`
 //!   inside the `if` that guards them.
 //! * Memory: uniforms, buffers and outputs go through the data port, textures through sampler
@@ -66,9 +65,8 @@ pub(super) struct Lower<'a> {
     pub vals: SecondaryMap<Value, Comps>,
     pub derefs: HashMap<Value, Deref>,
     pub regs: SecondaryMap<ir::Reg, Comps>,
-    pub phi_copies: HashMap<Block, Vec<(Value, Value)>>,
     pub var_base: SecondaryMap<ir::Var, u32>,
-    /// Registers written more than once (phi results, IR registers): never cached.
+    /// Registers written more than once (IR registers): never cached.
     pub multi_def: HashSet<VReg>,
     /// Registers holding uniform loads.
     pub uniform_regs: HashSet<VReg>,
@@ -103,7 +101,6 @@ pub fn lower(
         vals: SecondaryMap::new(),
         derefs: HashMap::new(),
         regs: SecondaryMap::new(),
-        phi_copies: HashMap::new(),
         var_base: SecondaryMap::new(),
         multi_def: HashSet::new(),
         uniform_regs: HashSet::new(),
@@ -126,7 +123,7 @@ impl Lower<'_> {
         self.width.regs() as u8
     }
 
-    /// Variables, registers and phi results get their storage before any code.
+    /// Variables and registers get their storage before any code.
     fn prepare(&mut self) -> Result<(), CompileError> {
         let lanes = self.width.lanes();
         let mut dwords = 0u32;
@@ -153,28 +150,6 @@ impl Lower<'_> {
                 );
             }
             self.regs[reg] = c;
-        }
-        for (_, i) in self.f.insts_in_order() {
-            let data = &self.f.insts[i];
-            if let InstKind::Phi { sources } = &data.kind {
-                let v = data
-                    .result
-                    .expand()
-                    .ok_or_else(|| unsupported("phi without result"))?;
-                let mut c = [Comp::None; 4];
-                for slot in c.iter_mut().take(self.f.ty(v).comps() as usize) {
-                    let r = self.new_reg(self.per());
-                    self.multi_def.insert(r);
-                    *slot = Comp::Reg(r, 0);
-                }
-                self.vals[v] = c;
-                for s in sources {
-                    self.phi_copies
-                        .entry(s.pred)
-                        .or_default()
-                        .push((v, s.value));
-                }
-            }
         }
         Ok(())
     }
@@ -427,51 +402,19 @@ impl Lower<'_> {
             match &self.f.insts[i].kind {
                 InstKind::Break => jump = Some(Op::Break { uip: 0 }),
                 InstKind::Continue => jump = Some(Op::Cont { uip: 0 }),
-                InstKind::Phi { .. } => {}
+                InstKind::Phi { .. } => {
+                    return Err(unsupported(
+                        "phi: the Gen backend takes register form (run out-of-SSA first)",
+                    ))
+                }
                 kind => {
                     let result = self.f.insts[i].result.expand();
                     self.inst(kind, result)?;
                 }
             }
         }
-        self.phi_moves(b)?;
         if let Some(op) = jump {
             self.control(op);
-        }
-        Ok(())
-    }
-
-    /// The copies feeding the phis of `b`'s successor.
-    fn phi_moves(&mut self, b: Block) -> Result<(), CompileError> {
-        let Some(copies) = self.phi_copies.get(&b).cloned() else {
-            return Ok(());
-        };
-        let mut moves: Vec<(VReg, Comp)> = Vec::new();
-        for (dst, src) in copies {
-            for k in 0..self.f.ty(dst).comps() as usize {
-                if let Comp::Reg(d, _) = self.value(dst, k)? {
-                    moves.push((d, self.value(src, k)?));
-                }
-            }
-        }
-        let clash = moves
-            .iter()
-            .any(|(_, s)| matches!(s, Comp::Reg(r, _) if moves.iter().any(|(d, _)| d == r)));
-        if clash && moves.len() > 1 {
-            let staged: Vec<(VReg, Comp)> = moves
-                .iter()
-                .map(|&(d, s)| {
-                    let t = self.new_reg(self.per());
-                    let src = self.src(s, Type::UD);
-                    self.mov_to(t, src);
-                    (d, Comp::Reg(t, 0))
-                })
-                .collect();
-            moves = staged;
-        }
-        for (d, s) in moves {
-            let src = self.src(s, Type::UD);
-            self.mov_to(d, src);
         }
         Ok(())
     }

@@ -3,8 +3,8 @@
 //!
 //! Phases, in order (one file each):
 //! 1. [`lower`] — IR → virtual Gen instructions ([`vinst`]): per-component virtual registers,
-//!    structured control flow, booleans as 0/~0 in GRFs, phis as copies in predecessors (or
-//!    `load_reg`/`store_reg` after out-of-SSA), every ALU op ([`lower_alu`]), data-port,
+//!    structured control flow, booleans as 0/~0 in GRFs, IR registers (the input is out of
+//!    SSA) as copied virtual registers, every ALU op ([`lower_alu`]), data-port,
 //!    sampler and scratch messages ([`lower_mem`]); then dead code goes ([`dce`]).
 //! 2. [`zero_samples`] — `opt_zero_samples`: trailing constant-zero sampler parameters are
 //!    not sent (`Options::opt_zero_samples`).
@@ -173,7 +173,7 @@ pub enum CompileError {
     Invalid(String),
 }
 
-/// Compiles `p` (after the middle end; SSA with phis, or register form) for the Gen EU.
+/// Compiles `p` (after the middle end and out-of-SSA: register form, no phis) for the Gen EU.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
     if opts.grfs < 2 {
         return Err(CompileError::BudgetTooSmall(opts.grfs));

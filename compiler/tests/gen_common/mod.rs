@@ -14,13 +14,19 @@ pub fn parse(src: &str) -> Program {
     parse_program(src, "test.ir").unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The program in register form (pipeline + out-of-SSA).
-pub fn registers(p: &Program) -> Program {
+/// `p` out of SSA, the form the Gen backend takes (the middle end not run).
+pub fn out_of_ssa(p: &Program) -> Program {
+    let mut q = p.clone();
+    pipeline::to_registers(&mut q, true, &Default::default()).expect("from_ssa");
+    q
+}
+
+/// `p` after the middle end and out of SSA: what the fuzz oracle hands the Gen backend.
+pub fn optimised(p: &Program) -> Program {
     let mut q = p.clone();
     let mut o = pipeline::PipelineOptions::default();
     pipeline::run_pipeline(&mut q, &mut o).expect("pipeline");
-    pipeline::to_registers(&mut q, true, &Default::default()).expect("from_ssa");
-    q
+    out_of_ssa(&q)
 }
 
 /// Every width × generation × opt_zero_samples, at `grfs` GRFs for SIMD8 and twice that
@@ -58,13 +64,13 @@ pub enum Outcome {
     Bad(String),
 }
 
-/// Compiles `p` with `o`, runs it, compares with the interpreter.
+/// Compiles `p` (out of SSA) with `o`, runs it, compares with the interpreter.
 pub fn run(p: &Program, o: &Options) -> Outcome {
     let expected = match interp::run(p, &RunOptions::default()) {
         Ok(r) => r,
         Err(e) => return Outcome::Bad(format!("interpreter: {e}")),
     };
-    let c = match compile(p, o) {
+    let c = match compile(&out_of_ssa(p), o) {
         Ok(c) => c,
         Err(e) => return Outcome::Bad(format!("compile error: {e}")),
     };

@@ -10,7 +10,6 @@
 
 use super::Record;
 use compiler::executed::SendShape;
-use compiler::gen::compile;
 use fuzz::oracle::{Case, OracleOptions};
 use sim::gen::{ExecSize, Outcome};
 
@@ -40,12 +39,11 @@ pub fn send_shape_key(s: &SendShape) -> String {
     format!("sent {} m{} r{}", s.message, s.mlen, s.rlen)
 }
 
-/// Compiles and runs `p` (after the middle end): the counters of [`MEASUREMENTS`], then the
-/// per-shape send counters.
+/// Compiles `case.program` (after the middle end) as the fuzz oracle does and runs it: the
+/// counters of [`MEASUREMENTS`], then the per-shape send counters.
 pub fn record(case: &Case, width: ExecSize) -> Result<(Record, Vec<(String, u64)>), String> {
-    let p = &case.program;
-    let options = fuzz::pipelines::gen::options(case, &OracleOptions::default(), width);
-    let c = compile(p, &options).map_err(|e| format!("compile: {e}"))?;
+    let (p, c) = crate::target_code::gen(case, &OracleOptions::default(), &case.program, width)?;
+    let p = &p;
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;
