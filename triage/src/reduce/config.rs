@@ -13,7 +13,7 @@
 
 use compiler::heuristics::{ColourOrder, Pick};
 use compiler::passes::pipeline::PASSES;
-use fuzz::case_file::{MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
+use fuzz::case_file::{MAX_A6XX_REGISTERS, MAX_GEN_GRFS, MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
 use fuzz::oracle::CaseConfig;
 
 /// A configuration pass: the `index`-th candidate, `None` past the last; the target whose
@@ -75,6 +75,54 @@ fn lower(budget: &mut u32, floor: u32, k: usize) -> bool {
     lowers
 }
 
+/// How far from the current budget [`other_allocations`] looks, either way.
+const SIDEWAYS: u32 = 12;
+
+/// The configurations that differ from `c` in one allocation setting of `target` only, for
+/// the reducer's sideways step: every Gen GRF budget within [`SIDEWAYS`] of the current one,
+/// every a6xx GPR budget likewise and the other predicate count (1 or 4), then every other
+/// value of each allocation-choice knob the fuzzer varies
+/// ([`CaseConfig::drawn_values`]). Never a Gen budget under the floor of its register pick.
+pub fn other_allocations(c: &CaseConfig, target: Option<&str>) -> Vec<CaseConfig> {
+    let gen = target.is_none_or(|t| t.starts_with("gen"));
+    let a6xx = target.is_none_or(|t| t == "a6xx");
+    let mut out = Vec::new();
+    let mut each = |range: std::ops::RangeInclusive<u32>, set: fn(&mut CaseConfig, u32)| {
+        for v in range {
+            let mut d = c.clone();
+            set(&mut d, v);
+            out.push(d);
+        }
+    };
+    if gen {
+        let low = c.gen_grfs.saturating_sub(SIDEWAYS);
+        each(low..=(c.gen_grfs + SIDEWAYS).min(MAX_GEN_GRFS), |d, v| {
+            d.gen_grfs = v
+        });
+    }
+    if a6xx {
+        let low = c
+            .a6xx_registers
+            .saturating_sub(SIDEWAYS)
+            .max(MIN_A6XX_REGISTERS);
+        let high = (c.a6xx_registers + SIDEWAYS).min(MAX_A6XX_REGISTERS);
+        each(low..=high, |d, v| d.a6xx_registers = v);
+        let mut d = c.clone();
+        d.a6xx_predicates = if c.a6xx_predicates == 1 { 4 } else { 1 };
+        out.push(d);
+    }
+    for knob in CaseConfig::KNOBS {
+        let ours = (gen && knob.starts_with("gen_")) || (a6xx && knob.starts_with("a6xx_"));
+        for value in CaseConfig::drawn_values(knob).iter().filter(|_| ours) {
+            let mut d = c.clone();
+            d.set(knob, value).expect("drawn values parse");
+            out.push(d);
+        }
+    }
+    out.retain(|d| d != c && d.gen_grfs >= gen_floor(d));
+    out
+}
+
 /// Puts backend knob `index` back at its default (SIMD8-sized budgets become the whole
 /// register file, waves of 128 become 64, one predicate becomes four, …).
 fn default_knob(c: &CaseConfig, index: usize, _: Option<&str>) -> Option<Option<CaseConfig>> {
@@ -116,6 +164,52 @@ fn drop_spirv_opt_pass(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_allocations_change_one_setting_of_the_target_and_respect_the_floor() {
+        let c = CaseConfig {
+            gen_grfs: 12,
+            ..CaseConfig::default()
+        };
+        let gen = other_allocations(&c, Some("gen8"));
+        let budgets: Vec<u32> = gen
+            .iter()
+            .map(|d| d.gen_grfs)
+            .filter(|&g| g != 12)
+            .collect();
+        assert_eq!(
+            budgets,
+            (MIN_GEN_GRFS..=24).filter(|&g| g != 12).collect::<Vec<_>>()
+        );
+        for d in &gen {
+            let changed = d
+                .knobs()
+                .iter()
+                .zip(c.knobs())
+                .filter(|(a, b)| **a != *b)
+                .count();
+            assert_eq!(changed, 1, "{d:?}");
+            assert!(d.gen_grfs >= gen_floor(d), "{d:?}");
+            assert_eq!(
+                (d.a6xx_registers, d.a6xx_predicates),
+                (c.a6xx_registers, c.a6xx_predicates)
+            );
+        }
+        // Another register pick is only tried at a budget it is sure to compile at.
+        assert!(gen.iter().all(|d| d.gen_pick == Pick::Lowest));
+        let roomy = CaseConfig {
+            gen_grfs: 30,
+            ..c.clone()
+        };
+        assert!(other_allocations(&roomy, Some("gen16"))
+            .iter()
+            .any(|d| d.gen_pick != Pick::Lowest && d.gen_grfs == 30));
+        let a6xx = other_allocations(&c, Some("a6xx"));
+        assert!(a6xx
+            .iter()
+            .all(|d| d.gen_grfs == 12 && d.gen_pick == c.gen_pick));
+        assert!(a6xx.iter().any(|d| d.a6xx_predicates == 1));
+    }
 
     #[test]
     fn spirv_opt_passes_are_dropped_one_at_a_time() {

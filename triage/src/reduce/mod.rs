@@ -14,7 +14,10 @@
 //! bug must keep spilling as the program shrinks). Then program passes ([`passes::PASSES`])
 //! run to a fixpoint, then the configuration passes (budgets again, optional passes off,
 //! other knobs to their defaults), then the program passes again if the configuration
-//! changed.
+//! changed. Descents in several pass orders start from the input; from the smallest result,
+//! a last sideways step retries every shrinking edit under other allocation settings (a few
+//! registers more or fewer, the allocators' other choices), since an allocation bug needs
+//! one exact register assignment and every edit moves registers.
 
 pub mod config;
 pub mod edit;
@@ -135,6 +138,9 @@ fn case_hash(case: &Case) -> u64 {
     format!("{:?}", case.config).hash(&mut h);
     h.finish()
 }
+
+/// The name the sideways step ([`Run::edit_at_other_allocation`]) counts its runs under.
+const EDIT_AT_OTHER_ALLOCATION: &str = "edit-at-other-allocation";
 
 struct Run<'a> {
     r: &'a Reducer,
@@ -271,6 +277,47 @@ impl Run<'_> {
         }
     }
 
+    /// Every single edit of the program passes that lost the bug is tried again under the
+    /// other allocation settings ([`config::other_allocations`]: budgets a few registers
+    /// either way, the allocators' other choices): an allocation bug needs one exact
+    /// assignment, an edit moves every register, and the same bug often shows again a few
+    /// registers away. Returns whether an edit was kept (at most one), `None` on a limit.
+    fn edit_at_other_allocation(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
+        let budgets = config::other_allocations(&self.best.config, self.r.budget_target.as_deref());
+        if budgets.is_empty() {
+            return Some(false);
+        }
+        let k = passes::PASSES.len() + config::CONFIG_PASSES.len();
+        for &name in self.order {
+            let (_, pass) = passes::by_name(name).expect("ORDERS names only PASSES");
+            let mut index = 0;
+            while let Some(candidate) = pass(&self.best.program, index) {
+                index += 1;
+                let Candidate::Try(q) = candidate else {
+                    continue;
+                };
+                // Only edits that shrink the program: forty runs each buy no sideways moves.
+                if q.func.inst_count() >= self.best.program.func.inst_count()
+                    || verify::verify(&q).is_err()
+                {
+                    continue;
+                }
+                for config in &budgets {
+                    let cand = Case {
+                        config: config.clone(),
+                        program: (*q).clone(),
+                    };
+                    match self.attempt(k, EDIT_AT_OTHER_ALLOCATION, cand, pred) {
+                        Step::Kept => return Some(true),
+                        Step::Rejected => {}
+                        Step::Stop => return None,
+                    }
+                }
+            }
+        }
+        Some(false)
+    }
+
     /// Configuration passes `which` (indices into [`config::CONFIG_PASSES`]), each to a
     /// fixpoint; returns whether anything was kept.
     fn config_fixpoint(
@@ -361,6 +408,22 @@ impl Reducer {
         false
     }
 
+    /// From the smallest case of the descents, edits that need another allocation setting
+    /// ([`Run::edit_at_other_allocation`]), each followed by the program passes and the
+    /// budgets again, while one is kept. Last, because each step tries every edit under some
+    /// forty settings: the descents first find the cheap reductions in every order.
+    fn sideways(&self, run: &mut Run, pred: &mut dyn IsInteresting) {
+        if !self.shrink_config {
+            return;
+        }
+        run.seen = HashSet::from([case_hash(&run.best)]);
+        while run.edit_at_other_allocation(pred) == Some(true) {
+            if run.program_fixpoint(pred).is_none() || run.config_fixpoint(pred, 0..1).is_none() {
+                return;
+            }
+        }
+    }
+
     /// Shrinks `case` while `pred` holds.
     pub fn reduce(&self, case: Case, pred: &mut dyn IsInteresting) -> Result<Reduced, ReduceError> {
         let start = Instant::now();
@@ -378,7 +441,8 @@ impl Reducer {
         let names = passes::PASSES
             .iter()
             .map(|p| p.0)
-            .chain(config::CONFIG_PASSES.iter().map(|p| p.0));
+            .chain(config::CONFIG_PASSES.iter().map(|p| p.0))
+            .chain([EDIT_AT_OTHER_ALLOCATION]);
         let mut run = Run {
             r: self,
             start,
@@ -409,12 +473,21 @@ impl Reducer {
         // further order starts again from the input (reusing every verdict so far) while
         // time remains, and the smallest result wins.
         let mut smallest: Option<Case> = None;
+        let mut limited = false;
+        let size = |c: &Case| c.program.func.inst_count();
         for &order in passes::ORDERS {
             run.order = order;
             run.best = case.clone();
             run.seen = HashSet::from([case_hash(&case)]);
-            let limited = self.descend(&mut run, pred);
-            let size = |c: &Case| c.program.func.inst_count();
+            limited = self.descend(&mut run, pred);
+            if self.progress {
+                eprintln!(
+                    "reduce: descent in order {} ended at {} instructions, {:.1}s",
+                    passes::ORDERS.iter().position(|o| *o == order).unwrap_or(0),
+                    size(&run.best),
+                    start.elapsed().as_secs_f64()
+                );
+            }
             if smallest.as_ref().is_none_or(|s| size(&run.best) < size(s)) {
                 smallest = Some(run.best.clone());
             }
@@ -424,6 +497,16 @@ impl Reducer {
         }
         if let Some(best) = smallest {
             run.best = best;
+        }
+        if !limited {
+            // Sideways steps can grow the program before a later pass shrinks it: the
+            // smallest case met still wins.
+            let before_sideways = run.best.clone();
+            run.order = passes::ORDERS[0];
+            self.sideways(&mut run, pred);
+            if size(&before_sideways) < size(&run.best) {
+                run.best = before_sideways;
+            }
         }
         let mut out = run.out;
         out.after = run.best.program.func.inst_count();
