@@ -33,6 +33,22 @@ pub struct Reduction {
 /// candidate); the result is checked with the caller's fuel before it is accepted.
 const QUICK_FUEL: u64 = 5_000;
 
+/// The oracle options of a reduction's quick first attempt: less fuel, and only the target
+/// that showed the bug (the other pipelines' verdicts cannot make a candidate show it, and
+/// judging them was most of a candidate's cost). The result is checked with `opts` in full.
+fn quick(opts: &OracleOptions, sig: &Signature) -> OracleOptions {
+    let targets = if sig.target == fuzz::worker::PROCESS {
+        opts.targets.clone()
+    } else {
+        vec![sig.target.clone()]
+    };
+    OracleOptions {
+        fuel: QUICK_FUEL.min(opts.fuel),
+        targets,
+        ..opts.clone()
+    }
+}
+
 /// Reduces `case` while it shows the signature it shows now, then bisects the result.
 pub fn reduce_case(
     case: Case,
@@ -40,10 +56,7 @@ pub fn reduce_case(
     reducer: &Reducer,
 ) -> Result<Reduction, String> {
     let (sig, _) = signature::signature_of(&case, opts).ok_or("the input shows no finding")?;
-    let quick = OracleOptions {
-        fuel: QUICK_FUEL.min(opts.fuel),
-        ..opts.clone()
-    };
+    let quick = quick(opts, &sig);
     let reducer = &reducer.clone().budgets_of(&sig.target);
     let mut reduced = None;
     if signature::shows(&case, &quick, &sig) {
