@@ -22,6 +22,7 @@
 pub mod config;
 pub mod edit;
 pub mod passes;
+pub mod resources;
 
 use compiler::ir::{text, verify, CfNode, Function, Program};
 use fuzz::oracle::Case;

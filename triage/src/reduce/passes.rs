@@ -3,7 +3,7 @@
 //! once (instructions) propose ddmin-style chunks: the whole range first, then halves,
 //! quarters, down to single items.
 
-use super::edit;
+use super::{edit, resources};
 use compiler::ir::{
     first_block, last_block, walk_blocks, BitSize, CfNode, Inst, InstKind, LoopNode, Program,
     TexParams, Value,
@@ -564,29 +564,21 @@ fn remove_jump(p: &Program, index: usize) -> Option<Candidate> {
     try_prog(q)
 }
 
-/// Drops trailing buffers and textures no instruction names.
+/// Drops what no instruction uses, so a repro declares only what it reads: candidate 0 the
+/// unused buffers, 1 the unused textures (the others renumbered in order), 2 the unused local
+/// variables.
 fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
-    let (mut buffers, mut textures) = (0, 0);
-    for (_, i) in p.func.insts_in_order() {
-        match &p.func.insts[i].kind {
-            InstKind::LoadBuffer { buffer, .. } | InstKind::StoreBuffer { buffer, .. } => {
-                buffers = buffers.max(buffer + 1)
-            }
-            InstKind::Tex { texture, .. }
-            | InstKind::Txf { texture, .. }
-            | InstKind::Txs { texture, .. } => textures = textures.max(texture + 1),
-            _ => {}
-        }
-    }
     let mut q = p.clone();
-    let d = &mut q.dispatch;
-    match index {
-        0 if d.buffers.len() > buffers as usize => d.buffers.truncate(buffers as usize),
-        1 if d.textures.len() > textures as usize => d.textures.truncate(textures as usize),
-        0 | 1 => return Some(Candidate::Skip),
+    let dropped = match index {
+        0 => resources::drop_unused(&mut q, resources::Resource::Buffer),
+        1 => resources::drop_unused(&mut q, resources::Resource::Texture),
+        2 => resources::drop_unused_vars(&mut q),
         _ => return None,
-    }
-    try_prog(q)
+    };
+    Some(match dropped {
+        true => Candidate::Try(Box::new(q)),
+        false => Candidate::Skip,
+    })
 }
 
 #[cfg(test)]
