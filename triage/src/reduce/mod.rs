@@ -14,10 +14,10 @@
 //! bug must keep spilling as the program shrinks). Then program passes ([`passes::PASSES`])
 //! run to a fixpoint, then the configuration passes (budgets again, optional passes off,
 //! other knobs to their defaults), then the program passes again if the configuration
-//! changed. Descents in several pass orders start from the input; from the smallest result,
-//! a last sideways step retries every shrinking edit under other allocation settings (a few
-//! registers more or fewer, the allocators' other choices), since an allocation bug needs
-//! one exact register assignment and every edit moves registers.
+//! changed; at the end of it a sideways step retries every shrinking edit under other
+//! allocation settings (a few registers more or fewer, the allocators' other choices), since
+//! an allocation bug needs one exact register assignment and every edit moves registers.
+//! Descents in several pass orders start from the input; the smallest result wins.
 
 pub mod config;
 pub mod edit;
@@ -409,20 +409,29 @@ impl Reducer {
         false
     }
 
-    /// From the smallest case of the descents, edits that need another allocation setting
+    /// At the end of a descent, edits that need another allocation setting
     /// ([`Run::edit_at_other_allocation`]), each followed by the program passes and the
-    /// budgets again, while one is kept. Last, because each step tries every edit under some
-    /// forty settings: the descents first find the cheap reductions in every order.
-    fn sideways(&self, run: &mut Run, pred: &mut dyn IsInteresting) {
-        if !self.shrink_config {
-            return;
-        }
-        run.seen = HashSet::from([case_hash(&run.best)]);
-        while run.edit_at_other_allocation(pred) == Some(true) {
-            if run.program_fixpoint(pred).is_none() || run.config_fixpoint(pred, 0..1).is_none() {
-                return;
+    /// budgets again, while one is kept; returns whether a limit stopped it. Sideways steps can
+    /// grow the program before a later pass shrinks it: the smallest case met is kept.
+    fn sideways(&self, run: &mut Run, pred: &mut dyn IsInteresting) -> bool {
+        let size = |c: &Case| c.program.func.inst_count();
+        let mut smallest = run.best.clone();
+        let mut limited = false;
+        while self.shrink_config && !limited {
+            match run.edit_at_other_allocation(pred) {
+                Some(true) => {
+                    limited = run.program_fixpoint(pred).is_none()
+                        || run.config_fixpoint(pred, 0..1).is_none();
+                    if size(&run.best) < size(&smallest) {
+                        smallest = run.best.clone();
+                    }
+                }
+                Some(false) => break,
+                None => limited = true,
             }
         }
+        run.best = smallest;
+        limited
     }
 
     /// Shrinks `case` while `pred` holds.
@@ -474,13 +483,12 @@ impl Reducer {
         // further order starts again from the input (reusing every verdict so far) while
         // time remains, and the smallest result wins.
         let mut smallest: Option<Case> = None;
-        let mut limited = false;
         let size = |c: &Case| c.program.func.inst_count();
         for &order in passes::ORDERS {
             run.order = order;
             run.best = case.clone();
             run.seen = HashSet::from([case_hash(&case)]);
-            limited = self.descend(&mut run, pred);
+            let limited = self.descend(&mut run, pred) || self.sideways(&mut run, pred);
             if self.progress {
                 eprintln!(
                     "reduce: descent in order {} ended at {} instructions, {:.1}s",
@@ -498,16 +506,6 @@ impl Reducer {
         }
         if let Some(best) = smallest {
             run.best = best;
-        }
-        if !limited {
-            // Sideways steps can grow the program before a later pass shrinks it: the
-            // smallest case met still wins.
-            let before_sideways = run.best.clone();
-            run.order = passes::ORDERS[0];
-            self.sideways(&mut run, pred);
-            if size(&before_sideways) < size(&run.best) {
-                run.best = before_sideways;
-            }
         }
         let mut out = run.out;
         out.after = run.best.program.func.inst_count();
