@@ -27,7 +27,21 @@ pub enum Op {
         dst: u32,
         k: u32,
     },
-    Alu {
+    /// A one-operand ALU op (split by arity so the common ops read only their operands).
+    Alu1 {
+        op: AluOp,
+        comps: u8,
+        dst: u32,
+        a: u32,
+    },
+    Alu2 {
+        op: AluOp,
+        comps: u8,
+        dst: u32,
+        a: u32,
+        b: u32,
+    },
+    Alu3 {
         op: AluOp,
         comps: u8,
         dst: u32,

@@ -9,7 +9,7 @@
 use super::code::{Code, Op, NONE};
 use super::memory::{Slot, State};
 use super::{InterpError, RunOptions, RunStats};
-use crate::ir::{Block, Inst, Program, Value};
+use crate::ir::{AluOp, Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{texture_result, TexRequest};
@@ -169,6 +169,21 @@ fn get(vals: &[Slot], v: u32, epoch: u32) -> Result<[u32; 4], Fault> {
     }
 }
 
+/// `op` on the first `comps` components of the operands (the rest 0). Scalars, most ALU ops
+/// executed, take a path without the loop.
+#[inline(always)]
+fn alu(op: AluOp, comps: u8, a: [u32; 4], b: [u32; 4], c: [u32; 4]) -> [u32; 4] {
+    let mut out = [0; 4];
+    if comps == 1 {
+        out[0] = op.eval(a[0], b[0], c[0]);
+    } else {
+        for i in 0..comps as usize {
+            out[i] = op.eval(a[i], b[i], c[i]);
+        }
+    }
+    out
+}
+
 /// The value phi source `src` holds, if it is a source ([`NONE`] is not) written in `epoch`.
 #[inline(always)]
 fn read_phi_source(vals: &[Slot], src: u32, epoch: u32) -> Option<[u32; 4]> {
@@ -274,7 +289,22 @@ impl Invocation<'_> {
                 let c = self.code.consts[k as usize];
                 self.set(dst, c);
             }
-            Op::Alu {
+            Op::Alu1 { op, comps, dst, a } => {
+                let a = self.get(a)?;
+                self.set(dst, alu(op, comps, a, a, a));
+            }
+            Op::Alu2 {
+                op,
+                comps,
+                dst,
+                a,
+                b,
+            } => {
+                let a = self.get(a)?;
+                let b = self.get(b)?;
+                self.set(dst, alu(op, comps, a, b, b));
+            }
+            Op::Alu3 {
                 op,
                 comps,
                 dst,
@@ -283,11 +313,7 @@ impl Invocation<'_> {
                 let a = self.get(args[0])?;
                 let b = self.get(args[1])?;
                 let c = self.get(args[2])?;
-                let mut out = [0; 4];
-                for i in 0..comps as usize {
-                    out[i] = op.eval(a[i], b[i], c[i]);
-                }
-                self.set(dst, out);
+                self.set(dst, alu(op, comps, a, b, c));
             }
             Op::Vec { comps, dst, args } => {
                 let mut out = [0; 4];

@@ -271,15 +271,26 @@ impl Code {
                 let comps = slot_comps(f.ty(Value::from_u32(dst)))
                     .ok_or_else(|| malformed(inst, "ALU result is not data"))?;
                 let mut a = [0; 3];
-                for k in 0..3 {
-                    let v = args[k.min(op.arity().max(1) - 1)];
-                    a[k] = self.operand(f, v, inst)?;
+                let arity = op.arity().clamp(1, 3);
+                for k in 0..arity {
+                    a[k] = self.operand(f, args[k], inst)?;
                 }
-                Op::Alu {
-                    op: *op,
-                    comps,
-                    dst,
-                    args: a,
+                let (op, [a, b, c]) = (*op, a);
+                match arity {
+                    1 => Op::Alu1 { op, comps, dst, a },
+                    2 => Op::Alu2 {
+                        op,
+                        comps,
+                        dst,
+                        a,
+                        b,
+                    },
+                    _ => Op::Alu3 {
+                        op,
+                        comps,
+                        dst,
+                        args: [a, b, c],
+                    },
                 }
             }
             InstKind::Vec { args } => {
