@@ -511,7 +511,14 @@ impl Invocation<'_> {
         let srcs = &code.phi_srcs[first_src..first_src + n];
         let dsts = &code.phi_dsts[first_phi..first_phi + n];
         let epoch = self.st.epoch;
-        if n <= SMALL_PHIS {
+        if !t.reads_own_results {
+            // No phi reads another's result: each can be written as soon as it is read.
+            for (k, (&dst, &src)) in dsts.iter().zip(srcs).enumerate() {
+                let v = read_phi_source(&self.st.vals, src, epoch)
+                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
+                self.set(dst, v);
+            }
+        } else if n <= SMALL_PHIS {
             let mut tmp = [[0; 4]; SMALL_PHIS];
             for (k, (v, &src)) in tmp.iter_mut().zip(srcs).enumerate() {
                 *v = read_phi_source(&self.st.vals, src, epoch)
