@@ -265,7 +265,11 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         placed: std::mem::take(&mut s.placed),
         if_conds: std::mem::take(&mut s.if_conds),
     };
-    v.dom.recompute(&v.cfg);
+    // The dominator tree is a function of the edges and the entry alone; most passes leave
+    // both alone, so the tree of the previous run (kept with this CFG) still holds.
+    if !v.cfg.edges_unchanged() {
+        v.dom.recompute(&v.cfg);
+    }
     v.check_declarations();
     v.check_layout();
     for k in 0..v.placed.len() {
