@@ -14,9 +14,6 @@ use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{texture_result, TexRequest};
 
-/// Phi groups up to this size are read into a stack buffer.
-const SMALL_PHIS: usize = 8;
-
 /// What went wrong inside the hot loop.
 #[derive(Clone, Copy, Debug)]
 enum Fault {
@@ -511,38 +508,25 @@ impl Invocation<'_> {
         let srcs = &code.phi_srcs[first_src..first_src + n];
         let dsts = &code.phi_dsts[first_phi..first_phi + n];
         let epoch = self.st.epoch;
+        let st = &mut *self.st;
+        let vals = &mut st.vals;
+        let fault = |k: usize, src: u32| phi_fault(code, block, pred, first_phi + k, src);
         if !t.reads_own_results {
-            // No phi reads another's result: each can be written as soon as it is read.
+            // No phi reads another's result: each is written as soon as it is read.
             for (k, (&dst, &src)) in dsts.iter().zip(srcs).enumerate() {
-                let v = read_phi_source(&self.st.vals, src, epoch)
-                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
-                self.set(dst, v);
+                let c = read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?;
+                vals[dst as usize] = Slot { c, epoch };
             }
-        } else if n <= SMALL_PHIS {
-            let mut tmp = [[0; 4]; SMALL_PHIS];
-            for (k, (v, &src)) in tmp.iter_mut().zip(srcs).enumerate() {
-                *v = read_phi_source(&self.st.vals, src, epoch)
-                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
-            }
-            for (&dst, &c) in dsts.iter().zip(&tmp) {
-                self.set(dst, c);
-            }
-        } else {
-            let mut tmp = std::mem::take(&mut self.st.phi_tmp);
-            tmp.clear();
-            let all = srcs.iter().enumerate().try_for_each(|(k, &src)| {
-                let v = read_phi_source(&self.st.vals, src, epoch)
-                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
-                tmp.push(v);
-                Ok(())
-            });
-            if all.is_ok() {
-                for (&dst, &c) in dsts.iter().zip(&tmp) {
-                    self.set(dst, c);
-                }
-            }
-            self.st.phi_tmp = tmp;
-            all?;
+            return Ok(());
+        }
+        // Some phi reads another's result: read every source before writing any result.
+        let tmp = &mut st.phi_tmp;
+        tmp.clear();
+        for (k, &src) in srcs.iter().enumerate() {
+            tmp.push(read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?);
+        }
+        for (&dst, &c) in dsts.iter().zip(tmp.iter()) {
+            vals[dst as usize] = Slot { c, epoch };
         }
         Ok(())
     }
