@@ -73,8 +73,13 @@ pub(super) fn run<const STATS: bool>(
     for inv in 0..d.invocations {
         st.begin_invocation(code);
         let fuel = opts.fuel.min(total_left);
+        // The value slots are held by the invocation itself for the run (and put back after),
+        // so the hot loop does not reach them through `st` after every store.
+        let mut vals = std::mem::take(&mut st.vals);
         let mut run = Invocation {
             code,
+            vals: &mut vals,
+            epoch: st.epoch,
             st: &mut *st,
             d,
             res: &mut res,
@@ -89,6 +94,7 @@ pub(super) fn run<const STATS: bool>(
         max_iters = run.max_iters;
         loop_passes = run.loop_passes;
         let left = run.fuel;
+        st.vals = vals;
         if let Err((pc, fault)) = outcome {
             return Err(error(code, inv, pc, fault, fuel < opts.fuel));
         }
@@ -141,6 +147,10 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
 /// One invocation in progress.
 struct Invocation<'a> {
     code: &'a Code,
+    /// Value slots (taken out of `st` for the invocation).
+    vals: &'a mut [Slot],
+    /// The invocation's epoch (`st.epoch`).
+    epoch: u32,
     st: &'a mut State,
     d: &'a Dispatch,
     res: &'a mut Results,
@@ -231,13 +241,15 @@ impl Invocation<'_> {
 
     #[inline(always)]
     fn set(&mut self, dst: u32, c: [u32; 4]) {
-        let epoch = self.st.epoch;
-        self.st.vals[dst as usize] = Slot { c, epoch };
+        self.vals[dst as usize] = Slot {
+            c,
+            epoch: self.epoch,
+        };
     }
 
     #[inline(always)]
     fn get(&self, v: u32) -> Result<[u32; 4], Fault> {
-        get(&self.st.vals, v, self.st.epoch)
+        get(self.vals, v, self.epoch)
     }
 
     /// Reads a deref operand: (var, offset, type).
@@ -507,9 +519,8 @@ impl Invocation<'_> {
         let first_src = t.first_src as usize + col * n;
         let srcs = &code.phi_srcs[first_src..first_src + n];
         let dsts = &code.phi_dsts[first_phi..first_phi + n];
-        let epoch = self.st.epoch;
-        let st = &mut *self.st;
-        let vals = &mut st.vals;
+        let epoch = self.epoch;
+        let vals = &mut *self.vals;
         let fault = |k: usize, src: u32| phi_fault(code, block, pred, first_phi + k, src);
         if !t.reads_own_results {
             // No phi reads another's result: each is written as soon as it is read.
@@ -520,7 +531,7 @@ impl Invocation<'_> {
             return Ok(());
         }
         // Some phi reads another's result: read every source before writing any result.
-        let tmp = &mut st.phi_tmp;
+        let tmp = &mut self.st.phi_tmp;
         tmp.clear();
         for (k, &src) in srcs.iter().enumerate() {
             tmp.push(read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?);
