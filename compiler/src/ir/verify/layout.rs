@@ -131,7 +131,7 @@ impl Verifier<'_> {
                         let m = format!("result {v} says it is defined by {def}");
                         self.inst_err(inst, Rule::ResultDef, m);
                     }
-                    Some(_) => {}
+                    Some(_) => self.def_of[v] = inst.into(),
                 }
             }
             match &data.kind {

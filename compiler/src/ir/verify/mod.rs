@@ -74,6 +74,7 @@ mod types;
 pub use types::deref_type;
 
 use super::{Block, Cfg, DomTree, Function, Inst, Program, Value};
+use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use std::fmt;
 
@@ -226,6 +227,7 @@ struct Scratch {
     dom: DomTree,
     seen_inst: SecondaryMap<Inst, bool>,
     seen_block: SecondaryMap<Block, bool>,
+    def_of: SecondaryMap<Value, PackedOption<Inst>>,
     placed: Vec<(Block, Inst, usize)>,
     if_conds: Vec<(Option<Block>, Value)>,
 }
@@ -251,6 +253,8 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     s.seen_inst.resize(func.insts.len());
     s.seen_block.clear();
     s.seen_block.resize(func.blocks.len());
+    s.def_of.clear();
+    s.def_of.resize(func.values.len());
     s.placed.clear();
     s.if_conds.clear();
     let mut v = Verifier {
@@ -262,6 +266,7 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         tree_ok: true,
         seen_inst: std::mem::take(&mut s.seen_inst),
         seen_block: std::mem::take(&mut s.seen_block),
+        def_of: std::mem::take(&mut s.def_of),
         placed: std::mem::take(&mut s.placed),
         if_conds: std::mem::take(&mut s.if_conds),
     };
@@ -282,6 +287,7 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     s.dom = v.dom;
     s.seen_inst = v.seen_inst;
     s.seen_block = v.seen_block;
+    s.def_of = v.def_of;
     s.placed = v.placed;
     s.if_conds = v.if_conds;
     if v.errors.is_empty() {
@@ -302,6 +308,10 @@ struct Verifier<'a> {
     tree_ok: bool,
     seen_inst: SecondaryMap<Inst, bool>,
     seen_block: SecondaryMap<Block, bool>,
+    /// For each value: its defining instruction when the layout walk found that instruction
+    /// placed (first placement) with the value as its result and the value's `def` pointing
+    /// back at it, which is everything [`Verifier::placed_def`] checks before the position.
+    def_of: SecondaryMap<Value, PackedOption<Inst>>,
     /// Placed instructions (first placement only) with their block and index.
     placed: Vec<(Block, Inst, usize)>,
     /// `if` conditions with the block before the `if`.
