@@ -27,7 +27,21 @@ pub enum Op {
         dst: u32,
         k: u32,
     },
-    Alu {
+    /// A one-operand ALU op (split by arity so the common ops read only their operands).
+    Alu1 {
+        op: AluOp,
+        comps: u8,
+        dst: u32,
+        a: u32,
+    },
+    Alu2 {
+        op: AluOp,
+        comps: u8,
+        dst: u32,
+        a: u32,
+        b: u32,
+    },
+    Alu3 {
         op: AluOp,
         comps: u8,
         dst: u32,
@@ -168,6 +182,9 @@ pub struct PhiTable {
     pub phis: u32,
     /// First entry in [`Code::phi_srcs`].
     pub first_src: u32,
+    /// Whether some source is a result of these phis (a swap, a phi reading itself): only
+    /// then must every source be read before any result is written.
+    pub reads_own_results: bool,
 }
 
 /// A lowered program (all vectors keep their capacity across programs).
@@ -213,6 +230,8 @@ pub struct Code {
     pub(super) breaks: Vec<(usize, usize)>,
     /// Scratch: phi instructions of the block being lowered.
     pub(super) block_phis: Vec<Inst>,
+    /// Scratch: the sorted results of the block's phis.
+    pub(super) sorted_dsts: Vec<u32>,
 }
 
 impl Code {
@@ -233,6 +252,7 @@ impl Code {
         self.loops.clear();
         self.breaks.clear();
         self.block_phis.clear();
+        self.sorted_dsts.clear();
         self.var_words = 0;
         self.nvalues = 0;
         self.nregs = 0;

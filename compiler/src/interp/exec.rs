@@ -9,13 +9,10 @@
 use super::code::{Code, Op, NONE};
 use super::memory::{Slot, State};
 use super::{InterpError, RunOptions, RunStats};
-use crate::ir::{Block, Inst, Program, Value};
+use crate::ir::{AluOp, Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{texture_result, TexRequest};
-
-/// Phi groups up to this size are read into a stack buffer.
-const SMALL_PHIS: usize = 8;
 
 /// What went wrong inside the hot loop.
 #[derive(Clone, Copy, Debug)]
@@ -76,8 +73,13 @@ pub(super) fn run<const STATS: bool>(
     for inv in 0..d.invocations {
         st.begin_invocation(code);
         let fuel = opts.fuel.min(total_left);
+        // The value slots are held by the invocation itself for the run (and put back after),
+        // so the hot loop does not reach them through `st` after every store.
+        let mut vals = std::mem::take(&mut st.vals);
         let mut run = Invocation {
             code,
+            vals: &mut vals,
+            epoch: st.epoch,
             st: &mut *st,
             d,
             res: &mut res,
@@ -92,6 +94,7 @@ pub(super) fn run<const STATS: bool>(
         max_iters = run.max_iters;
         loop_passes = run.loop_passes;
         let left = run.fuel;
+        st.vals = vals;
         if let Err((pc, fault)) = outcome {
             return Err(error(code, inv, pc, fault, fuel < opts.fuel));
         }
@@ -144,6 +147,10 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
 /// One invocation in progress.
 struct Invocation<'a> {
     code: &'a Code,
+    /// Value slots (taken out of `st` for the invocation).
+    vals: &'a mut [Slot],
+    /// The invocation's epoch (`st.epoch`).
+    epoch: u32,
     st: &'a mut State,
     d: &'a Dispatch,
     res: &'a mut Results,
@@ -167,6 +174,21 @@ fn get(vals: &[Slot], v: u32, epoch: u32) -> Result<[u32; 4], Fault> {
     } else {
         Err(Fault::Undefined(v))
     }
+}
+
+/// `op` on the first `comps` components of the operands (the rest 0). Scalars, most ALU ops
+/// executed, take a path without the loop.
+#[inline(always)]
+fn alu(op: AluOp, comps: u8, a: [u32; 4], b: [u32; 4], c: [u32; 4]) -> [u32; 4] {
+    let mut out = [0; 4];
+    if comps == 1 {
+        out[0] = op.eval(a[0], b[0], c[0]);
+    } else {
+        for i in 0..comps as usize {
+            out[i] = op.eval(a[i], b[i], c[i]);
+        }
+    }
+    out
 }
 
 /// The value phi source `src` holds, if it is a source ([`NONE`] is not) written in `epoch`.
@@ -219,13 +241,15 @@ impl Invocation<'_> {
 
     #[inline(always)]
     fn set(&mut self, dst: u32, c: [u32; 4]) {
-        let epoch = self.st.epoch;
-        self.st.vals[dst as usize] = Slot { c, epoch };
+        self.vals[dst as usize] = Slot {
+            c,
+            epoch: self.epoch,
+        };
     }
 
     #[inline(always)]
     fn get(&self, v: u32) -> Result<[u32; 4], Fault> {
-        get(&self.st.vals, v, self.st.epoch)
+        get(self.vals, v, self.epoch)
     }
 
     /// Reads a deref operand: (var, offset, type).
@@ -274,7 +298,22 @@ impl Invocation<'_> {
                 let c = self.code.consts[k as usize];
                 self.set(dst, c);
             }
-            Op::Alu {
+            Op::Alu1 { op, comps, dst, a } => {
+                let a = self.get(a)?;
+                self.set(dst, alu(op, comps, a, a, a));
+            }
+            Op::Alu2 {
+                op,
+                comps,
+                dst,
+                a,
+                b,
+            } => {
+                let a = self.get(a)?;
+                let b = self.get(b)?;
+                self.set(dst, alu(op, comps, a, b, b));
+            }
+            Op::Alu3 {
                 op,
                 comps,
                 dst,
@@ -283,11 +322,7 @@ impl Invocation<'_> {
                 let a = self.get(args[0])?;
                 let b = self.get(args[1])?;
                 let c = self.get(args[2])?;
-                let mut out = [0; 4];
-                for i in 0..comps as usize {
-                    out[i] = op.eval(a[i], b[i], c[i]);
-                }
-                self.set(dst, out);
+                self.set(dst, alu(op, comps, a, b, c));
             }
             Op::Vec { comps, dst, args } => {
                 let mut out = [0; 4];
@@ -484,32 +519,25 @@ impl Invocation<'_> {
         let first_src = t.first_src as usize + col * n;
         let srcs = &code.phi_srcs[first_src..first_src + n];
         let dsts = &code.phi_dsts[first_phi..first_phi + n];
-        let epoch = self.st.epoch;
-        if n <= SMALL_PHIS {
-            let mut tmp = [[0; 4]; SMALL_PHIS];
-            for (k, (v, &src)) in tmp.iter_mut().zip(srcs).enumerate() {
-                *v = read_phi_source(&self.st.vals, src, epoch)
-                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
+        let epoch = self.epoch;
+        let vals = &mut *self.vals;
+        let fault = |k: usize, src: u32| phi_fault(code, block, pred, first_phi + k, src);
+        if !t.reads_own_results {
+            // No phi reads another's result: each is written as soon as it is read.
+            for (k, (&dst, &src)) in dsts.iter().zip(srcs).enumerate() {
+                let c = read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?;
+                vals[dst as usize] = Slot { c, epoch };
             }
-            for (&dst, &c) in dsts.iter().zip(&tmp) {
-                self.set(dst, c);
-            }
-        } else {
-            let mut tmp = std::mem::take(&mut self.st.phi_tmp);
-            tmp.clear();
-            let all = srcs.iter().enumerate().try_for_each(|(k, &src)| {
-                let v = read_phi_source(&self.st.vals, src, epoch)
-                    .ok_or_else(|| phi_fault(code, block, pred, first_phi + k, src))?;
-                tmp.push(v);
-                Ok(())
-            });
-            if all.is_ok() {
-                for (&dst, &c) in dsts.iter().zip(&tmp) {
-                    self.set(dst, c);
-                }
-            }
-            self.st.phi_tmp = tmp;
-            all?;
+            return Ok(());
+        }
+        // Some phi reads another's result: read every source before writing any result.
+        let tmp = &mut self.st.phi_tmp;
+        tmp.clear();
+        for (k, &src) in srcs.iter().enumerate() {
+            tmp.push(read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?);
+        }
+        for (&dst, &c) in dsts.iter().zip(tmp.iter()) {
+            vals[dst as usize] = Slot { c, epoch };
         }
         Ok(())
     }

@@ -210,11 +210,12 @@ impl Code {
             }
         }
         let npreds = self.phi_preds.len() - first_pred;
-        let table = PhiTable {
+        let mut table = PhiTable {
             preds: (first_pred as u32, self.phi_preds.len() as u32),
             first_phi: self.phi_dsts.len() as u32,
             phis: self.block_phis.len() as u32,
             first_src: self.phi_srcs.len() as u32,
+            reads_own_results: false,
         };
         let nphis = self.block_phis.len();
         let first_src = self.phi_srcs.len();
@@ -240,6 +241,13 @@ impl Code {
             self.phi_dsts.push(dst);
             self.phi_insts.push(inst);
         }
+        self.sorted_dsts.clear();
+        self.sorted_dsts
+            .extend_from_slice(&self.phi_dsts[table.first_phi as usize..]);
+        self.sorted_dsts.sort_unstable();
+        table.reads_own_results = self.phi_srcs[first_src..]
+            .iter()
+            .any(|src| self.sorted_dsts.binary_search(src).is_ok());
         self.phi_tables.push(table);
         Ok((self.phi_tables.len() - 1) as u32)
     }
@@ -271,15 +279,26 @@ impl Code {
                 let comps = slot_comps(f.ty(Value::from_u32(dst)))
                     .ok_or_else(|| malformed(inst, "ALU result is not data"))?;
                 let mut a = [0; 3];
-                for k in 0..3 {
-                    let v = args[k.min(op.arity().max(1) - 1)];
-                    a[k] = self.operand(f, v, inst)?;
+                let arity = op.arity().clamp(1, 3);
+                for k in 0..arity {
+                    a[k] = self.operand(f, args[k], inst)?;
                 }
-                Op::Alu {
-                    op: *op,
-                    comps,
-                    dst,
-                    args: a,
+                let (op, [a, b, c]) = (*op, a);
+                match arity {
+                    1 => Op::Alu1 { op, comps, dst, a },
+                    2 => Op::Alu2 {
+                        op,
+                        comps,
+                        dst,
+                        a,
+                        b,
+                    },
+                    _ => Op::Alu3 {
+                        op,
+                        comps,
+                        dst,
+                        args: [a, b, c],
+                    },
                 }
             }
             InstKind::Vec { args } => {

@@ -38,6 +38,13 @@ pub struct Cfg {
     entry: Option<Block>,
     /// Edges in discovery order (program order of their sources); scratch for the CSR build.
     edges: Vec<(Block, Block)>,
+    /// The edges, entry and block count of the previous computation: when a recomputation
+    /// finds the same, the adjacency lists and the reverse post-order (functions of these
+    /// alone) are kept.
+    prev_edges: Vec<(Block, Block)>,
+    prev_blocks: usize,
+    /// Whether the last recomputation found the edges, entry and block count unchanged.
+    edges_unchanged: bool,
     /// `succ_list[succ_range[b].0 .. succ_range[b].1]` are the successors of `b`.
     succ_range: SecondaryMap<Block, (u32, u32)>,
     succ_list: Vec<Block>,
@@ -80,12 +87,6 @@ impl Cfg {
     /// Recomputes the CFG of `func` in place, reusing allocations.
     pub fn recompute(&mut self, func: &Function) {
         let nb = func.blocks.len();
-        for map in [&mut self.succ_range, &mut self.pred_range] {
-            map.clear();
-            map.resize(nb);
-        }
-        self.rpo_num.clear();
-        self.rpo_num.resize(nb);
         for map in [
             &mut self.loop_of,
             &mut self.loop_parent,
@@ -100,15 +101,36 @@ impl Cfg {
         self.placed.resize(nb);
         self.inst_pos.clear();
         self.inst_pos.resize(func.insts.len());
+        std::mem::swap(&mut self.edges, &mut self.prev_edges);
         self.edges.clear();
+
+        let prev_entry = self.entry;
+        self.entry = first_block(&func.body).filter(|b| b.index() < nb);
+        self.walk(func, &func.body, None, None, None, 0);
+        self.edges_unchanged =
+            self.edges == self.prev_edges && self.entry == prev_entry && nb == self.prev_blocks;
+        self.prev_blocks = nb;
+        if self.edges_unchanged {
+            return;
+        }
+        for map in [&mut self.succ_range, &mut self.pred_range] {
+            map.clear();
+            map.resize(nb);
+        }
+        self.rpo_num.clear();
+        self.rpo_num.resize(nb);
         self.succ_list.clear();
         self.pred_list.clear();
         self.rpo.clear();
-
-        self.entry = first_block(&func.body).filter(|b| b.index() < nb);
-        self.walk(func, &func.body, None, None, None, 0);
         self.build_adjacency(nb);
         self.compute_rpo();
+    }
+
+    /// Whether the last [`Cfg::recompute`] found the same edges, entry and block count as the
+    /// one before it (so the adjacency, the reverse post-order and anything derived from
+    /// them alone, such as a [`DomTree`], are still valid).
+    pub fn edges_unchanged(&self) -> bool {
+        self.edges_unchanged
     }
 
     /// Records the blocks of `list` and their outgoing edges. `cont` is where control goes

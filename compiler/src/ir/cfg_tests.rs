@@ -240,3 +240,35 @@ fn recompute_reuses_and_matches() {
     dt.recompute(&cfg);
     assert_eq!(dt.idom(b(9)), Some(b(8)));
 }
+
+/// Recomputing on another function, and back, gives what a fresh computation gives; the
+/// edges are reported unchanged only when they are.
+#[test]
+fn recompute_across_functions_keeps_nothing_stale() {
+    let loops = nested_loops();
+    let mut bld = Builder::new();
+    bld.begin_loop();
+    bld.end_loop();
+    let endless = bld.finish();
+    let mut cfg = Cfg::default();
+    for (f, unchanged) in [
+        (&loops, false),
+        (&loops, true),
+        (&endless, false),
+        (&loops, false),
+        (&Function::default(), false),
+        (&endless, false),
+        (&endless, true),
+    ] {
+        cfg.recompute(f);
+        assert_eq!(cfg.edges_unchanged(), unchanged);
+        let fresh = Cfg::compute(f);
+        assert_eq!(cfg.rpo(), fresh.rpo());
+        for k in 0..f.blocks.len() {
+            let blk = b(k as u32);
+            assert_eq!(cfg.succs(blk), fresh.succs(blk));
+            assert_eq!(cfg.preds(blk), fresh.preds(blk));
+            assert_eq!(cfg.rpo_index(blk), fresh.rpo_index(blk));
+        }
+    }
+}

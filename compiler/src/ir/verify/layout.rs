@@ -2,7 +2,6 @@
 
 use super::{exists, Location, Rule, Verifier};
 use crate::ir::{Block, CfNode, InstKind};
-use cranelift_entity::SecondaryMap;
 
 /// Which list of the tree is being walked, for messages.
 #[derive(Copy, Clone)]
@@ -28,20 +27,12 @@ impl Verifier<'_> {
     /// Walks the tree: list shapes, block and instruction placement, jumps and phis.
     /// Records the placed instructions and `if` conditions for the later checks.
     pub(super) fn check_layout(&mut self) {
-        let mut seen_block = SecondaryMap::<Block, bool>::new();
         let mut prev = None;
         let body = &self.func.body;
-        self.walk_list(body, ListKind::Top, 0, &mut prev, &mut seen_block);
+        self.walk_list(body, ListKind::Top, 0, &mut prev);
     }
 
-    fn walk_list(
-        &mut self,
-        list: &[CfNode],
-        kind: ListKind,
-        loops: u32,
-        prev: &mut Option<Block>,
-        seen_block: &mut SecondaryMap<Block, bool>,
-    ) {
+    fn walk_list(&mut self, list: &[CfNode], kind: ListKind, loops: u32, prev: &mut Option<Block>) {
         let loc = prev.map_or(Location::Program, Location::Block);
         // Only formatted when an error is reported: the verifier runs after every pass.
         let prev_block = *prev;
@@ -68,18 +59,18 @@ impl Verifier<'_> {
                         let m = format!("{b} is followed by another block in {}", kind.name());
                         self.shape_err(Location::Block(*b), m);
                     }
-                    self.walk_block(*b, loops, seen_block);
+                    self.walk_block(*b, loops);
                     *prev = Some(*b);
                 }
                 CfNode::If(n) => {
                     self.check_adjacent_cf(list, i, *prev, kind);
                     self.if_conds.push((*prev, n.cond));
-                    self.walk_list(&n.then_list, ListKind::Then, loops, prev, seen_block);
-                    self.walk_list(&n.else_list, ListKind::Else, loops, prev, seen_block);
+                    self.walk_list(&n.then_list, ListKind::Then, loops, prev);
+                    self.walk_list(&n.else_list, ListKind::Else, loops, prev);
                 }
                 CfNode::Loop(l) => {
                     self.check_adjacent_cf(list, i, *prev, kind);
-                    self.walk_list(&l.body, ListKind::LoopBody, loops + 1, prev, seen_block);
+                    self.walk_list(&l.body, ListKind::LoopBody, loops + 1, prev);
                 }
             }
         }
@@ -99,7 +90,7 @@ impl Verifier<'_> {
         self.report(loc, Rule::ListShape, message);
     }
 
-    fn walk_block(&mut self, b: Block, loops: u32, seen_block: &mut SecondaryMap<Block, bool>) {
+    fn walk_block(&mut self, b: Block, loops: u32) {
         let func = self.func;
         if !exists(func.blocks.len(), b) {
             self.tree_ok = false;
@@ -107,13 +98,13 @@ impl Verifier<'_> {
             self.report(Location::Block(b), Rule::UnknownEntity, m);
             return;
         }
-        if seen_block[b] {
+        if self.seen_block[b] {
             self.tree_ok = false;
             let m = format!("{b} is placed more than once");
             self.report(Location::Block(b), Rule::DuplicatePlacement, m);
             return;
         }
-        seen_block[b] = true;
+        self.seen_block[b] = true;
         let insts = &func.blocks[b].insts;
         let mut phis_done = false;
         for (k, &inst) in insts.iter().enumerate() {
@@ -140,7 +131,7 @@ impl Verifier<'_> {
                         let m = format!("result {v} says it is defined by {def}");
                         self.inst_err(inst, Rule::ResultDef, m);
                     }
-                    Some(_) => {}
+                    Some(_) => self.def_of[v] = inst.into(),
                 }
             }
             match &data.kind {

@@ -74,6 +74,7 @@ mod types;
 pub use types::deref_type;
 
 use super::{Block, Cfg, DomTree, Function, Inst, Program, Value};
+use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use std::fmt;
 
@@ -225,6 +226,8 @@ struct Scratch {
     cfg: Cfg,
     dom: DomTree,
     seen_inst: SecondaryMap<Inst, bool>,
+    seen_block: SecondaryMap<Block, bool>,
+    def_of: SecondaryMap<Value, PackedOption<Inst>>,
     placed: Vec<(Block, Inst, usize)>,
     if_conds: Vec<(Option<Block>, Value)>,
 }
@@ -245,7 +248,13 @@ pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
 fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     let func = &p.func;
     s.cfg.recompute(func);
+    // Sized up front: growing a `SecondaryMap` one index at a time showed in the profile.
     s.seen_inst.clear();
+    s.seen_inst.resize(func.insts.len());
+    s.seen_block.clear();
+    s.seen_block.resize(func.blocks.len());
+    s.def_of.clear();
+    s.def_of.resize(func.values.len());
     s.placed.clear();
     s.if_conds.clear();
     let mut v = Verifier {
@@ -256,10 +265,16 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         dom: std::mem::take(&mut s.dom),
         tree_ok: true,
         seen_inst: std::mem::take(&mut s.seen_inst),
+        seen_block: std::mem::take(&mut s.seen_block),
+        def_of: std::mem::take(&mut s.def_of),
         placed: std::mem::take(&mut s.placed),
         if_conds: std::mem::take(&mut s.if_conds),
     };
-    v.dom.recompute(&v.cfg);
+    // The dominator tree is a function of the edges and the entry alone; most passes leave
+    // both alone, so the tree of the previous run (kept with this CFG) still holds.
+    if !v.cfg.edges_unchanged() {
+        v.dom.recompute(&v.cfg);
+    }
     v.check_declarations();
     v.check_layout();
     for k in 0..v.placed.len() {
@@ -271,6 +286,8 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     s.cfg = v.cfg;
     s.dom = v.dom;
     s.seen_inst = v.seen_inst;
+    s.seen_block = v.seen_block;
+    s.def_of = v.def_of;
     s.placed = v.placed;
     s.if_conds = v.if_conds;
     if v.errors.is_empty() {
@@ -290,6 +307,11 @@ struct Verifier<'a> {
     /// Whether the tree is well formed enough for the CFG to mean anything.
     tree_ok: bool,
     seen_inst: SecondaryMap<Inst, bool>,
+    seen_block: SecondaryMap<Block, bool>,
+    /// For each value: its defining instruction when the layout walk found that instruction
+    /// placed (first placement) with the value as its result and the value's `def` pointing
+    /// back at it, which is everything [`Verifier::placed_def`] checks before the position.
+    def_of: SecondaryMap<Value, PackedOption<Inst>>,
     /// Placed instructions (first placement only) with their block and index.
     placed: Vec<(Block, Inst, usize)>,
     /// `if` conditions with the block before the `if`.

@@ -9,6 +9,22 @@ impl Verifier<'_> {
     /// The definition of `v` as (block, index) if `v` is defined by a placed instruction
     /// whose result it is; otherwise reports why not (at `loc`) and returns none.
     fn placed_def(&mut self, loc: Location, v: Value) -> Option<(Block, usize)> {
+        let def = match self.def_of.get(v).and_then(|d| d.expand()) {
+            Some(def) => def,
+            None => self.unplaced_def(loc, v)?,
+        };
+        let pos = self.cfg.inst_position(def);
+        if pos.is_none() {
+            // Placed, but in a block the CFG dropped; layout errors cover it.
+            self.tree_ok = false;
+        }
+        pos
+    }
+
+    /// The definition of `v` when the layout walk did not find it placed: reports why it is
+    /// not (at `loc`) and returns none.
+    #[cold]
+    fn unplaced_def(&mut self, loc: Location, v: Value) -> Option<Inst> {
         let func = self.func;
         let Some(vd) = func.values.get(v) else {
             self.report(
@@ -37,34 +53,22 @@ impl Verifier<'_> {
             self.report(loc, Rule::UndefinedValue, m);
             return None;
         }
-        let pos = self.cfg.inst_position(def);
-        if pos.is_none() {
-            // Placed, but in a block the CFG dropped; layout errors cover it.
-            self.tree_ok = false;
-        }
-        pos
+        Some(def)
     }
 
     /// Checks that every operand of `inst` (at `index` in `block`) is defined and, outside
     /// phis, dominated by its definition; checks phi sources against the predecessors.
     pub(super) fn check_operands(&mut self, block: Block, inst: Inst, index: usize) {
-        let kind = &self.func.insts[inst].kind;
+        let func = self.func;
+        let kind = &func.insts[inst].kind;
         if let InstKind::Phi { sources } = kind {
             self.check_phi(block, inst, sources);
             return;
         }
-        let mut args: [Value; 8] = [Value::from_u32(0); 8];
-        let mut n = 0;
-        kind.visit_args(|v| {
-            if n < args.len() {
-                args[n] = v;
-                n += 1;
-            }
-        });
         let loc = Location::Inst(inst);
-        for &v in &args[..n] {
+        kind.visit_args(|v| {
             let Some(def) = self.placed_def(loc, v) else {
-                continue;
+                return;
             };
             if self.tree_ok
                 && self.cfg.is_reachable(block)
@@ -73,7 +77,7 @@ impl Verifier<'_> {
                 let m = format!("{v} (defined in {}) does not dominate this use", def.0);
                 self.inst_err(inst, Rule::NotDominated, m);
             }
-        }
+        });
     }
 
     fn check_phi(&mut self, block: Block, inst: Inst, sources: &[PhiSource]) {

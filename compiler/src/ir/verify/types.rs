@@ -95,20 +95,27 @@ impl Verifier<'_> {
         self.func.values.get(v).map(|vd| vd.ty)
     }
 
-    /// Checks `v` is data; returns its bit size and component count.
+    /// Checks `v` is data; returns its bit size and component count. Inlined (it runs for
+    /// almost every operand); the reports are out of line.
+    #[inline]
     fn data(&mut self, inst: Inst, v: Value, what: &str) -> Option<(BitSize, u8)> {
         match self.vty(v)? {
             Type::Data { bits, comps } => Some((bits, comps)),
-            Type::Deref => {
-                let m = format!("{what} {v} is a deref, used as data");
-                self.inst_err(inst, Rule::DerefUse, m);
+            ty => {
+                self.not_data(inst, v, ty, what);
                 None
             }
-            Type::None => {
-                let m = format!("{what} {v} has no type");
-                self.inst_err(inst, Rule::OperandType, m);
-                None
-            }
+        }
+    }
+
+    #[cold]
+    fn not_data(&mut self, inst: Inst, v: Value, ty: Type, what: &str) {
+        if ty == Type::Deref {
+            let m = format!("{what} {v} is a deref, used as data");
+            self.inst_err(inst, Rule::DerefUse, m);
+        } else {
+            let m = format!("{what} {v} has no type");
+            self.inst_err(inst, Rule::OperandType, m);
         }
     }
 
