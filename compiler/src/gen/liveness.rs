@@ -12,7 +12,7 @@
 //! of VGRFs which leave loops"). That matters because fills write whole registers (NoMask).
 
 use super::flow::{self, Flow, Graph};
-use super::vinst::{VInst, VOp, VProgram};
+use super::vinst::{VInst, VOp, VProgram, VReg};
 use cranelift_entity::EntityRef;
 use sim::gen::{Op, Pred};
 
@@ -198,6 +198,45 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
     Some(l)
 }
 
+/// The liveness of `p` after `spill_regs` took the registers `spilled` out of `l`'s
+/// program and added the registers from `l.base.len()` on; `None` if the control flow is
+/// not structured.
+///
+/// Spill code is never control flow and sits next to the instruction it serves, in its
+/// block, so the blocks and edges stay as they were (only their instruction ranges move),
+/// and its temporaries are born and die in that block: live in and out of no block. The
+/// other registers are read and written as before, so their live sets are the same fixed
+/// point; the spilled ones are no longer read anywhere. So the sets need no new solve: the
+/// spilled registers' units go and the new units join, never live across blocks.
+pub fn after_spill(mut l: Liveness, p: &VProgram, spilled: &[VReg]) -> Option<Liveness> {
+    let graph = flow::graph(&flows(&p.insts))?;
+    if graph.len() != l.graph.len() {
+        // Not what spill code does; solve afresh rather than trust the old sets.
+        return compute(p);
+    }
+    l.graph = graph;
+    for (k, info) in p.regs.iter().skip(l.base.len()) {
+        debug_assert_eq!(k.index(), l.base.len());
+        l.base.push(l.units as u32);
+        l.units += info.size as usize;
+    }
+    let words = l.units.div_ceil(64);
+    let gone: Vec<std::ops::Range<usize>> = spilled
+        .iter()
+        .map(|&v| {
+            let b = l.base[v.index()] as usize;
+            b..b + p.regs[v].size as usize
+        })
+        .collect();
+    for set in l.livein.iter_mut().chain(l.liveout.iter_mut()) {
+        for u in gone.iter().flat_map(|r| r.clone()) {
+            set.clear(u);
+        }
+        set.0.resize(words, 0);
+    }
+    Some(l)
+}
+
 /// One live interval per register, `[start, end)` in positions; `start >= end` if the
 /// register is never touched.
 pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
@@ -244,7 +283,7 @@ pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
     let mut out = vec![(u32::MAX, 0u32); p.regs.len()];
     for (k, o) in out.iter_mut().enumerate() {
         let lo = l.base[k] as usize;
-        let hi = lo + p.regs[super::vinst::VReg::new(k)].size as usize;
+        let hi = lo + p.regs[VReg::new(k)].size as usize;
         for u in &iv[lo..hi] {
             o.0 = o.0.min(u.0);
             o.1 = o.1.max(u.1);

@@ -22,6 +22,7 @@ pub mod checker;
 pub mod dce;
 pub mod emit;
 pub mod flow;
+pub mod interference;
 pub mod liveness;
 pub mod lower;
 mod lower_alu;

@@ -27,16 +27,15 @@
 //!   only optimistically pushed ones). Spill temporaries and unshared payloads are never
 //!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over.
 
+use super::interference::Interference;
 use super::liveness::{self, BitSet};
 use super::spill::{assign_slots, spill_regs, MAX_SPILL_GRFS};
-use super::vinst::{VOp, VProgram, VReg};
+use super::vinst::{VProgram, VReg};
 use super::CompileError;
 use crate::heuristics::{ColourOrder, GenHeuristics, Picker, SpillChoice};
 use crate::planted::{Plant, Plants};
 use crate::profile::{self, Phase};
 use cranelift_entity::EntityRef;
-use rustc_hash::FxHashSet;
-use sim::gen::{ExecSize, Op};
 
 /// The result of allocation.
 #[derive(Clone, Debug, Default)]
@@ -65,23 +64,36 @@ pub fn allocate(
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
-    let mut adj = Vec::new();
+    let mut graph = Interference::default();
+    // Registers before the last spill (those after are its temporaries).
+    let mut first_new = None;
+    // Liveness of the last round, and the registers spilled after it.
+    let mut live = None;
+    let mut last_spilled: Vec<VReg> = Vec::new();
     for round in 1.. {
         let iv = profile::time(Phase::Liveness, || {
-            let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
-            Ok(liveness::intervals(p, &live))
+            let l = match live.take() {
+                None => liveness::compute(p),
+                Some(l) => liveness::after_spill(l, p, &last_spilled),
+            }
+            .ok_or(CompileError::Unstructured)?;
+            let iv = liveness::intervals(p, &l);
+            live = Some(l);
+            Ok(iv)
         })?;
         let n = p.regs.len();
         spilled_regs.resize(n, false);
-        profile::time(Phase::Interference, || {
-            interference(p, &iv, plants, &mut adj)
+        profile::time(Phase::Interference, || match first_new {
+            None => graph.build(p, &iv, plants),
+            Some(first) => graph.update(p, &iv, plants, &spilled_regs, first),
         });
+        let adj = &graph.adj;
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
         let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
-            let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r, h.order);
+            let (stack, optimistic, pressure) = simplify(adj, &sizes, &present, r, h.order);
             (
-                select(&adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
+                select(adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
                 optimistic,
                 pressure,
             )
@@ -133,7 +145,10 @@ pub fn allocate(
             slots.push(sizes[v] as u8);
             spilled_regs[v] = true;
         }
+        first_new = Some(n);
         spill_regs(p, &spills);
+        last_spilled.clear();
+        last_spilled.extend(spills.iter().map(|&(v, _)| v));
         if slots.len() > 4096 {
             return Err(CompileError::NoRegisterToSpill { grfs });
         }
@@ -176,52 +191,6 @@ const FAILURES_PER_SPILL: usize = 3;
 /// compiles of `gpufuzz bench --seed 1` (both widths, three failures per spill) it cuts the
 /// rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
 const SPILLING_RATE: usize = 11;
-
-/// Adjacency lists from interval overlap plus the instruction rules.
-/// `adj` is overwritten (its lists keep their capacity across rounds).
-fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<Vec<u32>>) {
-    let n = iv.len();
-    adj.resize_with(n, Vec::new);
-    adj.iter_mut().for_each(Vec::clear);
-    // By start, then index: sorted as plain pairs (a key read through `iv` per comparison
-    // made the sort a twentieth of the allocator).
-    let mut order: Vec<(u32, u32)> = (0..n)
-        .filter(|&v| iv[v].0 < iv[v].1)
-        .map(|v| (iv[v].0, v as u32))
-        .collect();
-    order.sort_unstable();
-    let mut active: Vec<usize> = Vec::new();
-    for (start, v) in order {
-        let v = v as usize;
-        active.retain(|&a| iv[a].1 > start);
-        for &a in &active {
-            adj[a].push(v as u32);
-            adj[v].push(a as u32);
-        }
-        active.push(v);
-    }
-    // Overlapping intervals are already neighbours; other pairs the rules add are kept in
-    // `extra` so that each is added once.
-    let overlap = |a: usize, b: usize| iv[a].0 < iv[b].1 && iv[b].0 < iv[a].1;
-    let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
-    let mut add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
-        if a != b && !overlap(a, b) && extra.insert((a.min(b) as u32, a.max(b) as u32)) {
-            adj[a].push(b as u32);
-            adj[b].push(a as u32);
-        }
-    };
-    for inst in &p.insts {
-        let Some(d) = inst.dst else { continue };
-        let rule = match inst.op {
-            VOp::LoadPayload(_) => true,
-            VOp::Hw(Op::Send(_)) => true,
-            VOp::Hw(_) => inst.exec == ExecSize::S16 && !plants.has(Plant::GenSimd16Overlap),
-        };
-        if rule {
-            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), adj));
-        }
-    }
-}
 
 /// Simplify: the colouring order (last pushed first popped), which nodes went
 /// optimistically, and each node's pressure on its neighbours before any was pushed (the
