@@ -70,6 +70,7 @@ pub fn allocate(
     // Liveness of the last round, and the registers spilled after it.
     let mut live = None;
     let mut last_spilled: Vec<VReg> = Vec::new();
+    let mut cost = None;
     for round in 1.. {
         let iv = profile::time(Phase::Liveness, || {
             let l = match live.take() {
@@ -114,7 +115,9 @@ pub fn allocate(
                 rounds: round,
             });
         }
-        let cost = spill_costs(p, h);
+        // Spill code leaves the other registers' reads and writes as they were and its
+        // temporaries are never candidates, so the first failing round's costs stay exact.
+        let cost = cost.get_or_insert_with(|| spill_costs(p, h));
         let mut candidates: Vec<(f64, usize)> = (0..n)
             .filter(|&v| {
                 let info = p.regs[VReg::new(v)];
@@ -220,21 +223,27 @@ fn simplify(
             adj[v].len() * (sizes[v] - 1) + around
         })
         .collect();
-    let mut q = pressure.clone();
-    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
-    let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
+    // Each node's state in one place: the neighbour loop below is most of the colouring.
+    let mut nodes: Vec<Node> = (0..n)
+        .map(|v| Node {
+            q: pressure[v],
+            size: sizes[v],
+            bases: (r + 1).saturating_sub(sizes[v]),
+            removed: !present[v],
+            lowered: false,
+        })
+        .collect();
     let mut optimistic = vec![false; n];
     let mut stack = Vec::with_capacity(n);
-    let mut left = removed.iter().filter(|r| !**r).count();
+    let mut left = present.iter().filter(|p| **p).count();
     let mut colourable = BitSet::new(n);
-    for v in 0..n {
-        if !removed[v] && q[v] < bases(v) {
+    for (v, node) in nodes.iter().enumerate() {
+        if !node.removed && node.q < node.bases {
             colourable.set(v);
         }
     }
-    let mut least = MinTree::new((0..n).map(|v| (!removed[v]).then_some(q[v])));
+    let mut least = MinTree::new(nodes.iter().map(|node| (!node.removed).then_some(node.q)));
     let mut lowered: Vec<u32> = Vec::new();
-    let mut is_lowered = vec![false; n];
     // The sweep restarts from `start` after every optimistic push or full pass; ascending,
     // `cursor` is the next node to look at, descending one past it.
     let descending = order == ColourOrder::Descending;
@@ -260,40 +269,54 @@ fn simplify(
             }
             None => {
                 for m in lowered.drain(..) {
-                    let m = m as usize;
-                    is_lowered[m] = false;
-                    if !removed[m] {
-                        least.decrease(m, q[m]);
+                    let node = &mut nodes[m as usize];
+                    node.lowered = false;
+                    if !node.removed {
+                        least.decrease(m as usize, node.q);
                     }
                 }
-                let v = least.min(&removed).expect("a node is left");
+                let v = least.min(|v| nodes[v].removed).expect("a node is left");
                 optimistic[v] = true;
                 cursor = start;
                 v
             }
         };
         colourable.clear(v);
-        removed[v] = true;
+        nodes[v].removed = true;
         stack.push(v);
         left -= 1;
         // A removed neighbour's pressure is never read again.
-        let share = sizes[v] - 1;
+        let share = nodes[v].size - 1;
         for &m in &adj[v] {
-            let m = m as usize;
-            if removed[m] {
+            let node = &mut nodes[m as usize];
+            if node.removed {
                 continue;
             }
-            q[m] = q[m].saturating_sub(share + sizes[m]);
-            if q[m] < bases(m) {
+            node.q = node.q.saturating_sub(share + node.size);
+            if node.q < node.bases {
                 // Pushed before any optimistic choice: its key no longer matters.
-                colourable.set(m);
-            } else if !is_lowered[m] {
-                is_lowered[m] = true;
-                lowered.push(m as u32);
+                colourable.set(m as usize);
+            } else if !node.lowered {
+                node.lowered = true;
+                lowered.push(m);
             }
         }
     }
     (stack, optimistic, pressure)
+}
+
+/// A node of simplify.
+struct Node {
+    /// Pressure on the neighbours left.
+    q: usize,
+    /// GRFs.
+    size: usize,
+    /// Bases it can take: trivially colourable while `q` is below.
+    bases: usize,
+    /// Pushed (or never there).
+    removed: bool,
+    /// Waiting in `lowered` to tell the tree its lower pressure.
+    lowered: bool,
 }
 
 /// A tournament tree over nodes keyed by `(pressure, node)`: the node of least pressure,
@@ -347,14 +370,14 @@ impl MinTree {
     }
 
     /// The least node not `removed`.
-    fn min(&mut self, removed: &[bool]) -> Option<usize> {
+    fn min(&mut self, removed: impl Fn(usize) -> bool) -> Option<usize> {
         loop {
             let k = self.keys[1];
             if k == Self::NONE {
                 return None;
             }
             let v = (k & 0xffff_ffff) as usize;
-            if !removed[v] {
+            if !removed(v) {
                 return Some(v);
             }
             let mut i = self.leaves + v;
