@@ -12,7 +12,7 @@
 //! of VGRFs which leave loops"). That matters because fills write whole registers (NoMask).
 
 use super::flow::{self, Flow, Graph};
-use super::vinst::{VInst, VOp, VProgram, VReg};
+use super::vinst::{VInst, VOp, VProgram};
 use cranelift_entity::EntityRef;
 use sim::gen::{Op, Pred};
 
@@ -198,57 +198,27 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
     Some(l)
 }
 
-/// The liveness of `p` after `spill_regs` took the registers `spilled` out of `l`'s
-/// program and added the registers from `l.base.len()` on; `None` if the control flow is
-/// not structured.
-///
-/// Spill code is never control flow and sits next to the instruction it serves, in its
-/// block, so the blocks and edges stay as they were (only their instruction ranges move),
-/// and its temporaries are born and die in that block: live in and out of no block. The
-/// other registers are read and written as before, so their live sets are the same fixed
-/// point; the spilled ones are no longer read anywhere. So the sets need no new solve: the
-/// spilled registers' units go and the new units join, never live across blocks.
-pub fn after_spill(mut l: Liveness, p: &VProgram, spilled: &[VReg]) -> Option<Liveness> {
-    let graph = flow::graph(&flows(&p.insts))?;
-    if graph.len() != l.graph.len() {
-        // Not what spill code does; solve afresh rather than trust the old sets.
-        return compute(p);
-    }
-    l.graph = graph;
-    for (k, info) in p.regs.iter().skip(l.base.len()) {
-        debug_assert_eq!(k.index(), l.base.len());
-        l.base.push(l.units as u32);
-        l.units += info.size as usize;
-    }
-    let words = l.units.div_ceil(64);
-    let gone: Vec<std::ops::Range<usize>> = spilled
-        .iter()
-        .map(|&v| {
-            let b = l.base[v.index()] as usize;
-            b..b + p.regs[v].size as usize
-        })
-        .collect();
-    for set in l.livein.iter_mut().chain(l.liveout.iter_mut()) {
-        for u in gone.iter().flat_map(|r| r.clone()) {
-            set.clear(u);
-        }
-        set.0.resize(words, 0);
-    }
-    Some(l)
+/// The two parts of each register's live interval, `[start, end)` in positions (`start >=
+/// end` if empty); the interval is the hull of both.
+pub struct Hulls {
+    /// The hull of the block boundaries it is live at: starts of blocks it is live into, ends
+    /// of blocks it is live out of, and the whole of a loop it is live out of.
+    pub boundary: Vec<(u32, u32)>,
+    /// The hull of its reads and writes.
+    pub access: Vec<(u32, u32)>,
 }
 
-/// One live interval per register, `[start, end)` in positions; `start >= end` if the
-/// register is never touched.
+/// Each register's live interval in two parts, `[start, end)` in positions (`start >= end`
+/// if empty): the hull of the block boundaries it is live at and the hull of
+/// its own reads and writes; the live interval is the hull of both.
 ///
-/// A register's interval is the hull of its units' live points: its reads and writes, the
-/// starts of blocks it is live into, the ends of blocks it is live out of, and the whole of a
-/// loop it is live out of. Block boundaries only ever move an interval's ends outwards, and
-/// they come in program order (block `b` starts, then ends, then `b + 1` starts), so only the
-/// first boundary at which a unit is live can lower its start and only the last can raise
-/// its end: one pass forwards and one backwards, each taking just the units not seen yet,
-/// word by word.
-pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
+/// Block boundaries only ever move an interval's ends outwards, and they come in program
+/// order (block `b` starts, then ends, then `b + 1` starts), so only the first boundary at
+/// which a unit is live can lower its start and only the last can raise its end: one pass
+/// forwards and one backwards, each taking just the units not seen yet, word by word.
+pub fn hulls(p: &VProgram, l: &Liveness) -> Hulls {
     let mut out = vec![(u32::MAX, 0u32); p.regs.len()];
+    let mut access = out.clone();
     let widen = |out: &mut Vec<(u32, u32)>, k: usize, s: u32, e: u32| {
         out[k].0 = out[k].0.min(s);
         out[k].1 = out[k].1.max(e);
@@ -288,13 +258,13 @@ pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
         let pos = 2 * i as u32;
         inst.for_each_use(|v, n| {
             if !l.units_of(p, v, n).is_empty() {
-                widen(&mut out, v.reg.index(), pos, pos + 1);
+                widen(&mut access, v.reg.index(), pos, pos + 1);
             }
         });
         if let Some(d) = &inst.dst {
             let n = inst.dst_regs(|r| p.regs[r].size);
             if !l.units_of(p, d, n).is_empty() {
-                widen(&mut out, d.reg.index(), pos + 1, pos + 2);
+                widen(&mut access, d.reg.index(), pos + 1, pos + 2);
             }
         }
     }
@@ -308,7 +278,10 @@ pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
             widen(&mut out, reg_of[u] as usize, 2 * d, 2 * w + 2);
         }
     }
-    out
+    Hulls {
+        boundary: out,
+        access,
+    }
 }
 
 /// Calls `at` with each member of `set` not in `seen`, and adds `set` to `seen`.

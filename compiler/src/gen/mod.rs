@@ -23,6 +23,7 @@ pub mod dce;
 pub mod emit;
 pub mod flow;
 pub mod interference;
+pub mod intervals;
 pub mod liveness;
 pub mod lower;
 mod lower_alu;

@@ -28,8 +28,9 @@
 //!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over.
 
 use super::interference::Interference;
+use super::intervals::Intervals;
 use super::liveness::{self, BitSet};
-use super::spill::{assign_slots, spill_regs, MAX_SPILL_GRFS};
+use super::spill::{assign_slots, spill_regs, Moved, MAX_SPILL_GRFS};
 use super::vinst::{VProgram, VReg};
 use super::CompileError;
 use crate::heuristics::{ColourOrder, GenHeuristics, Picker, SpillChoice};
@@ -67,26 +68,28 @@ pub fn allocate(
     let mut graph = Interference::default();
     // Registers before the last spill (those after are its temporaries).
     let mut first_new = None;
-    // Liveness of the last round, and the registers spilled after it.
-    let mut live = None;
+    // The last round's live intervals, and how its spill moved them.
+    let mut intervals = Intervals::default();
+    let mut moved = Moved::default();
     let mut last_spilled: Vec<VReg> = Vec::new();
     let mut cost = None;
     for round in 1.. {
-        let iv = profile::time(Phase::Liveness, || {
-            let l = match live.take() {
-                None => liveness::compute(p),
-                Some(l) => liveness::after_spill(l, p, &last_spilled),
+        profile::time(Phase::Liveness, || {
+            match first_new {
+                None => {
+                    let l = liveness::compute(p).ok_or(CompileError::Unstructured)?;
+                    intervals = Intervals::new(p, &l);
+                }
+                Some(first) => intervals.after_spill(p, &moved, &last_spilled, first),
             }
-            .ok_or(CompileError::Unstructured)?;
-            let iv = liveness::intervals(p, &l);
-            live = Some(l);
-            Ok(iv)
+            Ok(())
         })?;
+        let iv = &intervals.iv;
         let n = p.regs.len();
         spilled_regs.resize(n, false);
         profile::time(Phase::Interference, || match first_new {
-            None => graph.build(p, &iv, plants),
-            Some(first) => graph.update(p, &iv, plants, &spilled_regs, first),
+            None => graph.build(p, iv, plants),
+            Some(first) => graph.update(p, iv, plants, &spilled_regs, first),
         });
         let adj = &graph.adj;
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
@@ -149,7 +152,7 @@ pub fn allocate(
             spilled_regs[v] = true;
         }
         first_new = Some(n);
-        spill_regs(p, &spills);
+        moved = spill_regs(p, &spills);
         last_spilled.clear();
         last_spilled.extend(spills.iter().map(|&(v, _)| v));
         if slots.len() > 4096 {
