@@ -20,6 +20,7 @@
 //! Neighbour order within a list is not kept the same as a rebuild's; nothing reads it (the
 //! colouring sums pressures and ORs taken GRFs over neighbours).
 
+use super::spill::Moved;
 use super::vinst::{VOp, VProgram};
 use crate::planted::{Plant, Plants};
 use cranelift_entity::EntityRef;
@@ -80,11 +81,12 @@ impl Interference {
             }
             active.push(v);
         }
-        self.add_rules(p, iv, plants, 0);
+        self.add_rules(p, 0..p.insts.len(), iv, plants, 0);
     }
 
-    /// Updates the graph after `spill_regs` took the registers marked in `spilled` out and
-    /// added registers `first_new..` (`iv`: the new program's intervals).
+    /// Updates the graph after `spill_regs` took the registers marked in `spilled` out,
+    /// added registers `first_new..` and moved the instructions as `moved` says (`iv`: the
+    /// new program's intervals).
     pub fn update(
         &mut self,
         p: &VProgram,
@@ -92,6 +94,7 @@ impl Interference {
         plants: Plants,
         spilled: &[bool],
         first_new: usize,
+        moved: &Moved,
     ) {
         let n = iv.len();
         // The spilled registers leave their neighbours' lists (each touched list is filtered
@@ -160,12 +163,25 @@ impl Interference {
             }
             debug_assert!(s < end);
         }
-        self.add_rules(p, iv, plants, first_new);
+        // Only the spill code and the instructions it serves read or write new registers.
+        let served = moved
+            .touched
+            .iter()
+            .flat_map(|&i| moved.first[i as usize]..moved.first[i as usize + 1])
+            .map(|k| k as usize);
+        self.add_rules(p, served, iv, plants, first_new);
     }
 
-    /// The instruction rules' pairs that are not already neighbours by overlap, among those
-    /// with a register `first_new..` in them.
-    fn add_rules(&mut self, p: &VProgram, iv: &[(u32, u32)], plants: Plants, first_new: usize) {
+    /// The rules' pairs of instructions `insts` that are not already neighbours by overlap,
+    /// among those with a register `first_new..` in them.
+    fn add_rules(
+        &mut self,
+        p: &VProgram,
+        insts: impl Iterator<Item = usize>,
+        iv: &[(u32, u32)],
+        plants: Plants,
+        first_new: usize,
+    ) {
         let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
         let adj = &mut self.adj;
         let mut add = |a: usize, b: usize| {
@@ -178,7 +194,7 @@ impl Interference {
                 adj[b].push(a as u32);
             }
         };
-        for inst in &p.insts {
+        for inst in insts.map(|k| &p.insts[k]) {
             let Some(d) = inst.dst else { continue };
             let rule = match inst.op {
                 VOp::LoadPayload(_) => true,

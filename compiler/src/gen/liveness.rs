@@ -234,7 +234,7 @@ pub fn hulls(p: &VProgram, l: &Liveness) -> Hulls {
     let boundary = |k: usize| -> (&BitSet, u32) {
         let b = k / 2;
         let r = l.graph.range(b);
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             (&l.livein[b], 2 * r.start as u32)
         } else {
             (&l.liveout[b], 2 * r.end as u32)

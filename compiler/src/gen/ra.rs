@@ -89,7 +89,7 @@ pub fn allocate(
         spilled_regs.resize(n, false);
         profile::time(Phase::Interference, || match first_new {
             None => graph.build(p, iv, plants),
-            Some(first) => graph.update(p, iv, plants, &spilled_regs, first),
+            Some(first) => graph.update(p, iv, plants, &spilled_regs, first, &moved),
         });
         let adj = &graph.adj;
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
@@ -340,6 +340,7 @@ impl MinTree {
         let mut keys = vec![Self::NONE; 2 * leaves];
         for (v, q) in pressure.enumerate() {
             if let Some(q) = q {
+                debug_assert!(q < 1 << 32, "pressure {q} too large for a key");
                 keys[leaves + v] = Self::key(v, q);
             }
         }
@@ -349,11 +350,9 @@ impl MinTree {
         MinTree { keys, leaves }
     }
 
+    /// The key of `v` (pressures fit in 32 bits: [`MinTree::new`] checks them, and they only
+    /// decrease).
     fn key(v: usize, pressure: usize) -> u64 {
-        debug_assert!(
-            pressure < 1 << 32,
-            "pressure {pressure} too large for a key"
-        );
         (pressure as u64) << 32 | v as u64
     }
 
