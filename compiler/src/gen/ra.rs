@@ -25,7 +25,11 @@
 //!   number of rounds, not one per few spills. Every node with a spill cost is a candidate
 //!   (Mesa's "ra: consider all spillable nodes"; [`Plant::GenSpillOptimisticOnly`] considers
 //!   only optimistically pushed ones). Spill temporaries and unshared payloads are never
-//!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over.
+//!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over —
+//!   but not from scratch: liveness is solved once, and the live intervals
+//!   ([`super::intervals`]) and the interference graph ([`super::interference`]) are carried
+//!   through each spill (spill code is block-local and touches only fresh temporaries), as are
+//!   the spill costs; each round colours afresh.
 
 use super::interference::Interference;
 use super::intervals::Intervals;
@@ -165,8 +169,8 @@ pub fn allocate(
 /// The registers to spill this round: the best candidates (best first), one per
 /// [`FAILURES_PER_SPILL`] nodes that found no colour and one per [`SPILLING_RATE`] registers
 /// `spilled` in earlier rounds, whichever is more, at least one. One spill per round would
-/// rebuild liveness and the interference graph after each; more than one per failure
-/// spills registers a single spill would have relieved.
+/// colour the whole graph again after each; more than one per failure spills registers a
+/// single spill would have relieved.
 fn pick_spills(
     candidates: &[(f64, usize)],
     failed: usize,
