@@ -198,36 +198,73 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
     Some(l)
 }
 
-/// One live interval per register, `[start, end)` in positions; `start >= end` if the
-/// register is never touched.
-pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
-    let mut iv = vec![(u32::MAX, 0u32); l.units];
-    let widen = |iv: &mut Vec<(u32, u32)>, u: usize, s: u32, e: u32| {
-        iv[u].0 = iv[u].0.min(s);
-        iv[u].1 = iv[u].1.max(e);
+/// The two parts of each register's live interval, `[start, end)` in positions (`start >=
+/// end` if empty); the interval is the hull of both.
+pub struct Hulls {
+    /// The hull of the block boundaries it is live at: starts of blocks it is live into, ends
+    /// of blocks it is live out of, and the whole of a loop it is live out of.
+    pub boundary: Vec<(u32, u32)>,
+    /// The hull of its reads and writes.
+    pub access: Vec<(u32, u32)>,
+}
+
+/// Each register's live interval in two parts, `[start, end)` in positions (`start >= end`
+/// if empty): the hull of the block boundaries it is live at and the hull of
+/// its own reads and writes; the live interval is the hull of both.
+///
+/// Block boundaries only ever move an interval's ends outwards, and they come in program
+/// order (block `b` starts, then ends, then `b + 1` starts), so only the first boundary at
+/// which a unit is live can lower its start and only the last can raise its end: one pass
+/// forwards and one backwards, each taking just the units not seen yet, word by word.
+pub fn hulls(p: &VProgram, l: &Liveness) -> Hulls {
+    let mut out = vec![(u32::MAX, 0u32); p.regs.len()];
+    let mut access = out.clone();
+    let widen = |out: &mut Vec<(u32, u32)>, k: usize, s: u32, e: u32| {
+        out[k].0 = out[k].0.min(s);
+        out[k].1 = out[k].1.max(e);
     };
-    for b in 0..l.graph.len() {
+    let mut reg_of = vec![0u32; l.units];
+    for (k, info) in p.regs.iter() {
+        let b = l.base[k.index()] as usize;
+        reg_of[b..b + info.size as usize].fill(k.index() as u32);
+    }
+    let words = l.units.div_ceil(64);
+    let nb = l.graph.len();
+    // Each boundary of `(block, live set, position)` in program order.
+    let boundary = |k: usize| -> (&BitSet, u32) {
+        let b = k / 2;
         let r = l.graph.range(b);
-        let (first, last) = (r.start as u32, r.end as u32 - 1);
-        for u in l.livein[b].iter() {
-            widen(&mut iv, u, 2 * first, 2 * first);
+        if k.is_multiple_of(2) {
+            (&l.livein[b], 2 * r.start as u32)
+        } else {
+            (&l.liveout[b], 2 * r.end as u32)
         }
-        for u in l.liveout[b].iter() {
-            widen(&mut iv, u, 2 * last + 2, 2 * last + 2);
-        }
-        for i in r {
-            let inst = &p.insts[i];
-            let pos = 2 * i as u32;
-            inst.for_each_use(|v, n| {
-                for u in l.units_of(p, v, n) {
-                    widen(&mut iv, u, pos, pos + 1);
-                }
-            });
-            if let Some(d) = &inst.dst {
-                let n = inst.dst_regs(|r| p.regs[r].size);
-                for u in l.units_of(p, d, n) {
-                    widen(&mut iv, u, pos + 1, pos + 2);
-                }
+    };
+    let mut seen = vec![0u64; words];
+    for k in 0..2 * nb {
+        let (set, pos) = boundary(k);
+        for_each_unseen(&mut seen, set, |u| {
+            widen(&mut out, reg_of[u] as usize, pos, pos)
+        });
+    }
+    seen.iter_mut().for_each(|w| *w = 0);
+    for k in (0..2 * nb).rev() {
+        let (set, pos) = boundary(k);
+        for_each_unseen(&mut seen, set, |u| {
+            widen(&mut out, reg_of[u] as usize, pos, pos)
+        });
+    }
+    for (i, inst) in p.insts.iter().enumerate() {
+        let pos = 2 * i as u32;
+        inst.for_each_use(|v, n| {
+            if !l.units_of(p, v, n).is_empty() {
+                widen(&mut access, v.reg.index(), pos, pos + 1);
+            }
+        });
+        if let Some(d) = &inst.dst {
+            let n = inst.dst_regs(|r| p.regs[r].size);
+            if !l.units_of(p, d, n).is_empty() {
+                widen(&mut access, d.reg.index(), pos + 1, pos + 2);
             }
         }
     }
@@ -238,17 +275,23 @@ pub fn intervals(p: &VProgram, l: &Liveness) -> Vec<(u32, u32)> {
         }
         let b = l.graph.block_of[exit] as usize;
         for u in l.livein[b].iter() {
-            widen(&mut iv, u, 2 * d, 2 * w + 2);
+            widen(&mut out, reg_of[u] as usize, 2 * d, 2 * w + 2);
         }
     }
-    let mut out = vec![(u32::MAX, 0u32); p.regs.len()];
-    for (k, o) in out.iter_mut().enumerate() {
-        let lo = l.base[k] as usize;
-        let hi = lo + p.regs[super::vinst::VReg::new(k)].size as usize;
-        for u in &iv[lo..hi] {
-            o.0 = o.0.min(u.0);
-            o.1 = o.1.max(u.1);
+    Hulls {
+        boundary: out,
+        access,
+    }
+}
+
+/// Calls `at` with each member of `set` not in `seen`, and adds `set` to `seen`.
+fn for_each_unseen(seen: &mut [u64], set: &BitSet, mut at: impl FnMut(usize)) {
+    for (w, (s, &bits)) in seen.iter_mut().zip(&set.0).enumerate() {
+        let mut fresh = bits & !*s;
+        *s |= bits;
+        while fresh != 0 {
+            at(w * 64 + fresh.trailing_zeros() as usize);
+            fresh &= fresh - 1;
         }
     }
-    out
 }

@@ -14,7 +14,8 @@
 //! 4. [`checker`] — symbolic allocation checker over the emitted code.
 //! 5. [`emit`] — GRF numbers, payload moves, jump targets, scratch initialisation, EOT.
 //!
-//! Shared analyses: [`flow`] (the CFG of structured instruction lists) and [`liveness`].
+//! Shared analyses: [`flow`] (the CFG of structured instruction lists) and [`liveness`]; the
+//! allocator's live [`intervals`] and [`interference`] graph, carried through its spill rounds.
 //! The emitted program is also run through `sim::gen::validate`; a program the machine would
 //! reject is a [`CompileError::Invalid`], never handed out.
 
@@ -22,6 +23,8 @@ pub mod checker;
 pub mod dce;
 pub mod emit;
 pub mod flow;
+pub mod interference;
+pub mod intervals;
 pub mod liveness;
 pub mod lower;
 mod lower_alu;

@@ -25,18 +25,22 @@
 //!   number of rounds, not one per few spills. Every node with a spill cost is a candidate
 //!   (Mesa's "ra: consider all spillable nodes"; [`Plant::GenSpillOptimisticOnly`] considers
 //!   only optimistically pushed ones). Spill temporaries and unshared payloads are never
-//!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over.
+//!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over —
+//!   but not from scratch: liveness is solved once, and the live intervals
+//!   ([`super::intervals`]) and the interference graph ([`super::interference`]) are carried
+//!   through each spill (spill code is block-local and touches only fresh temporaries), as are
+//!   the spill costs; each round colours afresh.
 
+use super::interference::Interference;
+use super::intervals::Intervals;
 use super::liveness::{self, BitSet};
-use super::spill::{assign_slots, spill_regs, MAX_SPILL_GRFS};
-use super::vinst::{VOp, VProgram, VReg};
+use super::spill::{assign_slots, spill_regs, Moved, MAX_SPILL_GRFS};
+use super::vinst::{VProgram, VReg};
 use super::CompileError;
 use crate::heuristics::{ColourOrder, GenHeuristics, Picker, SpillChoice};
 use crate::planted::{Plant, Plants};
 use crate::profile::{self, Phase};
 use cranelift_entity::EntityRef;
-use rustc_hash::FxHashSet;
-use sim::gen::{ExecSize, Op};
 
 /// The result of allocation.
 #[derive(Clone, Debug, Default)]
@@ -65,23 +69,39 @@ pub fn allocate(
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
     let mut spilled_regs = vec![false; 0];
-    let mut adj = Vec::new();
+    let mut graph = Interference::default();
+    // Registers before the last spill (those after are its temporaries).
+    let mut first_new = None;
+    // The last round's live intervals, and how its spill moved them.
+    let mut intervals = Intervals::default();
+    let mut moved = Moved::default();
+    let mut last_spilled: Vec<VReg> = Vec::new();
+    let mut cost = None;
     for round in 1.. {
-        let iv = profile::time(Phase::Liveness, || {
-            let live = liveness::compute(p).ok_or(CompileError::Unstructured)?;
-            Ok(liveness::intervals(p, &live))
+        profile::time(Phase::Liveness, || {
+            match first_new {
+                None => {
+                    let l = liveness::compute(p).ok_or(CompileError::Unstructured)?;
+                    intervals = Intervals::new(p, &l);
+                }
+                Some(first) => intervals.after_spill(p, &moved, &last_spilled, first),
+            }
+            Ok(())
         })?;
+        let iv = &intervals.iv;
         let n = p.regs.len();
         spilled_regs.resize(n, false);
-        profile::time(Phase::Interference, || {
-            interference(p, &iv, plants, &mut adj)
+        profile::time(Phase::Interference, || match first_new {
+            None => graph.build(p, iv, plants),
+            Some(first) => graph.update(p, iv, plants, &spilled_regs, first, &moved),
         });
+        let adj = &graph.adj;
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
         let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
-            let (stack, optimistic, pressure) = simplify(&adj, &sizes, &present, r, h.order);
+            let (stack, optimistic, pressure) = simplify(adj, &sizes, &present, r, h.order);
             (
-                select(&adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
+                select(adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
                 optimistic,
                 pressure,
             )
@@ -102,7 +122,9 @@ pub fn allocate(
                 rounds: round,
             });
         }
-        let cost = spill_costs(p, h);
+        // Spill code leaves the other registers' reads and writes as they were and its
+        // temporaries are never candidates, so the first failing round's costs stay exact.
+        let cost = cost.get_or_insert_with(|| spill_costs(p, h));
         let mut candidates: Vec<(f64, usize)> = (0..n)
             .filter(|&v| {
                 let info = p.regs[VReg::new(v)];
@@ -133,7 +155,10 @@ pub fn allocate(
             slots.push(sizes[v] as u8);
             spilled_regs[v] = true;
         }
-        spill_regs(p, &spills);
+        first_new = Some(n);
+        moved = spill_regs(p, &spills);
+        last_spilled.clear();
+        last_spilled.extend(spills.iter().map(|&(v, _)| v));
         if slots.len() > 4096 {
             return Err(CompileError::NoRegisterToSpill { grfs });
         }
@@ -144,8 +169,8 @@ pub fn allocate(
 /// The registers to spill this round: the best candidates (best first), one per
 /// [`FAILURES_PER_SPILL`] nodes that found no colour and one per [`SPILLING_RATE`] registers
 /// `spilled` in earlier rounds, whichever is more, at least one. One spill per round would
-/// rebuild liveness and the interference graph after each; more than one per failure
-/// spills registers a single spill would have relieved.
+/// colour the whole graph again after each; more than one per failure spills registers a
+/// single spill would have relieved.
 fn pick_spills(
     candidates: &[(f64, usize)],
     failed: usize,
@@ -177,52 +202,6 @@ const FAILURES_PER_SPILL: usize = 3;
 /// rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
 const SPILLING_RATE: usize = 11;
 
-/// Adjacency lists from interval overlap plus the instruction rules.
-/// `adj` is overwritten (its lists keep their capacity across rounds).
-fn interference(p: &VProgram, iv: &[(u32, u32)], plants: Plants, adj: &mut Vec<Vec<u32>>) {
-    let n = iv.len();
-    adj.resize_with(n, Vec::new);
-    adj.iter_mut().for_each(Vec::clear);
-    // By start, then index: sorted as plain pairs (a key read through `iv` per comparison
-    // made the sort a twentieth of the allocator).
-    let mut order: Vec<(u32, u32)> = (0..n)
-        .filter(|&v| iv[v].0 < iv[v].1)
-        .map(|v| (iv[v].0, v as u32))
-        .collect();
-    order.sort_unstable();
-    let mut active: Vec<usize> = Vec::new();
-    for (start, v) in order {
-        let v = v as usize;
-        active.retain(|&a| iv[a].1 > start);
-        for &a in &active {
-            adj[a].push(v as u32);
-            adj[v].push(a as u32);
-        }
-        active.push(v);
-    }
-    // Overlapping intervals are already neighbours; other pairs the rules add are kept in
-    // `extra` so that each is added once.
-    let overlap = |a: usize, b: usize| iv[a].0 < iv[b].1 && iv[b].0 < iv[a].1;
-    let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
-    let mut add = |a: usize, b: usize, adj: &mut Vec<Vec<u32>>| {
-        if a != b && !overlap(a, b) && extra.insert((a.min(b) as u32, a.max(b) as u32)) {
-            adj[a].push(b as u32);
-            adj[b].push(a as u32);
-        }
-    };
-    for inst in &p.insts {
-        let Some(d) = inst.dst else { continue };
-        let rule = match inst.op {
-            VOp::LoadPayload(_) => true,
-            VOp::Hw(Op::Send(_)) => true,
-            VOp::Hw(_) => inst.exec == ExecSize::S16 && !plants.has(Plant::GenSimd16Overlap),
-        };
-        if rule {
-            inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index(), adj));
-        }
-    }
-}
-
 /// Simplify: the colouring order (last pushed first popped), which nodes went
 /// optimistically, and each node's pressure on its neighbours before any was pushed (the
 /// benefit of spilling it).
@@ -251,21 +230,27 @@ fn simplify(
             adj[v].len() * (sizes[v] - 1) + around
         })
         .collect();
-    let mut q = pressure.clone();
-    let bases = |v: usize| (r + 1).saturating_sub(sizes[v]);
-    let mut removed: Vec<bool> = present.iter().map(|p| !p).collect();
+    // Each node's state in one place: the neighbour loop below is most of the colouring.
+    let mut nodes: Vec<Node> = (0..n)
+        .map(|v| Node {
+            q: pressure[v],
+            size: sizes[v],
+            bases: (r + 1).saturating_sub(sizes[v]),
+            removed: !present[v],
+            lowered: false,
+        })
+        .collect();
     let mut optimistic = vec![false; n];
     let mut stack = Vec::with_capacity(n);
-    let mut left = removed.iter().filter(|r| !**r).count();
+    let mut left = present.iter().filter(|p| **p).count();
     let mut colourable = BitSet::new(n);
-    for v in 0..n {
-        if !removed[v] && q[v] < bases(v) {
+    for (v, node) in nodes.iter().enumerate() {
+        if !node.removed && node.q < node.bases {
             colourable.set(v);
         }
     }
-    let mut least = MinTree::new((0..n).map(|v| (!removed[v]).then_some(q[v])));
+    let mut least = MinTree::new(nodes.iter().map(|node| (!node.removed).then_some(node.q)));
     let mut lowered: Vec<u32> = Vec::new();
-    let mut is_lowered = vec![false; n];
     // The sweep restarts from `start` after every optimistic push or full pass; ascending,
     // `cursor` is the next node to look at, descending one past it.
     let descending = order == ColourOrder::Descending;
@@ -291,40 +276,54 @@ fn simplify(
             }
             None => {
                 for m in lowered.drain(..) {
-                    let m = m as usize;
-                    is_lowered[m] = false;
-                    if !removed[m] {
-                        least.decrease(m, q[m]);
+                    let node = &mut nodes[m as usize];
+                    node.lowered = false;
+                    if !node.removed {
+                        least.decrease(m as usize, node.q);
                     }
                 }
-                let v = least.min(&removed).expect("a node is left");
+                let v = least.min(|v| nodes[v].removed).expect("a node is left");
                 optimistic[v] = true;
                 cursor = start;
                 v
             }
         };
         colourable.clear(v);
-        removed[v] = true;
+        nodes[v].removed = true;
         stack.push(v);
         left -= 1;
         // A removed neighbour's pressure is never read again.
-        let share = sizes[v] - 1;
+        let share = nodes[v].size - 1;
         for &m in &adj[v] {
-            let m = m as usize;
-            if removed[m] {
+            let node = &mut nodes[m as usize];
+            if node.removed {
                 continue;
             }
-            q[m] = q[m].saturating_sub(share + sizes[m]);
-            if q[m] < bases(m) {
+            node.q = node.q.saturating_sub(share + node.size);
+            if node.q < node.bases {
                 // Pushed before any optimistic choice: its key no longer matters.
-                colourable.set(m);
-            } else if !is_lowered[m] {
-                is_lowered[m] = true;
-                lowered.push(m as u32);
+                colourable.set(m as usize);
+            } else if !node.lowered {
+                node.lowered = true;
+                lowered.push(m);
             }
         }
     }
     (stack, optimistic, pressure)
+}
+
+/// A node of simplify.
+struct Node {
+    /// Pressure on the neighbours left.
+    q: usize,
+    /// GRFs.
+    size: usize,
+    /// Bases it can take: trivially colourable while `q` is below.
+    bases: usize,
+    /// Pushed (or never there).
+    removed: bool,
+    /// Waiting in `lowered` to tell the tree its lower pressure.
+    lowered: bool,
 }
 
 /// A tournament tree over nodes keyed by `(pressure, node)`: the node of least pressure,
@@ -345,6 +344,7 @@ impl MinTree {
         let mut keys = vec![Self::NONE; 2 * leaves];
         for (v, q) in pressure.enumerate() {
             if let Some(q) = q {
+                debug_assert!(q < 1 << 32, "pressure {q} too large for a key");
                 keys[leaves + v] = Self::key(v, q);
             }
         }
@@ -354,11 +354,9 @@ impl MinTree {
         MinTree { keys, leaves }
     }
 
+    /// The key of `v` (pressures fit in 32 bits: [`MinTree::new`] checks them, and they only
+    /// decrease).
     fn key(v: usize, pressure: usize) -> u64 {
-        debug_assert!(
-            pressure < 1 << 32,
-            "pressure {pressure} too large for a key"
-        );
         (pressure as u64) << 32 | v as u64
     }
 
@@ -378,14 +376,14 @@ impl MinTree {
     }
 
     /// The least node not `removed`.
-    fn min(&mut self, removed: &[bool]) -> Option<usize> {
+    fn min(&mut self, removed: impl Fn(usize) -> bool) -> Option<usize> {
         loop {
             let k = self.keys[1];
             if k == Self::NONE {
                 return None;
             }
             let v = (k & 0xffff_ffff) as usize;
-            if !removed[v] {
+            if !removed(v) {
                 return Some(v);
             }
             let mut i = self.leaves + v;

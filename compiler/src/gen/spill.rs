@@ -32,10 +32,23 @@ use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
 /// (larger ones are never spilled, so they must not live across other code).
 pub const MAX_SPILL_GRFS: u8 = 8;
 
+/// Where [`spill_regs`] put the instructions it was given.
+#[derive(Clone, Debug, Default)]
+pub struct Moved {
+    /// For each old instruction, the new index of the first instruction emitted for it (its
+    /// fills, else itself); one more entry holds the new length.
+    pub first: Vec<u32>,
+    /// The new index of each old instruction.
+    pub at: Vec<u32>,
+    /// The old instructions that touch a spilled register (they and their spill code are all
+    /// that reads or writes the new registers).
+    pub touched: Vec<u32>,
+}
+
 /// Rewrites `p` so that each register `v` of `spills` lives in its spill slot, in one pass:
 /// an instruction's fills come in the order of `spills`, before the pre-fill of its
-/// destination.
-pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
+/// destination. Says where the instructions went.
+pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
     let mut slot_of = vec![None; p.regs.len()];
     for &(v, slot) in spills {
         slot_of[v.index()] = Some(slot);
@@ -43,13 +56,21 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
     let spilled = |r: VReg| slot_of.get(r.index()).copied().flatten();
     let insts = std::mem::take(&mut p.insts);
     let mut out = Vec::with_capacity(insts.len() + 8 * spills.len());
-    for mut inst in insts {
+    let mut moved = Moved {
+        first: Vec::with_capacity(insts.len() + 1),
+        at: Vec::with_capacity(insts.len()),
+        touched: Vec::new(),
+    };
+    for (i, mut inst) in insts.into_iter().enumerate() {
+        moved.first.push(out.len() as u32);
         let mut touches = inst.dst.is_some_and(|d| spilled(d.reg).is_some());
         inst.for_each_use(|r, _| touches |= spilled(r.reg).is_some());
         if !touches {
+            moved.at.push(out.len() as u32);
             out.push(inst);
             continue;
         }
+        moved.touched.push(i as u32);
         for &(v, slot) in spills {
             let size = p.regs[v].size;
             let mut uses = false;
@@ -74,6 +95,7 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
             }
         }
         let Some((v, slot)) = inst.dst.and_then(|d| Some((d.reg, spilled(d.reg)?))) else {
+            moved.at.push(out.len() as u32);
             out.push(inst);
             continue;
         };
@@ -112,6 +134,7 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
         d.off = 1;
         inst.partial = true;
         let like = inst.clone();
+        moved.at.push(out.len() as u32);
         out.push(inst);
         out.push(at(header(s, slot, lo, exec), &like));
         let desc = SendDesc::new(Message::ScratchBlockWrite { regs }, 1 + regs, 0, true);
@@ -122,7 +145,9 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) {
         w.role = Role::Spill;
         out.push(at(w, &like));
     }
+    moved.first.push(out.len() as u32);
     p.insts = out;
+    moved
 }
 
 /// A header for GRF `within` of slot `slot` written into GRF 0 of `reg` (the header holds
