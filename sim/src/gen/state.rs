@@ -8,8 +8,7 @@
 //! * g1 (SIMD8) or g1–g2 (SIMD16): the invocation id of each channel, `thread * width + c`
 //!   (UD), also for channels past the last invocation, which start disabled.
 
-use super::decode::{Decoded, Regs};
-use super::isa::Pred;
+use super::decode::Decoded;
 
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
@@ -151,29 +150,18 @@ impl Thread {
     /// Channels whose predicate holds (all channels when unpredicated).
     #[inline]
     pub fn pred_bits(&self, d: &Decoded) -> u32 {
-        match d.pred {
-            Pred::None => u32::MAX,
-            Pred::Normal => self.flags[d.flag],
-            Pred::Inverted => !self.flags[d.flag],
-        }
+        (self.flags[d.flag] ^ d.pred_invert) | d.pred_free
     }
 
-    /// Scoreboard: wait for every register and flag `d` touches, issue it, and book its
-    /// results. Returns the stall cycles.
+    /// Scoreboard: wait for every register (`waits`, `d`'s list) and flag `d` touches, issue
+    /// it, and book its results. Returns the stall cycles.
     #[inline]
-    pub fn issue(&mut self, d: &Decoded, flag_read: bool) -> u64 {
+    pub fn issue(&mut self, d: &Decoded, waits: &[u8]) -> u64 {
         let mut start = self.now;
-        let mut wait = |r: Regs, ready: &[u64; 128]| {
-            let first = r.first as usize;
-            for &at in &ready[first..first + r.count as usize] {
-                start = start.max(at);
-            }
-        };
-        for r in d.reads {
-            wait(r, &self.ready);
+        for &g in waits {
+            start = start.max(self.ready[g as usize]);
         }
-        wait(d.writes, &self.ready);
-        if flag_read || d.cmod.is_some() {
+        if d.flag_wait {
             start = start.max(self.flag_ready[d.flag]);
         }
         let stall = start - self.now;
@@ -181,8 +169,8 @@ impl Thread {
         if d.latency > 0 {
             let done = start + d.latency as u64;
             let w = d.writes;
-            for k in w.first as usize..w.first as usize + w.count as usize {
-                self.ready[k] = done;
+            for at in &mut self.ready[w.first as usize..w.first as usize + w.count as usize] {
+                *at = done;
             }
             if d.cmod.is_some() {
                 self.flag_ready[d.flag] = done;
