@@ -168,9 +168,12 @@ impl Thread {
         self.now = start + d.issue as u64;
         if d.latency > 0 {
             let done = start + d.latency as u64;
-            let w = d.writes;
-            for at in &mut self.ready[w.first as usize..w.first as usize + w.count as usize] {
-                *at = done;
+            let (first, count) = (d.writes.first as usize, d.writes.count as usize);
+            // One GRF (SIMD8) and two (SIMD16) are the common cases: straight stores.
+            match count {
+                1 => self.ready[first] = done,
+                2 => self.ready[first..first + 2].copy_from_slice(&[done; 2]),
+                _ => self.ready[first..first + count].fill(done),
             }
             if d.cmod.is_some() {
                 self.flag_ready[d.flag] = done;
