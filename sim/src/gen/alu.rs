@@ -107,7 +107,7 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
             t.mark(base, live & (valid >> shift));
         }
         if d.flag_write != FlagWrite::None {
-            write_flags(t, d, h, live, d.lanes.min(8), &out);
+            write_flags(t, d, h, live, &out);
         }
     }
 }
@@ -155,21 +155,29 @@ pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
 
 /// Conditional-modifier flag bits of half `h` from its results (out of line, like `modify`).
 #[inline(never)]
-fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u32; 8]) {
-    let mut bits = 0u32;
-    for (i, &r) in out.iter().enumerate().take(n as usize) {
-        let set = match d.flag_write {
-            FlagWrite::Outcome => r != 0,
-            FlagWrite::Result(cm, ty) => holds(cm, ty, r, 0),
-            FlagWrite::None => false,
-        };
-        bits |= (set as u32) << i;
-    }
+fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, out: &[u32; 8]) {
+    // The test is chosen once per half, not per channel; channels past the instruction's
+    // are computed too but `live` leaves them out.
+    let bits = match d.flag_write {
+        FlagWrite::Outcome => channels_where(out, |r| r != 0),
+        FlagWrite::Result(cm, ty) => channels_where(out, |r| holds(cm, ty, r, 0)),
+        FlagWrite::None => 0,
+    };
     let shift = d.group + h * 8;
     let m = live << shift;
     let fl = &mut t.flags[d.flag];
     *fl = (*fl & !m) | ((bits << shift) & m);
     t.flag_written[d.flag] |= m;
+}
+
+/// Bit `i` set where `test(out[i])` holds.
+#[inline(always)]
+fn channels_where(out: &[u32; 8], test: impl Fn(u32) -> bool) -> u32 {
+    let mut bits = 0u32;
+    for (i, &r) in out.iter().enumerate() {
+        bits |= (test(r) as u32) << i;
+    }
+    bits
 }
 
 /// Report reads of unwritten dwords by the sources of `d` in the channels that matter, and
@@ -181,16 +189,27 @@ fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u3
 /// was (so a NoMask copy of a partially written register, as spill code makes, is no hazard,
 /// while a later masked read of the copy's unwritten channels still is).
 #[inline]
-pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) -> u32 {
+///
+/// `SRCS` is how many sources `d` may have (a copy: 1); the others are not looked at.
+pub(super) fn check_sources<const SRCS: usize>(
+    t: &Thread,
+    d: &Decoded,
+    en: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) -> u32 {
     let matter = if d.no_mask { en & t.mask } else { en };
     let all = d.exec_bits >> d.group;
-    let written = all & written(t, d.src[0]) & written(t, d.src[1]) & written(t, d.src[2]);
+    let mut have = all & written(t, d.src[0]);
+    if SRCS > 1 {
+        have &= written(t, d.src[1]) & written(t, d.src[2]);
+    }
     // Every source needs the same channels except in a predicated `sel`; when all of them
     // were written there (the common case) there is nothing to report.
-    if matches!(d.kind, Kind::SelPred) || !written & (matter >> d.group) & all != 0 {
+    if matches!(d.kind, Kind::SelPred) || !have & (matter >> d.group) & all != 0 {
         report_unwritten(t, d, matter, log, pc);
     }
-    matter | (en & (written << d.group))
+    matter | (en & (have << d.group))
 }
 
 /// Written-ness of source `op` per channel (bit `i` = channel `group + i`); all ones for

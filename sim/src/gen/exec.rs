@@ -204,12 +204,13 @@ impl Machine<'_> {
                 // Tested first, with one flag: most instructions are ALU instructions.
                 let en = self.enabled(t, d, d.pred_enables);
                 lanes += enabled_count(d, en);
-                let valid = alu::check_sources(t, d, en, self.log, pc);
                 if matches!(d.kind, Kind::Copy) {
-                    // Most ALU instructions are plain copies: inline, not through the big
-                    // dispatch function.
+                    // Most ALU instructions are plain copies: one source, and inline rather
+                    // than through the big dispatch function.
+                    let valid = alu::check_sources::<1>(t, d, en, self.log, pc);
                     alu::copy(t, d, en, valid);
                 } else {
+                    let valid = alu::check_sources::<3>(t, d, en, self.log, pc);
                     alu::execute(t, d, en, valid);
                 }
                 pc += 1;
