@@ -83,10 +83,9 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
 ) {
     let rel = en >> d.group;
     let valid = valid >> d.group;
-    let halves = d.lanes.div_ceil(8);
-    for h in 0..halves {
-        let n = (d.lanes - h * 8).min(8);
-        let live = (rel >> (h * 8)) & ((1u32 << n) - 1);
+    for h in 0..d.halves {
+        let shift = h * 8;
+        let live = (rel >> shift) & d.half_bits;
         let a = fetch(t, d.src[0], d.mods[0], h);
         let b = if SRCS >= 2 {
             fetch(t, d.src[1], d.mods[1], h)
@@ -103,43 +102,82 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
             out[i] = op(a[i], b[i], c[i]);
         }
         if let Some(base) = d.dst {
-            let base = base + h * 8;
-            let dst = &mut t.grf[base as usize..base as usize + 8];
-            if live == 0xff {
-                // The common case, every channel of a full half: one copy.
-                dst.copy_from_slice(&out);
-            } else {
-                for i in 0..n as usize {
-                    if live >> i & 1 != 0 {
-                        dst[i] = out[i];
-                    }
-                }
-            }
-            t.mark(base, live & (valid >> (h * 8)));
+            let base = base + shift;
+            store(t, base, live, &out);
+            t.mark(base, live & (valid >> shift));
         }
         if d.flag_write != FlagWrite::None {
-            write_flags(t, d, h, live, n, &out);
+            write_flags(t, d, h, live, &out);
         }
+    }
+}
+
+/// Write `out[i]` to dword `base + i` for each channel `i` set in `live`.
+#[inline(always)]
+fn store(t: &mut Thread, base: u32, live: u32, out: &[u32; 8]) {
+    let dst = &mut t.grf[base as usize..base as usize + 8];
+    if live == 0xff {
+        // The common case, every channel of a full half: one copy.
+        dst.copy_from_slice(out);
+    } else {
+        for i in 0..8 {
+            if live >> i & 1 != 0 {
+                dst[i] = out[i];
+            }
+        }
+    }
+}
+
+/// `mov` without modifiers or flag write: the commonest instruction (copies, spill and fill
+/// code, payload set-up), kept to a plain copy per half.
+#[inline(always)]
+pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
+    let Some(dst) = d.dst else { return };
+    let rel = en >> d.group;
+    let valid = valid >> d.group;
+    for h in 0..d.halves {
+        let shift = h * 8;
+        let live = (rel >> shift) & d.half_bits;
+        let base = dst + shift;
+        match d.src[0] {
+            Operand::Vector(s) if live == 0xff => {
+                let s = (s + shift) as usize;
+                t.grf.copy_within(s..s + 8, base as usize);
+            }
+            src => {
+                let out = fetch(t, src, Modifier::None, h);
+                store(t, base, live, &out);
+            }
+        }
+        t.mark(base, live & (valid >> shift));
     }
 }
 
 /// Conditional-modifier flag bits of half `h` from its results (out of line, like `modify`).
 #[inline(never)]
-fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u32; 8]) {
-    let mut bits = 0u32;
-    for (i, &r) in out.iter().enumerate().take(n as usize) {
-        let set = match d.flag_write {
-            FlagWrite::Outcome => r != 0,
-            FlagWrite::Result(cm, ty) => holds(cm, ty, r, 0),
-            FlagWrite::None => false,
-        };
-        bits |= (set as u32) << i;
-    }
+fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, out: &[u32; 8]) {
+    // The test is chosen once per half, not per channel; channels past the instruction's
+    // are computed too but `live` leaves them out.
+    let bits = match d.flag_write {
+        FlagWrite::Outcome => channels_where(out, |r| r != 0),
+        FlagWrite::Result(cm, ty) => channels_where(out, |r| holds(cm, ty, r, 0)),
+        FlagWrite::None => 0,
+    };
     let shift = d.group + h * 8;
     let m = live << shift;
     let fl = &mut t.flags[d.flag];
     *fl = (*fl & !m) | ((bits << shift) & m);
     t.flag_written[d.flag] |= m;
+}
+
+/// Bit `i` set where `test(out[i])` holds.
+#[inline(always)]
+fn channels_where(out: &[u32; 8], test: impl Fn(u32) -> bool) -> u32 {
+    let mut bits = 0u32;
+    for (i, &r) in out.iter().enumerate() {
+        bits |= (test(r) as u32) << i;
+    }
+    bits
 }
 
 /// Report reads of unwritten dwords by the sources of `d` in the channels that matter, and
@@ -151,24 +189,54 @@ fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, n: u32, out: &[u3
 /// was (so a NoMask copy of a partially written register, as spill code makes, is no hazard,
 /// while a later masked read of the copy's unwritten channels still is).
 #[inline]
-pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLog, pc: u32) -> u32 {
+///
+/// `SRCS` is how many sources `d` may have (a copy: 1); the others are not looked at.
+pub(super) fn check_sources<const SRCS: usize>(
+    t: &Thread,
+    d: &Decoded,
+    en: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) -> u32 {
     let matter = if d.no_mask { en & t.mask } else { en };
+    let all = d.exec_bits >> d.group;
+    let mut have = all & written(t, d.src[0]);
+    if SRCS > 1 {
+        have &= written(t, d.src[1]) & written(t, d.src[2]);
+    }
+    // Every source needs the same channels except in a predicated `sel`; when all of them
+    // were written there (the common case) there is nothing to report.
+    if matches!(d.kind, Kind::SelPred) || !have & (matter >> d.group) & all != 0 {
+        report_unwritten(t, d, matter, log, pc);
+    }
+    matter | (en & (have << d.group))
+}
+
+/// Written-ness of source `op` per channel (bit `i` = channel `group + i`); all ones for
+/// an operand that reads no register.
+#[inline(always)]
+fn written(t: &Thread, op: Operand) -> u32 {
+    match op {
+        Operand::Vector(s) => t.window(s),
+        Operand::Scalar(s) => 0u32.wrapping_sub(t.window(s) & 1),
+        Operand::None | Operand::Imm(_) => u32::MAX,
+    }
+}
+
+/// Report each source of `d` that reads an unwritten dword in a channel that matters
+/// (out of line: a hazard is a compiler bug, rare).
+#[cold]
+#[inline(never)]
+fn report_unwritten(t: &Thread, d: &Decoded, matter: u32, log: &mut HazardLog, pc: u32) {
     let mut need = [matter; 3];
     if matches!(d.kind, Kind::SelPred) {
         let p = t.pred_bits(d);
         need = [matter & p, matter & !p, 0];
     }
     let all = d.exec_bits >> d.group;
-    let mut sources_written = all;
     for (&src, &need) in d.src.iter().zip(&need) {
         let rel = (need >> d.group) & all;
-        let have = match src {
-            Operand::Vector(s) => t.window(s),
-            Operand::Scalar(s) => 0u32.wrapping_sub(t.window(s) & 1),
-            _ => continue,
-        };
-        sources_written &= have;
-        let missing = !have & rel;
+        let missing = !written(t, src) & rel;
         if missing != 0 {
             let start = match src {
                 Operand::Vector(s) => s + missing.trailing_zeros(),
@@ -183,12 +251,12 @@ pub(super) fn check_sources(t: &Thread, d: &Decoded, en: u32, log: &mut HazardLo
             });
         }
     }
-    matter | (en & (sources_written << d.group))
 }
 
 /// Execute an ALU instruction on channels `en`.
 pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     match d.kind {
+        Kind::Copy => copy(t, d, en, valid),
         Kind::MovRaw => map::<1, _>(t, d, en, valid, |a, _, _| a),
         Kind::MovF2I => map::<1, _>(t, d, en, valid, |a, _, _| f2i(a)),
         Kind::MovF2U => map::<1, _>(t, d, en, valid, |a, _, _| f2u(a)),
@@ -214,16 +282,9 @@ pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
         Kind::MulF => map::<2, _>(t, d, en, valid, |a, b, _| canon(f(a) * f(b))),
         Kind::MadI => map::<3, _>(t, d, en, valid, |a, b, c| b.wrapping_mul(c).wrapping_add(a)),
         Kind::MadF => map::<3, _>(t, d, en, valid, |a, b, c| canon(f(b).mul_add(f(c), f(a)))),
-        Kind::Cmp(ty) => {
-            let cm = d.cmod.unwrap_or(CondMod::Nz);
-            map::<2, _>(t, d, en, valid, |a, b, _| {
-                if holds(cm, ty, a, b) {
-                    u32::MAX
-                } else {
-                    0
-                }
-            })
-        }
+        Kind::Cmp(Cmp::F) => compare(t, d, en, valid, f),
+        Kind::Cmp(Cmp::D) => compare(t, d, en, valid, |x| x as i32),
+        Kind::Cmp(Cmp::U) => compare(t, d, en, valid, |x| x),
         Kind::Frc => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a) - f(a).floor())),
         Kind::Rndd => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).floor())),
         Kind::Rndz => map::<1, _>(t, d, en, valid, |a, _, _| canon(f(a).trunc())),
@@ -241,6 +302,28 @@ pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
         Kind::ModD => map::<2, _>(t, d, en, valid, |a, b, _| irem(a, b)),
         Kind::ModU => map::<2, _>(t, d, en, valid, |a, b, _| umod(a, b)),
         _ => {}
+    }
+}
+
+/// `cmp`: all ones where `a cm b` holds for the values as `key` reads them, else 0. The
+/// condition is chosen once per instruction rather than per channel; Rust's operators on
+/// `f32` give what [`holds`] does (`!=` holds for NaN, the orderings do not).
+#[inline(always)]
+fn compare<T: PartialOrd, K: Fn(u32) -> T>(
+    t: &mut Thread,
+    d: &Decoded,
+    en: u32,
+    valid: u32,
+    key: K,
+) {
+    let all = |c: bool| 0u32.wrapping_sub(c as u32);
+    match d.cmod.unwrap_or(CondMod::Nz) {
+        CondMod::Z => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) == key(b))),
+        CondMod::Nz => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) != key(b))),
+        CondMod::L => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) < key(b))),
+        CondMod::Le => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) <= key(b))),
+        CondMod::G => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) > key(b))),
+        CondMod::Ge => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) >= key(b))),
     }
 }
 

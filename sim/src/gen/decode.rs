@@ -35,6 +35,8 @@ pub(super) enum Modifier {
 /// Operation, specialised by execution (and for `mov`, destination) type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
+    /// A `mov` that converts nothing, with no source modifier and no flag write.
+    Copy,
     MovRaw,
     MovF2I,
     MovF2U,
@@ -114,6 +116,13 @@ pub(super) struct Regs {
     pub count: u8,
 }
 
+/// A decoded program: the instructions, and the GRF lists their `waits` index.
+pub(super) struct Code {
+    pub insts: Vec<Decoded>,
+    /// Every instruction's scoreboard GRFs (see [`Decoded::waits`]), one after another.
+    pub waits: Vec<u8>,
+}
+
 /// One decoded instruction.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Decoded {
@@ -122,8 +131,27 @@ pub(super) struct Decoded {
     pub group: u32,
     /// Channels `[group, group + lanes)` as a bit mask.
     pub exec_bits: u32,
+    /// An ALU instruction (not control flow, a send or a nop).
+    pub alu: bool,
+    /// Whether the predicate narrows the enabled channels (everywhere but in a predicated
+    /// `sel`, where it chooses between the sources).
+    pub pred_enables: bool,
+    /// SIMD8 halves the instruction executes in (2 for SIMD16, else 1).
+    pub halves: u32,
+    /// Channels of one half, relative to its first channel: 0xff, or 1 for SIMD1.
+    pub half_bits: u32,
+    /// The number of channels in `exec_bits`, the lane count of a fully enabled execution
+    /// (counting bits is a loop on CPUs without a popcount instruction).
+    pub exec_count: u32,
     pub no_mask: bool,
+    /// All ones for a NoMask instruction, else 0: or-ed into the control-flow mask.
+    pub mask_exempt: u32,
     pub pred: Pred,
+    /// The predicate as bit operations on the flag, `(flag ^ pred_invert) | pred_free`:
+    /// all ones for an inverted predicate, else 0...
+    pub pred_invert: u32,
+    /// ...and all ones when unpredicated, else 0.
+    pub pred_free: u32,
     pub flag: usize,
     pub cmod: Option<CondMod>,
     pub flag_write: FlagWrite,
@@ -135,8 +163,14 @@ pub(super) struct Decoded {
     pub target: u32,
     pub issue: u32,
     pub latency: u32,
-    pub reads: [Regs; 3],
+    /// The GRFs written (booked by the scoreboard).
     pub writes: Regs,
+    /// The GRFs the scoreboard waits for (read or written, each once), as the range
+    /// `waits.0..waits.1` of [`Code::waits`]: listed once here rather than walking the
+    /// (often empty, often overlapping) read and write ranges per execution.
+    pub waits: (u32, u32),
+    /// Whether the instruction waits for its flag (it is predicated or writes the flag).
+    pub flag_wait: bool,
 }
 
 fn regs_of(start: u32, dwords: u32) -> Regs {
@@ -232,8 +266,9 @@ fn modifier(neg: bool, abs: bool, ty: Type) -> Modifier {
 }
 
 /// Decode every instruction of a program that passed validation.
-pub(super) fn decode(program: &Program, structure: &Structure) -> Vec<Decoded> {
-    program
+pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
+    let mut waits = Vec::new();
+    let insts = program
         .insts
         .iter()
         .enumerate()
@@ -315,6 +350,19 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Vec<Decoded> {
                 (Kind::MaxF | Kind::MaxD | Kind::MaxU, _) => FlagWrite::None,
                 (_, Some(c)) => FlagWrite::Result(c, dst_cmp),
             };
+            let first_wait = waits.len();
+            for r in reads.iter().chain([&writes]) {
+                for g in r.first..r.first + r.count {
+                    if !waits[first_wait..].contains(&g) {
+                        waits.push(g);
+                    }
+                }
+            }
+            let plain = mods[0] == Modifier::None && flag_write == FlagWrite::None;
+            let kind = match kind {
+                Kind::MovRaw if plain => Kind::Copy,
+                k => k,
+            };
             let exec_bits = if lanes >= 32 {
                 u32::MAX
             } else {
@@ -325,8 +373,27 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Vec<Decoded> {
                 lanes,
                 group,
                 exec_bits,
+                exec_count: exec_bits.count_ones(),
+                alu: !matches!(
+                    kind,
+                    Kind::If
+                        | Kind::Else
+                        | Kind::EndIf
+                        | Kind::Do
+                        | Kind::While
+                        | Kind::Break
+                        | Kind::Cont
+                        | Kind::Send(_)
+                        | Kind::Nop
+                ),
+                pred_enables: !matches!(kind, Kind::SelPred),
+                halves: lanes.div_ceil(8),
+                half_bits: (1u32 << lanes.min(8)) - 1,
                 no_mask: inst.no_mask,
+                mask_exempt: 0u32.wrapping_sub(inst.no_mask as u32),
                 pred: inst.pred,
+                pred_invert: 0u32.wrapping_sub((inst.pred == Pred::Inverted) as u32),
+                pred_free: 0u32.wrapping_sub((inst.pred == Pred::None) as u32),
                 flag: inst.flag.index(),
                 cmod: inst.cmod,
                 flag_write,
@@ -336,9 +403,11 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Vec<Decoded> {
                 target,
                 issue,
                 latency,
-                reads,
                 writes,
+                waits: (first_wait as u32, waits.len() as u32),
+                flag_wait: inst.pred != Pred::None || inst.cmod.is_some(),
             }
         })
-        .collect()
+        .collect();
+    Code { insts, waits }
 }

@@ -10,7 +10,7 @@
 use super::alu;
 use super::control;
 use super::dataport::{self, Lanes};
-use super::decode::{decode, Decoded, Kind};
+use super::decode::{decode, Code, Decoded, Kind};
 use super::hazard::{Hazard, HazardKind, HazardLog};
 use super::isa::{Pred, Program};
 use super::payload::{self, Layout};
@@ -117,7 +117,7 @@ pub fn run(
         ..HazardLog::default()
     };
     let mut stats = Stats::default();
-    let mut profile = vec![0u64; code.len()];
+    let mut profile = vec![0u64; code.insts.len()];
     let mut thread = Thread::new(config.scratch_grfs as usize * 8, structure.max_depth);
     let mut outcome = Outcome::Completed;
     let threads = dispatch.invocations.div_ceil(width);
@@ -153,8 +153,18 @@ pub fn run(
     })
 }
 
+/// The number of channels in `en`, channels `d` may enable.
+#[inline]
+fn enabled_count(d: &Decoded, en: u32) -> u64 {
+    if en == d.exec_bits {
+        d.exec_count as u64
+    } else {
+        en.count_ones() as u64
+    }
+}
+
 struct Machine<'a> {
-    code: &'a [Decoded],
+    code: &'a Code,
     program: &'a Program,
     dispatch: &'a Dispatch,
     results: &'a mut Results,
@@ -167,17 +177,18 @@ struct Machine<'a> {
 impl Machine<'_> {
     /// Run one thread; false if it ran out of `budget` cycles or `inst_budget` instructions.
     fn run_thread(&mut self, t: &mut Thread, budget: u64, inst_budget: u64) -> bool {
-        let end = self.code.len() as u32;
+        let end = self.code.insts.len() as u32;
         let width_bits = if self.width >= 32 {
             u32::MAX
         } else {
             (1u32 << self.width) - 1
         };
+        let (code, waits) = (&self.code.insts[..], &self.code.waits[..]);
         let mut pc = 0u32;
         let (mut insts, mut lanes, mut stalls) = (0u64, 0u64, 0u64);
         let mut finished = true;
         while pc < end {
-            let d = &self.code[pc as usize];
+            let d = &code[pc as usize];
             if t.now > budget || insts >= inst_budget {
                 finished = false;
                 break;
@@ -188,7 +199,23 @@ impl Machine<'_> {
             if pred {
                 self.check_flag(t, d, pc);
             }
-            stalls += t.issue(d, pred);
+            stalls += t.issue(d, &waits[d.waits.0 as usize..d.waits.1 as usize]);
+            if d.alu {
+                // Tested first, with one flag: most instructions are ALU instructions.
+                let en = self.enabled(t, d, d.pred_enables);
+                lanes += enabled_count(d, en);
+                if matches!(d.kind, Kind::Copy) {
+                    // Most ALU instructions are plain copies: one source, and inline rather
+                    // than through the big dispatch function.
+                    let valid = alu::check_sources::<1>(t, d, en, self.log, pc);
+                    alu::copy(t, d, en, valid);
+                } else {
+                    let valid = alu::check_sources::<3>(t, d, en, self.log, pc);
+                    alu::execute(t, d, en, valid);
+                }
+                pc += 1;
+                continue;
+            }
             match d.kind {
                 Kind::If
                 | Kind::Else
@@ -197,24 +224,23 @@ impl Machine<'_> {
                 | Kind::While
                 | Kind::Break
                 | Kind::Cont => {
-                    lanes += t.mask.count_ones() as u64;
+                    lanes += if t.mask == width_bits {
+                        self.width as u64
+                    } else {
+                        t.mask.count_ones() as u64
+                    };
                     pc = control::execute(t, d, pc, width_bits, end);
                     continue;
                 }
-                Kind::Nop => {}
                 Kind::Send(desc) => {
                     let en = self.enabled(t, d, true);
-                    lanes += en.count_ones() as u64;
+                    lanes += enabled_count(d, en);
                     if self.send(t, d, &desc, en, pc) {
                         break;
                     }
                 }
-                _ => {
-                    let en = self.enabled(t, d, !matches!(d.kind, Kind::SelPred));
-                    lanes += en.count_ones() as u64;
-                    let valid = alu::check_sources(t, d, en, self.log, pc);
-                    alu::execute(t, d, en, valid);
-                }
+                // Nop (and the ALU kinds, handled above).
+                _ => {}
             }
             pc += 1;
         }
@@ -226,10 +252,7 @@ impl Machine<'_> {
 
     #[inline]
     fn enabled(&self, t: &Thread, d: &Decoded, narrow_by_pred: bool) -> u32 {
-        let mut en = d.exec_bits;
-        if !d.no_mask {
-            en &= t.mask;
-        }
+        let mut en = d.exec_bits & (t.mask | d.mask_exempt);
         if narrow_by_pred {
             en &= t.pred_bits(d);
         }

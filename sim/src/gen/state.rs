@@ -8,8 +8,7 @@
 //! * g1 (SIMD8) or g1–g2 (SIMD16): the invocation id of each channel, `thread * width + c`
 //!   (UD), also for channels past the last invocation, which start disabled.
 
-use super::decode::{Decoded, Regs};
-use super::isa::Pred;
+use super::decode::Decoded;
 
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
@@ -151,38 +150,30 @@ impl Thread {
     /// Channels whose predicate holds (all channels when unpredicated).
     #[inline]
     pub fn pred_bits(&self, d: &Decoded) -> u32 {
-        match d.pred {
-            Pred::None => u32::MAX,
-            Pred::Normal => self.flags[d.flag],
-            Pred::Inverted => !self.flags[d.flag],
-        }
+        (self.flags[d.flag] ^ d.pred_invert) | d.pred_free
     }
 
-    /// Scoreboard: wait for every register and flag `d` touches, issue it, and book its
-    /// results. Returns the stall cycles.
+    /// Scoreboard: wait for every register (`waits`, `d`'s list) and flag `d` touches, issue
+    /// it, and book its results. Returns the stall cycles.
     #[inline]
-    pub fn issue(&mut self, d: &Decoded, flag_read: bool) -> u64 {
+    pub fn issue(&mut self, d: &Decoded, waits: &[u8]) -> u64 {
         let mut start = self.now;
-        let mut wait = |r: Regs, ready: &[u64; 128]| {
-            let first = r.first as usize;
-            for &at in &ready[first..first + r.count as usize] {
-                start = start.max(at);
-            }
-        };
-        for r in d.reads {
-            wait(r, &self.ready);
+        for &g in waits {
+            start = start.max(self.ready[g as usize]);
         }
-        wait(d.writes, &self.ready);
-        if flag_read || d.cmod.is_some() {
+        if d.flag_wait {
             start = start.max(self.flag_ready[d.flag]);
         }
         let stall = start - self.now;
         self.now = start + d.issue as u64;
         if d.latency > 0 {
             let done = start + d.latency as u64;
-            let w = d.writes;
-            for k in w.first as usize..w.first as usize + w.count as usize {
-                self.ready[k] = done;
+            let (first, count) = (d.writes.first as usize, d.writes.count as usize);
+            // One GRF (SIMD8) and two (SIMD16) are the common cases: straight stores.
+            match count {
+                1 => self.ready[first] = done,
+                2 => self.ready[first..first + 2].copy_from_slice(&[done; 2]),
+                _ => self.ready[first..first + count].fill(done),
             }
             if d.cmod.is_some() {
                 self.flag_ready[d.flag] = done;
