@@ -90,6 +90,16 @@ pub(super) enum Kind {
     Nop,
 }
 
+impl Kind {
+    /// Structured control flow (`if` … `cont`): executed by `control`, no lanes written.
+    pub(super) fn is_control(self) -> bool {
+        matches!(
+            self,
+            Kind::If | Kind::Else | Kind::EndIf | Kind::Do | Kind::While | Kind::Break | Kind::Cont
+        )
+    }
+}
+
 /// How values compare, by type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Cmp {
@@ -374,18 +384,7 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 group,
                 exec_bits,
                 exec_count: exec_bits.count_ones(),
-                alu: !matches!(
-                    kind,
-                    Kind::If
-                        | Kind::Else
-                        | Kind::EndIf
-                        | Kind::Do
-                        | Kind::While
-                        | Kind::Break
-                        | Kind::Cont
-                        | Kind::Send(_)
-                        | Kind::Nop
-                ),
+                alu: !(kind.is_control() || matches!(kind, Kind::Send(_) | Kind::Nop)),
                 pred_enables: !matches!(kind, Kind::SelPred),
                 halves: lanes.div_ceil(8),
                 half_bits: (1u32 << lanes.min(8)) - 1,

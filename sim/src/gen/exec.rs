@@ -217,13 +217,7 @@ impl Machine<'_> {
                 continue;
             }
             match d.kind {
-                Kind::If
-                | Kind::Else
-                | Kind::EndIf
-                | Kind::Do
-                | Kind::While
-                | Kind::Break
-                | Kind::Cont => {
+                kind if kind.is_control() => {
                     lanes += if t.mask == width_bits {
                         self.width as u64
                     } else {
