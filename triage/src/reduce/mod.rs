@@ -284,8 +284,9 @@ impl Run<'_> {
     /// assignment, an edit moves every register, and the same bug often shows again a few
     /// registers away. Returns whether an edit was kept (at most one), `None` on a limit.
     fn edit_at_other_allocation(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
-        let budgets = config::other_allocations(&self.best.config, self.r.budget_target.as_deref());
-        if budgets.is_empty() {
+        let settings =
+            config::other_allocations(&self.best.config, self.r.budget_target.as_deref());
+        if settings.is_empty() {
             return Some(false);
         }
         let k = passes::PASSES.len() + config::CONFIG_PASSES.len();
@@ -303,7 +304,7 @@ impl Run<'_> {
                 {
                     continue;
                 }
-                for config in &budgets {
+                for config in &settings {
                     let cand = Case {
                         config: config.clone(),
                         program: (*q).clone(),
@@ -420,6 +421,7 @@ impl Reducer {
         while self.shrink_config && !limited {
             match run.edit_at_other_allocation(pred) {
                 Some(true) => {
+                    // Then `lower-budget` (configuration pass 0) again.
                     limited = run.program_fixpoint(pred).is_none()
                         || run.config_fixpoint(pred, 0..1).is_none();
                     if size(&run.best) < size(&smallest) {
