@@ -482,7 +482,9 @@ fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
             if let Some(t) = it.target {
                 let off = start[t] as i32 - instrs.len() as i32;
                 targets.push(start[t]);
-                set_offset(&mut ins.op, off);
+                if let Some(offset) = ins.op.branch_offset_mut() {
+                    *offset = off;
+                }
             }
             instrs.push(ins);
             recs.push(match it.item {
@@ -512,18 +514,5 @@ fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
         program: Program { instrs },
         recs,
         nops,
-    }
-}
-
-fn set_offset(op: &mut Op, off: i32) {
-    match op {
-        Op::Jump { offset }
-        | Op::Br { offset, .. }
-        | Op::Braa { offset, .. }
-        | Op::Brao { offset, .. }
-        | Op::Bany { offset, .. }
-        | Op::Ball { offset, .. }
-        | Op::Getone { offset } => *offset = off,
-        _ => {}
     }
 }

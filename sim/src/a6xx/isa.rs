@@ -442,7 +442,13 @@ pub struct Addr {
 impl Op {
     /// The offset of a branch instruction.
     pub fn branch_offset(&self) -> Option<i32> {
-        match *self {
+        let mut op = *self;
+        op.branch_offset_mut().map(|offset| *offset)
+    }
+
+    /// The offset of a branch instruction, to retarget it.
+    pub fn branch_offset_mut(&mut self) -> Option<&mut i32> {
+        match self {
             Op::Jump { offset }
             | Op::Br { offset, .. }
             | Op::Braa { offset, .. }
