@@ -172,6 +172,15 @@ fn list_programs(out: &mut String, s: &StatComparison) {
     }
 }
 
+/// The budget a cost was measured at: the sweep's setting, or the programs' own configuration.
+fn budget_label(c: &BudgetCost) -> &str {
+    if c.budget.is_empty() {
+        "as configured"
+    } else {
+        &c.budget
+    }
+}
+
 /// Executed cost per budget and the verdict by the worst budget.
 fn format_costs(out: &mut String, costs: &[BudgetCost]) {
     if costs.is_empty() {
@@ -179,14 +188,10 @@ fn format_costs(out: &mut String, costs: &[BudgetCost]) {
     }
     let _ = writeln!(out, "Executed cost by budget (judged by the worst budget):");
     for c in costs {
-        let budget = if c.budget.is_empty() {
-            "(as configured)"
-        } else {
-            c.budget.as_str()
-        };
         let _ = writeln!(
             out,
-            "  {budget:<20} {:<12} {} ({} programs)",
+            "  {:<20} {:<12} {} ({} programs)",
+            budget_label(c),
             c.measurement,
             change(c.before, c.after),
             c.programs
@@ -194,14 +199,10 @@ fn format_costs(out: &mut String, costs: &[BudgetCost]) {
     }
     match worst(costs) {
         Some(w) => {
-            let budget = if w.budget.is_empty() {
-                "as configured"
-            } else {
-                w.budget.as_str()
-            };
             let _ = writeln!(
                 out,
-                "Worst budget: {budget}: {} {} -> HURT\n",
+                "Worst budget: {}: {} {} -> HURT\n",
+                budget_label(w),
                 w.measurement,
                 format_percent(w.relative())
             );
