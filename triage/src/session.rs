@@ -6,12 +6,13 @@
 
 use crate::bisect::{self, Bisection};
 use crate::bucket::{Added, Index};
+use crate::reduce::config::{self, Floors};
 use crate::reduce::{Reduced, Reducer};
 use crate::report::{self, BugReport, ReproConfig};
 use crate::signature::{self, Signature};
 use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
-use fuzz::finding::Finding;
+use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::{self, Case, OracleOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -49,6 +50,29 @@ fn quick(opts: &OracleOptions, sig: &Signature) -> OracleOptions {
     }
 }
 
+/// Whether `case` shows `sig` ([`signature::shows`]) as the bug, not as a budget too small.
+/// The reducer may take a Gen budget under the one the case's allocation choices are sure to
+/// compile at ([`Floors::Any`]): a program the allocator compiled and got wrong there is its
+/// bug at any budget, but a failure to compile counts there only when the same case compiles
+/// and runs right without the planted bugs (so the budget was enough for a correct
+/// allocator); with nothing planted, never.
+pub fn keeps(case: &Case, opts: &OracleOptions, sig: &Signature) -> bool {
+    let Some(f) = signature::shown(case, opts, sig) else {
+        return false;
+    };
+    if f.kind != FindingKind::CompileError
+        || !f.target.starts_with("gen")
+        || !config::under_sure_floor(&case.config)
+    {
+        return true;
+    }
+    let unplanted = OracleOptions {
+        plants: Plants::NONE,
+        ..opts.clone()
+    };
+    opts.plants.iter().next().is_some() && signature::finding_of(case, &unplanted).is_none()
+}
+
 /// Reduces `case` while it shows the signature it shows now, then bisects the result.
 pub fn reduce_case(
     case: Case,
@@ -57,18 +81,16 @@ pub fn reduce_case(
 ) -> Result<Reduction, String> {
     let (sig, _) = signature::signature_of(&case, opts).ok_or("the input shows no finding")?;
     let quick = quick(opts, &sig);
-    let reducer = &reducer.clone().budgets_of(&sig.target);
+    let reducer = &reducer.clone().budgets_of(&sig.target).floors(Floors::Any);
     let mut reduced = None;
-    if signature::shows(&case, &quick, &sig) {
-        let r = reducer.reduce(case.clone(), &mut |c: &Case| {
-            signature::shows(c, &quick, &sig)
-        });
-        reduced = r.ok().filter(|r| signature::shows(&r.case, opts, &sig));
+    if keeps(&case, &quick, &sig) {
+        let r = reducer.reduce(case.clone(), &mut |c: &Case| keeps(c, &quick, &sig));
+        reduced = r.ok().filter(|r| keeps(&r.case, opts, &sig));
     }
     let reduced = match reduced {
         Some(r) => r,
         None => reducer
-            .reduce(case, &mut |c: &Case| signature::shows(c, opts, &sig))
+            .reduce(case, &mut |c: &Case| keeps(c, opts, &sig))
             .map_err(|e| e.to_string())?,
     };
     let finding = signature::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;

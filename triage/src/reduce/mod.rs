@@ -59,6 +59,8 @@ pub struct Reducer {
     /// The target whose register budgets are lowered (`None`: every backend's). A budget the
     /// bug's target does not read only slows the other pipelines down.
     pub budget_target: Option<String>,
+    /// How low Gen budgets go ([`config::Floors`]).
+    pub floors: config::Floors,
 }
 
 impl Default for Reducer {
@@ -70,6 +72,7 @@ impl Default for Reducer {
             log_attempts: false,
             shrink_config: true,
             budget_target: None,
+            floors: config::Floors::Sure,
         }
     }
 }
@@ -284,8 +287,7 @@ impl Run<'_> {
     /// assignment, an edit moves every register, and the same bug often shows again a few
     /// registers away. Returns whether an edit was kept (at most one), `None` on a limit.
     fn edit_at_other_allocation(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
-        let settings =
-            config::other_allocations(&self.best.config, self.r.budget_target.as_deref());
+        let settings = config::other_allocations(&self.best.config, self.r.scope());
         if settings.is_empty() {
             return Some(false);
         }
@@ -334,8 +336,7 @@ impl Run<'_> {
                 continue;
             }
             let mut index = 0;
-            let target = self.r.budget_target.as_deref();
-            while let Some(c) = pass(&self.best.config, index, target) {
+            while let Some(c) = pass(&self.best.config, index, self.r.scope()) {
                 let Some(config) = c else {
                     index += 1;
                     continue;
@@ -366,6 +367,22 @@ impl Reducer {
     pub fn budgets_of(mut self, target: &str) -> Self {
         self.budget_target = Some(target.to_string());
         self
+    }
+
+    /// Lets Gen budgets go under the floor the case's allocation choices are sure to compile
+    /// at ([`config::Floors::Any`]): the predicate must turn away what fails there only for
+    /// want of registers.
+    pub fn floors(mut self, floors: config::Floors) -> Self {
+        self.floors = floors;
+        self
+    }
+
+    /// The budgets the configuration passes may change.
+    fn scope(&self) -> config::Scope<'_> {
+        config::Scope {
+            target: self.budget_target.as_deref(),
+            floors: self.floors,
+        }
     }
 
     /// Turns progress lines on or off.
