@@ -23,6 +23,7 @@ pub mod config;
 pub mod edit;
 pub mod passes;
 pub mod resources;
+pub mod widen;
 
 use compiler::ir::{text, verify, CfNode, Function, Program};
 use fuzz::oracle::Case;
@@ -145,6 +146,9 @@ fn case_hash(case: &Case) -> u64 {
 
 /// The name the sideways step ([`Run::edit_at_other_allocation`]) counts its runs under.
 const EDIT_AT_OTHER_ALLOCATION: &str = "edit-at-other-allocation";
+
+/// The name the widening step ([`Run::widen`]) counts its runs under.
+const WIDEN: &str = "widen";
 
 struct Run<'a> {
     r: &'a Reducer,
@@ -322,6 +326,41 @@ impl Run<'_> {
         Some(false)
     }
 
+    /// Each group of values [`widen::widen`] proposes, made wide, then the program passes and
+    /// `lower-budget`; the first that ends smaller than the program was is kept (returns
+    /// true), any other is undone. `None` on a limit (the best case met stays).
+    fn widen(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
+        let k = passes::PASSES.len() + config::CONFIG_PASSES.len() + 1;
+        let size = |c: &Case| c.program.func.inst_count();
+        let before = self.best.clone();
+        let mut index = 0;
+        while let Some(candidate) = widen::widen(&before.program, index) {
+            index += 1;
+            let Candidate::Try(q) = candidate else {
+                continue;
+            };
+            let cand = Case {
+                config: before.config.clone(),
+                program: *q,
+            };
+            match self.attempt(k, WIDEN, cand, pred) {
+                Step::Kept => {}
+                Step::Rejected => continue,
+                Step::Stop => return None,
+            }
+            let limited =
+                self.program_fixpoint(pred).is_none() || self.config_fixpoint(pred, 0..1).is_none();
+            if size(&self.best) < size(&before) {
+                return if limited { None } else { Some(true) };
+            }
+            self.best = before.clone();
+            if limited {
+                return None;
+            }
+        }
+        Some(false)
+    }
+
     /// Configuration passes `which` (indices into [`config::CONFIG_PASSES`]), each to a
     /// fixpoint; returns whether anything was kept.
     fn config_fixpoint(
@@ -431,20 +470,29 @@ impl Reducer {
     /// ([`Run::edit_at_other_allocation`]), each followed by the program passes and the
     /// budgets again, while one is kept; returns whether a limit stopped it. Sideways steps can
     /// grow the program before a later pass shrinks it: the smallest case met is kept.
+    ///
+    /// When no such edit is left, a group of values made wider ([`Run::widen`]) may take the
+    /// place of several pressure values; then the edits again.
     fn sideways(&self, run: &mut Run, pred: &mut dyn IsInteresting) -> bool {
         let size = |c: &Case| c.program.func.inst_count();
         let mut smallest = run.best.clone();
         let mut limited = false;
         while self.shrink_config && !limited {
-            match run.edit_at_other_allocation(pred) {
+            let step = match run.edit_at_other_allocation(pred) {
                 Some(true) => {
                     // Then `lower-budget` (configuration pass 0) again.
                     limited = run.program_fixpoint(pred).is_none()
                         || run.config_fixpoint(pred, 0..1).is_none();
-                    if size(&run.best) < size(&smallest) {
-                        smallest = run.best.clone();
-                    }
+                    Some(true)
                 }
+                Some(false) => run.widen(pred),
+                None => None,
+            };
+            if size(&run.best) < size(&smallest) {
+                smallest = run.best.clone();
+            }
+            match step {
+                Some(true) => {}
                 Some(false) => break,
                 None => limited = true,
             }
@@ -471,7 +519,7 @@ impl Reducer {
             .iter()
             .map(|p| p.0)
             .chain(config::CONFIG_PASSES.iter().map(|p| p.0))
-            .chain([EDIT_AT_OTHER_ALLOCATION]);
+            .chain([EDIT_AT_OTHER_ALLOCATION, WIDEN]);
         let mut run = Run {
             r: self,
             start,
