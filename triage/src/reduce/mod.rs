@@ -164,7 +164,16 @@ struct Run<'a> {
     verdicts: HashMap<u64, bool>,
     out: Reduced,
     last_report: Instant,
+    /// In the first descent, every best case at most half the size of the one before it
+    /// (the input first): where later descents may start ([`CHECKPOINT`]).
+    trail: Option<Vec<Case>>,
 }
+
+/// Descents after the first start from the first case of the first descent's trail at most
+/// this many times the size that descent ended at, not from the input: the orders' local
+/// minima differ in the last edits, while the cuts from a large input down to a few dozen
+/// instructions were most of a reduction's time and are done again by every order.
+const CHECKPOINT: usize = 8;
 
 /// What one attempt did.
 enum Step {
@@ -198,6 +207,7 @@ impl Run<'_> {
                 && self.verdicts.get(&hash) == Some(&true)
                 && hash != case_hash(&self.best)
             {
+                self.record(&cand);
                 self.best = cand;
                 return Step::Kept;
             }
@@ -245,6 +255,7 @@ impl Run<'_> {
             self.last_report = Instant::now();
         }
         if keep {
+            self.record(&cand);
             self.best = cand;
             self.out.accepted += 1;
             self.out.passes[pass].accepted += 1;
@@ -254,12 +265,25 @@ impl Run<'_> {
         }
     }
 
+    /// Adds a newly kept case to the trail if it halves the last one's size.
+    fn record(&mut self, cand: &Case) {
+        let size = |c: &Case| c.program.func.inst_count();
+        if let Some(trail) = &mut self.trail {
+            if trail.last().is_none_or(|last| 2 * size(cand) <= size(last)) {
+                trail.push(cand.clone());
+            }
+        }
+    }
+
     /// Program passes to a fixpoint; returns whether anything was kept, `None` on a limit.
     fn program_fixpoint(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
         let mut any = false;
         loop {
             let mut changed = false;
             for &name in self.order {
+                if changed && passes::LATE.contains(&name) {
+                    continue;
+                }
                 let (k, pass) = passes::by_name(name).expect("ORDERS names only PASSES");
                 let mut index = 0;
                 while let Some(candidate) = pass(&self.best.program, index) {
@@ -545,17 +569,29 @@ impl Reducer {
                 truncated: false,
             },
             last_report: Instant::now(),
+            trail: Some(vec![case.clone()]),
         };
         // Greedy descents stop in local minima that depend on the order of the passes; each
-        // further order starts again from the input (reusing every verdict so far) while
-        // time remains, and the smallest result wins.
+        // further order starts again from a checkpoint of the first ([`CHECKPOINT`]),
+        // reusing every verdict so far, while time remains, and the smallest result wins.
         let mut smallest: Option<Case> = None;
         let size = |c: &Case| c.program.func.inst_count();
+        let mut from = case.clone();
         for &order in passes::ORDERS {
             run.order = order;
-            run.best = case.clone();
-            run.seen = HashSet::from([case_hash(&case)]);
+            run.best = from.clone();
+            run.seen = HashSet::from([case_hash(&from)]);
             let limited = self.descend(&mut run, pred) || self.sideways(&mut run, pred);
+            if let Some(trail) = run.trail.take() {
+                let end = size(&run.best);
+                let k: usize = std::env::var("CKP")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(CHECKPOINT);
+                if let Some(c) = trail.into_iter().find(|c| size(c) <= k * end) {
+                    from = c;
+                }
+            }
             if self.progress {
                 eprintln!(
                     "reduce: descent in order {} ended at {} instructions, {:.1}s",
