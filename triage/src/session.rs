@@ -408,3 +408,57 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
     fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
     Ok(path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gen-spill-optimistic-only's seed-3 finding as the reducer leaves it: colouring in
+    /// descending order, whose sure floor is 16 GRFs, at 11.
+    const UNDER_THE_FLOOR: &str = "\
+; case: gen_grfs=11 gen_colour_order=descending
+; disable-pass: lower_vars_to_ssa opt_remove_phis opt_copy_prop opt_constant_folding opt_algebraic opt_cse opt_dead_cf opt_dce opt_shrink_vectors
+invocations 1
+outputs 1
+texture 26x27 levels 2 layers 2
+
+block_0:
+  vec1 32 ssa_2 = load_const (0x00000000)
+  vec2 32 ssa_314 = load_const (0x00000000, 0x00000000)
+  vec4 32 ssa_137 = tex 0, ssa_314
+  vec2 32 ssa_145 = load_uniform ssa_2
+loop {
+  block_5:
+    store_output 1, ssa_145
+    store_output 2, ssa_314
+    break
+}
+block_27:
+  store_output 2, ssa_137
+";
+
+    #[test]
+    fn a_compile_failure_under_the_sure_floor_counts_only_when_it_compiles_unplanted() {
+        let case = fuzz::case_file::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
+        assert!(config::under_sure_floor(&case.config));
+        let planted = OracleOptions {
+            plants: Plants::NONE.with(Plant::GenSpillOptimisticOnly),
+            targets: vec!["gen8".into()],
+            ..OracleOptions::default()
+        };
+        let (sig, f) = signature::signature_of(&case, &planted).expect("the plant fails it");
+        assert_eq!(
+            (f.kind, sig.key().as_str()),
+            (FindingKind::CompileError, "gen:gen_ra")
+        );
+        // Without the plant the allocator meets this budget, so the failure is the plant's.
+        assert!(keeps(&case, &planted, &sig));
+        // The same failure seen with nothing planted to switch off is not kept.
+        let unplanted = OracleOptions {
+            plants: Plants::NONE,
+            ..planted.clone()
+        };
+        assert!(signature::finding_of(&case, &unplanted).is_none());
+        assert!(!keeps(&case, &unplanted, &sig));
+    }
+}

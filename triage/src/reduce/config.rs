@@ -258,6 +258,42 @@ mod tests {
     }
 
     #[test]
+    fn any_floor_lowers_a_gen_budget_under_the_sure_floor_of_its_pick() {
+        let c = CaseConfig {
+            gen_grfs: 20,
+            gen_pick: Pick::Rotating,
+            ..CaseConfig::default()
+        };
+        let scope = |floors| Scope {
+            target: Some("gen16"),
+            floors,
+        };
+        let lowest = |floors| {
+            lower_budget(&c, 0, scope(floors))
+                .flatten()
+                .map(|d| d.gen_grfs)
+        };
+        assert_eq!(lowest(Floors::Sure), Some(GEN_GRFS_FLOOR));
+        assert_eq!(lowest(Floors::Any), Some(MIN_GEN_GRFS));
+        let sideways = other_allocations(&c, scope(Floors::Any));
+        assert!(sideways.iter().any(under_sure_floor));
+        assert!(sideways.iter().all(|d| d.gen_grfs >= MIN_GEN_GRFS));
+        assert!(!other_allocations(&c, scope(Floors::Sure))
+            .iter()
+            .any(under_sure_floor));
+        // a6xx budgets go down to the case file's smallest, scratch and one register.
+        let a6xx = CaseConfig {
+            a6xx_registers: 8,
+            ..c
+        };
+        let d = lower_budget(&a6xx, 3, Scope::default())
+            .flatten()
+            .expect("lowers");
+        assert_eq!(d.a6xx_registers, MIN_A6XX_REGISTERS);
+        assert_eq!(MIN_A6XX_REGISTERS, 4);
+    }
+
+    #[test]
     fn spirv_opt_passes_are_dropped_one_at_a_time() {
         let c = CaseConfig {
             vulkan_spirv_opt: "ccp+O+merge-blocks".parse().unwrap(),

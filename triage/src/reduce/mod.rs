@@ -16,8 +16,11 @@
 //! other knobs to their defaults), then the program passes again if the configuration
 //! changed; at the end of it a sideways step retries every shrinking edit under other
 //! allocation settings (a few registers more or fewer, the allocators' other choices), since
-//! an allocation bug needs one exact register assignment and every edit moves registers.
-//! Descents in several pass orders start from the input; the smallest result wins.
+//! an allocation bug needs one exact register assignment and every edit moves registers, and
+//! when none is left widens a group of values ([`widen`]: one vector for several pressure
+//! values). Descents in several pass orders start from the input, or from a checkpoint of
+//! the first once a reduction has grown expensive ([`RESTART_RUNS`]); the smallest result
+//! wins.
 
 pub mod config;
 pub mod edit;
