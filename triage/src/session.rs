@@ -6,12 +6,13 @@
 
 use crate::bisect::{self, Bisection};
 use crate::bucket::{Added, Index};
+use crate::reduce::config::{self, Floors};
 use crate::reduce::{Reduced, Reducer};
 use crate::report::{self, BugReport, ReproConfig};
 use crate::signature::{self, Signature};
 use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
-use fuzz::finding::Finding;
+use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::{self, Case, OracleOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -49,6 +50,29 @@ fn quick(opts: &OracleOptions, sig: &Signature) -> OracleOptions {
     }
 }
 
+/// Whether `case` shows `sig` ([`signature::shows`]) as the bug, not as a budget too small.
+/// The reducer may take a Gen budget under the one the case's allocation choices are sure to
+/// compile at ([`Floors::Any`]): a program the allocator compiled and got wrong there is its
+/// bug at any budget, but a failure to compile counts there only when the same case compiles
+/// and runs right without the planted bugs (so the budget was enough for a correct
+/// allocator); with nothing planted, never.
+pub fn keeps(case: &Case, opts: &OracleOptions, sig: &Signature) -> bool {
+    let Some(f) = signature::shown(case, opts, sig) else {
+        return false;
+    };
+    if f.kind != FindingKind::CompileError
+        || !f.target.starts_with("gen")
+        || !config::under_sure_floor(&case.config)
+    {
+        return true;
+    }
+    let unplanted = OracleOptions {
+        plants: Plants::NONE,
+        ..opts.clone()
+    };
+    opts.plants.iter().next().is_some() && signature::finding_of(case, &unplanted).is_none()
+}
+
 /// Reduces `case` while it shows the signature it shows now, then bisects the result.
 pub fn reduce_case(
     case: Case,
@@ -57,18 +81,16 @@ pub fn reduce_case(
 ) -> Result<Reduction, String> {
     let (sig, _) = signature::signature_of(&case, opts).ok_or("the input shows no finding")?;
     let quick = quick(opts, &sig);
-    let reducer = &reducer.clone().budgets_of(&sig.target);
+    let reducer = &reducer.clone().budgets_of(&sig.target).floors(Floors::Any);
     let mut reduced = None;
-    if signature::shows(&case, &quick, &sig) {
-        let r = reducer.reduce(case.clone(), &mut |c: &Case| {
-            signature::shows(c, &quick, &sig)
-        });
-        reduced = r.ok().filter(|r| signature::shows(&r.case, opts, &sig));
+    if keeps(&case, &quick, &sig) {
+        let r = reducer.reduce(case.clone(), &mut |c: &Case| keeps(c, &quick, &sig));
+        reduced = r.ok().filter(|r| keeps(&r.case, opts, &sig));
     }
     let reduced = match reduced {
         Some(r) => r,
         None => reducer
-            .reduce(case, &mut |c: &Case| signature::shows(c, opts, &sig))
+            .reduce(case, &mut |c: &Case| keeps(c, opts, &sig))
             .map_err(|e| e.to_string())?,
     };
     let finding = signature::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
@@ -385,4 +407,58 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
     std::fs::create_dir_all(corpus).map_err(|e| e.to_string())?;
     fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gen-spill-optimistic-only's seed-3 finding as the reducer leaves it: colouring in
+    /// descending order, whose sure floor is 16 GRFs, at 11.
+    const UNDER_THE_FLOOR: &str = "\
+; case: gen_grfs=11 gen_colour_order=descending
+; disable-pass: lower_vars_to_ssa opt_remove_phis opt_copy_prop opt_constant_folding opt_algebraic opt_cse opt_dead_cf opt_dce opt_shrink_vectors
+invocations 1
+outputs 1
+texture 26x27 levels 2 layers 2
+
+block_0:
+  vec1 32 ssa_2 = load_const (0x00000000)
+  vec2 32 ssa_314 = load_const (0x00000000, 0x00000000)
+  vec4 32 ssa_137 = tex 0, ssa_314
+  vec2 32 ssa_145 = load_uniform ssa_2
+loop {
+  block_5:
+    store_output 1, ssa_145
+    store_output 2, ssa_314
+    break
+}
+block_27:
+  store_output 2, ssa_137
+";
+
+    #[test]
+    fn a_compile_failure_under_the_sure_floor_counts_only_when_it_compiles_unplanted() {
+        let case = fuzz::case_file::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
+        assert!(config::under_sure_floor(&case.config));
+        let planted = OracleOptions {
+            plants: Plants::NONE.with(Plant::GenSpillOptimisticOnly),
+            targets: vec!["gen8".into()],
+            ..OracleOptions::default()
+        };
+        let (sig, f) = signature::signature_of(&case, &planted).expect("the plant fails it");
+        assert_eq!(
+            (f.kind, sig.key().as_str()),
+            (FindingKind::CompileError, "gen:gen_ra")
+        );
+        // Without the plant the allocator meets this budget, so the failure is the plant's.
+        assert!(keeps(&case, &planted, &sig));
+        // The same failure seen with nothing planted to switch off is not kept.
+        let unplanted = OracleOptions {
+            plants: Plants::NONE,
+            ..planted.clone()
+        };
+        assert!(signature::finding_of(&case, &unplanted).is_none());
+        assert!(!keeps(&case, &unplanted, &sig));
+    }
 }

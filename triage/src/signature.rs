@@ -147,11 +147,14 @@ pub fn signature_of(case: &Case, opts: &OracleOptions) -> Option<(Signature, Fin
 /// for a bug no pass is blamed for, the same kind, target and class. Not merely "some
 /// failure".
 pub fn shows(case: &Case, opts: &OracleOptions, want: &Signature) -> bool {
-    let Some(f) = finding_of(case, opts) else {
-        return false;
-    };
+    shown(case, opts, want).is_some()
+}
+
+/// The finding by which `case` shows `want` ([`shows`]), if it does.
+pub fn shown(case: &Case, opts: &OracleOptions, want: &Signature) -> Option<Finding> {
+    let f = finding_of(case, opts)?;
     if want.first_bad_pass.is_none() && !want.matches_finding(&f) {
-        return false;
+        return None;
     }
     let sig = Signature {
         kind: f.kind,
@@ -159,5 +162,5 @@ pub fn shows(case: &Case, opts: &OracleOptions, want: &Signature) -> bool {
         first_bad_pass: bisect::first_bad_pass(case, opts, &f),
         class: f.class.clone(),
     };
-    sig == *want
+    (sig == *want).then_some(f)
 }

@@ -31,7 +31,7 @@ pub struct ConfigArgs {
     /// (`; case:` header of a `.ir` file, or what raw bytes decode to). `--case help` lists
     /// every knob with its default. Among them: `gen9=true|false`, `gen_grfs=16..125` (GRFs at
     /// SIMD8; SIMD16 gets twice a starved budget, capped at 125), `gen_zero_samples=true|false`,
-    /// `a6xx_wave128=true|false`, `a6xx_predicates=1|4`, `a6xx_registers=8..192`,
+    /// `a6xx_wave128=true|false`, `a6xx_predicates=1|4`, `a6xx_registers=4..192`,
     /// `a6xx_opt_predicates=true|false`, the allocators' choices (`gen_spill_choice`,
     /// `gen_pick`, `a6xx_gpr_pick`, ...; an unknown value lists the known ones) and
     /// `vulkan_unoptimised=true|false` (the `vulkan` target gets the generator's program).

@@ -19,7 +19,7 @@ pub struct StatsArgs {
     target: String,
     /// Compile options, `KEY=VALUE` (repeatable), the same knobs as `--case`: a middle-end
     /// pass `=off`; `gen9=off` (generation 7), `gen_grfs=16..125` (at SIMD8; SIMD16 gets twice
-    /// a starved budget), `gen_zero_samples=off`; `a6xx_registers=8..192`,
+    /// a starved budget), `gen_zero_samples=off`; `a6xx_registers=4..192`,
     /// `a6xx_predicates=1`, `a6xx_wave128=on`, `a6xx_opt_predicates=off`.
     #[arg(long = "config", value_name = "KEY=VALUE")]
     config: Vec<String>,

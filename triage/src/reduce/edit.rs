@@ -58,7 +58,7 @@ pub fn all_true(func: &mut Function, ty: Type) -> Option<Value> {
 }
 
 /// A constant `bits` of type `ty` at the start of the entry block (see [`zero`]).
-fn constant(func: &mut Function, ty: Type, bits: [u32; 4]) -> Option<Value> {
+pub fn constant(func: &mut Function, ty: Type, bits: [u32; 4]) -> Option<Value> {
     ty.bits()?;
     let entry = compiler::ir::first_block(&func.body)?;
     let existing = func.blocks[entry].insts.iter().copied().find(|&i| {

@@ -16,13 +16,17 @@
 //! other knobs to their defaults), then the program passes again if the configuration
 //! changed; at the end of it a sideways step retries every shrinking edit under other
 //! allocation settings (a few registers more or fewer, the allocators' other choices), since
-//! an allocation bug needs one exact register assignment and every edit moves registers.
-//! Descents in several pass orders start from the input; the smallest result wins.
+//! an allocation bug needs one exact register assignment and every edit moves registers, and
+//! when none is left widens a group of values ([`widen`]: one vector for several pressure
+//! values). Descents in several pass orders start from the input, or from a checkpoint of
+//! the first once a reduction has grown expensive ([`RESTART_RUNS`]); the smallest result
+//! wins.
 
 pub mod config;
 pub mod edit;
 pub mod passes;
 pub mod resources;
+pub mod widen;
 
 use compiler::ir::{text, verify, CfNode, Function, Program};
 use fuzz::oracle::Case;
@@ -59,6 +63,8 @@ pub struct Reducer {
     /// The target whose register budgets are lowered (`None`: every backend's). A budget the
     /// bug's target does not read only slows the other pipelines down.
     pub budget_target: Option<String>,
+    /// How low Gen budgets go ([`config::Floors`]).
+    pub floors: config::Floors,
 }
 
 impl Default for Reducer {
@@ -70,6 +76,7 @@ impl Default for Reducer {
             log_attempts: false,
             shrink_config: true,
             budget_target: None,
+            floors: config::Floors::Sure,
         }
     }
 }
@@ -143,6 +150,9 @@ fn case_hash(case: &Case) -> u64 {
 /// The name the sideways step ([`Run::edit_at_other_allocation`]) counts its runs under.
 const EDIT_AT_OTHER_ALLOCATION: &str = "edit-at-other-allocation";
 
+/// The name the widening step ([`Run::widen`]) counts its runs under.
+const WIDEN: &str = "widen";
+
 struct Run<'a> {
     r: &'a Reducer,
     start: Instant,
@@ -157,7 +167,23 @@ struct Run<'a> {
     verdicts: HashMap<u64, bool>,
     out: Reduced,
     last_report: Instant,
+    /// In the first descent, every best case at most half the size of the one before it
+    /// (the input first): where later descents may start ([`CHECKPOINT`]).
+    trail: Option<Vec<Case>>,
 }
+
+/// Once the reduction has run [`RESTART_RUNS`] candidates, a further descent starts from the
+/// first case of the first descent's trail at most this many times the size that descent
+/// ended at, not from the input: the cuts from a large input down to a few dozen instructions
+/// were most of the time of an expensive reduction, and every order would make them again.
+const CHECKPOINT: usize = 8;
+
+/// Runs after which descents start from the checkpoint ([`CHECKPOINT`]) rather than the
+/// input. A count, not a time, so a reduction stays reproducible; under it, restarting from
+/// the input is cheap and finds smaller minima (gen-simd16-overlap seed 3: 10 instructions
+/// from the checkpoint, 5 from the input, after 2,278 runs of a first descent; the slowest
+/// reduction, gen-spill-slot-reuse seed 1, had run 8,038).
+const RESTART_RUNS: usize = 5_000;
 
 /// What one attempt did.
 enum Step {
@@ -191,6 +217,7 @@ impl Run<'_> {
                 && self.verdicts.get(&hash) == Some(&true)
                 && hash != case_hash(&self.best)
             {
+                self.record(&cand);
                 self.best = cand;
                 return Step::Kept;
             }
@@ -238,6 +265,7 @@ impl Run<'_> {
             self.last_report = Instant::now();
         }
         if keep {
+            self.record(&cand);
             self.best = cand;
             self.out.accepted += 1;
             self.out.passes[pass].accepted += 1;
@@ -247,12 +275,25 @@ impl Run<'_> {
         }
     }
 
+    /// Adds a newly kept case to the trail if it halves the last one's size.
+    fn record(&mut self, cand: &Case) {
+        let size = |c: &Case| c.program.func.inst_count();
+        if let Some(trail) = &mut self.trail {
+            if trail.last().is_none_or(|last| 2 * size(cand) <= size(last)) {
+                trail.push(cand.clone());
+            }
+        }
+    }
+
     /// Program passes to a fixpoint; returns whether anything was kept, `None` on a limit.
     fn program_fixpoint(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
         let mut any = false;
         loop {
             let mut changed = false;
             for &name in self.order {
+                if changed && passes::LATE.contains(&name) {
+                    continue;
+                }
                 let (k, pass) = passes::by_name(name).expect("ORDERS names only PASSES");
                 let mut index = 0;
                 while let Some(candidate) = pass(&self.best.program, index) {
@@ -284,8 +325,7 @@ impl Run<'_> {
     /// assignment, an edit moves every register, and the same bug often shows again a few
     /// registers away. Returns whether an edit was kept (at most one), `None` on a limit.
     fn edit_at_other_allocation(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
-        let settings =
-            config::other_allocations(&self.best.config, self.r.budget_target.as_deref());
+        let settings = config::other_allocations(&self.best.config, self.r.scope());
         if settings.is_empty() {
             return Some(false);
         }
@@ -320,6 +360,41 @@ impl Run<'_> {
         Some(false)
     }
 
+    /// Each group of values [`widen::widen`] proposes, made wide, then the program passes and
+    /// `lower-budget`; the first that ends smaller than the program was is kept (returns
+    /// true), any other is undone. `None` on a limit (the best case met stays).
+    fn widen(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
+        let k = passes::PASSES.len() + config::CONFIG_PASSES.len() + 1;
+        let size = |c: &Case| c.program.func.inst_count();
+        let before = self.best.clone();
+        let mut index = 0;
+        while let Some(candidate) = widen::widen(&before.program, index) {
+            index += 1;
+            let Candidate::Try(q) = candidate else {
+                continue;
+            };
+            let cand = Case {
+                config: before.config.clone(),
+                program: *q,
+            };
+            match self.attempt(k, WIDEN, cand, pred) {
+                Step::Kept => {}
+                Step::Rejected => continue,
+                Step::Stop => return None,
+            }
+            let limited =
+                self.program_fixpoint(pred).is_none() || self.config_fixpoint(pred, 0..1).is_none();
+            if size(&self.best) < size(&before) {
+                return if limited { None } else { Some(true) };
+            }
+            self.best = before.clone();
+            if limited {
+                return None;
+            }
+        }
+        Some(false)
+    }
+
     /// Configuration passes `which` (indices into [`config::CONFIG_PASSES`]), each to a
     /// fixpoint; returns whether anything was kept.
     fn config_fixpoint(
@@ -334,8 +409,7 @@ impl Run<'_> {
                 continue;
             }
             let mut index = 0;
-            let target = self.r.budget_target.as_deref();
-            while let Some(c) = pass(&self.best.config, index, target) {
+            while let Some(c) = pass(&self.best.config, index, self.r.scope()) {
                 let Some(config) = c else {
                     index += 1;
                     continue;
@@ -366,6 +440,22 @@ impl Reducer {
     pub fn budgets_of(mut self, target: &str) -> Self {
         self.budget_target = Some(target.to_string());
         self
+    }
+
+    /// Lets Gen budgets go under the floor the case's allocation choices are sure to compile
+    /// at ([`config::Floors::Any`]): the predicate must turn away what fails there only for
+    /// want of registers.
+    pub fn floors(mut self, floors: config::Floors) -> Self {
+        self.floors = floors;
+        self
+    }
+
+    /// The budgets the configuration passes may change.
+    fn scope(&self) -> config::Scope<'_> {
+        config::Scope {
+            target: self.budget_target.as_deref(),
+            floors: self.floors,
+        }
     }
 
     /// Turns progress lines on or off.
@@ -414,20 +504,29 @@ impl Reducer {
     /// ([`Run::edit_at_other_allocation`]), each followed by the program passes and the
     /// budgets again, while one is kept; returns whether a limit stopped it. Sideways steps can
     /// grow the program before a later pass shrinks it: the smallest case met is kept.
+    ///
+    /// When no such edit is left, a group of values made wider ([`Run::widen`]) may take the
+    /// place of several pressure values; then the edits again.
     fn sideways(&self, run: &mut Run, pred: &mut dyn IsInteresting) -> bool {
         let size = |c: &Case| c.program.func.inst_count();
         let mut smallest = run.best.clone();
         let mut limited = false;
         while self.shrink_config && !limited {
-            match run.edit_at_other_allocation(pred) {
+            let step = match run.edit_at_other_allocation(pred) {
                 Some(true) => {
                     // Then `lower-budget` (configuration pass 0) again.
                     limited = run.program_fixpoint(pred).is_none()
                         || run.config_fixpoint(pred, 0..1).is_none();
-                    if size(&run.best) < size(&smallest) {
-                        smallest = run.best.clone();
-                    }
+                    Some(true)
                 }
+                Some(false) => run.widen(pred),
+                None => None,
+            };
+            if size(&run.best) < size(&smallest) {
+                smallest = run.best.clone();
+            }
+            match step {
+                Some(true) => {}
                 Some(false) => break,
                 None => limited = true,
             }
@@ -454,7 +553,7 @@ impl Reducer {
             .iter()
             .map(|p| p.0)
             .chain(config::CONFIG_PASSES.iter().map(|p| p.0))
-            .chain([EDIT_AT_OTHER_ALLOCATION]);
+            .chain([EDIT_AT_OTHER_ALLOCATION, WIDEN]);
         let mut run = Run {
             r: self,
             start,
@@ -480,22 +579,38 @@ impl Reducer {
                 truncated: false,
             },
             last_report: Instant::now(),
+            trail: Some(vec![case.clone()]),
         };
         // Greedy descents stop in local minima that depend on the order of the passes; each
-        // further order starts again from the input (reusing every verdict so far) while
-        // time remains, and the smallest result wins.
+        // further order starts again from the input, or after many runs from a checkpoint of
+        // the first ([`RESTART_RUNS`]), reusing every verdict so far, while time remains, and
+        // the smallest result wins.
         let mut smallest: Option<Case> = None;
         let size = |c: &Case| c.program.func.inst_count();
+        let mut checkpoint = case.clone();
         for &order in passes::ORDERS {
             run.order = order;
-            run.best = case.clone();
-            run.seen = HashSet::from([case_hash(&case)]);
+            let from = match run.out.runs < RESTART_RUNS {
+                true => case.clone(),
+                false => checkpoint.clone(),
+            };
+            run.best = from.clone();
+            run.seen = HashSet::from([case_hash(&from)]);
             let limited = self.descend(&mut run, pred) || self.sideways(&mut run, pred);
+            if let Some(trail) = run.trail.take() {
+                let end = size(&run.best);
+                if let Some(c) = trail.into_iter().find(|c| size(c) <= CHECKPOINT * end) {
+                    checkpoint = c;
+                }
+            }
             if self.progress {
                 eprintln!(
-                    "reduce: descent in order {} ended at {} instructions, {:.1}s",
+                    "reduce: descent in order {} from {} ended at {} instructions, {} runs, \
+                     {:.1}s",
                     passes::ORDERS.iter().position(|o| *o == order).unwrap_or(0),
+                    size(&from),
                     size(&run.best),
+                    run.out.runs,
                     start.elapsed().as_secs_f64()
                 );
             }

@@ -67,6 +67,17 @@ pub const ORDERS: &[&[&str]] = &[
     ],
 ];
 
+/// Passes that remove no instruction (they simplify what stays). The driver runs them only in
+/// a round of the program passes where the others changed nothing: on a large program each of
+/// their edits costs a run, and most edit instructions a later cut removes anyway. Each comes
+/// after every other pass in every order.
+pub const LATE: &[&str] = &[
+    "simplify-consts",
+    "simplify-texture",
+    "trim-dispatch",
+    "unused-resources",
+];
+
 /// The pass named `name` (a name from [`ORDERS`]) and its index in [`PASSES`].
 pub fn by_name(name: &str) -> Option<(usize, Pass)> {
     PASSES
@@ -626,13 +637,15 @@ mod tests {
     }
 
     #[test]
-    fn every_order_is_a_permutation_of_the_passes() {
+    fn every_order_is_a_permutation_of_the_passes_with_the_late_ones_last() {
         let mut all: Vec<&str> = super::PASSES.iter().map(|p| p.0).collect();
         all.sort_unstable();
         for order in super::ORDERS {
             let mut names = order.to_vec();
             names.sort_unstable();
             assert_eq!(names, all);
+            let late = order.len() - super::LATE.len();
+            assert!(order[late..].iter().all(|p| super::LATE.contains(p)));
         }
     }
 
