@@ -98,12 +98,12 @@ pub fn allocate(
         let adj = &graph.adj;
         let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
         let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
-        let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
-            let (stack, optimistic, pressure) = simplify(adj, &sizes, &present, r, h.order);
+        let pressure = &graph.pressure;
+        let (coloured, optimistic) = profile::time(Phase::Colour, || {
+            let (stack, optimistic) = simplify(adj, pressure, &sizes, &present, r, h.order);
             (
                 select(adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
                 optimistic,
-                pressure,
             )
         });
         let _spill = profile::Timer::start(Phase::Spill);
@@ -202,9 +202,9 @@ const FAILURES_PER_SPILL: usize = 3;
 /// rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
 const SPILLING_RATE: usize = 11;
 
-/// Simplify: the colouring order (last pushed first popped), which nodes went
-/// optimistically, and each node's pressure on its neighbours before any was pushed (the
-/// benefit of spilling it).
+/// Simplify, from each node's pressure on its neighbours before any is pushed
+/// ([`Interference::pressure`]): the colouring order (last pushed first popped) and which
+/// nodes went optimistically.
 ///
 /// The order is that of repeated passes over the nodes in index order, each pushing every
 /// trivially colourable node it meets, with an optimistic push of the least-pressure node
@@ -217,19 +217,13 @@ const SPILLING_RATE: usize = 11;
 /// every node left is uncolourable, so its key is its current pressure either way.
 fn simplify(
     adj: &[Vec<u32>],
+    pressure: &[usize],
     sizes: &[usize],
     present: &[bool],
     r: usize,
     order: ColourOrder,
-) -> (Vec<usize>, Vec<bool>, Vec<usize>) {
+) -> (Vec<usize>, Vec<bool>) {
     let n = adj.len();
-    // Σ over neighbours m of (size(v) + size(m) - 1), the degree's share taken out of the sum.
-    let pressure: Vec<usize> = (0..n)
-        .map(|v| {
-            let around: usize = adj[v].iter().map(|&m| sizes[m as usize]).sum();
-            adj[v].len() * (sizes[v] - 1) + around
-        })
-        .collect();
     // Each node's state in one place: the neighbour loop below is most of the colouring.
     let mut nodes: Vec<Node> = (0..n)
         .map(|v| Node {
@@ -309,7 +303,7 @@ fn simplify(
             }
         }
     }
-    (stack, optimistic, pressure)
+    (stack, optimistic)
 }
 
 /// A node of simplify.
