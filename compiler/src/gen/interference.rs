@@ -43,6 +43,38 @@ pub struct Interference {
     size: Vec<u8>,
     /// Registers whose list holds a spilled one (a working set of [`Interference::update`]).
     touched: Vec<bool>,
+    /// Working memory kept from round to round and compile to compile.
+    scratch: Scratch,
+}
+
+/// Working vectors of [`Interference::build`] and [`Interference::update`].
+#[derive(Default)]
+struct Scratch {
+    /// Intervals as `(start, register)`, sorted.
+    order: Vec<(u32, u32)>,
+    /// Registers live at the current start.
+    active: Vec<usize>,
+    /// The registers marked in `touched`.
+    touched: Vec<usize>,
+    /// Index into `order` of the first interval starting at or after each position.
+    first_from: Vec<u32>,
+    /// Rule pairs added.
+    extra: FxHashSet<(u32, u32)>,
+    /// Emptied lists, their capacity kept for registers to come.
+    spare: Vec<Vec<u32>>,
+}
+
+/// Makes `adj` `n` lists long, those past its old length empty; lists beyond `n` go to `spare`
+/// (with their capacity) and come back from it.
+fn set_len(adj: &mut Vec<Vec<u32>>, spare: &mut Vec<Vec<u32>>, n: usize) {
+    while adj.len() > n {
+        let mut list = adj.pop().expect("longer than n");
+        list.clear();
+        spare.push(list);
+    }
+    while adj.len() < n {
+        adj.push(spare.pop().unwrap_or_default());
+    }
 }
 
 /// Makes `a` and `b` neighbours (they must not be yet).
@@ -81,7 +113,7 @@ impl Interference {
     /// The graph of `p` with live intervals `iv`, from scratch.
     pub fn build(&mut self, p: &VProgram, iv: &[(u32, u32)], plants: Plants) {
         let n = iv.len();
-        self.adj.resize_with(n, Vec::new);
+        set_len(&mut self.adj, &mut self.scratch.spare, n);
         self.adj.iter_mut().for_each(Vec::clear);
         self.pressure.clear();
         self.pressure.resize(n, 0);
@@ -89,16 +121,19 @@ impl Interference {
         self.size.extend(p.regs.values().map(|i| i.size));
         // By start, then index: sorted as plain pairs (a key read through `iv` per comparison
         // made the sort a twentieth of the allocator).
-        let mut order: Vec<(u32, u32)> = (0..n)
-            .filter(|&v| present(iv[v]))
-            .map(|v| (iv[v].0, v as u32))
-            .collect();
+        let Scratch { order, active, .. } = &mut self.scratch;
+        order.clear();
+        order.extend(
+            (0..n)
+                .filter(|&v| present(iv[v]))
+                .map(|v| (iv[v].0, v as u32)),
+        );
         order.sort_unstable();
-        let mut active: Vec<usize> = Vec::new();
-        for (start, v) in order {
+        active.clear();
+        for &(start, v) in order.iter() {
             let v = v as usize;
             active.retain(|&a| iv[a].1 > start);
-            for &a in &active {
+            for &a in active.iter() {
                 self.adj[a].push(v as u32);
                 self.adj[v].push(a as u32);
             }
@@ -129,9 +164,17 @@ impl Interference {
         // once, however many spilled registers it held).
         self.touched.clear();
         self.touched.resize(first_new, false);
-        let mut touched = Vec::new();
+        let Scratch {
+            order: new,
+            touched,
+            first_from,
+            spare,
+            ..
+        } = &mut self.scratch;
+        touched.clear();
         for s in (0..first_new).filter(|&s| spilled[s]) {
-            for m in std::mem::take(&mut self.adj[s]) {
+            let mut list = std::mem::take(&mut self.adj[s]);
+            for &m in &list {
                 let m = m as usize;
                 if spilled[m] {
                     continue;
@@ -142,12 +185,14 @@ impl Interference {
                     touched.push(m);
                 }
             }
+            list.clear();
+            spare.push(list);
             self.pressure[s] = 0;
         }
-        for m in touched {
+        for &m in touched.iter() {
             remove_marked(&mut self.adj[m], spilled);
         }
-        self.adj.resize_with(n, Vec::new);
+        set_len(&mut self.adj, spare, n);
         self.adj[first_new..].iter_mut().for_each(Vec::clear);
         self.pressure.truncate(first_new);
         self.pressure.resize(n, 0);
@@ -156,10 +201,12 @@ impl Interference {
             .extend((first_new..n).map(|v| p.regs[VReg::new(v)].size));
         // The new intervals by start; none is longer than `longest`, so those overlapping
         // `[s, e)` start in `s - longest + 1 .. e`.
-        let mut new: Vec<(u32, u32)> = (first_new..n)
-            .filter(|&v| present(iv[v]))
-            .map(|v| (iv[v].0, v as u32))
-            .collect();
+        new.clear();
+        new.extend(
+            (first_new..n)
+                .filter(|&v| present(iv[v]))
+                .map(|v| (iv[v].0, v as u32)),
+        );
         new.sort_unstable();
         let longest = new
             .iter()
@@ -168,7 +215,8 @@ impl Interference {
             .unwrap_or(0);
         // `first_from[q]`: the first of `new` starting at or after position `q`.
         let end = new.last().map_or(0, |&(s, _)| s as usize + 1);
-        let mut first_from = vec![new.len() as u32; end + 1];
+        first_from.clear();
+        first_from.resize(end + 1, new.len() as u32);
         for (k, &(s, _)) in new.iter().enumerate().rev() {
             first_from[s as usize] = k as u32;
         }
@@ -224,7 +272,8 @@ impl Interference {
         plants: Plants,
         first_new: usize,
     ) {
-        let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
+        let extra = &mut self.scratch.extra;
+        extra.clear();
         let (adj, pressure, size) = (&mut self.adj, &mut self.pressure, &self.size);
         let mut add = |a: usize, b: usize| {
             if a != b
