@@ -78,7 +78,7 @@ fn set_len(adj: &mut Vec<Vec<u32>>, spare: &mut Vec<Vec<u32>>, n: usize) {
 }
 
 /// Makes `a` and `b` neighbours (they must not be yet).
-#[inline]
+#[inline(always)]
 fn link(adj: &mut [Vec<u32>], pressure: &mut [usize], size: &[u8], a: usize, b: usize) {
     adj[a].push(b as u32);
     adj[b].push(a as u32);
