@@ -63,24 +63,30 @@ pub struct Liveness {
 /// Solves liveness given per-block upward-exposed uses (`gen`) and definitions (`kill`).
 pub fn liveness(succs: &[Vec<usize>], gen: &[BitSet], kill: &[BitSet], n: usize) -> Liveness {
     let nb = succs.len();
+    debug_assert!(
+        gen.iter().chain(kill).all(|s| s.0.len() == n.div_ceil(64)),
+        "gen and kill sets are for {n} elements"
+    );
     let mut live_in = gen.to_vec();
     let mut live_out = vec![BitSet::new(n); nb];
     let mut changed = true;
+    // Sets are updated in place, word by word: a fresh live-out and live-in per block and pass
+    // were two allocations each.
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = BitSet::new(n);
+            let mut out = std::mem::take(&mut live_out[b]);
+            out.clear();
             for &s in &succs[b] {
                 out.union_with(&live_in[s]);
             }
-            let mut inn = out.clone();
-            for (w, k) in inn.0.iter_mut().zip(&kill[b].0) {
-                *w &= !k;
-            }
-            inn.union_with(&gen[b]);
-            if inn != live_in[b] {
-                live_in[b] = inn;
-                changed = true;
+            let words = out.0.iter().zip(&kill[b].0).zip(&gen[b].0);
+            for (old, ((o, k), g)) in live_in[b].0.iter_mut().zip(words) {
+                let new = (o & !k) | g;
+                if new != *old {
+                    *old = new;
+                    changed = true;
+                }
             }
             live_out[b] = out;
         }

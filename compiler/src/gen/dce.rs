@@ -1,7 +1,9 @@
 //! Dead-code elimination on virtual instructions: drops instructions without side effects
 //! whose every written GRF is dead afterwards (the zeroing of IR registers that are always
 //! stored before being read, payload parameters `opt_zero_samples` cut off, unused results).
-//! Repeats until nothing changes, since removing one use can kill another definition.
+//! Repeats until nothing changes, since removing one use can kill another definition; but
+//! a round whose dead instructions read no register changes no liveness (their writes were
+//! dead), so nothing new can die and the round that would find that out is not run.
 
 use super::liveness;
 use super::vinst::VProgram;
@@ -15,6 +17,8 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
         };
         let mut dead = vec![false; p.insts.len()];
         let mut any = false;
+        // Whether a dead instruction reads a register (its removal may kill more).
+        let mut reads = false;
         for b in 0..live.graph.len() {
             let mut l = live.liveout[b].clone();
             for i in live.graph.range(b).rev() {
@@ -25,6 +29,9 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
                         if !live.units_of(p, d, n).any(|u| l.has(u)) {
                             dead[i] = true;
                             any = true;
+                            inst.for_each_use(|r, n| {
+                                reads |= !live.units_of(p, r, n).is_empty();
+                            });
                             continue;
                         }
                     }
@@ -42,5 +49,8 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
             keep
         });
         removed += dead.iter().filter(|&&d| d).count();
+        if !reads {
+            return removed;
+        }
     }
 }

@@ -19,9 +19,13 @@
 //!
 //! Neighbour order within a list is not kept the same as a rebuild's; nothing reads it (the
 //! colouring sums pressures and ORs taken GRFs over neighbours).
+//!
+//! Each node's pressure on its neighbours (what simplify starts from and what spilling a node
+//! would relieve) is kept with its list: every edge added or taken out adds or subtracts its
+//! share, so a round does not walk every list again to sum it.
 
 use super::spill::Moved;
-use super::vinst::{VOp, VProgram};
+use super::vinst::{VOp, VProgram, VReg};
 use crate::planted::{Plant, Plants};
 use cranelift_entity::EntityRef;
 use rustc_hash::FxHashSet;
@@ -32,8 +36,55 @@ use sim::gen::{ExecSize, Op};
 pub struct Interference {
     /// The neighbours of each register, without duplicates.
     pub adj: Vec<Vec<u32>>,
+    /// Σ over the neighbours `m` of each register `v` of `size(v) + size(m) - 1` (Mesa's p/q
+    /// test for contiguous classes: the bases `m` can deny `v`), kept as edges come and go.
+    pub pressure: Vec<usize>,
+    /// GRFs of each register.
+    size: Vec<u8>,
     /// Registers whose list holds a spilled one (a working set of [`Interference::update`]).
     touched: Vec<bool>,
+    /// Working memory kept from round to round and compile to compile.
+    scratch: Scratch,
+}
+
+/// Working vectors of [`Interference::build`] and [`Interference::update`].
+#[derive(Default)]
+struct Scratch {
+    /// Intervals as `(start, register)`, sorted.
+    order: Vec<(u32, u32)>,
+    /// Registers live at the current start.
+    active: Vec<usize>,
+    /// The registers marked in `touched`.
+    touched: Vec<usize>,
+    /// Index into `order` of the first interval starting at or after each position.
+    first_from: Vec<u32>,
+    /// Rule pairs added.
+    extra: FxHashSet<(u32, u32)>,
+    /// Emptied lists, their capacity kept for registers to come.
+    spare: Vec<Vec<u32>>,
+}
+
+/// Makes `adj` `n` lists long, those past its old length empty; lists beyond `n` go to `spare`
+/// (with their capacity) and come back from it.
+fn set_len(adj: &mut Vec<Vec<u32>>, spare: &mut Vec<Vec<u32>>, n: usize) {
+    while adj.len() > n {
+        let mut list = adj.pop().expect("longer than n");
+        list.clear();
+        spare.push(list);
+    }
+    while adj.len() < n {
+        adj.push(spare.pop().unwrap_or_default());
+    }
+}
+
+/// Makes `a` and `b` neighbours (they must not be yet).
+#[inline(always)]
+fn link(adj: &mut [Vec<u32>], pressure: &mut [usize], size: &[u8], a: usize, b: usize) {
+    adj[a].push(b as u32);
+    adj[b].push(a as u32);
+    let share = size[a] as usize + size[b] as usize - 1;
+    pressure[a] += share;
+    pressure[b] += share;
 }
 
 /// Takes the `marked` registers out of `list` (in place; the order of the rest changes).
@@ -62,26 +113,38 @@ impl Interference {
     /// The graph of `p` with live intervals `iv`, from scratch.
     pub fn build(&mut self, p: &VProgram, iv: &[(u32, u32)], plants: Plants) {
         let n = iv.len();
-        self.adj.resize_with(n, Vec::new);
+        set_len(&mut self.adj, &mut self.scratch.spare, n);
         self.adj.iter_mut().for_each(Vec::clear);
+        self.pressure.clear();
+        self.pressure.resize(n, 0);
+        self.size.clear();
+        self.size.extend(p.regs.values().map(|i| i.size));
         // By start, then index: sorted as plain pairs (a key read through `iv` per comparison
         // made the sort a twentieth of the allocator).
-        let mut order: Vec<(u32, u32)> = (0..n)
-            .filter(|&v| present(iv[v]))
-            .map(|v| (iv[v].0, v as u32))
-            .collect();
+        let Scratch { order, active, .. } = &mut self.scratch;
+        order.clear();
+        order.extend(
+            (0..n)
+                .filter(|&v| present(iv[v]))
+                .map(|v| (iv[v].0, v as u32)),
+        );
         order.sort_unstable();
-        let mut active: Vec<usize> = Vec::new();
-        for (start, v) in order {
+        active.clear();
+        for &(start, v) in order.iter() {
             let v = v as usize;
             active.retain(|&a| iv[a].1 > start);
-            for &a in &active {
+            for &a in active.iter() {
                 self.adj[a].push(v as u32);
                 self.adj[v].push(a as u32);
             }
             active.push(v);
         }
         self.add_rules(p, 0..p.insts.len(), iv, plants, 0);
+        // Summed once over the whole lists: cheaper than an update per edge.
+        for (v, list) in self.adj.iter().enumerate() {
+            let around: usize = list.iter().map(|&m| self.size[m as usize] as usize).sum();
+            self.pressure[v] = list.len() * (self.size[v] as usize - 1) + around;
+        }
     }
 
     /// Updates the graph after `spill_regs` took the registers marked in `spilled` out,
@@ -101,27 +164,49 @@ impl Interference {
         // once, however many spilled registers it held).
         self.touched.clear();
         self.touched.resize(first_new, false);
-        let mut touched = Vec::new();
+        let Scratch {
+            order: new,
+            touched,
+            first_from,
+            spare,
+            ..
+        } = &mut self.scratch;
+        touched.clear();
         for s in (0..first_new).filter(|&s| spilled[s]) {
-            for m in std::mem::take(&mut self.adj[s]) {
+            let mut list = std::mem::take(&mut self.adj[s]);
+            for &m in &list {
                 let m = m as usize;
-                if !spilled[m] && !self.touched[m] {
+                if spilled[m] {
+                    continue;
+                }
+                self.pressure[m] -= self.size[s] as usize + self.size[m] as usize - 1;
+                if !self.touched[m] {
                     self.touched[m] = true;
                     touched.push(m);
                 }
             }
+            list.clear();
+            spare.push(list);
+            self.pressure[s] = 0;
         }
-        for m in touched {
+        for &m in touched.iter() {
             remove_marked(&mut self.adj[m], spilled);
         }
-        self.adj.resize_with(n, Vec::new);
+        set_len(&mut self.adj, spare, n);
         self.adj[first_new..].iter_mut().for_each(Vec::clear);
+        self.pressure.truncate(first_new);
+        self.pressure.resize(n, 0);
+        self.size.truncate(first_new);
+        self.size
+            .extend((first_new..n).map(|v| p.regs[VReg::new(v)].size));
         // The new intervals by start; none is longer than `longest`, so those overlapping
         // `[s, e)` start in `s - longest + 1 .. e`.
-        let mut new: Vec<(u32, u32)> = (first_new..n)
-            .filter(|&v| present(iv[v]))
-            .map(|v| (iv[v].0, v as u32))
-            .collect();
+        new.clear();
+        new.extend(
+            (first_new..n)
+                .filter(|&v| present(iv[v]))
+                .map(|v| (iv[v].0, v as u32)),
+        );
         new.sort_unstable();
         let longest = new
             .iter()
@@ -130,7 +215,8 @@ impl Interference {
             .unwrap_or(0);
         // `first_from[q]`: the first of `new` starting at or after position `q`.
         let end = new.last().map_or(0, |&(s, _)| s as usize + 1);
-        let mut first_from = vec![new.len() as u32; end + 1];
+        first_from.clear();
+        first_from.resize(end + 1, new.len() as u32);
         for (k, &(s, _)) in new.iter().enumerate().rev() {
             first_from[s as usize] = k as u32;
         }
@@ -147,8 +233,7 @@ impl Interference {
                     break;
                 }
                 if iv[v as usize].1 > ustart {
-                    self.adj[u].push(v);
-                    self.adj[v as usize].push(u as u32);
+                    link(&mut self.adj, &mut self.pressure, &self.size, u, v as usize);
                 }
             }
         }
@@ -158,8 +243,13 @@ impl Interference {
                 if t >= end {
                     break;
                 }
-                self.adj[v as usize].push(w);
-                self.adj[w as usize].push(v);
+                link(
+                    &mut self.adj,
+                    &mut self.pressure,
+                    &self.size,
+                    v as usize,
+                    w as usize,
+                );
             }
             debug_assert!(s < end);
         }
@@ -182,16 +272,16 @@ impl Interference {
         plants: Plants,
         first_new: usize,
     ) {
-        let mut extra: FxHashSet<(u32, u32)> = FxHashSet::default();
-        let adj = &mut self.adj;
+        let extra = &mut self.scratch.extra;
+        extra.clear();
+        let (adj, pressure, size) = (&mut self.adj, &mut self.pressure, &self.size);
         let mut add = |a: usize, b: usize| {
             if a != b
                 && a.max(b) >= first_new
                 && !overlap(iv[a], iv[b])
                 && extra.insert((a.min(b) as u32, a.max(b) as u32))
             {
-                adj[a].push(b as u32);
-                adj[b].push(a as u32);
+                link(adj, pressure, size, a, b);
             }
         };
         for inst in insts.map(|k| &p.insts[k]) {
@@ -205,5 +295,94 @@ impl Interference {
                 inst.for_each_use(|s, _| add(d.reg.index(), s.reg.index()));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::intervals::Intervals;
+    use crate::gen::{dce, liveness, lower, spill};
+    use crate::passes::pipeline;
+    use sim::gen::Gen;
+
+    /// Spills a few registers per round on the test programs at both widths; the updated
+    /// graph and pressures must be what a build from scratch gives.
+    #[test]
+    fn updated_graph_is_a_rebuilt_one() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gen_programs");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .expect("test programs")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        let mut checked = 0;
+        for (k, f) in files.iter().enumerate() {
+            let src = std::fs::read_to_string(f).expect("reads");
+            let mut ir = crate::ir::parse_program(&src, "test.ir").expect("parses");
+            pipeline::to_registers(&mut ir, true, &Default::default()).expect("from_ssa");
+            for width in [ExecSize::S8, ExecSize::S16] {
+                let mut p = lower::lower(
+                    &ir.func,
+                    &ir.dispatch.textures,
+                    width,
+                    Gen::Gen9,
+                    Plants::NONE,
+                )
+                .expect("lowers");
+                dce::eliminate_dead_code(&mut p);
+                let live = liveness::compute(&p).expect("structured");
+                let mut iv = Intervals::new(&p, &live);
+                let mut graph = Interference::default();
+                graph.build(&p, &iv.iv, Plants::NONE);
+                let mut spilled = vec![false; p.regs.len()];
+                let mut slot = 0;
+                for round in 0..6 {
+                    let spills: Vec<(VReg, u32)> = (0..p.regs.len())
+                        .filter(|&v| {
+                            let info = p.regs[VReg::new(v)];
+                            let (s, e) = iv.iv[v];
+                            s < e && info.spillable && info.size <= spill::MAX_SPILL_GRFS
+                        })
+                        .skip((round + k) % 3)
+                        .step_by(3)
+                        .take(5)
+                        .map(|v| {
+                            slot += 1;
+                            (VReg::new(v), slot)
+                        })
+                        .collect();
+                    if spills.is_empty() {
+                        break;
+                    }
+                    let first_new = p.regs.len();
+                    let moved = spill::spill_regs(&mut p, &spills);
+                    let gone: Vec<VReg> = spills.iter().map(|&(v, _)| v).collect();
+                    for v in &gone {
+                        spilled[v.index()] = true;
+                    }
+                    spilled.resize(p.regs.len(), false);
+                    iv.after_spill(&p, &moved, &gone, first_new);
+                    graph.update(&p, &iv.iv, Plants::NONE, &spilled, first_new, &moved);
+                    let mut fresh = Interference::default();
+                    fresh.build(&p, &iv.iv, Plants::NONE);
+                    let sorted = |g: &Interference| -> Vec<Vec<u32>> {
+                        g.adj
+                            .iter()
+                            .map(|l| {
+                                let mut l = l.clone();
+                                l.sort_unstable();
+                                l
+                            })
+                            .collect()
+                    };
+                    let at = format!("{}, {width:?}, round {round}", f.display());
+                    assert_eq!(sorted(&graph), sorted(&fresh), "{at}");
+                    assert_eq!(graph.pressure, fresh.pressure, "{at}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 30, "only {checked} spill rounds checked");
     }
 }

@@ -200,7 +200,10 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     let trimmed = if opts.opt_zero_samples {
         profile::time(Phase::Opt, || {
             let n = zero_samples::opt_zero_samples(&mut v, opts.plants);
-            dce::eliminate_dead_code(&mut v);
+            // Nothing trimmed, nothing changed: the code is as dead-code elimination left it.
+            if n > 0 {
+                dce::eliminate_dead_code(&mut v);
+            }
             n
         })
     } else {

@@ -41,6 +41,7 @@ use crate::heuristics::{ColourOrder, GenHeuristics, Picker, SpillChoice};
 use crate::planted::{Plant, Plants};
 use crate::profile::{self, Phase};
 use cranelift_entity::EntityRef;
+use std::cell::RefCell;
 
 /// The result of allocation.
 #[derive(Clone, Debug, Default)]
@@ -58,6 +59,29 @@ pub struct Allocation {
 /// First allocatable GRF (g0 header template, g1–g2 invocation ids are the payload).
 pub const FIRST_GRF: u8 = 3;
 
+/// The allocator's working memory, kept per thread from one compile to the next (regalloc2's
+/// `Ctx`): every list and vector keeps its capacity, so a compile's rounds and the compiles
+/// after it allocate almost nothing once the largest graph so far has been seen.
+#[derive(Default)]
+struct Ctx {
+    graph: Interference,
+    intervals: Intervals,
+    moved: Moved,
+    sizes: Vec<usize>,
+    present: Vec<bool>,
+    spilled_regs: Vec<bool>,
+    last_spilled: Vec<VReg>,
+    simplify: Simplify,
+    colour: Vec<Option<usize>>,
+    taken: Vec<u128>,
+    candidates: Vec<(f64, usize)>,
+    spills: Vec<(VReg, u32)>,
+}
+
+thread_local! {
+    static CTX: RefCell<Ctx> = RefCell::new(Ctx::default());
+}
+
 /// Allocates `p` into `grfs` GRFs from g3, spilling as needed (spill code is added to `p`),
 /// choosing as `h` says.
 pub fn allocate(
@@ -66,25 +90,44 @@ pub fn allocate(
     h: &GenHeuristics,
     plants: Plants,
 ) -> Result<Allocation, CompileError> {
+    CTX.with_borrow_mut(|ctx| allocate_in(ctx, p, grfs, h, plants))
+}
+
+fn allocate_in(
+    ctx: &mut Ctx,
+    p: &mut VProgram,
+    grfs: u32,
+    h: &GenHeuristics,
+    plants: Plants,
+) -> Result<Allocation, CompileError> {
     let r = grfs.min(128 - FIRST_GRF as u32) as usize;
     let mut slots: Vec<u8> = Vec::new();
-    let mut spilled_regs = vec![false; 0];
-    let mut graph = Interference::default();
+    let Ctx {
+        graph,
+        intervals,
+        moved,
+        sizes,
+        present,
+        spilled_regs,
+        last_spilled,
+        simplify: simp,
+        colour,
+        taken,
+        candidates,
+        spills,
+    } = ctx;
+    spilled_regs.clear();
     // Registers before the last spill (those after are its temporaries).
     let mut first_new = None;
-    // The last round's live intervals, and how its spill moved them.
-    let mut intervals = Intervals::default();
-    let mut moved = Moved::default();
-    let mut last_spilled: Vec<VReg> = Vec::new();
     let mut cost = None;
     for round in 1.. {
         profile::time(Phase::Liveness, || {
             match first_new {
                 None => {
                     let l = liveness::compute(p).ok_or(CompileError::Unstructured)?;
-                    intervals = Intervals::new(p, &l);
+                    *intervals = Intervals::new(p, &l);
                 }
-                Some(first) => intervals.after_spill(p, &moved, &last_spilled, first),
+                Some(first) => intervals.after_spill(p, moved, last_spilled, first),
             }
             Ok(())
         })?;
@@ -93,21 +136,28 @@ pub fn allocate(
         spilled_regs.resize(n, false);
         profile::time(Phase::Interference, || match first_new {
             None => graph.build(p, iv, plants),
-            Some(first) => graph.update(p, iv, plants, &spilled_regs, first, &moved),
+            Some(first) => graph.update(p, iv, plants, spilled_regs, first, moved),
         });
         let adj = &graph.adj;
-        let sizes: Vec<usize> = p.regs.values().map(|i| i.size as usize).collect();
-        let present: Vec<bool> = iv.iter().map(|&(s, e)| s < e).collect();
-        let (coloured, optimistic, pressure) = profile::time(Phase::Colour, || {
-            let (stack, optimistic, pressure) = simplify(adj, &sizes, &present, r, h.order);
-            (
-                select(adj, &sizes, &stack, r, &mut Picker::new(h.pick)),
-                optimistic,
-                pressure,
+        sizes.clear();
+        sizes.extend(p.regs.values().map(|i| i.size as usize));
+        present.clear();
+        present.extend(iv.iter().map(|&(s, e)| s < e));
+        let pressure = &graph.pressure;
+        let failed = profile::time(Phase::Colour, || {
+            simplify(simp, adj, pressure, sizes, present, r, h.order);
+            select(
+                colour,
+                taken,
+                adj,
+                sizes,
+                &simp.stack,
+                r,
+                &mut Picker::new(h.pick),
             )
         });
+        let optimistic = &simp.optimistic;
         let _spill = profile::Timer::start(Phase::Spill);
-        let (colour, failed) = coloured;
         if failed == 0 {
             let base = p.var_scratch_grfs;
             let slot_grfs = assign_slots(p, &slots, base, plants);
@@ -125,38 +175,41 @@ pub fn allocate(
         // Spill code leaves the other registers' reads and writes as they were and its
         // temporaries are never candidates, so the first failing round's costs stay exact.
         let cost = cost.get_or_insert_with(|| spill_costs(p, h));
-        let mut candidates: Vec<(f64, usize)> = (0..n)
-            .filter(|&v| {
-                let info = p.regs[VReg::new(v)];
-                present[v]
-                    && info.spillable
-                    && info.size <= MAX_SPILL_GRFS
-                    && !spilled_regs[v]
-                    && (optimistic[v] || !plants.has(Plant::GenSpillOptimisticOnly))
-            })
-            .map(|v| {
-                let score = match h.spill {
-                    SpillChoice::Ratio => pressure[v] as f64 / cost[v].max(1e-9),
-                    // Cheapest first, more pressure breaking ties.
-                    SpillChoice::Cheapest => pressure[v] as f64 * 1e-9 - cost[v],
-                    SpillChoice::Longest => (iv[v].1 - iv[v].0) as f64,
-                };
-                (score, v)
-            })
-            .collect();
+        candidates.clear();
+        candidates.extend(
+            (0..n)
+                .filter(|&v| {
+                    let info = p.regs[VReg::new(v)];
+                    present[v]
+                        && info.spillable
+                        && info.size <= MAX_SPILL_GRFS
+                        && !spilled_regs[v]
+                        && (optimistic[v] || !plants.has(Plant::GenSpillOptimisticOnly))
+                })
+                .map(|v| {
+                    let score = match h.spill {
+                        SpillChoice::Ratio => pressure[v] as f64 / cost[v].max(1e-9),
+                        // Cheapest first, more pressure breaking ties.
+                        SpillChoice::Cheapest => pressure[v] as f64 * 1e-9 - cost[v],
+                        SpillChoice::Longest => (iv[v].1 - iv[v].0) as f64,
+                    };
+                    (score, v)
+                }),
+        );
         if candidates.is_empty() {
             return Err(CompileError::NoRegisterToSpill { grfs });
         }
-        // Best score first, the lowest index among equals.
-        candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut spills = Vec::new();
-        for v in pick_spills(&candidates, failed, slots.len()) {
+        // Best score first, the lowest index among equals (a total order, so an unstable sort
+        // gives the same order without a buffer).
+        candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        spills.clear();
+        for v in pick_spills(candidates, failed, slots.len()) {
             spills.push((VReg::new(v), slots.len() as u32));
             slots.push(sizes[v] as u8);
             spilled_regs[v] = true;
         }
         first_new = Some(n);
-        moved = spill_regs(p, &spills);
+        *moved = spill_regs(p, spills);
         last_spilled.clear();
         last_spilled.extend(spills.iter().map(|&(v, _)| v));
         if slots.len() > 4096 {
@@ -202,9 +255,9 @@ const FAILURES_PER_SPILL: usize = 3;
 /// rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
 const SPILLING_RATE: usize = 11;
 
-/// Simplify: the colouring order (last pushed first popped), which nodes went
-/// optimistically, and each node's pressure on its neighbours before any was pushed (the
-/// benefit of spilling it).
+/// Simplify, from each node's pressure on its neighbours before any is pushed
+/// ([`Interference::pressure`]): the colouring order (last pushed first popped) and which
+/// nodes went optimistically, into `s`.
 ///
 /// The order is that of repeated passes over the nodes in index order, each pushing every
 /// trivially colourable node it meets, with an optimistic push of the least-pressure node
@@ -216,41 +269,45 @@ const SPILLING_RATE: usize = 11;
 /// since the last one wait in `lowered`): pushes far outnumber optimistic choices, and by then
 /// every node left is uncolourable, so its key is its current pressure either way.
 fn simplify(
+    s: &mut Simplify,
     adj: &[Vec<u32>],
+    pressure: &[usize],
     sizes: &[usize],
     present: &[bool],
     r: usize,
     order: ColourOrder,
-) -> (Vec<usize>, Vec<bool>, Vec<usize>) {
+) {
     let n = adj.len();
-    // Σ over neighbours m of (size(v) + size(m) - 1), the degree's share taken out of the sum.
-    let pressure: Vec<usize> = (0..n)
-        .map(|v| {
-            let around: usize = adj[v].iter().map(|&m| sizes[m as usize]).sum();
-            adj[v].len() * (sizes[v] - 1) + around
-        })
-        .collect();
+    let Simplify {
+        nodes,
+        optimistic,
+        stack,
+        colourable,
+        least,
+        lowered,
+    } = s;
     // Each node's state in one place: the neighbour loop below is most of the colouring.
-    let mut nodes: Vec<Node> = (0..n)
-        .map(|v| Node {
-            q: pressure[v],
-            size: sizes[v],
-            bases: (r + 1).saturating_sub(sizes[v]),
-            removed: !present[v],
-            lowered: false,
-        })
-        .collect();
-    let mut optimistic = vec![false; n];
-    let mut stack = Vec::with_capacity(n);
+    nodes.clear();
+    nodes.extend((0..n).map(|v| Node {
+        q: pressure[v],
+        size: sizes[v],
+        bases: (r + 1).saturating_sub(sizes[v]),
+        removed: !present[v],
+        lowered: false,
+    }));
+    optimistic.clear();
+    optimistic.resize(n, false);
+    stack.clear();
     let mut left = present.iter().filter(|p| **p).count();
-    let mut colourable = BitSet::new(n);
+    colourable.0.clear();
+    colourable.0.resize(n.div_ceil(64), 0);
     for (v, node) in nodes.iter().enumerate() {
         if !node.removed && node.q < node.bases {
             colourable.set(v);
         }
     }
-    let mut least = MinTree::new(nodes.iter().map(|node| (!node.removed).then_some(node.q)));
-    let mut lowered: Vec<u32> = Vec::new();
+    least.reset(nodes.iter().map(|node| (!node.removed).then_some(node.q)));
+    lowered.clear();
     // The sweep restarts from `start` after every optimistic push or full pass; ascending,
     // `cursor` is the next node to look at, descending one past it.
     let descending = order == ColourOrder::Descending;
@@ -259,9 +316,9 @@ fn simplify(
     let mut progress = false;
     while left > 0 {
         let found = if descending {
-            prev_member(&colourable, cursor)
+            prev_member(colourable, cursor)
         } else {
-            next_member(&colourable, cursor)
+            next_member(colourable, cursor)
         };
         let v = match found {
             Some(v) => {
@@ -309,7 +366,23 @@ fn simplify(
             }
         }
     }
-    (stack, optimistic, pressure)
+}
+
+/// Simplify's working memory and results.
+#[derive(Default)]
+struct Simplify {
+    /// The state of each node.
+    nodes: Vec<Node>,
+    /// Which nodes were pushed optimistically.
+    optimistic: Vec<bool>,
+    /// The colouring order (last pushed first popped).
+    stack: Vec<usize>,
+    /// Nodes left that are trivially colourable.
+    colourable: BitSet,
+    /// The nodes left by pressure.
+    least: MinTree,
+    /// Nodes whose pressure fell since the tree last heard.
+    lowered: Vec<u32>,
 }
 
 /// A node of simplify.
@@ -329,6 +402,7 @@ struct Node {
 /// A tournament tree over nodes keyed by `(pressure, node)`: the node of least pressure,
 /// the lowest index among equals. Keys only decrease; removed nodes are dropped lazily, when
 /// they come out on top.
+#[derive(Default)]
 struct MinTree {
     /// Leaves from `leaves` on; each inner node holds the least key below it.
     keys: Vec<u64>,
@@ -338,10 +412,13 @@ struct MinTree {
 impl MinTree {
     const NONE: u64 = u64::MAX;
 
-    /// A tree of the nodes with `Some(pressure)`.
-    fn new(pressure: impl ExactSizeIterator<Item = Option<usize>>) -> MinTree {
+    /// Makes the tree that of the nodes with `Some(pressure)`.
+    fn reset(&mut self, pressure: impl ExactSizeIterator<Item = Option<usize>>) {
         let leaves = pressure.len().next_power_of_two();
-        let mut keys = vec![Self::NONE; 2 * leaves];
+        self.leaves = leaves;
+        self.keys.clear();
+        self.keys.resize(2 * leaves, Self::NONE);
+        let keys = &mut self.keys;
         for (v, q) in pressure.enumerate() {
             if let Some(q) = q {
                 debug_assert!(q < 1 << 32, "pressure {q} too large for a key");
@@ -351,10 +428,9 @@ impl MinTree {
         for i in (1..leaves).rev() {
             keys[i] = keys[2 * i].min(keys[2 * i + 1]);
         }
-        MinTree { keys, leaves }
     }
 
-    /// The key of `v` (pressures fit in 32 bits: [`MinTree::new`] checks them, and they only
+    /// The key of `v` (pressures fit in 32 bits: [`MinTree::reset`] checks them, and they only
     /// decrease).
     fn key(v: usize, pressure: usize) -> u64 {
         (pressure as u64) << 32 | v as u64
@@ -438,20 +514,24 @@ fn prev_member(s: &BitSet, end: usize) -> Option<usize> {
     }
 }
 
-/// Select: pops nodes and gives each the first base (in `picker`'s order) free of its
-/// coloured neighbours; a node that gets none stays uncoloured (and blocks nothing). Also how
-/// many got none. GRF sets are bit masks (at most 125 GRFs).
+/// Select: pops nodes and gives each (in `colour`) the first base, in `picker`'s order, free
+/// of its coloured neighbours; a node that gets none stays uncoloured (and blocks nothing).
+/// Returns how many got none. GRF sets are bit masks (at most 125 GRFs).
 fn select(
+    colour: &mut Vec<Option<usize>>,
+    taken: &mut Vec<u128>,
     adj: &[Vec<u32>],
     sizes: &[usize],
     stack: &[usize],
     r: usize,
     picker: &mut Picker,
-) -> (Vec<Option<usize>>, usize) {
+) -> usize {
     let run = |s: usize| u128::MAX >> (128 - s);
-    let mut colour: Vec<Option<usize>> = vec![None; adj.len()];
+    colour.clear();
+    colour.resize(adj.len(), None);
     // The GRFs each node took (none yet: 0), so that a neighbour costs one load.
-    let mut taken = vec![0u128; adj.len()];
+    taken.clear();
+    taken.resize(adj.len(), 0);
     let mut failed = 0;
     for &v in stack.iter().rev() {
         let mut busy = 0u128;
@@ -472,7 +552,7 @@ fn select(
             None => failed += 1,
         }
     }
-    (colour, failed)
+    failed
 }
 
 /// Spill cost per register: GRFs read and written (each weighted as `h` says), times

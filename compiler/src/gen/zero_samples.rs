@@ -26,6 +26,11 @@ use sim::gen::{Message, Op};
 
 /// Trims sampler payloads in `p`; returns the number of messages trimmed.
 pub fn opt_zero_samples(p: &mut VProgram, plants: Plants) -> u32 {
+    // Liveness only for a program with a sampler message that could be trimmed.
+    let sampler = |i: &super::vinst::VInst| matches!(i.hw(), Some(Op::Send(d)) if matches!(d.msg, Message::Sampler { .. }));
+    if !p.insts.iter().skip(1).any(sampler) {
+        return 0;
+    }
     let Some(live) = liveness::compute(p) else {
         return 0;
     };
