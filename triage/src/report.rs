@@ -339,7 +339,13 @@ pub fn markdown(r: &BugReport) -> String {
     let _ = writeln!(s, "- targets: {}", list(&r.config.targets));
     let _ = writeln!(s, "- planted bugs: {}", list(&r.config.plants));
     let _ = writeln!(s, "- disabled passes: {}", list(&r.config.disabled_passes));
-    let _ = writeln!(s, "- case config: `{}`\n", r.config.case_config);
+    // The knobs in the words of the repro's `; case:` header; the rest are defaults.
+    let knobs = if r.config.case.is_empty() {
+        "all defaults".to_string()
+    } else {
+        r.config.case.join(" ")
+    };
+    let _ = writeln!(s, "- backend knobs not at their defaults: `{knobs}`\n");
     let _ = writeln!(s, "## What differs\n\n{}\n", r.detail);
     if !r.differences.is_empty() {
         let _ = writeln!(
