@@ -302,87 +302,44 @@ impl Interference {
 mod tests {
     use super::*;
     use crate::gen::intervals::Intervals;
-    use crate::gen::{dce, liveness, lower, spill};
-    use crate::passes::pipeline;
-    use sim::gen::Gen;
+    use crate::gen::spill_rounds;
 
     /// Spills a few registers per round on the test programs at both widths; the updated
     /// graph and pressures must be what a build from scratch gives.
     #[test]
     fn updated_graph_is_a_rebuilt_one() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gen_programs");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .expect("test programs")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        files.sort();
-        let mut checked = 0;
-        for (k, f) in files.iter().enumerate() {
-            let src = std::fs::read_to_string(f).expect("reads");
-            let mut ir = crate::ir::parse_program(&src, "test.ir").expect("parses");
-            pipeline::to_registers(&mut ir, true, &Default::default()).expect("from_ssa");
-            for width in [ExecSize::S8, ExecSize::S16] {
-                let mut p = lower::lower(
-                    &ir.func,
-                    &ir.dispatch.textures,
-                    width,
-                    Gen::Gen9,
-                    Plants::NONE,
-                )
-                .expect("lowers");
-                dce::eliminate_dead_code(&mut p);
-                let live = liveness::compute(&p).expect("structured");
-                let mut iv = Intervals::new(&p, &live);
+        let checked = spill_rounds::for_each(
+            6,
+            3,
+            5,
+            |p, iv| {
                 let mut graph = Interference::default();
-                graph.build(&p, &iv.iv, Plants::NONE);
-                let mut spilled = vec![false; p.regs.len()];
-                let mut slot = 0;
-                for round in 0..6 {
-                    let spills: Vec<(VReg, u32)> = (0..p.regs.len())
-                        .filter(|&v| {
-                            let info = p.regs[VReg::new(v)];
-                            let (s, e) = iv.iv[v];
-                            s < e && info.spillable && info.size <= spill::MAX_SPILL_GRFS
-                        })
-                        .skip((round + k) % 3)
-                        .step_by(3)
-                        .take(5)
-                        .map(|v| {
-                            slot += 1;
-                            (VReg::new(v), slot)
-                        })
-                        .collect();
-                    if spills.is_empty() {
-                        break;
-                    }
-                    let first_new = p.regs.len();
-                    let moved = spill::spill_regs(&mut p, &spills);
-                    let gone: Vec<VReg> = spills.iter().map(|&(v, _)| v).collect();
-                    for v in &gone {
-                        spilled[v.index()] = true;
-                    }
-                    spilled.resize(p.regs.len(), false);
-                    iv.after_spill(&p, &moved, &gone, first_new);
-                    graph.update(&p, &iv.iv, Plants::NONE, &spilled, first_new, &moved);
-                    let mut fresh = Interference::default();
-                    fresh.build(&p, &iv.iv, Plants::NONE);
-                    let sorted = |g: &Interference| -> Vec<Vec<u32>> {
-                        g.adj
-                            .iter()
-                            .map(|l| {
-                                let mut l = l.clone();
-                                l.sort_unstable();
-                                l
-                            })
-                            .collect()
-                    };
-                    let at = format!("{}, {width:?}, round {round}", f.display());
-                    assert_eq!(sorted(&graph), sorted(&fresh), "{at}");
-                    assert_eq!(graph.pressure, fresh.pressure, "{at}");
-                    checked += 1;
+                graph.build(p, &iv.iv, Plants::NONE);
+                (iv.clone(), graph, vec![false; p.regs.len()])
+            },
+            |(iv, graph, spilled): &mut (Intervals, Interference, Vec<bool>), r| {
+                for v in r.gone {
+                    spilled[v.index()] = true;
                 }
-            }
-        }
+                spilled.resize(r.p.regs.len(), false);
+                iv.after_spill(r.p, r.moved, r.gone, r.first_new);
+                graph.update(r.p, &iv.iv, Plants::NONE, spilled, r.first_new, r.moved);
+                let mut fresh = Interference::default();
+                fresh.build(r.p, &iv.iv, Plants::NONE);
+                let sorted = |g: &Interference| -> Vec<Vec<u32>> {
+                    g.adj
+                        .iter()
+                        .map(|l| {
+                            let mut l = l.clone();
+                            l.sort_unstable();
+                            l
+                        })
+                        .collect()
+                };
+                assert_eq!(sorted(graph), sorted(&fresh), "{}", r.at);
+                assert_eq!(graph.pressure, fresh.pressure, "{}", r.at);
+            },
+        );
         assert!(checked >= 30, "only {checked} spill rounds checked");
     }
 }

@@ -119,76 +119,25 @@ impl Intervals {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::gen::{dce, liveness, lower, spill};
-    use crate::passes::pipeline;
-    use crate::planted::Plants;
-    use sim::gen::{ExecSize, Gen};
+    use crate::gen::spill_rounds;
+    use crate::gen::{intervals::Intervals, liveness};
 
     /// Spills a few registers per round, round after round, on programs with loops, ifs,
     /// breaks and multi-GRF values at both widths; the carried intervals must be what
     /// liveness computes afresh after each spill.
     #[test]
     fn carried_intervals_are_recomputed_ones() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gen_programs");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .expect("test programs")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        files.sort();
-        let sources: Vec<String> = files
-            .iter()
-            .map(|f| std::fs::read_to_string(f).expect("reads"))
-            .collect();
-        let mut checked = 0;
-        for (k, src) in sources.iter().enumerate() {
-            let mut ir = crate::ir::parse_program(src, "test.ir").expect("parses");
-            pipeline::to_registers(&mut ir, true, &Default::default()).expect("from_ssa");
-            for width in [ExecSize::S8, ExecSize::S16] {
-                let mut p = lower::lower(
-                    &ir.func,
-                    &ir.dispatch.textures,
-                    width,
-                    Gen::Gen9,
-                    Plants::NONE,
-                )
-                .expect("lowers");
-                dce::eliminate_dead_code(&mut p);
-                let live = liveness::compute(&p).expect("structured");
-                let mut carried = Intervals::new(&p, &live);
-                let mut slot = 0;
-                for round in 0..8 {
-                    let spills: Vec<(VReg, u32)> = (0..p.regs.len())
-                        .filter(|&v| {
-                            let info = p.regs[VReg::new(v)];
-                            let (s, e) = carried.iv[v];
-                            s < e && info.spillable && info.size <= spill::MAX_SPILL_GRFS
-                        })
-                        .skip((round + k) % 3)
-                        .step_by(2)
-                        .take(6)
-                        .map(|v| {
-                            slot += 1;
-                            (VReg::new(v), slot)
-                        })
-                        .collect();
-                    if spills.is_empty() {
-                        break;
-                    }
-                    let first_new = p.regs.len();
-                    let moved = spill::spill_regs(&mut p, &spills);
-                    let gone: Vec<VReg> = spills.iter().map(|&(v, _)| v).collect();
-                    carried.after_spill(&p, &moved, &gone, first_new);
-                    let live = liveness::compute(&p).expect("structured");
-                    let fresh = Intervals::new(&p, &live);
-                    assert_eq!(
-                        carried.iv, fresh.iv,
-                        "program {k}, {width:?}, round {round}"
-                    );
-                    checked += 1;
-                }
-            }
-        }
+        let checked = spill_rounds::for_each(
+            8,
+            2,
+            6,
+            |_, iv| iv.clone(),
+            |carried, r| {
+                carried.after_spill(r.p, r.moved, r.gone, r.first_new);
+                let live = liveness::compute(r.p).expect("structured");
+                assert_eq!(carried.iv, Intervals::new(r.p, &live).iv, "{}", r.at);
+            },
+        );
         assert!(checked >= 30, "only {checked} spill rounds checked");
     }
 }

@@ -33,6 +33,8 @@ mod lower_tex;
 pub use lower_tex::register_floor;
 pub mod ra;
 pub mod spill;
+#[cfg(test)]
+mod spill_rounds;
 pub mod vinst;
 pub mod zero_samples;
 
