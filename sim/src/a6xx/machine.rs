@@ -11,7 +11,10 @@
 //! The register file ([`Files`]) outlives a run: a thread keeps one per wave width and the
 //! next run takes it over. Every row not listed in `touched` is clean (zero, unflipped,
 //! default track, unwritten), so starting a wave resets only the rows the last one used
-//! instead of the whole file (a hundred or two hundred KiB per wave).
+//! instead of the whole file (a hundred or two hundred KiB per wave). Private memory travels
+//! with it: zero and unwritten past each fiber's first `private_high` words, and wholly so
+//! between runs, so a wave clears only the words below the highest one stored (spill slots
+//! sit low) instead of 64 or 128 KiB.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -72,6 +75,8 @@ pub(super) struct Files<const W: usize> {
     written: Vec<u128>,
     touched: Vec<u8>,
     is_touched: Vec<bool>,
+    private: Vec<u32>,
+    private_written: Vec<bool>,
 }
 
 thread_local! {
@@ -96,6 +101,8 @@ impl<const W: usize> Files<W> {
                 written: vec![0; ROWS],
                 touched: Vec::with_capacity(ROWS),
                 is_touched: vec![false; ROWS],
+                private: Vec::new(),
+                private_written: Vec::new(),
             },
         }
     }
@@ -152,7 +159,9 @@ pub(super) struct Machine<'a, const W: usize> {
     /// Private memory, fiber-major: word `a` of fiber `i` at `i * private_words + a`.
     pub private: Vec<u32>,
     pub private_written: Vec<bool>,
-    pub uses_private: bool,
+    /// One past the highest private word stored in this wave (per fiber); every word at or
+    /// above it is zero and unwritten.
+    pub private_high: usize,
 }
 
 impl<'a, const W: usize> Machine<'a, W> {
@@ -181,7 +190,10 @@ impl<'a, const W: usize> Machine<'a, W> {
         } else {
             0
         };
-        let f = Files::<W>::take();
+        let mut f = Files::<W>::take();
+        // Spare private memory is all zero: any size or stride is a clean one.
+        f.private.resize(pw, 0);
+        f.private_written.resize(pw, false);
         Machine {
             prog,
             dispatch,
@@ -211,9 +223,9 @@ impl<'a, const W: usize> Machine<'a, W> {
             sy_ready: 0,
             ss_epoch: 0,
             sy_epoch: 0,
-            private: vec![0; pw],
-            private_written: vec![false; pw],
-            uses_private,
+            private: f.private,
+            private_written: f.private_written,
+            private_high: 0,
         }
     }
 
@@ -226,8 +238,23 @@ impl<'a, const W: usize> Machine<'a, W> {
         }
     }
 
+    /// Zeroes the private words stored since the last clear (see `private_high`).
+    fn clear_private(&mut self) {
+        if self.private_high == 0 {
+            return;
+        }
+        let words = self.config.private_words.max(1) as usize;
+        for i in 0..W {
+            let fiber = i * words..i * words + self.private_high;
+            self.private[fiber.clone()].fill(0);
+            self.private_written[fiber].fill(false);
+        }
+        self.private_high = 0;
+    }
+
     /// Ends the run: what it leaves behind, the register file going back to the thread.
-    pub fn finish(self) -> (Results, Stats, Hazards, Vec<u64>) {
+    pub fn finish(mut self) -> (Results, Stats, Hazards, Vec<u64>) {
+        self.clear_private();
         Files::<W> {
             rows: self.rows,
             flip: self.flip,
@@ -235,6 +262,8 @@ impl<'a, const W: usize> Machine<'a, W> {
             written: self.written,
             touched: self.touched,
             is_touched: self.is_touched,
+            private: self.private,
+            private_written: self.private_written,
         }
         .give_back();
         (self.results, self.stats, self.hazards, self.profile)
@@ -291,9 +320,6 @@ impl<'a, const W: usize> Machine<'a, W> {
         self.sy_ready = 0;
         self.ss_epoch = 0;
         self.sy_epoch = 0;
-        if self.uses_private {
-            self.private.fill(0);
-            self.private_written.fill(false);
-        }
+        self.clear_private();
     }
 }
