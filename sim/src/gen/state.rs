@@ -14,10 +14,6 @@ use super::decode::Decoded;
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
 
-/// Bytes of written-ness bits: one bit per dword of the file, and 16 bytes more so an
-/// 8-byte window read anywhere in the file (or its padding) stays in bounds.
-const WRITTEN_BYTES: usize = FILE_DWORDS / 8 + 16;
-
 thread_local! {
     /// The thread state of the last finished run (see [`Thread::take`]).
     static SPARE: std::cell::RefCell<Option<Thread>> = const { std::cell::RefCell::new(None) };
@@ -42,10 +38,8 @@ pub(super) struct Thread {
     pub index: u32,
     /// The register file as dwords.
     pub grf: Box<[u32; FILE_DWORDS]>,
-    /// One bit per dword: written since the thread started (bit `i % 8` of byte `i / 8`;
-    /// padding after). Bytes rather than words: any 32-dword window is then one
-    /// unaligned 8-byte load and a shift below 8, where words needed a 128-bit shift.
-    pub written: [u8; WRITTEN_BYTES],
+    /// One bit per dword: written since the thread started (two words of padding).
+    pub written: [u64; 18],
     /// Cycle at which each GRF's pending write completes.
     pub ready: [u64; 128],
     /// f0.0, f0.1, f1.0, f1.1: one bit per channel.
@@ -76,7 +70,7 @@ impl Thread {
         Thread {
             index: 0,
             grf: Box::new([0; FILE_DWORDS]),
-            written: [0; WRITTEN_BYTES],
+            written: [0; 18],
             ready: [0; 128],
             flags: [0; 4],
             flag_written: [0; 4],
@@ -119,7 +113,7 @@ impl Thread {
     pub fn reset(&mut self, index: u32, width: u32, invocations: u32) {
         self.index = index;
         self.grf.fill(0);
-        self.written = [0; WRITTEN_BYTES];
+        self.written = [0; 18];
         self.ready = [0; 128];
         self.flags = [0; 4];
         self.flag_written = [0; 4];
@@ -152,40 +146,35 @@ impl Thread {
         };
     }
 
-    /// The 64 written-ness bits from dword `start & !7` on, and `start % 8`.
-    #[inline]
-    fn written_at(&self, start: u32) -> (u64, u32) {
-        let b = (start / 8) as usize;
-        let bytes: [u8; 8] = self.written[b..b + 8].try_into().expect("8 bytes");
-        (u64::from_le_bytes(bytes), start % 8)
-    }
-
-    #[inline]
-    fn set_written_at(&mut self, start: u32, word: u64) {
-        let b = (start / 8) as usize;
-        self.written[b..b + 8].copy_from_slice(&word.to_le_bytes());
-    }
-
     /// Written-ness of the 32 dwords starting at dword `start` (bit `i` = dword `start + i`).
     #[inline]
     pub fn window(&self, start: u32) -> u32 {
-        let (word, s) = self.written_at(start);
-        (word >> s) as u32
+        let w = (start / 64) as usize;
+        let s = start % 64;
+        let pair = (self.written[w] as u128) | ((self.written[w + 1] as u128) << 64);
+        (pair >> s) as u32
     }
 
     /// Mark dwords `start + i` for each set bit `i` of `bits` as written.
     #[inline]
     pub fn mark(&mut self, start: u32, bits: u32) {
-        let (word, s) = self.written_at(start);
-        self.set_written_at(start, word | (bits as u64) << s);
+        let w = (start / 64) as usize;
+        let s = start % 64;
+        let wide = (bits as u128) << s;
+        self.written[w] |= wide as u64;
+        self.written[w + 1] |= (wide >> 64) as u64;
     }
 
     /// Set the written-ness of dwords `start..start + 8` to exactly `bits` (block reads).
     #[inline]
     pub fn set_written8(&mut self, start: u32, bits: u32) {
-        let (word, s) = self.written_at(start);
-        let word = (word & !(0xff << s)) | ((bits & 0xff) as u64) << s;
-        self.set_written_at(start, word);
+        let w = (start / 64) as usize;
+        let s = start % 64;
+        let keep = !((0xffu128) << s);
+        let pair = ((self.written[w] as u128) | ((self.written[w + 1] as u128) << 64)) & keep;
+        let pair = pair | (((bits & 0xff) as u128) << s);
+        self.written[w] = pair as u64;
+        self.written[w + 1] = (pair >> 64) as u64;
     }
 
     /// Channels whose predicate holds (all channels when unpredicated).
