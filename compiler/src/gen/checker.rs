@@ -130,10 +130,48 @@ pub enum CheckError {
 /// past it read as stale values: a false `IncorrectValue` on heavily spilling programs.
 const SLOTS: usize = super::SCRATCH_GRFS as usize;
 
+/// A [`Holding`] packed into one word (tag in bits 40.., fields below), so that copying a
+/// state is a plain copy and meeting two states compares words, not enums field by field
+/// (the meet at every join was most of the checker's time).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Cell(u64);
+
+impl Cell {
+    const CONFLICT: Cell = Cell::pack(Holding::Conflict);
+
+    const fn pack(h: Holding) -> Cell {
+        Cell(match h {
+            Holding::Unwritten => 0,
+            Holding::Value { vreg, grf } => 1 << 40 | (vreg as u64) << 8 | grf as u64,
+            Holding::Payload(g) => 2 << 40 | g as u64,
+            Holding::HeaderTemplate => 3 << 40,
+            Holding::Header(o) => 4 << 40 | o as u64,
+            Holding::Other => 5 << 40,
+            Holding::Conflict => 6 << 40,
+        })
+    }
+
+    fn get(self) -> Holding {
+        let v = self.0 & ((1 << 40) - 1);
+        match self.0 >> 40 {
+            0 => Holding::Unwritten,
+            1 => Holding::Value {
+                vreg: (v >> 8) as u32,
+                grf: v as u8,
+            },
+            2 => Holding::Payload(v as u8),
+            3 => Holding::HeaderTemplate,
+            4 => Holding::Header(v as u32),
+            5 => Holding::Other,
+            _ => Holding::Conflict,
+        }
+    }
+}
+
 #[derive(PartialEq, Eq)]
 struct State {
-    grf: Vec<Holding>,
-    slot: Vec<Holding>,
+    grf: Vec<Cell>,
+    slot: Vec<Cell>,
 }
 
 impl Clone for State {
@@ -153,19 +191,26 @@ impl Clone for State {
 
 impl State {
     fn meet(&mut self, o: &State) -> bool {
-        let mut changed = false;
-        for (a, b) in self
-            .grf
-            .iter_mut()
-            .chain(self.slot.iter_mut())
-            .zip(o.grf.iter().chain(o.slot.iter()))
-        {
-            if a != b && *a != Holding::Conflict {
-                *a = Holding::Conflict;
-                changed = true;
+        fn meet_cells(a: &mut [Cell], b: &[Cell]) -> bool {
+            let mut changed = false;
+            for (a, b) in a.iter_mut().zip(b) {
+                if *a != *b && *a != Cell::CONFLICT {
+                    *a = Cell::CONFLICT;
+                    changed = true;
+                }
             }
+            changed
         }
-        changed
+        let grf = meet_cells(&mut self.grf, &o.grf);
+        meet_cells(&mut self.slot, &o.slot) | grf
+    }
+
+    fn grf(&self, r: usize) -> Holding {
+        self.grf[r].get()
+    }
+
+    fn set_grf(&mut self, r: usize, h: Holding) {
+        self.grf[r] = Cell::pack(h);
     }
 }
 
@@ -184,11 +229,11 @@ pub fn check(p: &Program, annots: &[Annot], scratch_grfs: u32) -> Result<(), Che
     // dword as a scratch header's offset, so offsets in the code do not tell the size).
     let slots = (scratch_grfs as usize).min(SLOTS);
     let mut entry = State {
-        grf: vec![Holding::Unwritten; 128],
-        slot: vec![Holding::Unwritten; slots],
+        grf: vec![Cell::pack(Holding::Unwritten); 128],
+        slot: vec![Cell::pack(Holding::Unwritten); slots],
     };
     for r in 0..=p.width.regs() as u8 {
-        entry.grf[r as usize] = Holding::Payload(r);
+        entry.set_grf(r as usize, Holding::Payload(r));
     }
     let mut ins: Vec<Option<State>> = vec![None; g.len()];
     // One working state, refilled from each block's entry state (no allocation per visit).
@@ -303,7 +348,7 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             Some(Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. })
         );
         if block && k == 0 {
-            let h = s.grf[gs.reg as usize];
+            let h = s.grf(gs.reg as usize);
             if !matches!(h, Holding::Header(_)) {
                 fail(CheckError::BadHeader {
                     inst: at,
@@ -321,11 +366,11 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             if j == 0 && k == 0 && send.is_some_and(|d| d.header) {
                 // A sampler header: a g0 copy with its dword 2 set (the simulator checks the
                 // bits' effect; here only that it is a header).
-                if !matches!(s.grf[r], Holding::Header(_)) {
+                if !matches!(s.grf(r), Holding::Header(_)) {
                     fail(CheckError::BadHeader {
                         inst: at,
                         grf: gs.reg,
-                        found: s.grf[r],
+                        found: s.grf(r),
                     });
                 }
                 continue;
@@ -338,12 +383,12 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
                 None if r < 3 => Holding::Payload(r as u8),
                 None => continue,
             };
-            if s.grf[r] != expected {
+            if s.grf[r] != Cell::pack(expected) {
                 fail(CheckError::IncorrectValue {
                     inst: at,
                     grf: r as u8,
                     expected,
-                    found: s.grf[r],
+                    found: s.grf(r),
                     filled: false,
                 });
             }
@@ -385,34 +430,36 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
             if let Message::ScratchBlockRead { regs } = d.msg {
                 let off = header_offset(inst, s);
                 for j in 0..regs as usize {
-                    s.grf[(reg + j).min(127)] = off.map_or(Holding::Conflict, |o| {
+                    s.grf[(reg + j).min(127)] = off.map_or(Cell::CONFLICT, |o| {
                         let slot = s.slot.get(o as usize + j);
-                        slot.copied().unwrap_or(Holding::Unwritten)
+                        slot.copied().unwrap_or(Cell::pack(Holding::Unwritten))
                     });
                 }
             } else {
                 for j in 0..d.rlen as usize {
-                    s.grf[(reg + j).min(127)] = value(a, j);
+                    s.set_grf((reg + j).min(127), value(a, j));
                 }
             }
         }
         None if inst.exec_size == ExecSize::S1 => {
-            let h = s.grf[reg];
-            s.grf[reg] = match (h, subreg, inst.src[0]) {
+            let h = s.grf(reg);
+            let now = match (h, subreg, inst.src[0]) {
                 (Holding::HeaderTemplate, 2, Src::Imm { bits, .. }) => Holding::Header(bits),
                 _ => Holding::Other,
             };
+            s.set_grf(reg, now);
         }
         None => {
             let template = a.dst.is_none()
                 && inst.op == Op::Mov
                 && matches!(inst.src[0], Src::Grf(g) if g.reg == 0 && g.region == Region::Vector);
             for j in 0..inst.exec_size.regs() as usize {
-                s.grf[(reg + j).min(127)] = if template {
+                let h = if template {
                     Holding::HeaderTemplate
                 } else {
                     value(a, j)
                 };
+                s.set_grf((reg + j).min(127), h);
             }
         }
     }
@@ -431,7 +478,7 @@ fn value(a: &Annot, j: usize) -> Holding {
 
 fn header_offset(inst: &Inst, s: &State) -> Option<u32> {
     match inst.src[0] {
-        Src::Grf(g) => match s.grf[g.reg as usize] {
+        Src::Grf(g) => match s.grf(g.reg as usize) {
             Holding::Header(o) => Some(o),
             _ => None,
         },
@@ -450,7 +497,7 @@ fn transfer_to_slot(inst: &Inst, regs: u8, s: &mut State) {
                 }
             }
         }
-        None => s.slot.iter_mut().for_each(|x| *x = Holding::Conflict),
+        None => s.slot.fill(Cell::CONFLICT),
     }
 }
 

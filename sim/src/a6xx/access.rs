@@ -98,6 +98,7 @@ impl<const W: usize> Machine<'_, W> {
     pub fn note_late_read(&mut self, r: Reg, until: u64, sy_class: bool) {
         let (now, m, pc) = (self.now, self.mask, self.pc as u32);
         let (ss_e, sy_e) = (self.ss_epoch, self.sy_epoch);
+        self.touch(r.row());
         let t = &mut self.track[r.row()];
         if war_open(t, now, ss_e, sy_e) {
             t.war_lanes |= m;
@@ -144,6 +145,7 @@ impl<const W: usize> Machine<'_, W> {
                 Some(t.war_reader),
             );
         }
+        self.touch(row);
         if now >= t.settle {
             // The current contents become the old ones: swap the slots, and carry the
             // current contents over for the fibers this write leaves alone.

@@ -7,6 +7,17 @@
 //! `2r + 1`, `flip[r]` says which is current, so a write that starts a new record swaps them
 //! instead of copying the row. Predicate rows hold 0 or 1. Parked groups
 //! have distinct PCs, and `parked_min` is the smallest of them (`usize::MAX` when none).
+//!
+//! The register file ([`Files`]) outlives a run: a thread keeps one per wave width and the
+//! next run takes it over. Every row not listed in `touched` is clean (zero, unflipped,
+//! default track, unwritten), so starting a wave resets only the rows the last one used
+//! instead of the whole file (a hundred or two hundred KiB per wave). Private memory travels
+//! with it: zero and unwritten past each fiber's first `private_high` words, and wholly so
+//! between runs, so a wave clears only the words below the highest one stored (spill slots
+//! sit low) instead of 64 or 128 KiB.
+
+use std::any::Any;
+use std::cell::RefCell;
 
 use super::config::Config;
 use super::hazard::Hazards;
@@ -56,6 +67,52 @@ pub(super) struct Track {
     pub war_sy_epoch: u32,
 }
 
+/// The register state of a wave, kept from run to run (see the module comment).
+pub(super) struct Files<const W: usize> {
+    rows: Vec<[u32; W]>,
+    flip: Vec<u8>,
+    track: Vec<Track>,
+    written: Vec<u128>,
+    touched: Vec<u8>,
+    is_touched: Vec<bool>,
+    private: Vec<u32>,
+    private_written: Vec<bool>,
+}
+
+thread_local! {
+    /// Register files of finished runs, at most one per wave width.
+    static SPARE: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl<const W: usize> Files<W> {
+    /// A spare file of this width if the thread has one, else a clean new one.
+    fn take() -> Files<W> {
+        let spare = SPARE.with(|s| {
+            let mut s = s.borrow_mut();
+            let k = s.iter().position(|f| f.is::<Files<W>>())?;
+            s.swap_remove(k).downcast::<Files<W>>().ok()
+        });
+        match spare {
+            Some(f) => *f,
+            None => Files {
+                rows: vec![[0; W]; 2 * ROWS],
+                flip: vec![0; ROWS],
+                track: vec![Track::default(); ROWS],
+                written: vec![0; ROWS],
+                touched: Vec::with_capacity(ROWS),
+                is_touched: vec![false; ROWS],
+                private: Vec::new(),
+                private_written: Vec::new(),
+            },
+        }
+    }
+
+    /// Leaves the file for the thread's next run of this width.
+    fn give_back(self) {
+        SPARE.with(|s| s.borrow_mut().push(Box::new(self)));
+    }
+}
+
 /// One run over all waves; `W` is the wave width.
 pub(super) struct Machine<'a, const W: usize> {
     pub prog: &'a [Instr],
@@ -87,6 +144,10 @@ pub(super) struct Machine<'a, const W: usize> {
     pub track: Vec<Track>,
     /// Fibers that have written each register.
     pub written: Vec<u128>,
+    /// Rows changed since they were last clean, each once (see the module comment).
+    pub touched: Vec<u8>,
+    /// Whether each row is in `touched`.
+    pub is_touched: Vec<bool>,
     /// Cycle when every SFU result issued so far has landed.
     pub ss_ready: u64,
     /// Cycle when every texture/memory load issued so far has landed.
@@ -98,7 +159,9 @@ pub(super) struct Machine<'a, const W: usize> {
     /// Private memory, fiber-major: word `a` of fiber `i` at `i * private_words + a`.
     pub private: Vec<u32>,
     pub private_written: Vec<bool>,
-    pub uses_private: bool,
+    /// One past the highest private word stored in this wave (per fiber); every word at or
+    /// above it is zero and unwritten.
+    pub private_high: usize,
 }
 
 impl<'a, const W: usize> Machine<'a, W> {
@@ -127,6 +190,10 @@ impl<'a, const W: usize> Machine<'a, W> {
         } else {
             0
         };
+        let mut f = Files::<W>::take();
+        // Spare private memory is all zero: any size or stride is a clean one.
+        f.private.resize(pw, 0);
+        f.private_written.resize(pw, false);
         Machine {
             prog,
             dispatch,
@@ -146,18 +213,60 @@ impl<'a, const W: usize> Machine<'a, W> {
             mask: 0,
             parked: Vec::with_capacity(W),
             parked_min: usize::MAX,
-            rows: vec![[0; W]; 2 * ROWS],
-            flip: vec![0; ROWS],
-            track: vec![Track::default(); ROWS],
-            written: vec![0; ROWS],
+            rows: f.rows,
+            flip: f.flip,
+            track: f.track,
+            written: f.written,
+            touched: f.touched,
+            is_touched: f.is_touched,
             ss_ready: 0,
             sy_ready: 0,
             ss_epoch: 0,
             sy_epoch: 0,
-            private: vec![0; pw],
-            private_written: vec![false; pw],
-            uses_private,
+            private: f.private,
+            private_written: f.private_written,
+            private_high: 0,
         }
+    }
+
+    /// Notes that row `row` is about to change (it must be reset before the next wave).
+    #[inline]
+    pub fn touch(&mut self, row: usize) {
+        if !self.is_touched[row] {
+            self.is_touched[row] = true;
+            self.touched.push(row as u8);
+        }
+    }
+
+    /// Zeroes the private words stored since the last clear (see `private_high`).
+    fn clear_private(&mut self) {
+        if self.private_high == 0 {
+            return;
+        }
+        let words = self.config.private_words.max(1) as usize;
+        for i in 0..W {
+            let fiber = i * words..i * words + self.private_high;
+            self.private[fiber.clone()].fill(0);
+            self.private_written[fiber].fill(false);
+        }
+        self.private_high = 0;
+    }
+
+    /// Ends the run: what it leaves behind, the register file going back to the thread.
+    pub fn finish(mut self) -> (Results, Stats, Hazards, Vec<u64>) {
+        self.clear_private();
+        Files::<W> {
+            rows: self.rows,
+            flip: self.flip,
+            track: self.track,
+            written: self.written,
+            touched: self.touched,
+            is_touched: self.is_touched,
+            private: self.private,
+            private_written: self.private_written,
+        }
+        .give_back();
+        (self.results, self.stats, self.hazards, self.profile)
     }
 
     /// Slot of the current contents of register row `row`.
@@ -191,12 +300,17 @@ impl<'a, const W: usize> Machine<'a, W> {
         };
         self.parked.clear();
         self.parked_min = usize::MAX;
-        for r in self.rows.iter_mut() {
-            *r = [0; W];
+        for &r in &self.touched {
+            let r = r as usize;
+            self.rows[2 * r] = [0; W];
+            self.rows[2 * r + 1] = [0; W];
+            self.flip[r] = 0;
+            self.track[r] = Track::default();
+            self.written[r] = 0;
+            self.is_touched[r] = false;
         }
-        self.flip.fill(0);
-        self.track.fill(Track::default());
-        self.written.fill(0);
+        self.touched.clear();
+        self.touch(0);
         for (i, v) in self.rows[0].iter_mut().enumerate() {
             *v = self.base + i as u32;
         }
@@ -206,9 +320,6 @@ impl<'a, const W: usize> Machine<'a, W> {
         self.sy_ready = 0;
         self.ss_epoch = 0;
         self.sy_epoch = 0;
-        if self.uses_private {
-            self.private.fill(0);
-            self.private_written.fill(false);
-        }
+        self.clear_private();
     }
 }

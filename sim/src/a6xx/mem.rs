@@ -138,7 +138,9 @@ impl<const W: usize> Machine<'_, W> {
                         }
                     }
                     Space::Private => {
-                        let k = i * words + self.private_index(a) as usize;
+                        let a = self.private_index(a) as usize;
+                        self.private_high = self.private_high.max(a + 1);
+                        let k = i * words + a;
                         self.private[k] = v[i];
                         self.private_written[k] = true;
                     }

@@ -82,12 +82,13 @@ fn run_waves<const W: usize>(program: &Program, dispatch: &Dispatch, config: &Co
             }
         }
     }
+    let (results, stats, hazards, profile) = m.finish();
     RunResult {
-        results: m.results,
-        stats: m.stats,
-        hazards: m.hazards.list,
-        hazard_count: m.hazards.count,
-        profile: m.profile,
+        results,
+        stats,
+        hazards: hazards.list,
+        hazard_count: hazards.count,
+        profile,
         outcome,
     }
 }

@@ -118,7 +118,7 @@ pub fn run(
     };
     let mut stats = Stats::default();
     let mut profile = vec![0u64; code.insts.len()];
-    let mut thread = Thread::new(config.scratch_grfs as usize * 8, structure.max_depth);
+    let mut thread = Thread::take(config.scratch_grfs as usize * 8, structure.max_depth);
     let mut outcome = Outcome::Completed;
     let threads = dispatch.invocations.div_ceil(width);
     let mut m = Machine {
@@ -143,6 +143,7 @@ pub fn run(
             break;
         }
     }
+    thread.give_back();
     Ok(Run {
         results,
         outcome,

@@ -1,6 +1,7 @@
 //! The state of one hardware thread: register file, written-ness of every GRF dword, the
 //! scoreboard, flags, the channel mask with its control-flow stack, and scratch memory.
-//! Allocated once per run and reset per thread; nothing here allocates while executing.
+//! Taken over from the previous run and reset per thread; nothing here allocates while
+//! executing.
 //!
 //! Thread payload at start (all of it counts as written; every other GRF dword is 0 and
 //! unwritten):
@@ -12,6 +13,11 @@ use super::decode::Decoded;
 
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
+
+thread_local! {
+    /// The thread state of the last finished run (see [`Thread::take`]).
+    static SPARE: std::cell::RefCell<Option<Thread>> = const { std::cell::RefCell::new(None) };
+}
 
 /// One entry of the control-flow stack.
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +83,30 @@ impl Thread {
             now: 0,
             last_ready: 0,
         }
+    }
+
+    /// The thread state left by this OS thread's last run, fitted to `scratch_dwords` and
+    /// `depth`, or a new one: a run then allocates and zeroes no register file or scratch
+    /// (32 KiB by default). Scratch past `scratch_high` is zero, so a spare one is clean once
+    /// its used part is cleared, at any size.
+    pub fn take(scratch_dwords: usize, depth: usize) -> Thread {
+        let Some(mut t) = SPARE.with(|s| s.borrow_mut().take()) else {
+            return Thread::new(scratch_dwords, depth);
+        };
+        t.scratch[..t.scratch_high].fill(0);
+        let words = t.scratch_high.div_ceil(64).min(t.scratch_written.len());
+        t.scratch_written[..words].fill(0);
+        t.scratch_high = 0;
+        t.scratch.resize(scratch_dwords, 0);
+        t.scratch_written.resize(scratch_dwords.div_ceil(64) + 1, 0);
+        t.stack.clear();
+        t.stack.reserve(depth + 1);
+        t
+    }
+
+    /// Leaves this state for the OS thread's next run (see [`Thread::take`]).
+    pub fn give_back(self) {
+        SPARE.with(|s| *s.borrow_mut() = Some(self));
     }
 
     /// Reset for thread `index` of a dispatch of `invocations` at `width` channels.
