@@ -114,6 +114,10 @@ impl Interference {
     pub fn build(&mut self, p: &VProgram, iv: &[(u32, u32)], plants: Plants) {
         let n = iv.len();
         set_len(&mut self.adj, &mut self.scratch.spare, n);
+        // Spilled registers' lists go to `spare` and come back only as the graph grows, so a
+        // thread's spares would grow with every compile it spills in: keep at most as many as
+        // there are lists in use (memory stays within twice the largest graph seen).
+        self.scratch.spare.truncate(n);
         self.adj.iter_mut().for_each(Vec::clear);
         self.pressure.clear();
         self.pressure.resize(n, 0);
@@ -341,5 +345,40 @@ mod tests {
             },
         );
         assert!(checked >= 30, "only {checked} spill rounds checked");
+    }
+
+    /// One graph serves every compile of a thread (the allocator's context): the lists of
+    /// spilled registers it keeps for reuse must not pile up from compile to compile.
+    #[test]
+    fn spare_lists_stay_bounded_across_compiles() {
+        let graph = std::cell::RefCell::new(Interference::default());
+        let mut spilled_total = 0;
+        spill_rounds::for_each(
+            6,
+            3,
+            5,
+            |p, iv| {
+                let mut g = graph.borrow_mut();
+                g.build(p, &iv.iv, Plants::NONE);
+                assert!(g.scratch.spare.len() <= g.adj.len());
+                (iv.clone(), vec![false; p.regs.len()])
+            },
+            |(iv, spilled): &mut (Intervals, Vec<bool>), r| {
+                for v in r.gone {
+                    spilled[v.index()] = true;
+                }
+                spilled_total += r.gone.len();
+                spilled.resize(r.p.regs.len(), false);
+                iv.after_spill(r.p, r.moved, r.gone, r.first_new);
+                let mut g = graph.borrow_mut();
+                g.update(r.p, &iv.iv, Plants::NONE, spilled, r.first_new, r.moved);
+            },
+        );
+        let g = graph.borrow();
+        assert!(
+            g.scratch.spare.len() < spilled_total,
+            "{} spare lists kept after {spilled_total} spills",
+            g.scratch.spare.len()
+        );
     }
 }
