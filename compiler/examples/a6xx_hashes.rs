@@ -6,28 +6,15 @@
 //!
 //!     cargo run --release -p compiler --example a6xx_hashes > after.txt
 use compiler::a6xx::{compile, Options};
-use compiler::ir::parse_program;
 use compiler::passes::pipeline;
 use std::hash::{Hash, Hasher};
 
+mod common;
+
 fn main() {
-    let mut files: Vec<_> = ["corpus/stats", "corpus/regressions"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
     let mut total = std::collections::hash_map::DefaultHasher::new();
     let mut compiles = 0;
-    for f in &files {
-        let src = std::fs::read_to_string(f).unwrap();
-        let Ok(mut p) = parse_program(&src, "x.ir") else {
-            continue;
-        };
-        let mut o = pipeline::PipelineOptions::default();
-        if pipeline::run_pipeline(&mut p, &mut o).is_err() {
-            continue;
-        }
+    for (_, f, mut p) in common::optimised_corpus() {
         pipeline::to_registers(&mut p, true, &Default::default()).unwrap();
         for registers in [192, 48, 24, 16, 12] {
             for predicates in [4, 1] {

@@ -7,18 +7,13 @@
 //!     cargo run --release -p compiler --example gen_hashes > after.txt
 use compiler::gen::{compile, Options};
 use compiler::heuristics::{ColourOrder, GenHeuristics, Pick, SpillChoice};
-use compiler::ir::parse_program;
 use compiler::passes::pipeline;
 use sim::gen::{ExecSize, Gen};
 use std::hash::{Hash, Hasher};
 
+mod common;
+
 fn main() {
-    let mut files: Vec<_> = ["corpus/stats", "corpus/regressions"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
     let mut hs = Vec::new();
     for s in SpillChoice::ALL {
         for pk in Pick::ALL {
@@ -38,15 +33,7 @@ fn main() {
     }
     let (mut spilled, mut spilling) = (0u64, 0u64);
     let mut total = std::collections::hash_map::DefaultHasher::new();
-    for (i, f) in files.iter().enumerate() {
-        let src = std::fs::read_to_string(f).unwrap();
-        let Ok(mut p) = parse_program(&src, "x.ir") else {
-            continue;
-        };
-        let mut o = pipeline::PipelineOptions::default();
-        if pipeline::run_pipeline(&mut p, &mut o).is_err() {
-            continue;
-        }
+    for (i, f, mut p) in common::optimised_corpus() {
         pipeline::to_registers(&mut p, true, &Default::default()).unwrap();
         for width in [ExecSize::S8, ExecSize::S16] {
             let mut runs: Vec<(u32, GenHeuristics)> = Vec::new();

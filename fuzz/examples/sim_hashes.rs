@@ -10,7 +10,7 @@
 //!     cargo run --release -p fuzz --example sim_hashes > after.txt
 //!
 //! An argument `gen` or `a6xx` runs only that target's lines (no total then).
-use compiler::ir::{parse_program, Program};
+use compiler::ir::Program;
 use compiler::passes::pipeline;
 use compiler::planted::{Plant, Plants};
 use fuzz::oracle::{self, Coverage, OracleOptions};
@@ -18,6 +18,9 @@ use fuzz::pipelines::middle;
 use sim::gen::{ExecSize, Gen};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+
+#[path = "../../compiler/examples/common/mod.rs"]
+mod common;
 
 fn plants_for(target: &str) -> Vec<Plants> {
     Plant::ALL
@@ -108,25 +111,11 @@ fn a6xx_text(p: &Program, wave: sim::a6xx::WaveSize, registers: u32, plants: Pla
 }
 
 fn main() {
-    let mut files: Vec<_> = ["corpus/stats", "corpus/regressions"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
-        .collect();
-    files.sort();
     // (name, optimised SSA program)
-    let mut programs: Vec<(String, Program)> = Vec::new();
-    for f in &files {
-        let src = std::fs::read_to_string(f).unwrap();
-        let Ok(mut p) = parse_program(&src, "x.ir") else {
-            continue;
-        };
-        let mut o = pipeline::PipelineOptions::default();
-        if pipeline::run_pipeline(&mut p, &mut o).is_err() {
-            continue;
-        }
-        programs.push((f.display().to_string(), p));
-    }
+    let mut programs: Vec<(String, Program)> = common::optimised_corpus()
+        .into_iter()
+        .map(|(_, f, p)| (f.display().to_string(), p))
+        .collect();
     let opts = OracleOptions::default();
     let mut buf = Vec::new();
     for i in 0..150 {
