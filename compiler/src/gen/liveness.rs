@@ -25,6 +25,11 @@ impl BitSet {
     pub fn new(n: usize) -> BitSet {
         BitSet(vec![0; n.div_ceil(64)])
     }
+    /// Makes it an empty set of `n` units, keeping its capacity.
+    pub fn reset(&mut self, n: usize) {
+        self.0.clear();
+        self.0.resize(n.div_ceil(64), 0);
+    }
     /// Whether `i` is in the set.
     #[inline]
     pub fn has(&self, i: usize) -> bool {

@@ -299,8 +299,7 @@ fn simplify(
     optimistic.resize(n, false);
     stack.clear();
     let mut left = present.iter().filter(|p| **p).count();
-    colourable.0.clear();
-    colourable.0.resize(n.div_ceil(64), 0);
+    colourable.reset(n);
     for (v, node) in nodes.iter().enumerate() {
         if !node.removed && node.q < node.bases {
             colourable.set(v);
