@@ -147,6 +147,11 @@ fn case_hash(case: &Case) -> u64 {
     h.finish()
 }
 
+/// A case's size: the instructions of its program.
+fn size(c: &Case) -> usize {
+    c.program.func.inst_count()
+}
+
 /// The name the sideways step ([`Run::edit_at_other_allocation`]) counts its runs under.
 const EDIT_AT_OTHER_ALLOCATION: &str = "edit-at-other-allocation";
 
@@ -277,7 +282,6 @@ impl Run<'_> {
 
     /// Adds a newly kept case to the trail if it halves the last one's size.
     fn record(&mut self, cand: &Case) {
-        let size = |c: &Case| c.program.func.inst_count();
         if let Some(trail) = &mut self.trail {
             if trail.last().is_none_or(|last| 2 * size(cand) <= size(last)) {
                 trail.push(cand.clone());
@@ -365,7 +369,6 @@ impl Run<'_> {
     /// true), any other is undone. `None` on a limit (the best case met stays).
     fn widen(&mut self, pred: &mut dyn IsInteresting) -> Option<bool> {
         let k = passes::PASSES.len() + config::CONFIG_PASSES.len() + 1;
-        let size = |c: &Case| c.program.func.inst_count();
         let before = self.best.clone();
         let mut index = 0;
         while let Some(candidate) = widen::widen(&before.program, index) {
@@ -508,7 +511,6 @@ impl Reducer {
     /// When no such edit is left, a group of values made wider ([`Run::widen`]) may take the
     /// place of several pressure values; then the edits again.
     fn sideways(&self, run: &mut Run, pred: &mut dyn IsInteresting) -> bool {
-        let size = |c: &Case| c.program.func.inst_count();
         let mut smallest = run.best.clone();
         let mut limited = false;
         while self.shrink_config && !limited {
@@ -586,13 +588,13 @@ impl Reducer {
         // the first ([`RESTART_RUNS`]), reusing every verdict so far, while time remains, and
         // the smallest result wins.
         let mut smallest: Option<Case> = None;
-        let size = |c: &Case| c.program.func.inst_count();
         let mut checkpoint = case.clone();
         for &order in passes::ORDERS {
             run.order = order;
-            let from = match run.out.runs < RESTART_RUNS {
-                true => case.clone(),
-                false => checkpoint.clone(),
+            let from = if run.out.runs < RESTART_RUNS {
+                case.clone()
+            } else {
+                checkpoint.clone()
             };
             run.best = from.clone();
             run.seen = HashSet::from([case_hash(&from)]);
