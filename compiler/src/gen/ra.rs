@@ -20,13 +20,11 @@
 //!   and writes weighted ×10 per loop level and benefit its pressure on neighbours (weights
 //!   and the choice itself — cheapest, longest — vary with [`GenHeuristics`]), among the nodes
 //!   that found no colour and their neighbours (any node only when none of those can go: a
-//!   register far from every failure relieves none of them): one per
-//!   [`FAILURES_PER_SPILL`] failures, at least one (a round with few failures spills exactly
-//!   what one-at-a-time spilling would), and once many are spilled one per [`SPILLING_RATE`]
-//!   spilled so far (Mesa's `spilling_rate`), so that a starved budget takes a logarithmic
-//!   number of rounds, not one per few spills. Every node with a spill cost is a candidate
-//!   (Mesa's "ra: consider all spillable nodes"; [`Plant::GenSpillOptimisticOnly`] considers
-//!   only optimistically pushed ones). Spill temporaries and unshared payloads are never
+//!   register far from every failure relieves none of them): as many as nodes failed, and
+//!   once many are spilled one per [`SPILLING_RATE`] spilled so far when that is more (Mesa's
+//!   `spilling_rate`), so that a starved budget takes a few rounds, not one per spill. Every
+//!   node with a spill cost can be a candidate (Mesa's "ra: consider all spillable nodes";
+//!   [`Plant::GenSpillOptimisticOnly`] considers only optimistically pushed ones). Spill temporaries and unshared payloads are never
 //!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over —
 //!   but not from scratch: liveness is solved once, and the live intervals
 //!   ([`super::intervals`]) and the interference graph ([`super::interference`]) are carried
@@ -230,10 +228,8 @@ fn allocate_in(
 }
 
 /// Marks in `near` the nodes that found no colour in `colour` and their neighbours: the
-/// registers whose spilling can free a base for a failed node. On 300 programs of
-/// `gpufuzz bench --seed 1` (598 compiles, both widths), against choosing among all nodes:
-/// 26% fewer registers spilled in 20% fewer rounds (2,940 rather than 3,676; the longest
-/// compile 27 rather than 41), with the simulated spill code's cost unchanged.
+/// registers whose spilling can free a base for a failed node. See [`pick_spills`] for what
+/// it bought.
 fn mark_near_failure(
     near: &mut Vec<bool>,
     colour: &[Option<usize>],
@@ -250,40 +246,34 @@ fn mark_near_failure(
     }
 }
 
-/// The registers to spill this round: the best candidates (best first), one per
-/// [`FAILURES_PER_SPILL`] nodes that found no colour and one per [`SPILLING_RATE`] registers
-/// `spilled` in earlier rounds, whichever is more, at least one. One spill per round would
-/// colour the whole graph again after each; more than one per failure spills registers a
-/// single spill would have relieved.
+/// The registers to spill this round: the best candidates (best first), one per node that
+/// found no colour or one per [`SPILLING_RATE`] registers `spilled` in earlier rounds,
+/// whichever is more.
+///
+/// Measured on 300 programs of `gpufuzz bench --seed 1` (598 compiles, both widths, their
+/// cases' budgets). Candidates from the whole graph and one spill per three failures (the
+/// rule before): 3,676 rounds, 41 in the longest compile, 25,265 registers spilled — rounds
+/// stalled with the same failures while the best-scoring registers, far from them, went one
+/// after another. Candidates near a failure, one spill per three failures: 2,940 rounds,
+/// 18,795 spilled. Near a failure, one spill per failure (this rule): 1,449 rounds (19 in the
+/// longest), 7.1 M interference edges coloured over all rounds rather than 19.5 M, 20,404
+/// spilled; the simulated Gen code costs 5% more to run than with one per three, the
+/// whole `bench` 9–12% less (callgrind, seeds 1 and 2).
 fn pick_spills(
     candidates: &[(f64, usize)],
     failed: usize,
     spilled: usize,
 ) -> impl Iterator<Item = usize> + '_ {
-    let n = failed
-        .div_ceil(FAILURES_PER_SPILL)
-        .max(spilled / SPILLING_RATE)
-        .max(1);
+    let n = failed.max(spilled / SPILLING_RATE);
     candidates.iter().take(n).map(|&(_, v)| v)
 }
-
-/// Nodes that found no colour per register spilled in a round. On 300 generated programs of
-/// `gpufuzz bench` (both widths, their cases' budgets), against one spill per round: 1 spills
-/// 31% more registers in 18× fewer rounds, 2 spills 6% more in 7× fewer, 3 spills 1.8% more
-/// (0.5% more instructions) in 5× fewer, 4 spills 0.8% more in 4× fewer. With
-/// [`SPILLING_RATE`] as well, 2 against 3 on 1,200 compiles of `gpufuzz bench` (seeds 1 and 7,
-/// both widths): 3.4 rather than 4.2 rounds per compile, 20% fewer interference edges built
-/// over all rounds (9% of `bench`'s instructions), 0.6% more registers spilled — but the
-/// reducer then left larger repros of a planted spill bug (`reduce_planted`: 20 instructions
-/// rather than at most 15), so it stays at 3.
-const FAILURES_PER_SPILL: usize = 3;
 
 /// Registers spilled so far per register spilled in the next round (Mesa's
 /// `spilling_rate`, whose driconf default is 11): a compile that has spilled fewer than
 /// twice this is untouched by it. A starved program that spills a hundred registers a few at a
 /// time took up to 114 rounds, each rebuilding liveness and the interference graph; on 600
-/// compiles of `gpufuzz bench --seed 1` (both widths, three failures per spill) it cuts the
-/// rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
+/// compiles of `gpufuzz bench --seed 1` (both widths, then three failures per spill) it cut
+/// the rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled.
 const SPILLING_RATE: usize = 11;
 
 /// Simplify, from each node's pressure on its neighbours before any is pushed
