@@ -173,5 +173,38 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         let rest = d.saturating_sub(split.iter().sum());
         println!("      {line} other {:.0}", per_program(&rest));
     }
+    println!("{}", ratios(&stage, &names, total));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The figures issue 16's goals are stated in: each backend pipeline's time over the
+/// interpreter's for the same programs, and the whole loop's over generating and interpreting
+/// once (the floor no design goes under). `stage` is generate, verify, interpret, optimise,
+/// then each pipeline of `names`.
+fn ratios(stage: &[Duration], names: &[&str], total: f64) -> String {
+    let interpret = stage[2].as_secs_f64().max(1e-9);
+    let mut line = String::from("ratios:");
+    for (name, d) in names.iter().zip(&stage[4..]) {
+        if *name != "middle" && *name != "vulkan" {
+            line += &format!(" {name} {:.1}x interpret,", d.as_secs_f64() / interpret);
+        }
+    }
+    let floor = (stage[0] + stage[2]).as_secs_f64().max(1e-9);
+    line + &format!(" whole loop {:.1}x (generate + interpret)", total / floor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_divide_by_the_interpreter_and_the_floor() {
+        let ms = Duration::from_millis;
+        let stage = [ms(1), ms(1), ms(4), ms(3), ms(2), ms(10), ms(6)];
+        let line = ratios(&stage, &["middle", "gen8", "a6xx"], 0.05);
+        assert_eq!(
+            line,
+            "ratios: gen8 2.5x interpret, a6xx 1.5x interpret, whole loop 10.0x (generate + interpret)"
+        );
+    }
 }
