@@ -24,8 +24,9 @@
 //!   once many are spilled one per [`SPILLING_RATE`] spilled so far when that is more (Mesa's
 //!   `spilling_rate`), so that a starved budget takes a few rounds, not one per spill. Every
 //!   node with a spill cost can be a candidate (Mesa's "ra: consider all spillable nodes";
-//!   [`Plant::GenSpillOptimisticOnly`] considers only optimistically pushed ones). Spill temporaries and unshared payloads are never
-//!   candidates; with none left it is [`CompileError::NoRegisterToSpill`]. Then start over —
+//!   [`Plant::GenSpillOptimisticOnly`] considers only optimistically pushed ones). Spill
+//!   temporaries and unshared payloads are never candidates; with none left it is
+//!   [`CompileError::NoRegisterToSpill`]. Then start over —
 //!   but not from scratch: liveness is solved once, and the live intervals
 //!   ([`super::intervals`]) and the interference graph ([`super::interference`]) are carried
 //!   through each spill (spill code is block-local and touches only fresh temporaries), as are

@@ -248,21 +248,7 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
     if !plants.has(Plant::GenSpillSlotReuse) {
         if let Some(g) = flow::graph(&flows(&p.insts)) {
             let nb = g.len();
-            // Each block's slots read before it writes them whole (`read`) and written whole
-            // (`written`), from one scan: the passes below then only combine sets, where
-            // walking every instruction on each pass was most of the cost.
-            let mut read = vec![BitSet::new(n); nb];
-            let mut written = vec![BitSet::new(n); nb];
-            for b in 0..nb {
-                for i in g.range(b) {
-                    match access(&p.insts[i]) {
-                        Some((k, true)) => written[b].set(k),
-                        Some((k, false)) if !written[b].has(k) => read[b].set(k),
-                        _ => {}
-                    }
-                }
-            }
-            let mut livein = read.clone();
+            let mut livein = vec![BitSet::new(n); nb];
             let mut liveout = vec![BitSet::new(n); nb];
             let mut changed = true;
             // One working set for every block (a fresh one per block and pass was most of
@@ -276,9 +262,14 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
                         live.union(&livein[s as usize]);
                     }
                     liveout[b].0.copy_from_slice(&live.0);
-                    // live-in = read ∪ (live-out − written)
-                    for ((w, &r), &d) in live.0.iter_mut().zip(&read[b].0).zip(&written[b].0) {
-                        *w = r | (*w & !d);
+                    for i in g.range(b).rev() {
+                        if let Some((k, write)) = access(&p.insts[i]) {
+                            if write {
+                                live.clear(k);
+                            } else {
+                                live.set(k);
+                            }
+                        }
                     }
                     if live != livein[b] {
                         livein[b].0.copy_from_slice(&live.0);
