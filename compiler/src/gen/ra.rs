@@ -258,7 +258,7 @@ fn mark_near_failure(
 /// after another. Candidates near a failure, one spill per three failures: 2,940 rounds,
 /// 18,795 spilled. Near a failure, one spill per failure (this rule): 1,449 rounds (19 in the
 /// longest), 7.1 M interference edges coloured over all rounds rather than 19.5 M, 20,404
-/// spilled; the simulated Gen code costs 5% more to run than with one per three, the
+/// spilled; the simulated Gen code costs 3–6% more to run than with one per three, the
 /// whole `bench` 9–12% less (callgrind, seeds 1 and 2).
 fn pick_spills(
     candidates: &[(f64, usize)],
@@ -276,7 +276,7 @@ fn pick_spills(
 /// compiles of `gpufuzz bench --seed 1` (both widths, then three failures per spill) it cut
 /// the rounds from 6.3 to 4.2 per compile for 3.5% more registers spilled. With one spill per
 /// failure near it, it bounds the worst case: the longest of 598 compiles takes 19 rounds
-/// rather than 72, for 2% more registers spilled (whose code costs `bench` 1–3% more
+/// rather than 72, for 2% more registers spilled (whose code costs `bench` 0.8–2.7% more
 /// instructions than the rounds it saves).
 const SPILLING_RATE: usize = 11;
 
