@@ -1,15 +1,22 @@
-//! Running lowered code: every invocation in order, each from a fresh state, writing its own
-//! output slots and buffer regions of one shared [`Results`].
+//! Running lowered code: every invocation from a fresh state, writing its own output slots and
+//! buffer regions of one shared [`Results`].
 //!
-//! The hot loop is one `match` per op over value slots; nothing allocates. Statistics are a
-//! const generic, so the plain run carries none of their cost. Failures inside the loop are a
-//! small [`Fault`] plus the op index; they become an [`InterpError`] with the instruction and
-//! invocation only on the way out.
+//! Invocations share nothing but what they only read, so they run in groups of [`LANES`]
+//! (ids `8k..8k + 8`), each group in lockstep: one `match` per op runs it for every lane
+//! there, and a lane that branches away waits until the group's lowest pc reaches it
+//! ([`Group::exec`]). What the order of invocations does decide is settled per lane after its
+//! group: the first invocation that fails is the one reported, and the run's total fuel is
+//! shared out as if each invocation had run after the ones before it.
+//!
+//! Nothing allocates in the hot loop. Statistics are a const generic, so the plain run carries
+//! none of their cost. Failures inside the loop are a small [`Fault`] plus the op index per
+//! lane; they become an [`InterpError`] with the instruction and invocation only on the way
+//! out.
 
 use super::code::{Code, Op, NONE};
-use super::memory::{Slot, State};
+use super::memory::{Lanes, Mask, Slot, State, ALL_LANES, LANES};
 use super::{InterpError, RunOptions, RunStats};
-use crate::ir::{AluOp, Block, Inst, Program, Value};
+use crate::ir::{Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{texture_result, TexRequest};
@@ -70,35 +77,54 @@ pub(super) fn run<const STATS: bool>(
     let mut executed = 0u64;
     let mut max_iters = 0u32;
     let mut loop_passes = 0u64;
-    for inv in 0..d.invocations {
-        st.begin_invocation(code);
-        let fuel = opts.fuel.min(total_left);
-        // The value slots are held by the invocation itself for the run (and put back after),
-        // so the hot loop does not reach them through `st` after every store.
+    let mut first = 0u32;
+    while first < d.invocations {
+        let lanes = (d.invocations - first).min(LANES as u32);
+        st.begin_group(code);
+        // No invocation of the group can be given more; `verdict` settles what each had.
+        let cap = opts.fuel.min(total_left);
+        // The value slots are held by the group itself for the run (and put back after), so
+        // the hot loop does not reach them through `st` after every store.
         let mut vals = std::mem::take(&mut st.vals);
-        let mut run = Invocation {
+        let mut g = Group {
             code,
             vals: &mut vals,
             epoch: st.epoch,
             st: &mut *st,
             d,
             res: &mut res,
-            inv,
-            fuel,
+            first,
+            live: ALL_LANES >> (LANES as u32 - lanes),
+            active: 0,
+            waiting: u32::MAX,
+            lane_pc: [0; LANES],
+            last_block: [NONE; LANES],
+            left: [cap; LANES],
+            faults: [None; LANES],
             executed: 0,
             max_iters,
             loop_passes,
         };
-        let outcome = run.exec::<STATS>();
-        executed += run.executed;
-        max_iters = run.max_iters;
-        loop_passes = run.loop_passes;
-        let left = run.fuel;
+        g.exec::<STATS>();
+        executed += g.executed;
+        max_iters = g.max_iters;
+        loop_passes = g.loop_passes;
+        let (left, faults) = (g.left, g.faults);
         st.vals = vals;
-        if let Err((pc, fault)) = outcome {
-            return Err(error(code, inv, pc, fault, fuel < opts.fuel));
+        for lane in 0..lanes as usize {
+            let used = cap - left[lane];
+            let inv = first + lane as u32;
+            // What this invocation would have had, run after the ones before it.
+            let allowed = opts.fuel.min(total_left);
+            let fuel = || error(code, inv, 0, Fault::Fuel, allowed < opts.fuel);
+            match faults[lane] {
+                Some((_, Fault::Fuel)) => return Err(fuel()),
+                _ if used > allowed => return Err(fuel()),
+                Some((pc, fault)) => return Err(error(code, inv, pc, fault, false)),
+                None => total_left -= used,
+            }
         }
-        total_left -= fuel - left;
+        first += lanes;
     }
     if let Some(s) = stats {
         *s = RunStats {
@@ -106,7 +132,7 @@ pub(super) fn run<const STATS: bool>(
             max_loop_iterations: max_iters,
             loop_passes,
             loops_taken_twice: st.loop_twice.iter().filter(|&&t| t).count() as u32,
-            divergent_ifs_simd8: st.if_groups.iter().filter(|g| g.2).count() as u32,
+            divergent_ifs_simd8: st.if_diverged.iter().filter(|&&d| d).count() as u32,
             if_nodes: code.if_nodes,
             loop_nodes: code.loop_nodes,
         };
@@ -144,20 +170,33 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
     }
 }
 
-/// One invocation in progress.
-struct Invocation<'a> {
+/// One group of invocations in progress.
+struct Group<'a> {
     code: &'a Code,
-    /// Value slots (taken out of `st` for the invocation).
+    /// Value slots (taken out of `st` for the group).
     vals: &'a mut [Slot],
-    /// The invocation's epoch (`st.epoch`).
+    /// The group's epoch (`st.epoch`).
     epoch: u32,
     st: &'a mut State,
     d: &'a Dispatch,
     res: &'a mut Results,
-    inv: u32,
-    /// Fuel left.
-    fuel: u64,
-    /// Instructions executed.
+    /// The invocation of lane 0.
+    first: u32,
+    /// Lanes neither finished nor failed (nor dropped after an earlier lane failed).
+    live: Mask,
+    /// Lanes running the op at the current pc.
+    active: Mask,
+    /// The lowest pc a live lane not in `active` waits at (`u32::MAX`: none).
+    waiting: u32,
+    /// Where each lane not in `active` waits.
+    lane_pc: [u32; LANES],
+    /// The block each lane executed last ([`NONE`] before the first).
+    last_block: [u32; LANES],
+    /// Fuel left per lane.
+    left: [u64; LANES],
+    /// Per lane, the op index and fault that stopped it.
+    faults: [Option<(usize, Fault)>; LANES],
+    /// Instructions executed, all lanes.
     executed: u64,
     /// Most loop-body passes in one loop execution so far in the run (statistics only).
     max_iters: u32,
@@ -165,39 +204,57 @@ struct Invocation<'a> {
     loop_passes: u64,
 }
 
-/// Reads slot `v`, which must have been written in epoch `epoch`.
+/// The lanes of `m`, lowest first.
 #[inline(always)]
-fn get(vals: &[Slot], v: u32, epoch: u32) -> Result<[u32; 4], Fault> {
-    let s = &vals[v as usize];
-    if s.epoch == epoch {
-        Ok(s.c)
-    } else {
-        Err(Fault::Undefined(v))
+fn lanes_of(mut m: Mask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
+// The lane loops below shift by the lane number with `wrapping_shl`/`wrapping_shr`: the lane
+// is always below 32, and the overflow check a plain shift carries (overflow checks stay on
+// in the fuzzing profile) keeps them from vectorising.
+
+/// All ones in the lanes of `m`, zeros elsewhere.
+#[inline(always)]
+fn lane_bits(m: Mask) -> Lanes {
+    std::array::from_fn(|l| 0u32.wrapping_sub(m.wrapping_shr(l as u32) & 1))
+}
+
+/// `d = o` except in the lanes `keep` is all ones in (branch-free, so it vectorises).
+#[inline(always)]
+fn blend(d: &mut Lanes, o: &Lanes, keep: &Lanes) {
+    for l in 0..LANES {
+        d[l] = (d[l] & keep[l]) | (o[l] & !keep[l]);
     }
 }
 
-/// `op` on the first `comps` components of the operands (the rest 0). Scalars, most ALU ops
-/// executed, take a path without the loop.
+/// The lanes of `m` where `test(lane)` holds.
 #[inline(always)]
-fn alu(op: AluOp, comps: u8, a: [u32; 4], b: [u32; 4], c: [u32; 4]) -> [u32; 4] {
-    let mut out = [0; 4];
-    if comps == 1 {
-        out[0] = op.eval(a[0], b[0], c[0]);
-    } else {
-        for i in 0..comps as usize {
-            out[i] = op.eval(a[i], b[i], c[i]);
+fn lanes_where(m: Mask, test: impl Fn(usize) -> bool) -> Mask {
+    let mut out = 0;
+    for l in 0..LANES {
+        out |= (test(l) as Mask).wrapping_shl(l as u32);
+    }
+    out & m
+}
+
+/// `out[k][l]`, computed by `f(k, l)` for every lane: inactive lanes compute too (on
+/// whatever their slots hold; every rule is total), which is cheaper than skipping them.
+#[inline(always)]
+fn per_lane(comps: u8, f: impl Fn(usize, usize) -> u32) -> [Lanes; 4] {
+    let mut out = [[0; LANES]; 4];
+    for (k, o) in out.iter_mut().enumerate().take(comps as usize) {
+        for (l, x) in o.iter_mut().enumerate() {
+            *x = f(k, l);
         }
     }
     out
-}
-
-/// The value phi source `src` holds, if it is a source ([`NONE`] is not) written in `epoch`.
-#[inline(always)]
-fn read_phi_source(vals: &[Slot], src: u32, epoch: u32) -> Option<[u32; 4]> {
-    match vals.get(src as usize) {
-        Some(s) if src != NONE && s.epoch == epoch => Some(s.c),
-        _ => None,
-    }
 }
 
 /// Why phi number `phi` (of [`Code::phi_dsts`]) could not read source `src` entering `block`
@@ -214,93 +271,181 @@ fn phi_fault(code: &Code, block: u32, pred: u32, phi: usize, src: u32) -> Fault 
     }
 }
 
-impl Invocation<'_> {
-    /// Runs the code from the start; on failure, the op index and the fault.
-    fn exec<const STATS: bool>(&mut self) -> Result<(), (usize, Fault)> {
+impl Group<'_> {
+    /// Runs the code from the start until every lane has finished or failed.
+    ///
+    /// The group runs the lowest pc any live lane is at, so lanes that parted meet again
+    /// where their paths join: after an `if` the side that falls through waits at the other
+    /// side's start, the lanes leaving a loop wait at its exit until the last one leaves.
+    fn exec<const STATS: bool>(&mut self) {
         let ops = &self.code.ops[..];
-        let mut pc = 0usize;
-        let mut last_block = NONE;
-        while let Some(op) = ops.get(pc) {
-            pc += 1;
-            let r = self.step::<STATS>(op, &mut pc, &mut last_block);
-            if let Err(f) = r {
-                return Err((pc - 1, f));
+        let end = ops.len() as u32;
+        let mut pc = 0u32;
+        self.active = self.live;
+        loop {
+            if pc >= end {
+                self.live &= !self.active;
+                self.active = 0;
+            }
+            if self.active == 0 || pc >= self.waiting {
+                for l in lanes_of(self.active) {
+                    self.lane_pc[l] = pc;
+                }
+                if self.live == 0 {
+                    return;
+                }
+                pc = self.schedule();
+                continue;
+            }
+            pc = self.step::<STATS>(ops[pc as usize], pc);
+        }
+    }
+
+    /// Makes the live lanes at the lowest pc active; that pc.
+    fn schedule(&mut self) -> u32 {
+        let pc = lanes_of(self.live)
+            .map(|l| self.lane_pc[l])
+            .min()
+            .unwrap_or(u32::MAX);
+        self.active = lanes_where(self.live, |l| self.lane_pc[l] == pc);
+        self.waiting = lanes_of(self.live & !self.active)
+            .map(|l| self.lane_pc[l])
+            .min()
+            .unwrap_or(u32::MAX);
+        pc
+    }
+
+    /// Stops `lanes` at op `pc` for `fault`. Invocations after the first that failed never
+    /// run in order, so lanes after it stop too.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, lanes: Mask, pc: u32, fault: Fault) {
+        for l in lanes_of(lanes) {
+            self.faults[l].get_or_insert((pc as usize, fault));
+        }
+        self.live &= (1 << lanes.trailing_zeros()) - 1;
+        self.active &= self.live;
+    }
+
+    /// Charges `n` fuel to every active lane (failing those without enough).
+    #[inline(always)]
+    fn charge(&mut self, n: u64, pc: u32) {
+        let short = lanes_where(self.active, |l| n > self.left[l]);
+        if short != 0 {
+            self.fail(short, pc, Fault::Fuel);
+        }
+        let charged = lane_bits(self.active);
+        for (left, &c) in self.left.iter_mut().zip(&charged) {
+            // No overflow: an active lane has `n` left (the short ones failed above).
+            *left = left.wrapping_sub(n & u64::from(c));
+        }
+    }
+
+    /// The lanes that wrote slot `v` in this group.
+    #[inline(always)]
+    fn defined(&self, v: u32) -> Mask {
+        let s = &self.vals[v as usize];
+        if s.epoch == self.epoch {
+            s.defined
+        } else {
+            0
+        }
+    }
+
+    /// Fails the active lanes that read `v` without having written it.
+    #[inline(always)]
+    fn need(&mut self, v: u32, pc: u32) {
+        let missing = self.active & !self.defined(v);
+        if missing != 0 {
+            self.fail(missing, pc, Fault::Undefined(v));
+        }
+    }
+
+    /// Component `k` of slot `v`, every lane.
+    #[inline(always)]
+    fn comp(&self, v: u32, k: usize) -> &Lanes {
+        &self.vals[v as usize].c[k]
+    }
+
+    /// Whether no live lane waits elsewhere: what the other lanes hold then no longer
+    /// matters (they have finished, failed or do not exist), so writes need not spare them.
+    #[inline(always)]
+    fn all_here(&self) -> bool {
+        self.live & !self.active == 0
+    }
+
+    /// Writes `out` to slot `dst` in the active lanes.
+    #[inline(always)]
+    fn set(&mut self, dst: u32, out: &[Lanes; 4]) {
+        let (active, all_here) = (self.active, self.all_here());
+        let epoch = self.epoch;
+        let s = &mut self.vals[dst as usize];
+        if s.epoch != epoch {
+            s.epoch = epoch;
+            s.defined = 0;
+        }
+        s.defined |= active;
+        if all_here {
+            s.c = *out;
+        } else {
+            let keep = lane_bits(!active);
+            for (d, o) in s.c.iter_mut().zip(out) {
+                blend(d, o, &keep);
             }
         }
-        Ok(())
     }
 
+    /// Reads deref operand `v` in every active lane: (var, offset, type) by lane, failing the
+    /// lanes where it is undefined or not a deref.
     #[inline(always)]
-    fn charge(&mut self, n: u64) -> Result<(), Fault> {
-        if n > self.fuel {
-            return Err(Fault::Fuel);
+    fn deref(&mut self, v: u32, pc: u32) -> [[u32; 3]; LANES] {
+        self.need(v, pc);
+        let s = self.vals[v as usize].c;
+        let types = &self.code.types;
+        let bad = lanes_where(self.active, |l| !types.is_type(s[2][l]));
+        if bad != 0 {
+            self.fail(bad, pc, Fault::Deref("not a deref value"));
         }
-        self.fuel -= n;
-        Ok(())
+        std::array::from_fn(|l| [s[0][l], s[1][l], s[2][l]])
     }
 
+    /// Where word `(index + c) % len` of invocation `inv`'s part of `buffer` lies; none for
+    /// a 0-word buffer.
     #[inline(always)]
-    fn set(&mut self, dst: u32, c: [u32; 4]) {
-        self.vals[dst as usize] = Slot {
-            c,
-            epoch: self.epoch,
-        };
-    }
-
-    #[inline(always)]
-    fn get(&self, v: u32) -> Result<[u32; 4], Fault> {
-        get(self.vals, v, self.epoch)
-    }
-
-    /// Reads a deref operand: (var, offset, type).
-    #[inline(always)]
-    fn deref(&self, v: u32) -> Result<(u32, u32, u32), Fault> {
-        let [var, off, ty, _] = self.get(v)?;
-        if !self.code.types.is_type(ty) {
-            return Err(Fault::Deref("not a deref value"));
-        }
-        Ok((var, off, ty))
-    }
-
-    /// Where word `(index + c) % len` of this invocation's part of `buffer` lies; none for a
-    /// 0-word buffer.
-    #[inline(always)]
-    fn buffer_word(&self, buffer: u32, index: u32, c: u32) -> Option<usize> {
+    fn buffer_word(&self, inv: u32, buffer: u32, index: u32, c: u32) -> Option<usize> {
         let len = self.d.buffers[buffer as usize];
-        (len != 0).then(|| (self.inv * len + index.wrapping_add(c) % len) as usize)
+        (len != 0).then(|| (inv * len + index.wrapping_add(c) % len) as usize)
     }
 
-    /// Executes one op.
+    /// Executes the op at `pc` in the active lanes; the next pc.
     #[inline(always)]
-    fn step<const STATS: bool>(
-        &mut self,
-        op: &Op,
-        pc: &mut usize,
-        last_block: &mut u32,
-    ) -> Result<(), Fault> {
-        match *op {
+    fn step<const STATS: bool>(&mut self, op: Op, pc: u32) -> u32 {
+        match op {
             Op::Enter { block, insts } => {
-                self.charge(u64::from(insts))?;
-                self.executed += u64::from(insts);
-                *last_block = block;
+                self.charge(u64::from(insts), pc);
+                self.enter(block, insts);
             }
             Op::EnterPhis {
                 block,
                 insts,
                 table,
             } => {
-                self.charge(u64::from(insts))?;
-                self.executed += u64::from(insts);
-                self.phis(block, *last_block, table)?;
-                *last_block = block;
+                self.charge(u64::from(insts), pc);
+                self.phis(block, table, pc);
+                self.enter(block, insts);
             }
             Op::Const { dst, k } => {
                 let c = self.code.consts[k as usize];
-                self.set(dst, c);
+                self.set(dst, &c.map(|x| [x; LANES]));
             }
             Op::Alu1 { op, comps, dst, a } => {
-                let a = self.get(a)?;
-                self.set(dst, alu(op, comps, a, a, a));
+                self.need(a, pc);
+                let a = &self.vals[a as usize].c;
+                let mut out = [[0; LANES]; 4];
+                for k in 0..comps as usize {
+                    out[k] = op.eval_lanes(&a[k], &a[k], &a[k]);
+                }
+                self.set(dst, &out);
             }
             Op::Alu2 {
                 op,
@@ -309,27 +454,37 @@ impl Invocation<'_> {
                 a,
                 b,
             } => {
-                let a = self.get(a)?;
-                let b = self.get(b)?;
-                self.set(dst, alu(op, comps, a, b, b));
+                self.need(a, pc);
+                self.need(b, pc);
+                let (a, b) = (&self.vals[a as usize].c, &self.vals[b as usize].c);
+                let mut out = [[0; LANES]; 4];
+                for k in 0..comps as usize {
+                    out[k] = op.eval_lanes(&a[k], &b[k], &b[k]);
+                }
+                self.set(dst, &out);
             }
             Op::Alu3 {
                 op,
                 comps,
                 dst,
-                args,
+                args: [a, b, c],
             } => {
-                let a = self.get(args[0])?;
-                let b = self.get(args[1])?;
-                let c = self.get(args[2])?;
-                self.set(dst, alu(op, comps, a, b, c));
+                self.need(a, pc);
+                self.need(b, pc);
+                self.need(c, pc);
+                let [a, b, c] = [a, b, c].map(|v| &self.vals[v as usize].c);
+                let mut out = [[0; LANES]; 4];
+                for k in 0..comps as usize {
+                    out[k] = op.eval_lanes(&a[k], &b[k], &c[k]);
+                }
+                self.set(dst, &out);
             }
             Op::Vec { comps, dst, args } => {
-                let mut out = [0; 4];
-                for i in 0..comps as usize {
-                    out[i] = self.get(args[i])?[0];
+                for &a in &args[..comps as usize] {
+                    self.need(a, pc);
                 }
-                self.set(dst, out);
+                let out = per_lane(comps, |k, l| self.comp(args[k], 0)[l]);
+                self.set(dst, &out);
             }
             Op::Mov {
                 comps,
@@ -337,24 +492,25 @@ impl Invocation<'_> {
                 dst,
                 src,
             } => {
-                let s = self.get(src)?;
-                let mut out = [0; 4];
-                for i in 0..comps as usize {
-                    out[i] = s[swizzle[i] as usize & 3];
-                }
-                self.set(dst, out);
+                self.need(src, pc);
+                let out = per_lane(comps, |k, l| self.comp(src, swizzle[k] as usize & 3)[l]);
+                self.set(dst, &out);
             }
-            Op::InvocationId { dst } => self.set(dst, [self.inv, 0, 0, 0]),
+            Op::InvocationId { dst } => {
+                let first = self.first;
+                self.set(dst, &per_lane(1, |_, l| first + l as u32));
+            }
             Op::LoadUniform { comps, dst, index } => {
-                let index = self.get(index)?[0];
+                self.need(index, pc);
                 let u = &self.d.uniforms;
-                let mut out = [0; 4];
-                if !u.is_empty() {
-                    for (c, o) in out.iter_mut().enumerate().take(comps as usize) {
-                        *o = u[(index.wrapping_add(c as u32) as usize) % u.len()];
+                let out = per_lane(comps, |k, l| {
+                    let index = self.comp(index, 0)[l];
+                    match u.len() {
+                        0 => 0,
+                        n => u[(index.wrapping_add(k as u32) as usize) % n],
                     }
-                }
-                self.set(dst, out);
+                });
+                self.set(dst, &out);
             }
             Op::LoadBuffer {
                 comps,
@@ -362,14 +518,17 @@ impl Invocation<'_> {
                 dst,
                 index,
             } => {
-                let index = self.get(index)?[0];
-                let mut out = [0; 4];
-                for (c, o) in out.iter_mut().enumerate().take(comps as usize) {
-                    if let Some(w) = self.buffer_word(buffer, index, c as u32) {
-                        *o = self.res.buffers[buffer as usize][w];
+                self.need(index, pc);
+                let mut out = [[0; LANES]; 4];
+                for l in lanes_of(self.active) {
+                    let (inv, index) = (self.first + l as u32, self.comp(index, 0)[l]);
+                    for (k, o) in out.iter_mut().enumerate().take(comps as usize) {
+                        if let Some(w) = self.buffer_word(inv, buffer, index, k as u32) {
+                            o[l] = self.res.buffers[buffer as usize][w];
+                        }
                     }
                 }
-                self.set(dst, out);
+                self.set(dst, &out);
             }
             Op::StoreBuffer {
                 comps,
@@ -377,188 +536,308 @@ impl Invocation<'_> {
                 index,
                 value,
             } => {
-                let index = self.get(index)?[0];
-                let v = self.get(value)?;
-                for (c, &x) in v.iter().enumerate().take(comps as usize) {
-                    if let Some(w) = self.buffer_word(buffer, index, c as u32) {
-                        self.res.buffers[buffer as usize][w] = x;
+                self.need(index, pc);
+                self.need(value, pc);
+                for l in lanes_of(self.active) {
+                    let (inv, index) = (self.first + l as u32, self.comp(index, 0)[l]);
+                    for k in 0..comps as usize {
+                        if let Some(w) = self.buffer_word(inv, buffer, index, k as u32) {
+                            self.res.buffers[buffer as usize][w] = self.comp(value, k)[l];
+                        }
                     }
                 }
             }
             Op::StoreOutput { comps, slot, value } => {
-                let v = self.get(value)?;
+                self.need(value, pc);
                 let n = self.d.outputs;
                 if n != 0 {
-                    let base = (self.inv * n) as usize;
-                    for (c, &x) in v.iter().enumerate().take(comps as usize) {
-                        let s = slot.wrapping_add(c as u32) % n;
-                        self.res.outputs[base + s as usize] = x;
+                    for l in lanes_of(self.active) {
+                        let base = ((self.first + l as u32) * n) as usize;
+                        for k in 0..comps as usize {
+                            let s = slot.wrapping_add(k as u32) % n;
+                            self.res.outputs[base + s as usize] = self.comp(value, k)[l];
+                        }
                     }
                 }
             }
-            Op::Tex { k } => {
-                let t = self.code.texs[k as usize];
-                let [a, b, c, _] = self.get(t.coord)?;
-                let first3 = |v: [u32; 4]| [v[0], v[1], v[2]];
-                let grad = match t.grad {
-                    Some((x, y)) => Some((first3(self.get(x)?), first3(self.get(y)?))),
-                    None => None,
-                };
-                let q = TexRequest {
-                    access: t.access,
-                    dim: t.dim,
-                    coord: [a, b, c],
-                    lod: self.get(t.lod)?[0],
-                    bias: self.get(t.bias)?[0],
-                    layer: self.get(t.layer)?[0],
-                    compare: t.compare.map(|r| self.get(r).map(|v| v[0])).transpose()?,
-                    grad,
-                    offset: t.offset,
-                };
-                let desc = &self.d.textures[t.texture as usize];
-                self.set(t.dst, texture_result(desc, t.texture, &q));
+            Op::Tex { k } => self.tex(k, pc),
+            Op::DerefVar { dst, var, ty } => {
+                self.set(dst, &[[var; LANES], [0; LANES], [ty; LANES], [0; LANES]]);
             }
-            Op::DerefVar { dst, var, ty } => self.set(dst, [var, 0, ty, 0]),
             Op::DerefArray { dst, parent, index } => {
-                let (var, off, ty) = self.deref(parent)?;
-                let index = self.get(index)?[0];
-                let (delta, elem) = self
-                    .code
-                    .types
-                    .element(ty, index)
-                    .ok_or(Fault::Deref("deref_array of a non-array"))?;
-                self.set(dst, [var, off.wrapping_add(delta), elem, 0]);
+                let p = self.deref(parent, pc);
+                self.need(index, pc);
+                let mut out = [[0; LANES]; 4];
+                let mut bad = 0;
+                for l in lanes_of(self.active) {
+                    let [var, off, ty] = p[l];
+                    match self.code.types.element(ty, self.comp(index, 0)[l]) {
+                        Some((delta, elem)) => {
+                            [out[0][l], out[1][l], out[2][l]] = [var, off.wrapping_add(delta), elem]
+                        }
+                        None => bad |= 1 << l,
+                    }
+                }
+                if bad != 0 {
+                    self.fail(bad, pc, Fault::Deref("deref_array of a non-array"));
+                }
+                self.set(dst, &out);
             }
             Op::DerefStruct { dst, parent, field } => {
-                let (var, off, ty) = self.deref(parent)?;
-                let (delta, fty) = self.code.types.field(ty, field).ok_or(Fault::Deref(
-                    "deref_struct of a non-struct or a missing field",
-                ))?;
-                self.set(dst, [var, off.wrapping_add(delta), fty, 0]);
+                let p = self.deref(parent, pc);
+                let mut out = [[0; LANES]; 4];
+                let mut bad = 0;
+                for l in lanes_of(self.active) {
+                    let [var, off, ty] = p[l];
+                    match self.code.types.field(ty, field) {
+                        Some((delta, fty)) => {
+                            [out[0][l], out[1][l], out[2][l]] = [var, off.wrapping_add(delta), fty]
+                        }
+                        None => bad |= 1 << l,
+                    }
+                }
+                if bad != 0 {
+                    let why = "deref_struct of a non-struct or a missing field";
+                    self.fail(bad, pc, Fault::Deref(why));
+                }
+                self.set(dst, &out);
             }
             Op::DerefCast { dst, parent, ty } => {
-                let (var, off, _) = self.deref(parent)?;
-                self.set(dst, [var, off, ty, 0]);
+                let p = self.deref(parent, pc);
+                let out = per_lane(3, |k, l| if k == 2 { ty } else { p[l][k] });
+                self.set(dst, &out);
             }
             Op::LoadDeref { comps, dst, deref } => {
-                let (var, off, _) = self.deref(deref)?;
-                let v = self
-                    .st
-                    .load(self.code, var, off, comps)
-                    .ok_or(Fault::Deref("deref of no variable"))?;
-                self.set(dst, v);
+                let p = self.deref(deref, pc);
+                let mut out = [[0; LANES]; 4];
+                let mut bad = 0;
+                for l in lanes_of(self.active) {
+                    let [var, off, _] = p[l];
+                    match self.st.load(self.code, l, var, off, comps) {
+                        Some(v) => (0..4).for_each(|k| out[k][l] = v[k]),
+                        None => bad |= 1 << l,
+                    }
+                }
+                if bad != 0 {
+                    self.fail(bad, pc, Fault::Deref("deref of no variable"));
+                }
+                self.set(dst, &out);
             }
             Op::StoreDeref {
                 comps,
                 deref,
                 value,
             } => {
-                let (var, off, _) = self.deref(deref)?;
-                let v = self.get(value)?;
-                if !self.st.store(self.code, var, off, v, comps) {
-                    return Err(Fault::Deref("deref of no variable"));
+                let p = self.deref(deref, pc);
+                self.need(value, pc);
+                let mut bad = 0;
+                for l in lanes_of(self.active) {
+                    let [var, off, _] = p[l];
+                    let v = std::array::from_fn(|k| self.vals[value as usize].c[k][l]);
+                    if !self.st.store(self.code, l, var, off, v, comps) {
+                        bad |= 1 << l;
+                    }
+                }
+                if bad != 0 {
+                    self.fail(bad, pc, Fault::Deref("deref of no variable"));
                 }
             }
             Op::LoadReg { dst, reg } => {
                 let v = self.st.regs[reg as usize];
-                self.set(dst, v);
+                self.set(dst, &v);
             }
             Op::StoreReg { reg, value } => {
-                self.st.regs[reg as usize] = self.get(value)?;
+                self.need(value, pc);
+                let keep = lane_bits(!self.active & self.live);
+                let v = &self.vals[value as usize].c;
+                for (r, v) in self.st.regs[reg as usize].iter_mut().zip(v) {
+                    blend(r, v, &keep);
+                }
             }
             Op::Branch {
                 cond,
                 else_pc,
                 node,
             } => {
-                let taken = self.get(cond)?[0] != 0;
+                self.need(cond, pc);
+                let c = self.comp(cond, 0);
+                let taken = lanes_where(self.active, |l| c[l] != 0);
+                let other = self.active & !taken;
                 if STATS {
-                    self.note_branch(node, taken);
+                    self.note_branch(node, taken, other);
                 }
-                if !taken {
-                    *pc = else_pc as usize;
+                if other == 0 {
+                    return pc + 1;
                 }
+                if taken == 0 {
+                    return else_pc;
+                }
+                // The lanes that do not take it wait at the else-part, after the then-part.
+                for l in lanes_of(other) {
+                    self.lane_pc[l] = else_pc;
+                }
+                self.active = taken;
+                self.waiting = self.waiting.min(else_pc);
             }
-            Op::Jump { target } => *pc = target as usize,
+            Op::Jump { target } => return target,
             Op::Continue { header, node } => {
                 if STATS {
                     self.note_back_edge(node);
                 }
-                *pc = header as usize;
+                return header;
             }
             Op::BackEdge { header, node } => {
-                self.charge(1)?;
+                self.charge(1, pc);
                 if STATS {
                     self.note_back_edge(node);
                 }
-                *pc = header as usize;
+                return header;
             }
             Op::LoopEnter { node } => {
                 if STATS {
-                    self.st.loop_iters[node as usize] = 0;
-                    self.max_iters = self.max_iters.max(1);
-                    self.loop_passes += 1;
+                    for l in lanes_of(self.active) {
+                        self.st.loop_iters[node as usize][l] = 0;
+                    }
+                    if self.active != 0 {
+                        self.max_iters = self.max_iters.max(1);
+                    }
+                    self.loop_passes += u64::from(self.active.count_ones());
                 }
             }
         }
-        Ok(())
+        pc + 1
     }
 
-    /// Runs the phis of table `table` at the head of `block`, entered from `pred`: all sources
-    /// are read before any result is written.
-    fn phis(&mut self, block: u32, pred: u32, table: u32) -> Result<(), Fault> {
+    /// The active lanes (charged already) enter `block` of `insts` instructions.
+    #[inline(always)]
+    fn enter(&mut self, block: u32, insts: u32) {
+        let active = self.active;
+        self.executed += u64::from(insts) * u64::from(active.count_ones());
+        if self.all_here() {
+            self.last_block = [block; LANES];
+        } else {
+            blend(&mut self.last_block, &[block; LANES], &lane_bits(!active));
+        }
+    }
+
+    /// A texture op in every active lane.
+    fn tex(&mut self, k: u32, pc: u32) {
+        let t = self.code.texs[k as usize];
+        // Operands in the order the rules read them, so a lane's first undefined one is named.
+        self.need(t.coord, pc);
+        if let Some((x, y)) = t.grad {
+            self.need(x, pc);
+            self.need(y, pc);
+        }
+        self.need(t.lod, pc);
+        self.need(t.bias, pc);
+        self.need(t.layer, pc);
+        if let Some(r) = t.compare {
+            self.need(r, pc);
+        }
+        let desc = &self.d.textures[t.texture as usize];
+        let lane3 = |v: u32, l: usize| std::array::from_fn(|k| self.comp(v, k)[l]);
+        let mut out = [[0; LANES]; 4];
+        for l in lanes_of(self.active) {
+            let q = TexRequest {
+                access: t.access,
+                dim: t.dim,
+                coord: lane3(t.coord, l),
+                lod: self.comp(t.lod, 0)[l],
+                bias: self.comp(t.bias, 0)[l],
+                layer: self.comp(t.layer, 0)[l],
+                compare: t.compare.map(|r| self.comp(r, 0)[l]),
+                grad: t.grad.map(|(x, y)| (lane3(x, l), lane3(y, l))),
+                offset: t.offset,
+            };
+            let v = texture_result(desc, t.texture, &q);
+            (0..4).for_each(|k| out[k][l] = v[k]);
+        }
+        self.set(t.dst, &out);
+    }
+
+    /// Runs the phis of table `table` at the head of `block` in every active lane, each
+    /// lane taking the sources of the block it came from.
+    fn phis(&mut self, block: u32, table: u32, pc: u32) {
+        let mut todo = self.active;
+        while todo != 0 {
+            let pred = self.last_block[todo.trailing_zeros() as usize];
+            let from = lanes_where(todo, |l| self.last_block[l] == pred);
+            todo &= !from;
+            self.phis_from(block, pred, table, from, pc);
+            todo &= self.live;
+        }
+    }
+
+    /// Runs the phis of `table` in `lanes`, which all entered `block` from `pred`: all
+    /// sources are read before any result is written.
+    fn phis_from(&mut self, block: u32, pred: u32, table: u32, lanes: Mask, pc: u32) {
         let code = self.code;
         let t = code.phi_tables[table as usize];
         let preds = &code.phi_preds[t.preds.0 as usize..t.preds.1 as usize];
-        let col = preds
-            .iter()
-            .position(|&p| p == pred)
-            .ok_or(Fault::NoPhi { block, pred })?;
+        let Some(col) = preds.iter().position(|&p| p == pred) else {
+            self.fail(lanes, pc, Fault::NoPhi { block, pred });
+            return;
+        };
         let first_phi = t.first_phi as usize;
         let n = t.phis as usize;
         let first_src = t.first_src as usize + col * n;
         let srcs = &code.phi_srcs[first_src..first_src + n];
         let dsts = &code.phi_dsts[first_phi..first_phi + n];
-        let epoch = self.epoch;
-        let vals = &mut *self.vals;
-        let fault = |k: usize, src: u32| phi_fault(code, block, pred, first_phi + k, src);
-        if !t.reads_own_results {
-            // No phi reads another's result: each is written as soon as it is read.
-            for (k, (&dst, &src)) in dsts.iter().zip(srcs).enumerate() {
-                let c = read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?;
-                vals[dst as usize] = Slot { c, epoch };
-            }
-            return Ok(());
-        }
-        // Some phi reads another's result: read every source before writing any result.
-        let tmp = &mut self.st.phi_tmp;
-        tmp.clear();
+        // The other lanes are set aside while these run.
+        let active = self.active;
+        self.active = lanes;
         for (k, &src) in srcs.iter().enumerate() {
-            tmp.push(read_phi_source(vals, src, epoch).ok_or_else(|| fault(k, src))?);
+            let have = if (src as usize) < self.vals.len() {
+                self.defined(src)
+            } else {
+                0
+            };
+            let missing = self.active & !have;
+            if missing != 0 {
+                self.fail(
+                    missing,
+                    pc,
+                    phi_fault(code, block, pred, first_phi + k, src),
+                );
+            }
+            if !t.reads_own_results && self.active != 0 {
+                // No phi reads another's result: each is written as soon as it is read.
+                let c = self.vals[src as usize].c;
+                self.set(dsts[k], &c);
+            }
         }
-        for (&dst, &c) in dsts.iter().zip(tmp.iter()) {
-            vals[dst as usize] = Slot { c, epoch };
+        if t.reads_own_results && self.active != 0 {
+            // Some phi reads another's result: every source was read before any is written.
+            let mut tmp = std::mem::take(&mut self.st.phi_tmp);
+            tmp.clear();
+            tmp.extend(srcs.iter().map(|&src| self.vals[src as usize].c));
+            for (&dst, c) in dsts.iter().zip(&tmp) {
+                self.set(dst, c);
+            }
+            self.st.phi_tmp = tmp;
         }
-        Ok(())
+        self.active = active & self.live;
     }
 
-    fn note_branch(&mut self, node: u32, taken: bool) {
-        let group = self.inv / 8;
-        let g = &mut self.st.if_groups[node as usize];
-        if g.0 != group {
-            *g = (group, 0, g.2);
+    fn note_branch(&mut self, node: u32, taken: Mask, other: Mask) {
+        let sides = &mut self.st.if_sides[node as usize];
+        *sides |= u8::from(taken != 0) | u8::from(other != 0) << 1;
+        if *sides == 3 {
+            self.st.if_diverged[node as usize] = true;
         }
-        g.1 |= if taken { 1 } else { 2 };
-        g.2 |= g.1 == 3;
     }
 
     fn note_back_edge(&mut self, node: u32) {
-        let n = &mut self.st.loop_iters[node as usize];
-        *n += 1;
-        if *n >= 2 {
-            self.st.loop_twice[node as usize] = true;
+        let iters = &mut self.st.loop_iters[node as usize];
+        for l in lanes_of(self.active) {
+            let n = &mut iters[l];
+            *n += 1;
+            if *n >= 2 {
+                self.st.loop_twice[node as usize] = true;
+            }
+            self.max_iters = self.max_iters.max(*n + 1);
         }
-        self.max_iters = self.max_iters.max(*n + 1);
-        self.loop_passes += 1;
+        self.loop_passes += u64::from(self.active.count_ones());
     }
 }

@@ -1,13 +1,14 @@
 //! Storage of a run: value slots, local-variable words, registers, the interned variable types
 //! deref chains walk, and the scratch the coverage statistics use. Allocated when a run starts,
-//! kept (with its capacity) across runs.
+//! kept (with its capacity) across runs. Invocations run in groups of [`LANES`] (see
+//! [`super::exec`]), so everything an invocation owns is kept once per lane.
 //!
-//! * A value is a [`Slot`] of 4 words (bools 0/1, unused components 0) stamped with the
-//!   *epoch* of the invocation that wrote it; reading a slot from another epoch is reading an
-//!   undefined value. Epochs grow across invocations and runs, so nothing is cleared per
-//!   invocation except variables and registers.
+//! * A value is a [`Slot`]: 4 words per lane (bools 0/1, unused components 0), stamped with
+//!   the *epoch* of the group that wrote it and the lanes that did; reading a lane that did
+//!   not write it in this epoch is reading an undefined value. Epochs grow across groups and
+//!   runs, so nothing is cleared per group except variables and registers.
 //! * A deref value is `[var, word offset, type id, 0]`; the type id indexes [`Types`].
-//! * Each local variable is `VarType::words()` flat words, zeroed when an invocation starts.
+//! * Each local variable is `VarType::words()` flat words per lane, zeroed when a group starts.
 //!   Words past a variable's end read 0 and are not written.
 
 use super::code::Code;
@@ -17,13 +18,28 @@ use crate::ir::VarType;
 /// an enormous array is rejected rather than allocated).
 pub const MAX_VAR_WORDS: u32 = 1 << 22;
 
-/// One SSA value of one invocation.
+/// Invocations run together: one aligned group of 8 (ids `8k..8k + 8`), so the statistics
+/// about what a SIMD8 machine would see are a group's own.
+pub const LANES: usize = 8;
+
+/// One word per lane.
+pub type Lanes = [u32; LANES];
+
+/// A set of lanes: bit `l` is lane `l`.
+pub type Mask = u32;
+
+/// Every lane.
+pub const ALL_LANES: Mask = (1 << LANES) - 1;
+
+/// One SSA value of every lane of a group, by component (so a scalar op reads one run).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slot {
-    /// The components; past the value's component count they are 0.
-    pub c: [u32; 4],
-    /// The epoch of the invocation that wrote it (0: never written).
+    /// Component `k` of lane `l` is `c[k][l]`; past the value's component count they are 0.
+    pub c: [Lanes; 4],
+    /// The epoch of the group that wrote it (0: never written).
     pub epoch: u32,
+    /// The lanes that wrote it in that epoch.
+    pub defined: Mask,
 }
 
 /// The shape of an interned variable type.
@@ -135,20 +151,24 @@ impl Types {
 pub struct State {
     /// Value slots by value id, plus one always-zero slot (the absent texture parameter).
     pub vals: Vec<Slot>,
-    /// The current invocation's epoch.
+    /// The current group's epoch.
     pub epoch: u32,
-    /// Local-variable words, all variables back to back.
+    /// Local-variable words: lane `l`'s variables back to back from `l * Code::var_words`.
     pub mem: Vec<u32>,
-    /// Registers by register id.
-    pub regs: Vec<[u32; 4]>,
+    /// Registers by register id, by component and lane like a [`Slot`].
+    pub regs: Vec<[Lanes; 4]>,
     /// Phi results read before any is written (phis of a block are parallel).
-    pub phi_tmp: Vec<[u32; 4]>,
-    /// Back-edges taken in the current execution of each loop node (statistics only).
-    pub loop_iters: Vec<u32>,
+    pub phi_tmp: Vec<[Lanes; 4]>,
+    /// Back-edges taken in the current execution of each loop node by each lane (statistics
+    /// only).
+    pub loop_iters: Vec<Lanes>,
     /// Loop nodes whose back-edge was taken twice in one execution (statistics only).
     pub loop_twice: Vec<bool>,
-    /// Per `if` node: (group of 8 last seen, sides taken in it, diverged) (statistics only).
-    pub if_groups: Vec<(u32, u8, bool)>,
+    /// Per `if` node: the sides the group took so far (bit 0 then, bit 1 else) (statistics
+    /// only).
+    pub if_sides: Vec<u8>,
+    /// Per `if` node: two invocations of one group took different sides (statistics only).
+    pub if_diverged: Vec<bool>,
 }
 
 impl State {
@@ -161,27 +181,29 @@ impl State {
         self.phi_tmp.clear();
         self.loop_iters.clear();
         self.loop_twice.clear();
-        self.if_groups.clear();
+        self.if_sides.clear();
+        self.if_diverged.clear();
     }
 
     /// Sizes the storage for `code` at the start of a run.
     pub fn prepare(&mut self, code: &Code, stats: bool) {
         self.vals.resize(code.nvalues as usize + 1, Slot::default());
-        self.mem.resize(code.var_words as usize, 0);
-        self.regs.resize(code.nregs as usize, [0; 4]);
+        self.mem.resize(code.var_words as usize * LANES, 0);
+        self.regs.resize(code.nregs as usize, [[0; LANES]; 4]);
         if stats {
             self.loop_iters.clear();
-            self.loop_iters.resize(code.loop_nodes as usize, 0);
+            self.loop_iters.resize(code.loop_nodes as usize, [0; LANES]);
             self.loop_twice.clear();
             self.loop_twice.resize(code.loop_nodes as usize, false);
-            self.if_groups.clear();
-            self.if_groups
-                .resize(code.if_nodes as usize, (u32::MAX, 0, false));
+            self.if_sides.clear();
+            self.if_sides.resize(code.if_nodes as usize, 0);
+            self.if_diverged.clear();
+            self.if_diverged.resize(code.if_nodes as usize, false);
         }
     }
 
-    /// Starts an invocation: a fresh epoch, zeroed variables and registers.
-    pub fn begin_invocation(&mut self, code: &Code) {
+    /// Starts a group: a fresh epoch, zeroed variables and registers, no `if` sides taken.
+    pub fn begin_group(&mut self, code: &Code) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             // Epochs wrapped: forget every old stamp so none can match by accident.
@@ -189,38 +211,58 @@ impl State {
             self.epoch = 1;
         }
         self.mem.fill(0);
-        self.regs.fill([0; 4]);
+        self.regs.fill([[0; LANES]; 4]);
+        self.if_sides.fill(0);
         self.vals[code.nvalues as usize] = Slot {
-            c: [0; 4],
+            c: [[0; LANES]; 4],
             epoch: self.epoch,
+            defined: ALL_LANES,
         };
     }
 
-    /// Words `off..off + comps` of variable `var` (0 past its end); none for a bad variable.
+    /// Lane `lane`'s words `off..off + comps` of variable `var` (0 past its end); none for a
+    /// bad variable.
     #[inline]
-    pub fn load(&self, code: &Code, var: u32, off: u32, comps: u8) -> Option<[u32; 4]> {
+    pub fn load(
+        &self,
+        code: &Code,
+        lane: usize,
+        var: u32,
+        off: u32,
+        comps: u8,
+    ) -> Option<[u32; 4]> {
         let &(base, words) = code.vars.get(var as usize)?;
+        let mem = &self.mem[lane * code.var_words as usize..];
         let mut out = [0; 4];
         for (c, o) in out.iter_mut().enumerate().take(comps as usize) {
             let w = u64::from(off) + c as u64;
             if w < u64::from(words) {
-                *o = self.mem[(u64::from(base) + w) as usize];
+                *o = mem[(u64::from(base) + w) as usize];
             }
         }
         Some(out)
     }
 
-    /// Writes `data[..comps]` to words `off..` of `var` (dropping words past its end); false
-    /// for a bad variable.
+    /// Writes `data[..comps]` to lane `lane`'s words `off..` of `var` (dropping words past its
+    /// end); false for a bad variable.
     #[inline]
-    pub fn store(&mut self, code: &Code, var: u32, off: u32, data: [u32; 4], comps: u8) -> bool {
+    pub fn store(
+        &mut self,
+        code: &Code,
+        lane: usize,
+        var: u32,
+        off: u32,
+        data: [u32; 4],
+        comps: u8,
+    ) -> bool {
         let Some(&(base, words)) = code.vars.get(var as usize) else {
             return false;
         };
+        let mem = &mut self.mem[lane * code.var_words as usize..];
         for (c, &d) in data.iter().enumerate().take(comps as usize) {
             let w = u64::from(off) + c as u64;
             if w < u64::from(words) {
-                self.mem[(u64::from(base) + w) as usize] = d;
+                mem[(u64::from(base) + w) as usize] = d;
             }
         }
         true

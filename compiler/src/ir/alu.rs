@@ -165,86 +165,112 @@ impl AluOp {
 
     /// One component of the result, from the operands' components (bools are 0 or 1).
     pub fn eval(self, a: u32, b: u32, c: u32) -> u32 {
-        use AluOp::*;
-        let f = f32::from_bits;
-        let canon = sem::canon;
-        match self {
-            Iadd => a.wrapping_add(b),
-            Isub => a.wrapping_sub(b),
-            Imul => a.wrapping_mul(b),
-            Ineg => a.wrapping_neg(),
-            Iabs => (a as i32).wrapping_abs() as u32,
-            Imin => (a as i32).min(b as i32) as u32,
-            Imax => (a as i32).max(b as i32) as u32,
-            Umin => a.min(b),
-            Umax => a.max(b),
-            Iand => a & b,
-            Ior => a | b,
-            Ixor => a ^ b,
-            Inot => !a,
-            Ishl => a.wrapping_shl(b),
-            Ishr => (a as i32).wrapping_shr(b) as u32,
-            Ushr => a.wrapping_shr(b),
-            Udiv => sem::udiv(a, b),
-            Umod => sem::umod(a, b),
-            Idiv => sem::idiv(a, b),
-            Irem => sem::irem(a, b),
-            Imod => sem::imod(a, b),
-            Fadd => canon(f(a) + f(b)),
-            Fsub => canon(f(a) - f(b)),
-            Fmul => canon(f(a) * f(b)),
-            Ffma => canon(f(a).mul_add(f(b), f(c))),
-            Fneg => a ^ 0x8000_0000,
-            Fabs => a & 0x7fff_ffff,
-            Fmin => sem::fmin(a, b),
-            Fmax => sem::fmax(a, b),
-            Ffloor => canon(f(a).floor()),
-            Fceil => canon(f(a).ceil()),
-            Ftrunc => canon(f(a).trunc()),
-            FroundEven => canon(f(a).round_ties_even()),
-            Ffract => canon(f(a) - f(a).floor()),
-            Fsqrt => canon(f(a).sqrt()),
-            Frcp => canon(1.0 / f(a)),
-            Frsq => canon(1.0 / f(a).sqrt()),
-            Fexp2 => canon(f(a).exp2()),
-            Flog2 => canon(f(a).log2()),
-            Fsin => canon(f(a).sin()),
-            Fcos => canon(f(a).cos()),
-            Ieq => u32::from(a == b),
-            Ine => u32::from(a != b),
-            Ilt => u32::from((a as i32) < (b as i32)),
-            Ige => u32::from((a as i32) >= (b as i32)),
-            Ult => u32::from(a < b),
-            Uge => u32::from(a >= b),
-            Feq => u32::from(f(a) == f(b)),
-            Fne => u32::from(f(a) != f(b)),
-            Flt => u32::from(f(a) < f(b)),
-            Fge => u32::from(f(a) >= f(b)),
-            Band => a & b,
-            Bor => a | b,
-            Bxor => a ^ b,
-            Bnot => a ^ 1,
-            Bcsel => {
-                if a != 0 {
-                    b
-                } else {
-                    c
+        semantics(self, a, b, c)
+    }
+
+    /// [`AluOp::eval`] in each of `N` lanes. The op's case is picked once for all lanes: each
+    /// arm inlines the semantics for one constant op, so a simple op is one vector
+    /// operation. The match is exhaustive, so no op can be left out.
+    #[inline]
+    pub fn eval_lanes<const N: usize>(self, a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> [u32; N] {
+        macro_rules! per_op {
+            ($($op:ident)*) => {
+                match self {
+                    $(AluOp::$op => std::array::from_fn(|l| semantics(AluOp::$op, a[l], b[l], c[l])),)*
                 }
-            }
-            I2f => sem::i2f(a),
-            U2f => sem::u2f(a),
-            F2i => sem::f2i(a),
-            F2u => sem::f2u(a),
-            B2i => a,
-            B2f => {
-                if a != 0 {
-                    1.0f32.to_bits()
-                } else {
-                    0
-                }
-            }
-            I2b => u32::from(a != 0),
+            };
         }
+        per_op!(
+            Iadd Isub Imul Ineg Iabs Imin Imax Umin Umax Iand Ior Ixor Inot Ishl Ishr Ushr
+            Udiv Umod Idiv Irem Imod Fadd Fsub Fmul Ffma Fneg Fabs Fmin Fmax Ffloor Fceil
+            Ftrunc FroundEven Ffract Fsqrt Frcp Frsq Fexp2 Flog2 Fsin Fcos Ieq Ine Ilt Ige
+            Ult Uge Feq Fne Flt Fge Band Bor Bxor Bnot Bcsel I2f U2f F2i F2u B2i B2f I2b
+        )
+    }
+}
+
+/// The rules of [`AluOp::eval`], inlined wherever the op is a constant.
+#[inline(always)]
+fn semantics(op: AluOp, a: u32, b: u32, c: u32) -> u32 {
+    use AluOp::*;
+    let f = f32::from_bits;
+    let canon = sem::canon;
+    match op {
+        Iadd => a.wrapping_add(b),
+        Isub => a.wrapping_sub(b),
+        Imul => a.wrapping_mul(b),
+        Ineg => a.wrapping_neg(),
+        Iabs => (a as i32).wrapping_abs() as u32,
+        Imin => (a as i32).min(b as i32) as u32,
+        Imax => (a as i32).max(b as i32) as u32,
+        Umin => a.min(b),
+        Umax => a.max(b),
+        Iand => a & b,
+        Ior => a | b,
+        Ixor => a ^ b,
+        Inot => !a,
+        Ishl => a.wrapping_shl(b),
+        Ishr => (a as i32).wrapping_shr(b) as u32,
+        Ushr => a.wrapping_shr(b),
+        Udiv => sem::udiv(a, b),
+        Umod => sem::umod(a, b),
+        Idiv => sem::idiv(a, b),
+        Irem => sem::irem(a, b),
+        Imod => sem::imod(a, b),
+        Fadd => canon(f(a) + f(b)),
+        Fsub => canon(f(a) - f(b)),
+        Fmul => canon(f(a) * f(b)),
+        Ffma => canon(f(a).mul_add(f(b), f(c))),
+        Fneg => a ^ 0x8000_0000,
+        Fabs => a & 0x7fff_ffff,
+        Fmin => sem::fmin(a, b),
+        Fmax => sem::fmax(a, b),
+        Ffloor => canon(f(a).floor()),
+        Fceil => canon(f(a).ceil()),
+        Ftrunc => canon(f(a).trunc()),
+        FroundEven => canon(f(a).round_ties_even()),
+        Ffract => canon(f(a) - f(a).floor()),
+        Fsqrt => canon(f(a).sqrt()),
+        Frcp => canon(1.0 / f(a)),
+        Frsq => canon(1.0 / f(a).sqrt()),
+        Fexp2 => canon(f(a).exp2()),
+        Flog2 => canon(f(a).log2()),
+        Fsin => canon(f(a).sin()),
+        Fcos => canon(f(a).cos()),
+        Ieq => u32::from(a == b),
+        Ine => u32::from(a != b),
+        Ilt => u32::from((a as i32) < (b as i32)),
+        Ige => u32::from((a as i32) >= (b as i32)),
+        Ult => u32::from(a < b),
+        Uge => u32::from(a >= b),
+        Feq => u32::from(f(a) == f(b)),
+        Fne => u32::from(f(a) != f(b)),
+        Flt => u32::from(f(a) < f(b)),
+        Fge => u32::from(f(a) >= f(b)),
+        Band => a & b,
+        Bor => a | b,
+        Bxor => a ^ b,
+        Bnot => a ^ 1,
+        Bcsel => {
+            if a != 0 {
+                b
+            } else {
+                c
+            }
+        }
+        I2f => sem::i2f(a),
+        U2f => sem::u2f(a),
+        F2i => sem::f2i(a),
+        F2u => sem::f2u(a),
+        B2i => a,
+        B2f => {
+            if a != 0 {
+                1.0f32.to_bits()
+            } else {
+                0
+            }
+        }
+        I2b => u32::from(a != 0),
     }
 }
 
