@@ -19,8 +19,9 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
         let mut any = false;
         // Whether a dead instruction reads a register (its removal may kill more).
         let mut reads = false;
+        let mut l = liveness::BitSet::default();
         for b in 0..live.graph.len() {
-            let mut l = live.liveout[b].clone();
+            l.0.clone_from(&live.liveout[b].0);
             for i in live.graph.range(b).rev() {
                 let inst = &p.insts[i];
                 if !inst.has_side_effects() {

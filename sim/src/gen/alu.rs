@@ -120,10 +120,11 @@ fn store(t: &mut Thread, base: u32, live: u32, out: &[u32; 8]) {
         // The common case, every channel of a full half: one copy.
         dst.copy_from_slice(out);
     } else {
+        // Branch-free, so it vectorises (`wrapping_shr`: a plain shift carries an overflow
+        // check in the fuzzing profile, which stops that).
         for i in 0..8 {
-            if live >> i & 1 != 0 {
-                dst[i] = out[i];
-            }
+            let m = 0u32.wrapping_sub(live.wrapping_shr(i as u32) & 1);
+            dst[i] = (dst[i] & !m) | (out[i] & m);
         }
     }
 }
@@ -175,7 +176,7 @@ fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, out: &[u32; 8]) {
 fn channels_where(out: &[u32; 8], test: impl Fn(u32) -> bool) -> u32 {
     let mut bits = 0u32;
     for (i, &r) in out.iter().enumerate() {
-        bits |= (test(r) as u32) << i;
+        bits |= (test(r) as u32).wrapping_shl(i as u32);
     }
     bits
 }
