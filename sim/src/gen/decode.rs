@@ -126,6 +126,14 @@ pub(super) struct Regs {
     pub count: u8,
 }
 
+/// How many entries of a GRF list the scoreboard takes at once: each list is padded with
+/// [`NO_WAIT`] to a multiple, so the wait is a fixed number of branch-free steps (a loop over
+/// the exact count was one of the simulator's most mispredicted branches).
+pub const WAIT_CHUNK: usize = 4;
+
+/// A `waits` entry that waits for nothing: the scoreboard entry past the GRFs, never booked.
+pub const NO_WAIT: u8 = 128;
+
 /// A decoded program: the instructions, and the GRF lists their `waits` index.
 pub(super) struct Code {
     pub insts: Vec<Decoded>,
@@ -177,7 +185,8 @@ pub(super) struct Decoded {
     pub writes: Regs,
     /// The GRFs the scoreboard waits for (read or written, each once), as the range
     /// `waits.0..waits.1` of [`Code::waits`]: listed once here rather than walking the
-    /// (often empty, often overlapping) read and write ranges per execution.
+    /// (often empty, often overlapping) read and write ranges per execution; padded with
+    /// [`NO_WAIT`] to a multiple of [`WAIT_CHUNK`].
     pub waits: (u32, u32),
     /// Whether the instruction waits for its flag (it is predicated or writes the flag).
     pub flag_wait: bool,
@@ -367,6 +376,9 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                         waits.push(g);
                     }
                 }
+            }
+            while (waits.len() - first_wait) % WAIT_CHUNK != 0 {
+                waits.push(NO_WAIT);
             }
             let plain = mods[0] == Modifier::None && flag_write == FlagWrite::None;
             let kind = match kind {

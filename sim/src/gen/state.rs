@@ -9,7 +9,7 @@
 //! * g1 (SIMD8) or g1–g2 (SIMD16): the invocation id of each channel, `thread * width + c`
 //!   (UD), also for channels past the last invocation, which start disabled.
 
-use super::decode::Decoded;
+use super::decode::{Decoded, WAIT_CHUNK};
 
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
@@ -40,8 +40,9 @@ pub(super) struct Thread {
     pub grf: Box<[u32; FILE_DWORDS]>,
     /// One bit per dword: written since the thread started (two words of padding).
     pub written: [u64; 18],
-    /// Cycle at which each GRF's pending write completes.
-    pub ready: [u64; 128],
+    /// Cycle at which each GRF's pending write completes; past the 128 GRFs, entries never
+    /// booked (so a `u8` indexes it unchecked and [`super::decode::NO_WAIT`] waits for 0).
+    pub ready: [u64; 256],
     /// f0.0, f0.1, f1.0, f1.1: one bit per channel.
     pub flags: [u32; 4],
     /// Written-ness of each flag bit.
@@ -71,7 +72,7 @@ impl Thread {
             index: 0,
             grf: Box::new([0; FILE_DWORDS]),
             written: [0; 18],
-            ready: [0; 128],
+            ready: [0; 256],
             flags: [0; 4],
             flag_written: [0; 4],
             flag_ready: [0; 4],
@@ -114,7 +115,7 @@ impl Thread {
         self.index = index;
         self.grf.fill(0);
         self.written = [0; 18];
-        self.ready = [0; 128];
+        self.ready = [0; 256];
         self.flags = [0; 4];
         self.flag_written = [0; 4];
         self.flag_ready = [0; 4];
@@ -188,8 +189,10 @@ impl Thread {
     #[inline]
     pub fn issue(&mut self, d: &Decoded, waits: &[u8]) -> u64 {
         let mut start = self.now;
-        for &g in waits {
-            start = start.max(self.ready[g as usize]);
+        for w in waits.chunks_exact(WAIT_CHUNK) {
+            for &g in w {
+                start = start.max(self.ready[g as usize]);
+            }
         }
         if d.flag_wait {
             start = start.max(self.flag_ready[d.flag]);
