@@ -58,6 +58,39 @@ fn fuel_is_exact_and_total_fuel_spans_invocations() {
     );
 }
 
+/// Invocations run eight at a time, so invocation 5 fails (reading a value it never
+/// defined) long before invocation 2 runs out of fuel; in id order 2 fails first, and that
+/// is what the run reports.
+#[test]
+fn the_first_invocation_in_order_to_fail_is_reported() {
+    let mut b = Builder::new();
+    let id = b.ins(InstKind::InvocationId, Type::I32).unwrap();
+    let two = b.iconst(2);
+    let five = b.iconst(5);
+    let not5 = b.alu(AluOp::Ine, &[id, five]);
+    b.begin_if(not5);
+    let x = b.iconst(7);
+    b.end_if();
+    let y = b.alu(AluOp::Iadd, &[x, x]);
+    let not2 = b.alu(AluOp::Ine, &[id, two]);
+    b.begin_loop();
+    b.begin_if(not2);
+    b.brk();
+    b.begin_else();
+    b.end_if();
+    b.end_loop();
+    b.ins(InstKind::StoreOutput { slot: 0, value: y }, Type::None);
+    let p = prog(b.finish(), 8, 1);
+    let opts = RunOptions {
+        fuel: 500,
+        ..RunOptions::default()
+    };
+    assert_eq!(run(&p, &opts), Err(InterpError::OutOfFuel { invocation: 2 }));
+    let mut first_two = p.clone();
+    first_two.dispatch.invocations = 2;
+    assert!(run(&first_two, &opts).is_ok(), "invocations 0 and 1 finish");
+}
+
 #[test]
 fn reading_a_value_defined_on_the_other_side_is_an_error() {
     let mut b = Builder::new();
