@@ -381,8 +381,13 @@ impl Group<'_> {
         let epoch = self.epoch;
         let s = &mut self.vals[dst as usize];
         if s.epoch != epoch {
-            s.epoch = epoch;
-            s.defined = 0;
+            // No lane has written it in this group: nothing in it is anyone's value.
+            *s = Slot {
+                c: *out,
+                epoch,
+                defined: active,
+            };
+            return;
         }
         s.defined |= active;
         if all_here {
