@@ -99,7 +99,9 @@ pub(super) fn run<const STATS: bool>(
             waiting: u32::MAX,
             lane_pc: [0; LANES],
             last_block: [NONE; LANES],
-            left: [cap; LANES],
+            cap,
+            spent: 0,
+            behind: [0; LANES],
             faults: [None; LANES],
             executed: 0,
             max_iters,
@@ -109,10 +111,11 @@ pub(super) fn run<const STATS: bool>(
         executed += g.executed;
         max_iters = g.max_iters;
         loop_passes = g.loop_passes;
-        let (left, faults) = (g.left, g.faults);
+        let used: [u64; LANES] = std::array::from_fn(|l| g.used(l));
+        let faults = g.faults;
         st.vals = vals;
         for lane in 0..lanes as usize {
-            let used = cap - left[lane];
+            let used = used[lane];
             let inv = first + lane as u32;
             // What this invocation would have had, run after the ones before it.
             let allowed = opts.fuel.min(total_left);
@@ -192,8 +195,12 @@ struct Group<'a> {
     lane_pc: [u32; LANES],
     /// The block each lane executed last ([`NONE`] before the first).
     last_block: [u32; LANES],
-    /// Fuel left per lane.
-    left: [u64; LANES],
+    /// Fuel each lane may use.
+    cap: u64,
+    /// Fuel charged so far, to whichever lanes were active.
+    spent: u64,
+    /// Per lane, the fuel charged while it was not active: it has used `spent - behind`.
+    behind: [u64; LANES],
     /// Per lane, the op index and fault that stopped it.
     faults: [Option<(usize, Fault)>; LANES],
     /// Instructions executed, all lanes.
@@ -327,18 +334,30 @@ impl Group<'_> {
         self.active &= self.live;
     }
 
-    /// Charges `n` fuel to every active lane (failing those without enough).
+    /// The fuel lane `l` has used.
+    fn used(&self, l: usize) -> u64 {
+        self.spent - self.behind[l]
+    }
+
+    /// Charges `n` fuel to every active lane (failing those without enough). No lane has
+    /// used more than the group has spent, so only a group that has spent a lane's fuel
+    /// looks at the lanes one by one.
     #[inline(always)]
     fn charge(&mut self, n: u64, pc: u32) {
-        let short = lanes_where(self.active, |l| n > self.left[l]);
-        if short != 0 {
-            self.fail(short, pc, Fault::Fuel);
+        if self.spent.saturating_add(n) > self.cap {
+            let short = lanes_where(self.active, |l| self.used(l) + n > self.cap);
+            if short != 0 {
+                self.fail(short, pc, Fault::Fuel);
+            }
         }
-        let charged = lane_bits(self.active);
-        for (left, &c) in self.left.iter_mut().zip(&charged) {
-            // No overflow: an active lane has `n` left (the short ones failed above).
-            *left = left.wrapping_sub(n & u64::from(c));
+        if self.active != ALL_LANES {
+            let skipped = lane_bits(!self.active);
+            for (b, &s) in self.behind.iter_mut().zip(&skipped) {
+                // No overflow: `behind` never passes `spent` (wrapping lets it vectorise).
+                *b = b.wrapping_add(n & u64::from(s));
+            }
         }
+        self.spent += n;
     }
 
     /// The lanes that wrote slot `v` in this group.

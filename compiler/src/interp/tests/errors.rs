@@ -85,7 +85,10 @@ fn the_first_invocation_in_order_to_fail_is_reported() {
         fuel: 500,
         ..RunOptions::default()
     };
-    assert_eq!(run(&p, &opts), Err(InterpError::OutOfFuel { invocation: 2 }));
+    assert_eq!(
+        run(&p, &opts),
+        Err(InterpError::OutOfFuel { invocation: 2 })
+    );
     let mut first_two = p.clone();
     first_two.dispatch.invocations = 2;
     assert!(run(&first_two, &opts).is_ok(), "invocations 0 and 1 finish");
