@@ -81,7 +81,7 @@ pub(super) fn run<const STATS: bool>(
     while first < d.invocations {
         let lanes = (d.invocations - first).min(LANES as u32);
         st.begin_group(code);
-        // No invocation of the group can be given more; `verdict` settles what each had.
+        // No invocation of the group can be given more; `settle` works out what each had.
         let cap = opts.fuel.min(total_left);
         // The value slots are held by the group itself for the run (and put back after), so
         // the hot loop does not reach them through `st` after every store.
@@ -115,17 +115,8 @@ pub(super) fn run<const STATS: bool>(
         let faults = g.faults;
         st.vals = vals;
         for lane in 0..lanes as usize {
-            let used = used[lane];
             let inv = first + lane as u32;
-            // What this invocation would have had, run after the ones before it.
-            let allowed = opts.fuel.min(total_left);
-            let fuel = || error(code, inv, 0, Fault::Fuel, allowed < opts.fuel);
-            match faults[lane] {
-                Some((_, Fault::Fuel)) => return Err(fuel()),
-                _ if used > allowed => return Err(fuel()),
-                Some((pc, fault)) => return Err(error(code, inv, pc, fault, false)),
-                None => total_left -= used,
-            }
+            settle(code, opts, inv, used[lane], faults[lane], &mut total_left)?;
         }
         first += lanes;
     }
@@ -141,6 +132,31 @@ pub(super) fn run<const STATS: bool>(
         };
     }
     Ok(res)
+}
+
+/// Invocation `inv`'s outcome as if it had run after the ones before it, with `total_left` of
+/// the run's fuel: it had `opts.fuel` or what was left, whichever is less, and it failed if
+/// it needed more (before any other fault it met) or met a fault. Takes its fuel from
+/// `total_left`.
+fn settle(
+    code: &Code,
+    opts: &RunOptions,
+    inv: u32,
+    used: u64,
+    fault: Option<(usize, Fault)>,
+    total_left: &mut u64,
+) -> Result<(), InterpError> {
+    let allowed = opts.fuel.min(*total_left);
+    let out_of_fuel = || Err(error(code, inv, 0, Fault::Fuel, allowed < opts.fuel));
+    match fault {
+        Some((_, Fault::Fuel)) => out_of_fuel(),
+        _ if used > allowed => out_of_fuel(),
+        Some((pc, fault)) => Err(error(code, inv, pc, fault, false)),
+        None => {
+            *total_left -= used;
+            Ok(())
+        }
+    }
 }
 
 /// The error for `fault` at op `pc` of invocation `inv`.
