@@ -10,8 +10,10 @@
 //!   phis below other instructions, jumps outside loops, …) and lowered once to flat code: one
 //!   op per instruction, jumps for `if`/`loop`/`break`/`continue`, a table per block of its
 //!   phis' sources by predecessor, interned variable types ([`code`]);
-//! * [`exec`] — the flat code runs once per invocation, in order, over scratch storage
-//!   ([`memory`]) allocated once per run and kept across runs by a reused [`Interpreter`].
+//! * [`exec`] — the flat code runs for every invocation, eight at a time in lockstep (which
+//!   nothing observable distinguishes from running them one by one in order), over scratch
+//!   storage ([`memory`]) allocated once per run and kept across runs by a reused
+//!   [`Interpreter`].
 //!
 //! Nothing panics on a malformed program: what the lowering rejects, and what only shows while
 //! running (an undefined value read, a phi without a source for the edge taken, a misused deref,
