@@ -16,7 +16,7 @@ pub enum Op {
         block: u32,
         insts: u32,
     },
-    /// Like `Enter`, running the phis of [`Code::phi_blocks`]`[table]` first.
+    /// Like `Enter`, running the phis of [`Code::phi_tables`]`[table]` first.
     EnterPhis {
         block: u32,
         insts: u32,

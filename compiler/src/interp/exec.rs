@@ -4,12 +4,12 @@
 //! Invocations share nothing but what they only read, so they run in groups of [`LANES`]
 //! (ids `8k..8k + 8`), each group in lockstep: one `match` per op runs it for every lane
 //! there, and a lane that branches away waits until the group's lowest pc reaches it
-//! ([`Group::exec`]). What the order of invocations does decide is settled per lane after its
+//! (`Group::exec`). What the order of invocations does decide is settled per lane after its
 //! group: the first invocation that fails is the one reported, and the run's total fuel is
 //! shared out as if each invocation had run after the ones before it.
 //!
 //! Nothing allocates in the hot loop. Statistics are a const generic, so the plain run carries
-//! none of their cost. Failures inside the loop are a small [`Fault`] plus the op index per
+//! none of their cost. Failures inside the loop are a small `Fault` plus the op index per
 //! lane; they become an [`InterpError`] with the instruction and invocation only on the way
 //! out.
 
