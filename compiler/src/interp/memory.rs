@@ -190,14 +190,16 @@ impl State {
         self.vals.resize(code.nvalues as usize + 1, Slot::default());
         self.mem.resize(code.var_words as usize * LANES, 0);
         self.regs.resize(code.nregs as usize, [[0; LANES]; 4]);
+        // Emptied for a run without statistics too, so that `begin_group` clears nothing a
+        // run before left behind.
+        self.loop_iters.clear();
+        self.loop_twice.clear();
+        self.if_sides.clear();
+        self.if_diverged.clear();
         if stats {
-            self.loop_iters.clear();
             self.loop_iters.resize(code.loop_nodes as usize, [0; LANES]);
-            self.loop_twice.clear();
             self.loop_twice.resize(code.loop_nodes as usize, false);
-            self.if_sides.clear();
             self.if_sides.resize(code.if_nodes as usize, 0);
-            self.if_diverged.clear();
             self.if_diverged.resize(code.if_nodes as usize, false);
         }
     }
