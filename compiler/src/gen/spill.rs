@@ -25,6 +25,7 @@ use super::liveness::{flows, BitSet};
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use crate::executed::Role;
 use crate::planted::{Plant, Plants};
+use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
 use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
 
@@ -49,11 +50,13 @@ pub struct Moved {
 /// an instruction's fills come in the order of `spills`, before the pre-fill of its
 /// destination. Says where the instructions went.
 pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
-    let mut slot_of = vec![None; p.regs.len()];
-    for &(v, slot) in spills {
-        slot_of[v.index()] = Some(slot);
+    // Each spilled register's place in `spills`, which orders an instruction's fills.
+    let mut rank = vec![None; p.regs.len()];
+    for (k, &(v, _)) in spills.iter().enumerate() {
+        rank[v.index()] = Some(k);
     }
-    let spilled = |r: VReg| slot_of.get(r.index()).copied().flatten();
+    let rank_of = |r: VReg| rank.get(r.index()).copied().flatten();
+    let spilled = |r: VReg| rank_of(r).map(|k| spills[k].1);
     let insts = std::mem::take(&mut p.insts);
     let mut out = Vec::with_capacity(insts.len() + 8 * spills.len());
     let mut moved = Moved {
@@ -61,38 +64,58 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
         at: Vec::with_capacity(insts.len()),
         touched: Vec::new(),
     };
+    // The spilled registers the instruction at hand reads, gathered in one pass over its
+    // operands (a pass per spilled register was most of the rewrite in rounds that spill
+    // many).
+    let mut reads: Vec<Read> = Vec::new();
     for (i, mut inst) in insts.into_iter().enumerate() {
         moved.first.push(out.len() as u32);
-        let mut touches = inst.dst.is_some_and(|d| spilled(d.reg).is_some());
-        inst.for_each_use(|r, _| touches |= spilled(r.reg).is_some());
-        if !touches {
+        reads.clear();
+        inst.for_each_use(|r, n| {
+            let Some(rank) = rank_of(r.reg) else { return };
+            let size = p.regs[r.reg].size;
+            let k = match reads.iter().position(|e| e.rank == rank) {
+                Some(k) => k,
+                None => {
+                    reads.push(Read {
+                        rank,
+                        lo: size,
+                        hi: 0,
+                        temp: VReg::reserved_value(),
+                    });
+                    reads.len() - 1
+                }
+            };
+            reads[k].lo = reads[k].lo.min(r.off);
+            reads[k].hi = reads[k].hi.max(r.off.saturating_add(n).min(size));
+        });
+        if reads.is_empty() && !inst.dst.is_some_and(|d| spilled(d.reg).is_some()) {
             moved.at.push(out.len() as u32);
             out.push(inst);
             continue;
         }
         moved.touched.push(i as u32);
-        for &(v, slot) in spills {
-            let size = p.regs[v].size;
-            let mut uses = false;
-            inst.for_each_use(|r, _| uses |= r.reg == v);
-            if uses {
-                // The GRFs of `v` the instruction reads: only those are filled.
-                let (mut lo, mut hi) = (size, 0u8);
-                inst.for_each_use(|r, n| {
-                    if r.reg == v {
-                        lo = lo.min(r.off);
-                        hi = hi.max(r.off.saturating_add(n).min(size));
-                    }
-                });
-                let t = p.new_reg(hi - lo, false);
-                fill(p, &mut out, &inst, t, 0, (lo, hi - lo), slot);
-                inst.for_each_use_mut(|r| {
-                    if r.reg == v {
-                        r.reg = t;
-                        r.off -= lo;
-                    }
-                });
-            }
+        reads.sort_unstable_by_key(|e| e.rank);
+        for e in &mut reads {
+            e.temp = p.new_reg(e.hi - e.lo, false);
+            fill(
+                p,
+                &mut out,
+                &inst,
+                e.temp,
+                0,
+                (e.lo, e.hi - e.lo),
+                spills[e.rank].1,
+            );
+        }
+        if !reads.is_empty() {
+            inst.for_each_use_mut(|r| {
+                if let Some(rank) = rank_of(r.reg) {
+                    let e = reads.iter().find(|e| e.rank == rank).expect("gathered");
+                    r.reg = e.temp;
+                    r.off -= e.lo;
+                }
+            });
         }
         let Some((v, slot)) = inst.dst.and_then(|d| Some((d.reg, spilled(d.reg)?))) else {
             moved.at.push(out.len() as u32);
@@ -148,6 +171,18 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
     moved.first.push(out.len() as u32);
     p.insts = out;
     moved
+}
+
+/// A spilled register an instruction reads.
+struct Read {
+    /// Its place in the spill list.
+    rank: usize,
+    /// The first GRF of it read.
+    lo: u8,
+    /// One past the last GRF of it read.
+    hi: u8,
+    /// The temporary it is filled into.
+    temp: VReg,
 }
 
 /// A header for GRF `within` of slot `slot` written into GRF 0 of `reg` (the header holds
@@ -297,28 +332,26 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
             }
         }
     }
-    // Greedy in order of start: lowest offset free of every overlapping slot.
+    // Greedy in order of start: lowest offset free of every overlapping slot. A slot that
+    // ends before the current one starts ends before every later one starts too, so only
+    // the placed slots still live are looked at, kept by offset so that the first gap of
+    // `size` between them is a linear scan (all placed slots, sorted for every slot, were
+    // quadratic in the spill count of a starved budget).
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&k| iv[k].0);
     let mut offset = vec![0u32; n];
-    let mut placed: Vec<usize> = Vec::new();
+    let space = |o: usize, offset: &[u32]| (offset[o], offset[o] + slots[o] as u32);
+    let mut live: Vec<usize> = Vec::new();
     let mut total = 0u32;
-    let mut taken: Vec<(u32, u32)> = Vec::new();
     for k in order {
         let size = slots[k] as u32;
-        // The space ranges of the placed slots live at the same time, by offset; the first
-        // gap of `size` between them (a linear scan, where trying every offset against every
-        // slot was cubic in the spill count of a starved budget).
-        taken.clear();
-        taken.extend(
-            placed
-                .iter()
-                .filter(|&&o| iv[o].0 < iv[k].1 && iv[k].0 < iv[o].1)
-                .map(|&o| (offset[o], offset[o] + slots[o] as u32)),
-        );
-        taken.sort_unstable();
+        live.retain(|&o| iv[o].1 > iv[k].0);
         let mut at = 0u32;
-        for &(start, end) in &taken {
+        for &o in live
+            .iter()
+            .filter(|&&o| iv[o].0 < iv[k].1 && iv[k].0 < iv[o].1)
+        {
+            let (start, end) = space(o, &offset);
             if start >= at + size {
                 break;
             }
@@ -326,7 +359,8 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
         }
         offset[k] = at;
         total = total.max(at + size);
-        placed.push(k);
+        let place = live.partition_point(|&o| space(o, &offset) <= space(k, &offset));
+        live.insert(place, k);
     }
     for inst in &mut p.insts {
         if let (Some(k), VOp::LoadPayload(pl)) = (inst.slot, &mut inst.op) {
