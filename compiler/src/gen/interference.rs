@@ -52,8 +52,8 @@ pub struct Interference {
 struct Scratch {
     /// Intervals as `(start, register)`, sorted.
     order: Vec<(u32, u32)>,
-    /// Registers live at the current start.
-    active: Vec<usize>,
+    /// Registers live at the current start, as `(end, register)`.
+    active: Vec<(u32, u32)>,
     /// The registers marked in `touched`.
     touched: Vec<usize>,
     /// Index into `order` of the first interval starting at or after each position.
@@ -87,7 +87,8 @@ fn link(adj: &mut [Vec<u32>], pressure: &mut [usize], size: &[u8], a: usize, b: 
     pressure[b] += share;
 }
 
-/// Takes the `marked` registers out of `list` (in place; the order of the rest changes).
+/// Takes the `marked` registers out of `list` (in place; the order of the rest changes, and
+/// `Vec::retain`, which keeps it, cost twice as much here).
 fn remove_marked(list: &mut Vec<u32>, marked: &[bool]) {
     let mut k = 0;
     while k < list.len() {
@@ -130,20 +131,21 @@ impl Interference {
         );
         order.sort_unstable();
         active.clear();
+        let adj = &mut self.adj[..];
         for &(start, v) in order.iter() {
-            let v = v as usize;
-            active.retain(|&a| iv[a].1 > start);
-            for &a in active.iter() {
-                self.adj[a].push(v as u32);
-                self.adj[v].push(a as u32);
+            active.retain(|&(end, _)| end > start);
+            for &(_, a) in active.iter() {
+                adj[a as usize].push(v);
             }
-            active.push(v);
+            adj[v as usize].extend(active.iter().map(|&(_, a)| a));
+            active.push((iv[v as usize].1, v));
         }
         self.add_rules(p, 0..p.insts.len(), iv, plants, 0);
         // Summed once over the whole lists: cheaper than an update per edge.
-        for (v, list) in self.adj.iter().enumerate() {
-            let around: usize = list.iter().map(|&m| self.size[m as usize] as usize).sum();
-            self.pressure[v] = list.len() * (self.size[v] as usize - 1) + around;
+        let size = &self.size[..];
+        for ((list, pressure), &own) in self.adj.iter().zip(&mut self.pressure).zip(size) {
+            let around: usize = list.iter().map(|&m| size[m as usize] as usize).sum();
+            *pressure = list.len() * (own as usize - 1) + around;
         }
     }
 
@@ -172,25 +174,28 @@ impl Interference {
             ..
         } = &mut self.scratch;
         touched.clear();
+        // Slices, so that their bounds stay in registers through the loops.
+        let (adj, pressure, size) = (&mut self.adj[..], &mut self.pressure[..], &self.size[..]);
+        let marked = &mut self.touched[..];
         for s in (0..first_new).filter(|&s| spilled[s]) {
-            for &m in &self.adj[s] {
+            for &m in &adj[s] {
                 let m = m as usize;
                 if spilled[m] {
                     continue;
                 }
-                self.pressure[m] -= self.size[s] as usize + self.size[m] as usize - 1;
-                if !self.touched[m] {
-                    self.touched[m] = true;
+                pressure[m] -= size[s] as usize + size[m] as usize - 1;
+                if !marked[m] {
+                    marked[m] = true;
                     touched.push(m);
                 }
             }
             // Emptied in place: the list (and its capacity) stays with its register, so
             // `adj` and `spare` together never hold more lists than the largest graph had.
-            self.adj[s].clear();
-            self.pressure[s] = 0;
+            adj[s].clear();
+            pressure[s] = 0;
         }
         for &m in touched.iter() {
-            remove_marked(&mut self.adj[m], spilled);
+            remove_marked(&mut adj[m], spilled);
         }
         set_len(&mut self.adj, spare, n);
         self.adj[first_new..].iter_mut().for_each(Vec::clear);
@@ -223,6 +228,7 @@ impl Interference {
         for q in (0..end).rev() {
             first_from[q] = first_from[q].min(first_from[q + 1]);
         }
+        let (adj, pressure, size) = (&mut self.adj[..], &mut self.pressure[..], &self.size[..]);
         for (u, &(ustart, uend)) in iv.iter().enumerate().take(first_new) {
             if spilled[u] || !present((ustart, uend)) {
                 continue;
@@ -233,7 +239,7 @@ impl Interference {
                     break;
                 }
                 if iv[v as usize].1 > ustart {
-                    link(&mut self.adj, &mut self.pressure, &self.size, u, v as usize);
+                    link(adj, pressure, size, u, v as usize);
                 }
             }
         }
@@ -243,13 +249,7 @@ impl Interference {
                 if t >= end {
                     break;
                 }
-                link(
-                    &mut self.adj,
-                    &mut self.pressure,
-                    &self.size,
-                    v as usize,
-                    w as usize,
-                );
+                link(adj, pressure, size, v as usize, w as usize);
             }
             debug_assert!(s < end);
         }
