@@ -21,7 +21,8 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
         let mut reads = false;
         let mut l = liveness::BitSet::default();
         for b in 0..live.graph.len() {
-            l.0.clone_from(&live.liveout[b].0);
+            l.0.clear();
+            l.0.extend_from_slice(live.live_out(b));
             for i in live.graph.range(b).rev() {
                 let inst = &p.insts[i];
                 if !inst.has_side_effects() {

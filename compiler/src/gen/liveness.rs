@@ -57,17 +57,22 @@ impl BitSet {
     }
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut rest = bits;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let b = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    w * 64 + b
-                })
+        members(&self.0)
+    }
+}
+
+/// The members of the set of units whose words are `words`, in order.
+pub fn members(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut rest = bits;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                w * 64 + b
             })
         })
-    }
+    })
 }
 
 /// Live sets per block.
@@ -79,10 +84,13 @@ pub struct Liveness {
     pub units: usize,
     /// The control-flow graph.
     pub graph: Graph,
-    /// Units live on entry to each block.
-    pub livein: Vec<BitSet>,
-    /// Units live on exit from each block.
-    pub liveout: Vec<BitSet>,
+    /// Words of a set of units.
+    words: usize,
+    /// Units live on entry to each block, `words` per block (one array, not a set per block:
+    /// two allocations per block were a good part of computing liveness).
+    livein: Vec<u64>,
+    /// Units live on exit from each block, likewise.
+    liveout: Vec<u64>,
 }
 
 /// Flow kinds of a program's instructions.
@@ -96,6 +104,16 @@ pub fn kills(inst: &VInst) -> bool {
 }
 
 impl Liveness {
+    /// The words of the units live on entry to block `b`.
+    pub fn live_in(&self, b: usize) -> &[u64] {
+        &self.livein[b * self.words..(b + 1) * self.words]
+    }
+
+    /// The words of the units live on exit from block `b`.
+    pub fn live_out(&self, b: usize) -> &[u64] {
+        &self.liveout[b * self.words..(b + 1) * self.words]
+    }
+
     /// Unit range of an operand, clipped to its register.
     pub fn units_of(&self, p: &VProgram, r: &super::vinst::VRef, n: u8) -> std::ops::Range<usize> {
         let size = p.regs[r.reg].size as usize;
@@ -125,7 +143,7 @@ impl Liveness {
     /// Units live just after instruction `idx`.
     pub fn live_after(&self, p: &VProgram, idx: usize) -> BitSet {
         let b = self.graph.block_of[idx] as usize;
-        let mut live = self.liveout[b].clone();
+        let mut live = BitSet(self.live_out(b).to_vec());
         for i in (idx + 1..self.graph.range(b).end).rev() {
             self.step_back(p, &p.insts[i], &mut live);
         }
@@ -143,18 +161,18 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
         units += info.size as usize;
     }
     let nb = graph.len();
+    let words = units.div_ceil(64);
     let mut l = Liveness {
         base,
         units,
-        livein: vec![BitSet::new(units); nb],
-        liveout: vec![BitSet::new(units); nb],
+        words,
+        livein: vec![0; nb * words],
+        liveout: vec![0; nb * words],
         graph,
     };
     // Per block: units read before any write that kills them (`gen`) and units killed
     // (`kill`); then live-in = gen ∪ (live-out ∖ kill), word by word. Both are one flat
-    // array of `words` per block (a set per block was two allocations per block per round
-    // of the allocator).
-    let words = units.div_ceil(64);
+    // array of `words` per block, as the live sets are.
     let mut gen = vec![0u64; nb * words];
     let mut kill = vec![0u64; nb * words];
     for b in 0..nb {
@@ -182,16 +200,20 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let out = &mut l.liveout[b].0;
+            let block = b * words..(b + 1) * words;
+            let out = &mut l.liveout[block.clone()];
             out.iter_mut().for_each(|w| *w = 0);
             for &s in &l.graph.succs[b] {
-                for (o, i) in out.iter_mut().zip(&l.livein[s as usize].0) {
+                let s = s as usize;
+                for (o, i) in out.iter_mut().zip(&l.livein[s * words..(s + 1) * words]) {
                     *o |= *i;
                 }
             }
-            let block = b * words..(b + 1) * words;
-            let words = gen[block.clone()].iter().zip(&kill[block]).zip(out.iter());
-            for (old, ((g, k), o)) in l.livein[b].0.iter_mut().zip(words) {
+            let words = gen[block.clone()]
+                .iter()
+                .zip(&kill[block.clone()])
+                .zip(out.iter());
+            for (old, ((g, k), o)) in l.livein[block].iter_mut().zip(words) {
                 let new = g | (o & !k);
                 if new != *old {
                     *old = new;
@@ -236,13 +258,13 @@ pub fn hulls(p: &VProgram, l: &Liveness) -> Hulls {
     let words = l.units.div_ceil(64);
     let nb = l.graph.len();
     // Each boundary of `(block, live set, position)` in program order.
-    let boundary = |k: usize| -> (&BitSet, u32) {
+    let boundary = |k: usize| -> (&[u64], u32) {
         let b = k / 2;
         let r = l.graph.range(b);
         if k.is_multiple_of(2) {
-            (&l.livein[b], 2 * r.start as u32)
+            (l.live_in(b), 2 * r.start as u32)
         } else {
-            (&l.liveout[b], 2 * r.end as u32)
+            (l.live_out(b), 2 * r.end as u32)
         }
     };
     let mut seen = vec![0u64; words];
@@ -279,7 +301,7 @@ pub fn hulls(p: &VProgram, l: &Liveness) -> Hulls {
             continue;
         }
         let b = l.graph.block_of[exit] as usize;
-        for u in l.livein[b].iter() {
+        for u in members(l.live_in(b)) {
             widen(&mut out, reg_of[u] as usize, 2 * d, 2 * w + 2);
         }
     }
@@ -290,8 +312,8 @@ pub fn hulls(p: &VProgram, l: &Liveness) -> Hulls {
 }
 
 /// Calls `at` with each member of `set` not in `seen`, and adds `set` to `seen`.
-fn for_each_unseen(seen: &mut [u64], set: &BitSet, mut at: impl FnMut(usize)) {
-    for (w, (s, &bits)) in seen.iter_mut().zip(&set.0).enumerate() {
+fn for_each_unseen(seen: &mut [u64], set: &[u64], mut at: impl FnMut(usize)) {
+    for (w, (s, &bits)) in seen.iter_mut().zip(set).enumerate() {
         let mut fresh = bits & !*s;
         *s |= bits;
         while fresh != 0 {
