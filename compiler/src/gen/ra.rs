@@ -316,14 +316,14 @@ fn simplify(
     nodes.clear();
     nodes.extend((0..n).map(|v| {
         let at = left.len() as u32;
+        let q = u32::try_from(pressure[v]).expect("pressures fit in 32 bits");
         if present[v] {
-            debug_assert!(pressure[v] < 1 << 32, "pressure {} too large", pressure[v]);
-            left.push(key(v, pressure[v]));
+            left.push(key(v, q));
         }
         Node {
-            q: pressure[v],
-            size: sizes[v],
-            bases: (r + 1).saturating_sub(sizes[v]),
+            q,
+            size: sizes[v] as u32,
+            bases: (r + 1).saturating_sub(sizes[v]) as u32,
             removed: !present[v],
             at,
         }
@@ -398,9 +398,8 @@ fn simplify(
 }
 
 /// The key of node `v` with pressure `q` among the nodes left: least pressure first, the
-/// lowest index among equals (pressures fit in 32 bits: [`simplify`] checks them, and they
-/// only decrease).
-fn key(v: usize, q: usize) -> u64 {
+/// lowest index among equals.
+fn key(v: usize, q: u32) -> u64 {
     (q as u64) << 32 | v as u64
 }
 
@@ -419,14 +418,15 @@ struct Simplify {
     left: Vec<u64>,
 }
 
-/// A node of simplify.
+/// A node of simplify (in 32-bit fields: 20 bytes, not 32, per node the neighbour loop
+/// touches).
 struct Node {
     /// Pressure on the neighbours left.
-    q: usize,
+    q: u32,
     /// GRFs.
-    size: usize,
+    size: u32,
     /// Bases it can take: trivially colourable while `q` is below.
-    bases: usize,
+    bases: u32,
     /// Pushed (or never there).
     removed: bool,
     /// Where its key is in `left` while it is left.

@@ -206,7 +206,9 @@ impl VInst {
     }
 
     /// Calls `f` with every register source and the GRFs it covers, payload parameters of
-    /// a `LoadPayload` included.
+    /// a `LoadPayload` included. Inlined: the allocator's passes over the code call it for
+    /// every instruction, each with a closure of a few instructions.
+    #[inline]
     pub fn for_each_use(&self, mut f: impl FnMut(&VRef, u8)) {
         let per = self.exec.regs() as u8;
         if let VOp::LoadPayload(p) = &self.op {
