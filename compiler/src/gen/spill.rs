@@ -59,23 +59,39 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
     let spilled = |r: VReg| rank_of(r).map(|k| spills[k].1);
     let insts = std::mem::take(&mut p.insts);
     let mut out = Vec::with_capacity(insts.len() + 8 * spills.len());
+    let len = insts.len();
     let mut moved = Moved {
-        first: Vec::with_capacity(insts.len() + 1),
-        at: Vec::with_capacity(insts.len()),
-        touched: Vec::new(),
+        first: Vec::with_capacity(len + 1),
+        at: Vec::with_capacity(len),
+        // Found first, so that the runs of instructions between them move in bulk (one at a
+        // time, each was copied three times over).
+        touched: (0..len as u32)
+            .filter(|&i| {
+                let inst = &insts[i as usize];
+                let mut touches = inst.dst.is_some_and(|d| spilled(d.reg).is_some());
+                inst.for_each_use(|r, _| touches |= spilled(r.reg).is_some());
+                touches
+            })
+            .collect(),
     };
+    let mut rest = insts.into_iter();
     // The spilled registers the instruction at hand reads, gathered in one pass over its
     // operands (a pass per spilled register was most of the rewrite in rounds that spill
     // many).
     let mut reads: Vec<Read> = Vec::new();
-    for (i, mut inst) in insts.into_iter().enumerate() {
+    let mut next = 0;
+    for k in 0..moved.touched.len() {
+        let i = moved.touched[k] as usize;
+        keep(i - next, &mut rest, &mut out, &mut moved);
+        next = i + 1;
+        let mut inst = rest.next().expect("a touched instruction");
         moved.first.push(out.len() as u32);
         reads.clear();
         inst.for_each_use(|r, n| {
             let Some(rank) = rank_of(r.reg) else { return };
             let size = p.regs[r.reg].size;
-            let k = match reads.iter().position(|e| e.rank == rank) {
-                Some(k) => k,
+            let e = match reads.iter().position(|e| e.rank == rank) {
+                Some(e) => e,
                 None => {
                     reads.push(Read {
                         rank,
@@ -86,15 +102,9 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
                     reads.len() - 1
                 }
             };
-            reads[k].lo = reads[k].lo.min(r.off);
-            reads[k].hi = reads[k].hi.max(r.off.saturating_add(n).min(size));
+            reads[e].lo = reads[e].lo.min(r.off);
+            reads[e].hi = reads[e].hi.max(r.off.saturating_add(n).min(size));
         });
-        if reads.is_empty() && !inst.dst.is_some_and(|d| spilled(d.reg).is_some()) {
-            moved.at.push(out.len() as u32);
-            out.push(inst);
-            continue;
-        }
-        moved.touched.push(i as u32);
         reads.sort_unstable_by_key(|e| e.rank);
         for e in &mut reads {
             e.temp = p.new_reg(e.hi - e.lo, false);
@@ -168,9 +178,18 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
         w.role = Role::Spill;
         out.push(at(w, &like));
     }
+    keep(len - next, &mut rest, &mut out, &mut moved);
     moved.first.push(out.len() as u32);
     p.insts = out;
     moved
+}
+
+/// Moves the next `run` instructions of `rest` to `out` as they are.
+fn keep(run: usize, rest: &mut std::vec::IntoIter<VInst>, out: &mut Vec<VInst>, moved: &mut Moved) {
+    let at = out.len() as u32;
+    moved.first.extend(at..at + run as u32);
+    moved.at.extend(at..at + run as u32);
+    out.extend(rest.take(run));
 }
 
 /// A spilled register an instruction reads.
