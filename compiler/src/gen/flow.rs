@@ -132,11 +132,46 @@ pub struct Graph {
     /// Block `b` is instructions `starts[b]..starts[b + 1]` (a sentinel ends the list).
     pub starts: Vec<u32>,
     /// Successor blocks.
-    pub succs: Vec<Vec<u32>>,
+    pub succs: Vec<Succs>,
     /// The block of each instruction.
     pub block_of: Vec<u32>,
     /// The matching structure.
     pub structure: Structure,
+}
+
+/// A block's successors: at most two (a conditional branch's), held in place (a vector
+/// per block was an allocation per block of every graph built).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Succs {
+    len: u8,
+    to: [u32; 2],
+}
+
+impl Succs {
+    /// Adds `t` unless it is there.
+    fn add(&mut self, t: u32) {
+        if !self.contains(&t) {
+            self.to[self.len as usize] = t;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Succs {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.to[..self.len as usize]
+    }
+}
+
+impl<'a> IntoIterator for &'a Succs {
+    type Item = &'a u32;
+    type IntoIter = std::slice::Iter<'a, u32>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 impl Graph {
@@ -172,15 +207,13 @@ pub fn graph(flows: &[Flow]) -> Option<Graph> {
     let nb = starts.len();
     starts.push(n as u32);
     let at = |i: u32| -> Option<u32> { ((i as usize) < n).then(|| block_of[i as usize]) };
-    let mut succs = vec![Vec::new(); nb];
+    let mut succs = vec![Succs::default(); nb];
     for (b, out) in succs.iter_mut().enumerate() {
         let last = starts[b + 1] - 1;
         let next = last + 1;
         let mut add = |t: Option<u32>| {
             if let Some(t) = t {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
+                out.add(t);
             }
         };
         match flows[last as usize] {
