@@ -131,8 +131,11 @@ pub(super) struct Machine<'a, const W: usize> {
     pub now: u64,
     /// PC of the running group.
     pub pc: usize,
-    /// Fibers of the running group.
+    /// Fibers of the running group; change it with `set_mask`.
     pub mask: u128,
+    /// `mask` as one word per fiber, all ones when active, so that a masked register write
+    /// is a blend of whole rows.
+    pub active: [u32; W],
     /// Parked groups: (pc, fibers).
     pub parked: Vec<(usize, u128)>,
     /// Smallest parked PC, `usize::MAX` if none.
@@ -211,6 +214,7 @@ impl<'a, const W: usize> Machine<'a, W> {
             now: 0,
             pc: 0,
             mask: 0,
+            active: [0; W],
             parked: Vec::with_capacity(W),
             parked_min: usize::MAX,
             rows: f.rows,
@@ -235,6 +239,18 @@ impl<'a, const W: usize> Machine<'a, W> {
         if !self.is_touched[row] {
             self.is_touched[row] = true;
             self.touched.push(row as u8);
+        }
+    }
+
+    /// Makes `mask` the running group's fibers.
+    #[inline]
+    pub fn set_mask(&mut self, mask: u128) {
+        self.mask = mask;
+        for (k, words) in self.active.as_chunks_mut::<64>().0.iter_mut().enumerate() {
+            let bits = (mask >> (64 * k)) as u64;
+            for (i, a) in words.iter_mut().enumerate() {
+                *a = 0u32.wrapping_sub((bits >> i) as u32 & 1);
+            }
         }
     }
 
@@ -293,11 +309,11 @@ impl<'a, const W: usize> Machine<'a, W> {
             .invocations
             .saturating_sub(self.base)
             .min(W as u32);
-        self.mask = if live as usize >= W {
+        self.set_mask(if live as usize >= W {
             Self::FULL
         } else {
             (1u128 << live) - 1
-        };
+        });
         self.parked.clear();
         self.parked_min = usize::MAX;
         for &r in &self.touched {
