@@ -156,18 +156,20 @@ impl<const W: usize> Machine<'_, W> {
             unreachable!("two slots per register")
         };
         let (cur, other) = if flip == 0 { (a, b) } else { (b, a) };
-        let whole = m == Self::FULL && row < GPRS;
+        // A group holding every live fiber may write the dead ones too (nothing reads them):
+        // a copy rather than a blend.
+        let whole = m == self.live;
         if now >= t.settle {
             // The current contents become the old ones: the write goes to the other slot,
             // which takes the current contents for the fibers it leaves alone.
             self.flip[row] ^= 1;
             if whole {
-                *other = *val;
+                copy_kept(other, val, keep);
             } else {
                 blend(other, cur, val, &self.active, keep);
             }
         } else if whole {
-            *cur = *val;
+            copy_kept(cur, val, keep);
         } else {
             blend_in_place(cur, val, &self.active, keep);
         }
@@ -191,6 +193,18 @@ impl<const W: usize> Machine<'_, W> {
             Sync::None if pending => t.sync,
             s => s,
         };
+    }
+}
+
+/// `dst[i] = val[i] & keep` for every fiber.
+#[inline]
+fn copy_kept<const W: usize>(dst: &mut [u32; W], val: &[u32; W], keep: u32) {
+    if keep == u32::MAX {
+        *dst = *val;
+    } else {
+        for (d, &v) in dst.iter_mut().zip(val) {
+            *d = v & keep;
+        }
     }
 }
 

@@ -133,6 +133,10 @@ pub(super) struct Machine<'a, const W: usize> {
     pub pc: usize,
     /// Fibers of the running group; change it with `set_mask`.
     pub mask: u128,
+    /// Fibers of the current wave whose invocation exists. The others are never read (reads,
+    /// branch conditions and stores all go through `mask`, a subset), so their register
+    /// contents do not matter.
+    pub live: u128,
     /// `mask` as one word per fiber, all ones when active, so that a masked register write
     /// is a blend of whole rows.
     pub active: [u32; W],
@@ -194,9 +198,12 @@ impl<'a, const W: usize> Machine<'a, W> {
             0
         };
         let mut f = Files::<W>::take();
-        // Spare private memory is all zero: any size or stride is a clean one.
-        f.private.resize(pw, 0);
-        f.private_written.resize(pw, false);
+        // Spare private memory is all zero: any size or stride is a clean one. It only grows,
+        // so that runs alternating with and without spills do not zero it again each time.
+        if f.private.len() < pw {
+            f.private.resize(pw, 0);
+            f.private_written.resize(pw, false);
+        }
         Machine {
             prog,
             dispatch,
@@ -214,6 +221,7 @@ impl<'a, const W: usize> Machine<'a, W> {
             now: 0,
             pc: 0,
             mask: 0,
+            live: 0,
             active: [0; W],
             parked: Vec::with_capacity(W),
             parked_min: usize::MAX,
@@ -309,11 +317,12 @@ impl<'a, const W: usize> Machine<'a, W> {
             .invocations
             .saturating_sub(self.base)
             .min(W as u32);
-        self.set_mask(if live as usize >= W {
+        self.live = if live as usize >= W {
             Self::FULL
         } else {
             (1u128 << live) - 1
-        });
+        };
+        self.set_mask(self.live);
         self.parked.clear();
         self.parked_min = usize::MAX;
         for &r in &self.touched {
