@@ -37,12 +37,17 @@ impl BitSet {
         changed
     }
 
-    /// The elements, ascending.
+    /// The elements, ascending (a set bit at a time, not all 64 positions of a word).
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(k, &w)| {
-            (0..64)
-                .filter(move |b| w & (1u64 << b) != 0)
-                .map(move |b| k * 64 + b)
+            let mut rest = w;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    k * 64 + b
+                })
+            })
         })
     }
 

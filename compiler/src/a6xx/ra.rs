@@ -207,22 +207,30 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32, h: &A6xxHeuristics) -
     let mut locs = vec![Loc::None; hulls.len()];
     let mut free: Vec<bool> = vec![true; avail as usize];
     let mut active: Vec<usize> = Vec::new();
+    // No active interval ends before this (a lower bound once a victim leaves): expiring
+    // intervals is skipped until one may have ended.
+    let mut first_end = u32::MAX;
     for &v in order {
         let (s, e) = hulls[v];
-        active.retain(|&a| {
-            if hulls[a].1 < s {
-                if let Loc::Reg(r) = locs[a] {
-                    free[r as usize] = true;
+        if first_end < s {
+            first_end = u32::MAX;
+            active.retain(|&a| {
+                if hulls[a].1 < s {
+                    if let Loc::Reg(r) = locs[a] {
+                        free[r as usize] = true;
+                    }
+                    false
+                } else {
+                    first_end = first_end.min(hulls[a].1);
+                    true
                 }
-                false
-            } else {
-                true
-            }
-        });
+            });
+        }
         if let Some(r) = picker.find(free.len(), 1, |r| free[r]) {
             free[r] = false;
             locs[v] = Loc::Reg(r as u16);
             active.push(v);
+            first_end = first_end.min(e);
             continue;
         }
         let victim = active.iter().copied().max_by_key(|&a| (hulls[a].1, a));
@@ -232,6 +240,7 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32, h: &A6xxHeuristics) -
                 locs[a] = Loc::Slot(0);
                 active.retain(|&x| x != a);
                 active.push(v);
+                first_end = first_end.min(e);
             }
             _ => locs[v] = Loc::Slot(0),
         }
