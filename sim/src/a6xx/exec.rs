@@ -64,7 +64,7 @@ impl<const W: usize> Machine<'_, W> {
         }
         self.stats.instructions += 1;
         self.profile[self.pc] += 1;
-        self.stats.fiber_instructions += self.mask.count_ones() as u64;
+        self.stats.fiber_instructions += self.fibers;
         self.stats.categories[ins.op.category()] += 1;
         let mut cycles = 1 + fl.nop as u64;
         self.stats.nops += fl.nop as u64;

@@ -140,6 +140,9 @@ pub(super) struct Machine<'a, const W: usize> {
     /// `mask` as one word per fiber, all ones when active, so that a masked register write
     /// is a blend of whole rows.
     pub active: [u32; W],
+    /// Number of fibers in `mask`, counted when it changes rather than at every issue (a
+    /// `u128` population count is some thirty instructions without `popcnt`).
+    pub fibers: u64,
     /// Parked groups: (pc, fibers).
     pub parked: Vec<(usize, u128)>,
     /// Smallest parked PC, `usize::MAX` if none.
@@ -223,6 +226,7 @@ impl<'a, const W: usize> Machine<'a, W> {
             mask: 0,
             live: 0,
             active: [0; W],
+            fibers: 0,
             parked: Vec::with_capacity(W),
             parked_min: usize::MAX,
             rows: f.rows,
@@ -254,6 +258,7 @@ impl<'a, const W: usize> Machine<'a, W> {
     #[inline]
     pub fn set_mask(&mut self, mask: u128) {
         self.mask = mask;
+        self.fibers = u64::from(mask.count_ones());
         for (k, words) in self.active.as_chunks_mut::<64>().0.iter_mut().enumerate() {
             let bits = (mask >> (64 * k)) as u64;
             for (i, a) in words.iter_mut().enumerate() {
