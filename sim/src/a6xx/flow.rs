@@ -21,16 +21,16 @@ impl<const W: usize> Machine<'_, W> {
             Some(r) => self.read_reg(r, Reader::Other),
             None => [0; W],
         };
-        // Bit 0 of each fiber, gathered 64 fibers at a time (u128 shifts per fiber cost
-        // several instructions each).
-        let (words, _) = v.as_chunks::<64>();
+        // Bit 0 of each fiber, gathered eight fibers at a time so that every shift is by a
+        // constant (shifts by the fiber index cost several instructions each).
+        let (bytes, _) = v.as_chunks::<8>();
         let mut bits = 0u128;
-        for (k, w) in words.iter().enumerate() {
-            let word = w
+        for (k, b) in bytes.iter().enumerate() {
+            let byte = b
                 .iter()
                 .enumerate()
-                .fold(0u64, |acc, (i, &x)| acc | u64::from(x & 1) << i);
-            bits |= u128::from(word) << (64 * k);
+                .fold(0u32, |acc, (i, &x)| acc | (x & 1) << i);
+            bits |= u128::from(byte) << (8 * k);
         }
         if c.inv {
             bits = !bits;

@@ -61,6 +61,12 @@ impl<const W: usize> Machine<'_, W> {
         a % words
     }
 
+    /// The word every fiber accesses when there is no base register and the address (fiber
+    /// 0's, `a`) needs no wrapping: spill slots. Worked out once, not per fiber.
+    fn same_private_word(&self, addr: Addr, a: u32) -> Option<u32> {
+        (addr.base.is_none() && a < self.config.private_words.max(1)).then_some(a)
+    }
+
     /// `ldg`, `ldp`, `ldc`.
     pub fn load(&mut self, space: Space, dst: Reg, addr: Addr, count: u8) {
         let lat = match space {
@@ -94,8 +100,9 @@ impl<const W: usize> Machine<'_, W> {
                     }
                 }
                 Space::Private => {
+                    let same = self.same_private_word(addr, at(0));
                     for i in lanes(self.mask) {
-                        let a = self.private_index(at(i));
+                        let a = same.unwrap_or_else(|| self.private_index(at(i)));
                         let k = i * words + a as usize;
                         if !self.private_written[k] {
                             self.hazard(
@@ -144,14 +151,17 @@ impl<const W: usize> Machine<'_, W> {
                     let len = self.dispatch.outputs as usize;
                     if len > 0 {
                         let outputs = &mut self.results.outputs;
+                        let same = addr.base.is_none().then(|| at(0) as usize % len);
                         for i in lanes(self.mask) {
-                            outputs[(first + i) * len + at(i) as usize % len] = v[i];
+                            let k = same.unwrap_or_else(|| at(i) as usize % len);
+                            outputs[(first + i) * len + k] = v[i];
                         }
                     }
                 }
                 Space::Private => {
+                    let same = self.same_private_word(addr, at(0));
                     for i in lanes(self.mask) {
-                        let a = self.private_index(at(i)) as usize;
+                        let a = same.unwrap_or_else(|| self.private_index(at(i))) as usize;
                         self.private_high = self.private_high.max(a + 1);
                         let k = i * words + a;
                         self.private[k] = v[i];
