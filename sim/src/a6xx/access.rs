@@ -117,20 +117,11 @@ impl<const W: usize> Machine<'_, W> {
         t.war_sy_epoch = sy_e;
     }
 
-    /// Writes `val` to `dst` for the active fibers (predicates keep bit 0).
-    #[inline]
-    pub fn write(&mut self, dst: Reg, val: &[u32; W], p: Producer) {
-        let row = dst.row();
-        let (now, m) = (self.now, self.mask);
-        let t = self.track[row];
-        let (mut vis, sync) = match p {
-            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
-            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
-            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
-            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
-        };
-        let lands = vis[0].max(vis[1]).max(vis[2]);
-        if now < t.settle && t.sync != Sync::None && t.lanes & m != 0 && lands < t.settle {
+    /// Records the hazards `write` found on `dst`, before it changes its record.
+    #[cold]
+    fn write_hazards(&mut self, dst: Reg, waw: bool, war: bool) {
+        let t = self.track[dst.row()];
+        if waw {
             let missing = if t.sync == Sync::Ss {
                 Missing::Ss
             } else {
@@ -142,12 +133,33 @@ impl<const W: usize> Machine<'_, W> {
                 Some(t.producer),
             );
         }
-        if t.war_lanes & m != 0 && war_open(&t, now, self.ss_epoch, self.sy_epoch) {
+        if war {
             self.hazard(
                 HazardKind::WriteAfterRead(Missing::Ss),
                 Some(dst),
                 Some(t.war_reader),
             );
+        }
+    }
+
+    /// Writes `val` to `dst` for the active fibers (predicates keep bit 0).
+    #[inline]
+    pub fn write(&mut self, dst: Reg, val: &[u32; W], p: Producer) {
+        let row = dst.row();
+        let (now, m) = (self.now, self.mask);
+        let t = &self.track[row];
+        let (mut vis, sync) = match p {
+            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
+            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
+            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
+            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
+        };
+        let lands = vis[0].max(vis[1]).max(vis[2]);
+        let settled = now >= t.settle;
+        let waw = !settled && t.sync != Sync::None && t.lanes & m != 0 && lands < t.settle;
+        let war = t.war_lanes & m != 0 && war_open(t, now, self.ss_epoch, self.sy_epoch);
+        if waw || war {
+            self.write_hazards(dst, waw, war);
         }
         self.touch(row);
         let keep = if row >= GPRS { 1 } else { u32::MAX };
@@ -159,7 +171,7 @@ impl<const W: usize> Machine<'_, W> {
         // A group holding every live fiber may write the dead ones too (nothing reads them):
         // a copy rather than a blend.
         let whole = m == self.live;
-        if now >= t.settle {
+        if settled {
             // The current contents become the old ones: the write goes to the other slot,
             // which takes the current contents for the fibers it leaves alone.
             self.flip[row] ^= 1;

@@ -23,10 +23,13 @@ impl<const W: usize> Machine<'_, W> {
         if self.mask == 0 {
             return Ok(());
         }
-        let budget = self.config.cycle_budget;
+        // What the earlier waves left of the cycle budget: one comparison per issue.
+        let Some(cycles_left) = self.config.cycle_budget.checked_sub(self.stats.cycles) else {
+            return Err(Stop::Timeout);
+        };
         let inst_budget = self.config.instruction_budget;
         loop {
-            if self.stats.cycles + self.now > budget || self.stats.instructions >= inst_budget {
+            if self.now > cycles_left || self.stats.instructions >= inst_budget {
                 return Err(Stop::Timeout);
             }
             if self.pc >= self.prog.len() {
