@@ -259,10 +259,11 @@ impl<'a, const W: usize> Machine<'a, W> {
     pub fn set_mask(&mut self, mask: u128) {
         self.mask = mask;
         self.fibers = u64::from(mask.count_ones());
-        for (k, words) in self.active.as_chunks_mut::<64>().0.iter_mut().enumerate() {
-            let bits = (mask >> (64 * k)) as u64;
+        // Eight fibers at a time, so that every shift is by a constant.
+        for (k, words) in self.active.as_chunks_mut::<8>().0.iter_mut().enumerate() {
+            let byte = (mask >> (8 * k)) as u32;
             for (i, a) in words.iter_mut().enumerate() {
-                *a = 0u32.wrapping_sub((bits >> i) as u32 & 1);
+                *a = 0u32.wrapping_sub((byte >> i) & 1);
             }
         }
     }
