@@ -79,7 +79,7 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u3
             let Some(p) = inst.pred_def_mut() else {
                 continue;
             };
-            let k = choose(&mut picker, &state, &term_uses, |v| dead(v));
+            let k = choose(&mut picker, &state, &term_uses, dead);
             p.phys = k as u8;
             state[k] = Some(p.v);
         }
@@ -91,7 +91,7 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u3
                 let k = match state.iter().position(|&s| s == Some(v)) {
                     Some(k) => k,
                     None => {
-                        let k = choose(&mut picker, &state, &term_uses, |x| dead(x));
+                        let k = choose(&mut picker, &state, &term_uses, dead);
                         tail.push(clone_def(&defs, v, k));
                         reloads += 1;
                         state[k] = Some(v);
