@@ -303,10 +303,9 @@ fn apply_with(
     }
     for &(r, v) in &rec.defs {
         let t = v + 1;
+        // An unconditional store per location, so the scan vectorizes.
         for x in st.iter_mut() {
-            if *x == t {
-                *x = 0;
-            }
+            *x = if *x == t { 0 } else { *x };
         }
         st[r.row()] = t;
     }

@@ -69,26 +69,26 @@ impl State {
 /// advancing time is one addition (the slots still needed are `ready - now`, saturating).
 struct Work {
     flags: [u8; ROWS],
-    ready: [[u32; 3]; ROWS],
+    /// `ready[3 * row + kind]`, flat like [`State::wait`] so that loading and storing
+    /// vectorize.
+    ready: [u32; 3 * ROWS],
     now: u32,
 }
 
 impl Work {
     fn load(&mut self, st: &State) {
         self.flags = st.flags;
-        for (r, w) in self.ready.iter_mut().zip(st.wait.chunks_exact(3)) {
-            *r = [w[0], w[1], w[2]].map(u32::from);
+        for (r, &w) in self.ready.iter_mut().zip(&st.wait) {
+            *r = u32::from(w);
         }
         self.now = 0;
     }
 
     fn store(&self, st: &mut State) {
         st.flags = self.flags;
-        for (w, r) in st.wait.chunks_exact_mut(3).zip(&self.ready) {
-            // At most 6 slots are ever outstanding.
-            for (w, &r) in w.iter_mut().zip(r) {
-                *w = r.saturating_sub(self.now) as u8;
-            }
+        // At most 6 slots are ever outstanding.
+        for (w, &r) in st.wait.iter_mut().zip(&self.ready) {
+            *w = r.saturating_sub(self.now) as u8;
         }
     }
 
@@ -121,10 +121,14 @@ struct Scratch {
     writes: Vec<Reg>,
 }
 
-/// Legalizes and lays out allocated blocks.
-pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
+/// Legalizes and lays out allocated blocks (their records move on to the checker).
+pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
     let nb = blocks.len();
-    let mut items: Vec<Vec<Item>> = (0..nb).map(|b| block_items(blocks, b)).collect();
+    let mut items: Vec<Vec<Item>> = blocks
+        .into_iter()
+        .enumerate()
+        .map(|(b, blk)| block_items(blk, b))
+        .collect();
     let preds = physical_preds(&items);
     let mut out: Vec<Option<State>> = vec![None; nb];
     let mut entry: Vec<Option<State>> = vec![None; nb];
@@ -134,7 +138,7 @@ pub fn legalize(blocks: &[MBlock], plants: Plants) -> Legalized {
     let mut sc = Scratch {
         work: Work {
             flags: [0; ROWS],
-            ready: [[0; 3]; ROWS],
+            ready: [0; 3 * ROWS],
             now: 0,
         },
         reads: Vec::new(),
@@ -212,18 +216,14 @@ fn physical_preds(items: &[Vec<Item>]) -> Vec<Vec<usize>> {
     preds
 }
 
-/// The block's instructions and terminator as items (jumps to the next block dropped).
-fn block_items(blocks: &[MBlock], b: usize) -> Vec<Item> {
-    let blk = &blocks[b];
-    let mut v: Vec<Item> = blk
-        .insts
-        .iter()
-        .map(|m| Item {
-            ins: Instr::new(m.op),
-            rec: m.rec.clone(),
-            target: None,
-        })
-        .collect();
+/// Block `b`'s instructions and terminator as items (jumps to the next block dropped).
+fn block_items(blk: MBlock, b: usize) -> Vec<Item> {
+    let mut v: Vec<Item> = Vec::with_capacity(blk.insts.len() + 2);
+    v.extend(blk.insts.into_iter().map(|m| Item {
+        ins: Instr::new(m.op),
+        rec: m.rec,
+        target: None,
+    }));
     let jump = |t: usize| Item {
         ins: Instr::new(Op::Jump { offset: 0 }),
         rec: Rec::default(),
@@ -400,7 +400,7 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
         // At most 6 slots are ever outstanding.
         let mut need = reads
             .iter()
-            .map(|&(r, k)| w.ready[r.row()][k].saturating_sub(now) as u8)
+            .map(|&(r, k)| w.ready[3 * r.row() + k].saturating_sub(now) as u8)
             .max()
             .unwrap_or(0);
         if need > 0 && plants.has(Plant::A6xxNopShort) {
@@ -425,11 +425,12 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
         for &d in writes {
             let row = d.row();
             w.flags[row] &= !(SS_PEND | SY_PEND);
-            w.ready[row] = match cat {
+            let ready = match cat {
                 1..=3 if d.is_pred() => [now + 6; 3],
                 1..=3 => [now + 3, now + 2, now + 6],
                 _ => [0; 3],
             };
+            w.ready[3 * row..3 * row + 3].copy_from_slice(&ready);
         }
         let src_regs = reads.iter().map(|&(r, _)| r);
         match op {

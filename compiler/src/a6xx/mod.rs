@@ -168,7 +168,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         ra::ra(&mut f, opts).map(|alloc| (pred_reloads, alloc))
     })?;
     let leg = profile::time(Phase::Emit, || {
-        legalize::legalize(&alloc.blocks, opts.plants)
+        legalize::legalize(alloc.blocks, opts.plants)
     });
     let check = profile::time(Phase::Check, || {
         checker::check(&leg.program, &leg.recs, &[(sim::a6xx::Reg::r(0, 0), vid)])

@@ -12,7 +12,7 @@
 //! through a reserved run of consecutive registers (the payload) at the top of the budget.
 //! `r0.x` arrives holding the invocation id; its interval starts first and takes `r0.x`.
 
-use super::liveness::{liveness, BitSet};
+use super::liveness::{liveness, BitSets};
 use super::ra_rewrite::Rewriter;
 use super::vir::{MBlock, Opnd, VFunc, VInst, VReg};
 use super::{CompileError, Options};
@@ -156,8 +156,8 @@ fn sequentialise_copies(f: &mut VFunc) {
 fn hulls(f: &VFunc) -> Vec<(u32, u32)> {
     let n = f.class.len();
     let nb = f.blocks.len();
-    let mut gen = vec![BitSet::new(n); nb];
-    let mut kill = vec![BitSet::new(n); nb];
+    let mut gen = BitSets::new(nb, n);
+    let mut kill = BitSets::new(nb, n);
     let succs: Vec<Vec<usize>> = f
         .blocks
         .iter()
@@ -166,14 +166,14 @@ fn hulls(f: &VFunc) -> Vec<(u32, u32)> {
     for (b, blk) in f.blocks.iter().enumerate() {
         for i in &blk.insts {
             i.gpr_uses(|v| {
-                if !kill[b].contains(v as usize) {
-                    gen[b].insert(v as usize)
+                if !kill.contains(b, v as usize) {
+                    gen.insert(b, v as usize)
                 }
             });
-            i.gpr_defs(|v| kill[b].insert(v as usize));
+            i.gpr_defs(|v| kill.insert(b, v as usize));
         }
     }
-    let live = liveness(&succs, &gen, &kill, n);
+    let live = liveness(&succs, &gen, &kill);
     let mut h = vec![(u32::MAX, 0u32); n];
     let mut ext = |v: VReg, p: u32| {
         let e = &mut h[v as usize];
@@ -183,7 +183,7 @@ fn hulls(f: &VFunc) -> Vec<(u32, u32)> {
     let mut pos = 0u32;
     for (b, blk) in f.blocks.iter().enumerate() {
         let start = pos;
-        for v in live.live_in[b].iter() {
+        for v in live.live_in.iter(b) {
             ext(v as VReg, start);
         }
         for (k, i) in blk.insts.iter().enumerate() {
@@ -192,7 +192,7 @@ fn hulls(f: &VFunc) -> Vec<(u32, u32)> {
             i.gpr_defs(|v| ext(v, p + 2));
         }
         let end = start + 2 * blk.insts.len() as u32 + 3;
-        for v in live.live_out[b].iter() {
+        for v in live.live_out.iter(b) {
             ext(v as VReg, end);
         }
         pos = end + 1;
@@ -207,22 +207,30 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32, h: &A6xxHeuristics) -
     let mut locs = vec![Loc::None; hulls.len()];
     let mut free: Vec<bool> = vec![true; avail as usize];
     let mut active: Vec<usize> = Vec::new();
+    // No active interval ends before this (a lower bound once a victim leaves): expiring
+    // intervals is skipped until one may have ended.
+    let mut first_end = u32::MAX;
     for &v in order {
         let (s, e) = hulls[v];
-        active.retain(|&a| {
-            if hulls[a].1 < s {
-                if let Loc::Reg(r) = locs[a] {
-                    free[r as usize] = true;
+        if first_end < s {
+            first_end = u32::MAX;
+            active.retain(|&a| {
+                if hulls[a].1 < s {
+                    if let Loc::Reg(r) = locs[a] {
+                        free[r as usize] = true;
+                    }
+                    false
+                } else {
+                    first_end = first_end.min(hulls[a].1);
+                    true
                 }
-                false
-            } else {
-                true
-            }
-        });
+            });
+        }
         if let Some(r) = picker.find(free.len(), 1, |r| free[r]) {
             free[r] = false;
             locs[v] = Loc::Reg(r as u16);
             active.push(v);
+            first_end = first_end.min(e);
             continue;
         }
         let victim = active.iter().copied().max_by_key(|&a| (hulls[a].1, a));
@@ -232,6 +240,7 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32, h: &A6xxHeuristics) -
                 locs[a] = Loc::Slot(0);
                 active.retain(|&x| x != a);
                 active.push(v);
+                first_end = first_end.min(e);
             }
             _ => locs[v] = Loc::Slot(0),
         }

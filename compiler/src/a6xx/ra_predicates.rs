@@ -13,7 +13,7 @@
 //! values (a predicate is never a phi, and a def inside a loop is never live into its header),
 //! and GPR liveness, computed later, sees the clones' uses.
 
-use super::liveness::{liveness, BitSet};
+use super::liveness::{liveness, BitSets};
 use super::vir::{Class, Term, VFunc, VInst, VReg};
 use crate::heuristics::{Pick, Picker};
 use crate::planted::{Plant, Plants};
@@ -31,24 +31,24 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u3
         .iter()
         .map(|b| b.term.as_ref().map(Term::succs).unwrap_or_default())
         .collect();
-    let mut gen = vec![BitSet::new(n); nb];
-    let mut kill = vec![BitSet::new(n); nb];
+    let mut gen = BitSets::new(nb, n);
+    let mut kill = BitSets::new(nb, n);
     for (b, blk) in f.blocks.iter_mut().enumerate() {
         for i in blk.insts.iter().chain(&blk.tail) {
             if let Some(p) = i.pred_def() {
-                kill[b].insert(p.v as usize);
+                kill.insert(b, p.v as usize);
                 defs[p.v as usize] = Some(i.clone());
             }
         }
         if let Some(t) = blk.term.as_mut() {
             for c in t.conds_mut() {
-                if !kill[b].contains(c.p.v as usize) {
-                    gen[b].insert(c.p.v as usize);
+                if !kill.contains(b, c.p.v as usize) {
+                    gen.insert(b, c.p.v as usize);
                 }
             }
         }
     }
-    let live = liveness(&succs, &gen, &kill, n);
+    let live = liveness(&succs, &gen, &kill);
     let preds = f.preds();
     let mut end: Vec<Option<Vec<Option<VReg>>>> = vec![None; nb];
     let mut entry: Vec<Vec<Option<VReg>>> = vec![vec![None; count]; nb];
@@ -62,7 +62,7 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u3
                 let agree = fwd
                     .iter()
                     .all(|&p| end[p].as_ref().is_some_and(|e| e[k] == v));
-                if agree && v.is_some_and(|v| live.live_in[b].contains(v as usize)) {
+                if agree && v.is_some_and(|v| live.live_in.contains(b, v as usize)) {
                     state[k] = v;
                 }
             }
@@ -73,17 +73,13 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u3
             .as_mut()
             .map(|t| t.conds_mut().into_iter().map(|c| c.p.v).collect())
             .unwrap_or_default();
-        let dead = |v: VReg, state_live_out: &BitSet| {
-            !state_live_out.contains(v as usize) && !term_uses.contains(&v)
-        };
+        let dead = |v: VReg| !live.live_out.contains(b, v as usize) && !term_uses.contains(&v);
         let blk = &mut f.blocks[b];
         for inst in blk.insts.iter_mut() {
             let Some(p) = inst.pred_def_mut() else {
                 continue;
             };
-            let k = choose(&mut picker, &state, &term_uses, |v| {
-                dead(v, &live.live_out[b])
-            });
+            let k = choose(&mut picker, &state, &term_uses, dead);
             p.phys = k as u8;
             state[k] = Some(p.v);
         }
@@ -95,9 +91,7 @@ pub fn ra_predicates(f: &mut VFunc, count: u8, pick: Pick, plants: Plants) -> u3
                 let k = match state.iter().position(|&s| s == Some(v)) {
                     Some(k) => k,
                     None => {
-                        let k = choose(&mut picker, &state, &term_uses, |x| {
-                            dead(x, &live.live_out[b])
-                        });
+                        let k = choose(&mut picker, &state, &term_uses, dead);
                         tail.push(clone_def(&defs, v, k));
                         reloads += 1;
                         state[k] = Some(v);

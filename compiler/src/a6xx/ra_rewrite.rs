@@ -11,6 +11,9 @@ use super::ra::{Loc, SCRATCH};
 use super::vir::{Dst, MBlock, MInst, Opnd, Rec, RecKind, Term, VFunc, VInst, VReg};
 use sim::a6xx::{Addr, Op, Reg, Space, Src};
 
+/// The most distinct GPR sources of an instruction other than a texture sample.
+const MAX_SRCS: usize = 3;
+
 /// Rewrites allocated code.
 pub struct Rewriter<'a> {
     locs: &'a [Loc],
@@ -175,37 +178,51 @@ impl<'a> Rewriter<'a> {
     }
 
     fn generic(&mut self, i: &VInst) {
-        let mut uses: Vec<VReg> = Vec::new();
+        // At most three distinct sources (cat3; texture payloads go through `tex`), so the
+        // working lists live on the stack: this runs once per instruction.
+        let mut uses = [0 as VReg; MAX_SRCS];
+        let mut n = 0;
         i.gpr_uses(|v| {
-            if !uses.contains(&v) {
-                uses.push(v)
+            if !uses[..n].contains(&v) {
+                uses[n] = v;
+                n += 1;
             }
         });
         let mut locked = [false; SCRATCH as usize];
-        let mut map: Vec<(VReg, Reg)> = Vec::new();
-        let mut misses = Vec::new();
-        for &v in &uses {
-            match self.locs[v as usize] {
-                Loc::Reg(r) => map.push((v, self.reg(r as u32))),
+        let mut map = [(0 as VReg, gpr(0)); MAX_SRCS];
+        let mut mapped = 0;
+        let mut misses = [(0 as VReg, 0u32); MAX_SRCS];
+        let mut missed = 0;
+        for &v in &uses[..n] {
+            let r = match self.locs[v as usize] {
+                Loc::Reg(r) => self.reg(r as u32),
                 Loc::Slot(slot) => match self.cache.iter().position(|&c| c == Some(v)) {
                     Some(s) if !locked[s] => {
                         locked[s] = true;
-                        map.push((v, gpr(self.scratch_base + s as u32)));
+                        gpr(self.scratch_base + s as u32)
                     }
-                    _ => misses.push((v, slot)),
+                    _ => {
+                        misses[missed] = (v, slot);
+                        missed += 1;
+                        continue;
+                    }
                 },
                 Loc::None => unreachable!("a used register has a location"),
-            }
+            };
+            map[mapped] = (v, r);
+            mapped += 1;
         }
-        for (v, slot) in misses {
+        for &(v, slot) in &misses[..missed] {
             let s = (0..SCRATCH as usize)
                 .filter(|&s| !locked[s])
                 .min_by_key(|&s| self.cache[s].is_some())
                 .expect("three scratch registers cover three sources");
             locked[s] = true;
             self.fill(v, s, slot);
-            map.push((v, gpr(self.scratch_base + s as u32)));
+            map[mapped] = (v, gpr(self.scratch_base + s as u32));
+            mapped += 1;
         }
+        let map = &map[..mapped];
         let mut gdef = None;
         i.gpr_defs(|v| gdef = Some(v));
         let (dreg, spill_to) = match gdef.map(|v| (v, self.locs[v as usize])) {

@@ -42,42 +42,38 @@ impl<const W: usize> Machine<'_, W> {
         self.dispatch.uniforms.get(k as usize).copied().unwrap_or(0)
     }
 
-    /// Reads `src` for every fiber into `out` (only active fibers are checked).
+    /// `src` for every fiber (only active fibers are checked). Operands are returned by
+    /// value, straight into the caller's variable: an out-parameter had to be zeroed first.
     #[inline]
-    pub fn read(&mut self, src: Src, how: Reader, out: &mut [u32; W]) {
+    pub fn read(&mut self, src: Src, how: Reader) -> [u32; W] {
         match src {
-            Src::Imm(v) => *out = [v; W],
-            Src::Const(k) => *out = [self.constant(k); W],
-            Src::Reg(r) => self.read_reg(r, how, out),
+            Src::Imm(v) => [v; W],
+            Src::Const(k) => [self.constant(k); W],
+            Src::Reg(r) => self.read_reg(r, how),
         }
     }
 
-    /// Reads register `r` into `out`, seeing old values where the latest write is not visible.
+    /// Register `r`, with old values where the latest write is not visible.
     #[inline]
-    pub fn read_reg(&mut self, r: Reg, how: Reader, out: &mut [u32; W]) {
+    pub fn read_reg(&mut self, r: Reg, how: Reader) -> [u32; W] {
         let row = r.row();
         let m = self.mask;
         if self.written[row] & m != m {
             self.hazard(HazardKind::Uninitialized, Some(r), None);
         }
-        let t = self.track[row];
+        let t = &self.track[row];
         if self.now < t.settle && t.lanes & m != 0 && self.now < t.vis[how as usize] {
-            self.stale_read(r, how, &t);
-            let (cur, old) = (&self.rows[self.cur(row)], &self.rows[self.old(row)]);
-            for i in 0..W {
-                out[i] = if (t.lanes >> i) & 1 != 0 {
-                    old[i]
-                } else {
-                    cur[i]
-                };
-            }
+            self.stale_read(r, how)
         } else {
-            *out = self.rows[self.cur(row)];
+            self.rows[self.cur(row)]
         }
     }
 
+    /// A read that sees the old contents for the fibers of the pending write.
     #[cold]
-    fn stale_read(&mut self, r: Reg, how: Reader, t: &Track) {
+    fn stale_read(&mut self, r: Reg, how: Reader) -> [u32; W] {
+        let row = r.row();
+        let t = self.track[row];
         let missing = match t.sync {
             Sync::Ss => Missing::Ss,
             Sync::Sy => Missing::Sy,
@@ -91,6 +87,14 @@ impl<const W: usize> Machine<'_, W> {
             },
         };
         self.hazard(HazardKind::ReadTooEarly(missing), Some(r), Some(t.producer));
+        let (cur, old) = (&self.rows[self.cur(row)], &self.rows[self.old(row)]);
+        std::array::from_fn(|i| {
+            if (t.lanes >> i) & 1 != 0 {
+                old[i]
+            } else {
+                cur[i]
+            }
+        })
     }
 
     /// Notes that the current async instruction reads `r` until cycle `until`.
@@ -113,20 +117,11 @@ impl<const W: usize> Machine<'_, W> {
         t.war_sy_epoch = sy_e;
     }
 
-    /// Writes `val` to `dst` for the active fibers (predicates keep bit 0).
-    #[inline]
-    pub fn write(&mut self, dst: Reg, val: &[u32; W], p: Producer) {
-        let row = dst.row();
-        let (now, m) = (self.now, self.mask);
-        let t = self.track[row];
-        let (mut vis, sync) = match p {
-            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
-            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
-            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
-            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
-        };
-        let lands = vis[0].max(vis[1]).max(vis[2]);
-        if now < t.settle && t.sync != Sync::None && t.lanes & m != 0 && lands < t.settle {
+    /// Records the hazards `write` found on `dst`, before it changes its record.
+    #[cold]
+    fn write_hazards(&mut self, dst: Reg, waw: bool, war: bool) {
+        let t = self.track[dst.row()];
+        if waw {
             let missing = if t.sync == Sync::Ss {
                 Missing::Ss
             } else {
@@ -138,31 +133,57 @@ impl<const W: usize> Machine<'_, W> {
                 Some(t.producer),
             );
         }
-        if t.war_lanes & m != 0 && war_open(&t, now, self.ss_epoch, self.sy_epoch) {
+        if war {
             self.hazard(
                 HazardKind::WriteAfterRead(Missing::Ss),
                 Some(dst),
                 Some(t.war_reader),
             );
         }
-        self.touch(row);
-        if now >= t.settle {
-            // The current contents become the old ones: swap the slots, and carry the
-            // current contents over for the fibers this write leaves alone.
-            let old = self.cur(row);
-            self.flip[row] ^= 1;
-            if m != Self::FULL {
-                self.rows[old ^ 1] = self.rows[old];
-            }
+    }
+
+    /// Writes `val` to `dst` for the active fibers (predicates keep bit 0).
+    #[inline]
+    pub fn write(&mut self, dst: Reg, val: &[u32; W], p: Producer) {
+        let row = dst.row();
+        let (now, m) = (self.now, self.mask);
+        let t = &self.track[row];
+        let (mut vis, sync) = match p {
+            Producer::Alu if row >= GPRS => ([now + 1 + PRED_DELAY; 3], Sync::None),
+            Producer::Alu => (ALU_SLOTS.map(|s| now + 1 + s), Sync::None),
+            Producer::Ss(lat) => ([now + lat; 3], Sync::Ss),
+            Producer::Sy(lat) => ([now + lat; 3], Sync::Sy),
+        };
+        let lands = vis[0].max(vis[1]).max(vis[2]);
+        let settled = now >= t.settle;
+        let waw = !settled && t.sync != Sync::None && t.lanes & m != 0 && lands < t.settle;
+        let war = t.war_lanes & m != 0 && war_open(t, now, self.ss_epoch, self.sy_epoch);
+        if waw || war {
+            self.write_hazards(dst, waw, war);
         }
-        let slot = self.cur(row);
-        let cur = &mut self.rows[slot];
-        if row >= GPRS {
-            masked_write(cur, val, m, 1);
-        } else if m == Self::FULL {
-            *cur = *val;
+        self.touch(row);
+        let keep = if row >= GPRS { 1 } else { u32::MAX };
+        let flip = self.flip[row] as usize;
+        let [a, b] = &mut self.rows[2 * row..2 * row + 2] else {
+            unreachable!("two slots per register")
+        };
+        let (cur, other) = if flip == 0 { (a, b) } else { (b, a) };
+        // A group holding every live fiber may write the dead ones too (nothing reads them):
+        // a copy rather than a blend.
+        let whole = m == self.live;
+        if settled {
+            // The current contents become the old ones: the write goes to the other slot,
+            // which takes the current contents for the fibers it leaves alone.
+            self.flip[row] ^= 1;
+            if whole {
+                copy_kept(other, val, keep);
+            } else {
+                blend(other, cur, val, &self.active, keep);
+            }
+        } else if whole {
+            copy_kept(cur, val, keep);
         } else {
-            masked_write(cur, val, m, u32::MAX);
+            blend_in_place(cur, val, &self.active, keep);
         }
         self.written[row] |= m;
         let t = &mut self.track[row];
@@ -187,19 +208,43 @@ impl<const W: usize> Machine<'_, W> {
     }
 }
 
-/// `dst[i] = val[i] & keep` for the fibers `i` in `m`, a run of consecutive fibers at a
-/// time (a wave with fewer live invocations than fibers writes one run; per-lane shifts of
-/// the `u128` mask were the simulator's hottest loop).
+/// `dst[i] = val[i] & keep` for every fiber.
 #[inline]
-fn masked_write<const W: usize>(dst: &mut [u32; W], val: &[u32; W], m: u128, keep: u32) {
-    let mut bits = m;
-    while bits != 0 {
-        let lo = bits.trailing_zeros() as usize;
-        let n = (bits >> lo).trailing_ones() as usize;
-        for (d, &v) in dst[lo..lo + n].iter_mut().zip(&val[lo..lo + n]) {
+fn copy_kept<const W: usize>(dst: &mut [u32; W], val: &[u32; W], keep: u32) {
+    if keep == u32::MAX {
+        *dst = *val;
+    } else {
+        for (d, &v) in dst.iter_mut().zip(val) {
             *d = v & keep;
         }
-        bits &= !((u128::MAX >> (128 - n)) << lo);
+    }
+}
+
+/// `dst[i] = val[i] & keep` for the active fibers (`active[i]` all ones), `old[i]` for the
+/// others: whole-row bit operations rather than a walk over the set bits of the mask.
+#[inline]
+fn blend<const W: usize>(
+    dst: &mut [u32; W],
+    old: &[u32; W],
+    val: &[u32; W],
+    active: &[u32; W],
+    keep: u32,
+) {
+    for i in 0..W {
+        dst[i] = (old[i] & !active[i]) | (val[i] & keep & active[i]);
+    }
+}
+
+/// [`blend`] with `old` the destination itself.
+#[inline]
+fn blend_in_place<const W: usize>(
+    dst: &mut [u32; W],
+    val: &[u32; W],
+    active: &[u32; W],
+    keep: u32,
+) {
+    for i in 0..W {
+        dst[i] = (dst[i] & !active[i]) | (val[i] & keep & active[i]);
     }
 }
 

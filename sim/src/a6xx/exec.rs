@@ -23,10 +23,13 @@ impl<const W: usize> Machine<'_, W> {
         if self.mask == 0 {
             return Ok(());
         }
-        let budget = self.config.cycle_budget;
+        // What the earlier waves left of the cycle budget: one comparison per issue.
+        let Some(cycles_left) = self.config.cycle_budget.checked_sub(self.stats.cycles) else {
+            return Err(Stop::Timeout);
+        };
         let inst_budget = self.config.instruction_budget;
         loop {
-            if self.stats.cycles + self.now > budget || self.stats.instructions >= inst_budget {
+            if self.now > cycles_left || self.stats.instructions >= inst_budget {
                 return Err(Stop::Timeout);
             }
             if self.pc >= self.prog.len() {
@@ -64,14 +67,11 @@ impl<const W: usize> Machine<'_, W> {
         }
         self.stats.instructions += 1;
         self.profile[self.pc] += 1;
-        self.stats.fiber_instructions += self.mask.count_ones() as u64;
+        self.stats.fiber_instructions += self.fibers;
         self.stats.categories[ins.op.category()] += 1;
         let mut cycles = 1 + fl.nop as u64;
         self.stats.nops += fl.nop as u64;
         let pc = self.pc;
-        let mut a = [0u32; W];
-        let mut b = [0u32; W];
-        let mut out = [0u32; W];
         match ins.op {
             Op::Nop { repeat } => {
                 cycles += repeat as u64;
@@ -121,18 +121,18 @@ impl<const W: usize> Machine<'_, W> {
                 self.branch(self.mask & !keep, target(pc, offset));
             }
             Op::Mov { dst, src } => {
-                self.read(src, Reader::Alu, &mut a);
+                let a = self.read(src, Reader::Alu);
                 self.write(dst, &a, Producer::Alu);
             }
             Op::Cov { conv, dst, src } => {
-                self.read(src, Reader::Alu, &mut a);
-                super::alu::convert(conv, &a, &mut out);
-                self.write(dst, &out, Producer::Alu);
+                let mut a = self.read(src, Reader::Alu);
+                super::alu::convert(conv, &mut a);
+                self.write(dst, &a, Producer::Alu);
             }
             Op::Alu1 { op, dst, src } => {
-                self.read(src, Reader::Alu, &mut a);
-                super::alu::unary(op, &a, &mut out);
-                self.write(dst, &out, Producer::Alu);
+                let mut a = self.read(src, Reader::Alu);
+                super::alu::unary(op, &mut a);
+                self.write(dst, &a, Producer::Alu);
             }
             Op::Alu2 {
                 op,
@@ -140,10 +140,10 @@ impl<const W: usize> Machine<'_, W> {
                 a: sa,
                 b: sb,
             } => {
-                self.read(sa, Reader::Alu, &mut a);
-                self.read(sb, Reader::Alu, &mut b);
-                super::alu::binary(op, &a, &b, &mut out);
-                self.write(dst, &out, Producer::Alu);
+                let mut a = self.read(sa, Reader::Alu);
+                let b = self.read(sb, Reader::Alu);
+                super::alu::binary(op, &mut a, &b);
+                self.write(dst, &a, Producer::Alu);
             }
             Op::Cmps {
                 ty,
@@ -152,10 +152,10 @@ impl<const W: usize> Machine<'_, W> {
                 a: sa,
                 b: sb,
             } => {
-                self.read(sa, Reader::Alu, &mut a);
-                self.read(sb, Reader::Alu, &mut b);
-                super::alu::compare(ty, cond, &a, &b, &mut out);
-                self.write(dst, &out, Producer::Alu);
+                let mut a = self.read(sa, Reader::Alu);
+                let b = self.read(sb, Reader::Alu);
+                super::alu::compare(ty, cond, &mut a, &b);
+                self.write(dst, &a, Producer::Alu);
             }
             Op::Alu3 {
                 op,
@@ -164,19 +164,18 @@ impl<const W: usize> Machine<'_, W> {
                 b: sb,
                 c: sc,
             } => {
-                let mut c = [0u32; W];
-                self.read(sa, Reader::Alu, &mut a);
-                self.read(sb, Reader::Alu, &mut b);
-                self.read(sc, Reader::AluLate, &mut c);
-                super::alu::ternary(op, &a, &b, &c, &mut out);
-                self.write(dst, &out, Producer::Alu);
+                let mut a = self.read(sa, Reader::Alu);
+                let b = self.read(sb, Reader::Alu);
+                let c = self.read(sc, Reader::AluLate);
+                super::alu::ternary(op, &mut a, &b, &c);
+                self.write(dst, &a, Producer::Alu);
             }
             Op::Sfu { op, dst, src } => {
                 let until = self.now + SFU_LATENCY;
-                self.read(src, Reader::Other, &mut a);
-                super::alu::sfu(op, &a, &mut out);
+                let mut a = self.read(src, Reader::Other);
+                super::alu::sfu(op, &mut a);
                 self.ss_ready = self.ss_ready.max(until);
-                self.write(dst, &out, Producer::Ss(SFU_LATENCY));
+                self.write(dst, &a, Producer::Ss(SFU_LATENCY));
                 self.note_src(src, until);
             }
             Op::Div {
@@ -186,11 +185,11 @@ impl<const W: usize> Machine<'_, W> {
                 b: sb,
             } => {
                 let until = self.now + SFU_LATENCY;
-                self.read(sa, Reader::Other, &mut a);
-                self.read(sb, Reader::Other, &mut b);
-                super::alu::divide(op, &a, &b, &mut out);
+                let mut a = self.read(sa, Reader::Other);
+                let b = self.read(sb, Reader::Other);
+                super::alu::divide(op, &mut a, &b);
                 self.ss_ready = self.ss_ready.max(until);
-                self.write(dst, &out, Producer::Ss(SFU_LATENCY));
+                self.write(dst, &a, Producer::Ss(SFU_LATENCY));
                 self.note_src(sa, until);
                 self.note_src(sb, until);
             }

@@ -17,13 +17,20 @@ impl<const W: usize> Machine<'_, W> {
     /// Active fibers for which `c` holds.
     #[inline]
     pub fn cond_mask(&mut self, c: Cond) -> u128 {
-        let mut v = [0u32; W];
-        if let Some(r) = c.reg() {
-            self.read_reg(r, Reader::Other, &mut v);
-        }
+        let v = match c.reg() {
+            Some(r) => self.read_reg(r, Reader::Other),
+            None => [0; W],
+        };
+        // Bit 0 of each fiber, gathered eight fibers at a time so that every shift is by a
+        // constant (shifts by the fiber index cost several instructions each).
+        let (bytes, _) = v.as_chunks::<8>();
         let mut bits = 0u128;
-        for (i, x) in v.iter().enumerate() {
-            bits |= ((x & 1) as u128) << i;
+        for (k, b) in bytes.iter().enumerate() {
+            let byte = b
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (i, &x)| acc | (x & 1) << i);
+            bits |= u128::from(byte) << (8 * k);
         }
         if c.inv {
             bits = !bits;
@@ -41,11 +48,11 @@ impl<const W: usize> Machine<'_, W> {
         } else if stay == 0 {
             self.pc = target;
         } else if target < next {
-            self.mask = taken;
+            self.set_mask(taken);
             self.pc = target;
             self.park(next, stay);
         } else {
-            self.mask = stay;
+            self.set_mask(stay);
             self.pc = next;
             self.park(target, taken);
         }
@@ -79,11 +86,11 @@ impl<const W: usize> Machine<'_, W> {
         }
         let (pc, mask) = self.unpark_min();
         if pc == self.pc {
-            self.mask |= mask;
+            self.set_mask(self.mask | mask);
         } else {
             self.park(self.pc, self.mask);
             self.pc = pc;
-            self.mask = mask;
+            self.set_mask(mask);
         }
         self.check_jp();
     }
@@ -95,7 +102,7 @@ impl<const W: usize> Machine<'_, W> {
         }
         let (pc, mask) = self.unpark_min();
         self.pc = pc;
-        self.mask = mask;
+        self.set_mask(mask);
         self.check_jp();
         true
     }

@@ -131,8 +131,18 @@ pub(super) struct Machine<'a, const W: usize> {
     pub now: u64,
     /// PC of the running group.
     pub pc: usize,
-    /// Fibers of the running group.
+    /// Fibers of the running group; change it with `set_mask`.
     pub mask: u128,
+    /// Fibers of the current wave whose invocation exists. The others are never read (reads,
+    /// branch conditions and stores all go through `mask`, a subset), so their register
+    /// contents do not matter.
+    pub live: u128,
+    /// `mask` as one word per fiber, all ones when active, so that a masked register write
+    /// is a blend of whole rows.
+    pub active: [u32; W],
+    /// Number of fibers in `mask`, counted when it changes rather than at every issue (a
+    /// `u128` population count is some thirty instructions without `popcnt`).
+    pub fibers: u64,
     /// Parked groups: (pc, fibers).
     pub parked: Vec<(usize, u128)>,
     /// Smallest parked PC, `usize::MAX` if none.
@@ -191,9 +201,12 @@ impl<'a, const W: usize> Machine<'a, W> {
             0
         };
         let mut f = Files::<W>::take();
-        // Spare private memory is all zero: any size or stride is a clean one.
-        f.private.resize(pw, 0);
-        f.private_written.resize(pw, false);
+        // Spare private memory is all zero: any size or stride is a clean one. It only grows,
+        // so that runs alternating with and without spills do not zero it again each time.
+        if f.private.len() < pw {
+            f.private.resize(pw, 0);
+            f.private_written.resize(pw, false);
+        }
         Machine {
             prog,
             dispatch,
@@ -211,6 +224,9 @@ impl<'a, const W: usize> Machine<'a, W> {
             now: 0,
             pc: 0,
             mask: 0,
+            live: 0,
+            active: [0; W],
+            fibers: 0,
             parked: Vec::with_capacity(W),
             parked_min: usize::MAX,
             rows: f.rows,
@@ -235,6 +251,20 @@ impl<'a, const W: usize> Machine<'a, W> {
         if !self.is_touched[row] {
             self.is_touched[row] = true;
             self.touched.push(row as u8);
+        }
+    }
+
+    /// Makes `mask` the running group's fibers.
+    #[inline]
+    pub fn set_mask(&mut self, mask: u128) {
+        self.mask = mask;
+        self.fibers = u64::from(mask.count_ones());
+        // Eight fibers at a time, so that every shift is by a constant.
+        for (k, words) in self.active.as_chunks_mut::<8>().0.iter_mut().enumerate() {
+            let byte = (mask >> (8 * k)) as u32;
+            for (i, a) in words.iter_mut().enumerate() {
+                *a = 0u32.wrapping_sub((byte >> i) & 1);
+            }
         }
     }
 
@@ -293,11 +323,12 @@ impl<'a, const W: usize> Machine<'a, W> {
             .invocations
             .saturating_sub(self.base)
             .min(W as u32);
-        self.mask = if live as usize >= W {
+        self.live = if live as usize >= W {
             Self::FULL
         } else {
             (1u128 << live) - 1
         };
+        self.set_mask(self.live);
         self.parked.clear();
         self.parked_min = usize::MAX;
         for &r in &self.touched {

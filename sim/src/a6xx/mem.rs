@@ -18,27 +18,33 @@ use super::reg::Reg;
 use super::timing::{ldc_latency, Reader, MEM_LATENCY, TEX_LATENCY};
 use crate::semantics::texture_result;
 
-/// Iterates over the set bits of a fiber mask.
+/// The fibers set in `m`, ascending, taken from one 64-bit half at a time (`u128` arithmetic
+/// per fiber costs several instructions).
 #[inline]
-fn lanes(mut m: u128) -> impl Iterator<Item = usize> {
+fn lanes(m: u128) -> impl Iterator<Item = usize> {
+    let mut halves = [m as u64, (m >> 64) as u64];
+    let mut k = 0;
     std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(i)
+        while k < 2 {
+            let h = &mut halves[k];
+            if *h != 0 {
+                let i = h.trailing_zeros() as usize;
+                *h &= *h - 1;
+                return Some(64 * k + i);
+            }
+            k += 1;
         }
+        None
     })
 }
 
 impl<const W: usize> Machine<'_, W> {
     /// Reads the base address register (if any) of an async instruction.
     fn address(&mut self, addr: Addr) -> [u32; W] {
-        let mut base = [0u32; W];
-        if let Some(r) = addr.base {
-            self.read_reg(r, Reader::Other, &mut base);
-        }
+        let mut base = match addr.base {
+            Some(r) => self.read_reg(r, Reader::Other),
+            None => [0; W],
+        };
         let off = addr.offset as u32;
         for b in base.iter_mut() {
             *b = b.wrapping_add(off);
@@ -55,6 +61,12 @@ impl<const W: usize> Machine<'_, W> {
         a % words
     }
 
+    /// The word every fiber accesses when there is no base register and the address (fiber
+    /// 0's, `a`) needs no wrapping: spill slots. Worked out once, not per fiber.
+    fn same_private_word(&self, addr: Addr, a: u32) -> Option<u32> {
+        (addr.base.is_none() && a < self.config.private_words.max(1)).then_some(a)
+    }
+
     /// `ldg`, `ldp`, `ldc`.
     pub fn load(&mut self, space: Space, dst: Reg, addr: Addr, count: u8) {
         let lat = match space {
@@ -63,31 +75,34 @@ impl<const W: usize> Machine<'_, W> {
         };
         let base = self.address(addr);
         let words = self.config.private_words.max(1) as usize;
+        let first = self.base as usize;
+        // One loop over the fibers per space, each fiber at `inv = first + i`.
         for c in 0..count {
             let Some(d) = dst.add(c) else { return };
             let mut out = [0u32; W];
-            for i in lanes(self.mask) {
-                let a = base[i].wrapping_add(c as u32);
-                let inv = (self.base as usize) + i;
-                out[i] = match space {
-                    Space::Global(b) => {
-                        let len = self.dispatch.buffers[b as usize] as usize;
-                        if len == 0 {
-                            0
-                        } else {
-                            self.results.buffers[b as usize][inv * len + a as usize % len]
+            let at = |i: usize| base[i].wrapping_add(c as u32);
+            match space {
+                Space::Global(b) => {
+                    let len = self.dispatch.buffers[b as usize] as usize;
+                    if len > 0 {
+                        let buf = &self.results.buffers[b as usize];
+                        for i in lanes(self.mask) {
+                            out[i] = buf[(first + i) * len + at(i) as usize % len];
                         }
                     }
-                    Space::Uniform => {
-                        let u = &self.dispatch.uniforms;
-                        if u.is_empty() {
-                            0
-                        } else {
-                            u[a as usize % u.len()]
+                }
+                Space::Uniform => {
+                    let u = &self.dispatch.uniforms;
+                    if !u.is_empty() {
+                        for i in lanes(self.mask) {
+                            out[i] = u[at(i) as usize % u.len()];
                         }
                     }
-                    Space::Private => {
-                        let a = self.private_index(a);
+                }
+                Space::Private => {
+                    let same = self.same_private_word(addr, at(0));
+                    for i in lanes(self.mask) {
+                        let a = same.unwrap_or_else(|| self.private_index(at(i)));
                         let k = i * words + a as usize;
                         if !self.private_written[k] {
                             self.hazard(
@@ -96,10 +111,10 @@ impl<const W: usize> Machine<'_, W> {
                                 None,
                             );
                         }
-                        self.private[k]
+                        out[i] = self.private[k];
                     }
-                    Space::Output => 0,
-                };
+                }
+                Space::Output => {}
             }
             self.write(d, &out, Producer::Sy(lat));
         }
@@ -116,36 +131,44 @@ impl<const W: usize> Machine<'_, W> {
             self.note_late_read(r, until, true);
         }
         let words = self.config.private_words.max(1) as usize;
-        let mut v = [0u32; W];
+        let first = self.base as usize;
         for c in 0..count {
             let Some(s) = src.add(c) else { return };
-            self.read_reg(s, Reader::Other, &mut v);
+            let v = self.read_reg(s, Reader::Other);
             self.note_late_read(s, until, true);
-            for i in lanes(self.mask) {
-                let a = base[i].wrapping_add(c as u32);
-                let inv = (self.base as usize) + i;
-                match space {
-                    Space::Global(b) => {
-                        let len = self.dispatch.buffers[b as usize] as usize;
-                        if len > 0 {
-                            self.results.buffers[b as usize][inv * len + a as usize % len] = v[i];
+            let at = |i: usize| base[i].wrapping_add(c as u32);
+            match space {
+                Space::Global(b) => {
+                    let len = self.dispatch.buffers[b as usize] as usize;
+                    if len > 0 {
+                        let buf = &mut self.results.buffers[b as usize];
+                        for i in lanes(self.mask) {
+                            buf[(first + i) * len + at(i) as usize % len] = v[i];
                         }
                     }
-                    Space::Output => {
-                        let len = self.dispatch.outputs as usize;
-                        if len > 0 {
-                            self.results.outputs[inv * len + a as usize % len] = v[i];
+                }
+                Space::Output => {
+                    let len = self.dispatch.outputs as usize;
+                    if len > 0 {
+                        let outputs = &mut self.results.outputs;
+                        let same = addr.base.is_none().then(|| at(0) as usize % len);
+                        for i in lanes(self.mask) {
+                            let k = same.unwrap_or_else(|| at(i) as usize % len);
+                            outputs[(first + i) * len + k] = v[i];
                         }
                     }
-                    Space::Private => {
-                        let a = self.private_index(a) as usize;
+                }
+                Space::Private => {
+                    let same = self.same_private_word(addr, at(0));
+                    for i in lanes(self.mask) {
+                        let a = same.unwrap_or_else(|| self.private_index(at(i))) as usize;
                         self.private_high = self.private_high.max(a + 1);
                         let k = i * words + a;
                         self.private[k] = v[i];
                         self.private_written[k] = true;
                     }
-                    Space::Uniform => {}
                 }
+                Space::Uniform => {}
             }
         }
     }
@@ -156,7 +179,7 @@ impl<const W: usize> Machine<'_, W> {
         let mut p = [[0u32; W]; MAX_TEX_PARAMS];
         for (k, row) in p.iter_mut().enumerate().take(params as usize) {
             let Some(s) = src.add(k as u8) else { break };
-            self.read_reg(s, Reader::Other, row);
+            *row = self.read_reg(s, Reader::Other);
         }
         let desc = self.dispatch.textures[tex as usize];
         let mut out = [[0u32; W]; 4];
