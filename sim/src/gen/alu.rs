@@ -40,12 +40,7 @@ fn fetch(t: &Thread, op: Operand, m: Modifier, h: u32) -> [u32; 8] {
         Operand::None => return [0; 8],
         Operand::Imm(x) => return [x; 8],
         Operand::Scalar(s) => [t.grf[s as usize]; 8],
-        Operand::Vector(s) => {
-            let s = (s + h * 8) as usize;
-            let mut v = [0; 8];
-            v.copy_from_slice(&t.grf[s..s + 8]);
-            v
-        }
+        Operand::Vector(s) => t.get8((s + h * 8) as usize),
     };
     if m != Modifier::None {
         modify(&mut v, m);
@@ -115,11 +110,11 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
 /// Write `out[i]` to dword `base + i` for each channel `i` set in `live`.
 #[inline(always)]
 fn store(t: &mut Thread, base: u32, live: u32, out: &[u32; 8]) {
-    let dst = &mut t.grf[base as usize..base as usize + 8];
     if live == 0xff {
         // The common case, every channel of a full half: one copy.
-        dst.copy_from_slice(out);
+        t.set8(base as usize, *out);
     } else {
+        let dst = &mut t.grf[base as usize..base as usize + 8];
         // Branch-free, so it vectorises (`wrapping_shr`: a plain shift carries an overflow
         // check in the fuzzing profile, which stops that).
         for i in 0..8 {
@@ -142,8 +137,8 @@ pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
         let base = dst + shift;
         match d.src[0] {
             Operand::Vector(s) if live == 0xff => {
-                let s = (s + shift) as usize;
-                t.grf.copy_within(s..s + 8, base as usize);
+                let v = t.get8((s + shift) as usize);
+                t.set8(base as usize, v);
             }
             src => {
                 let out = fetch(t, src, Modifier::None, h);

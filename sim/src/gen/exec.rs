@@ -13,7 +13,7 @@ use super::dataport::{self, Lanes};
 use super::decode::{decode, Code, Decoded, Kind};
 use super::hazard::{Hazard, HazardKind, HazardLog};
 use super::isa::{Pred, Program};
-use super::payload::{self, Layout};
+use super::payload;
 use super::sampler;
 use super::scratch;
 use super::send::{Message, SendDesc, SharedFunction};
@@ -200,7 +200,7 @@ impl Machine<'_> {
             if pred {
                 self.check_flag(t, d, pc);
             }
-            stalls += t.issue(d, &waits[d.waits.0 as usize..d.waits.1 as usize]);
+            stalls += t.issue(d, &waits[d.more_waits.0 as usize..d.more_waits.1 as usize]);
             if d.alu {
                 // Tested first, with one flag: most instructions are ALU instructions.
                 let en = self.enabled(t, d, d.pred_enables);
@@ -272,7 +272,7 @@ impl Machine<'_> {
 
     /// Execute a send; true if it ends the thread.
     fn send(&mut self, t: &mut Thread, d: &Decoded, desc: &SendDesc, en: u32, pc: u32) -> bool {
-        let l = Layout::of(d, desc, en);
+        let l = d.layout.on(d, en);
         payload::check(t, desc, &l, self.log, pc);
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;

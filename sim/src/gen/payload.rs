@@ -8,7 +8,7 @@ use super::send::{Message, SendDesc};
 use super::state::Thread;
 
 /// Where a send's payload and response live, in dwords.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Layout {
     /// First payload dword (the header, if any).
     pub payload: u32,
@@ -20,15 +20,17 @@ pub(super) struct Layout {
     pub sent: u32,
     /// First response dword.
     pub dst: u32,
-    /// Enabled channels relative to the instruction's group.
+    /// Enabled channels relative to the instruction's group (0 in a decoded instruction's
+    /// layout: set per execution by [`Layout::on`]).
     pub live: u32,
     /// Channels of the instruction (8 or 16).
     pub lanes: u32,
 }
 
 impl Layout {
-    /// The layout of send `d` with descriptor `desc` on channels `en`.
-    pub fn of(d: &Decoded, desc: &SendDesc, en: u32) -> Layout {
+    /// The layout of send `d` with descriptor `desc`, no channel enabled (computed once, at
+    /// decode time).
+    pub fn of(d: &Decoded, desc: &SendDesc) -> Layout {
         let payload = match d.src[0] {
             Operand::Vector(s) => s,
             _ => 0,
@@ -41,8 +43,17 @@ impl Layout {
             per,
             sent: (desc.mlen as u32).saturating_sub(h) / per,
             dst: d.dst.unwrap_or(0),
-            live: (en >> d.group) & ((1u32 << d.lanes) - 1),
+            live: 0,
             lanes: d.lanes,
+        }
+    }
+
+    /// This layout for an execution of send `d` on channels `en`.
+    #[inline]
+    pub fn on(&self, d: &Decoded, en: u32) -> Layout {
+        Layout {
+            live: (en >> d.group) & ((1u32 << d.lanes) - 1),
+            ..*self
         }
     }
 
@@ -54,6 +65,20 @@ impl Layout {
         } else {
             0
         }
+    }
+
+    /// Parameter `k` of every lane (index = relative lane; 0 when not sent, and past the
+    /// instruction's lanes): one bounds check per parameter rather than one per lane.
+    #[inline]
+    pub fn lane_params(&self, t: &Thread, k: u32) -> [u32; 16] {
+        let mut v = [0; 16];
+        if k < self.sent {
+            let at = (self.params + k * self.per * 8) as usize;
+            for (x, &g) in v.iter_mut().zip(&t.grf[at..at + self.lanes as usize]) {
+                *x = g;
+            }
+        }
+        v
     }
 
     /// Write response channel `c` of relative lane `i` and mark it written.

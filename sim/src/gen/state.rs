@@ -147,6 +147,20 @@ impl Thread {
         };
     }
 
+    /// GRF dwords `at..at + 8`. Array copies, here and in [`Thread::set8`]: a slice copy
+    /// carries the standard library's debug precondition checks, kept on in the fuzzing
+    /// profile.
+    #[inline(always)]
+    pub fn get8(&self, at: usize) -> [u32; 8] {
+        *<&[u32; 8]>::try_from(&self.grf[at..at + 8]).expect("8 dwords")
+    }
+
+    /// Set GRF dwords `at..at + 8` to `v`.
+    #[inline(always)]
+    pub fn set8(&mut self, at: usize, v: [u32; 8]) {
+        *<&mut [u32; 8]>::try_from(&mut self.grf[at..at + 8]).expect("8 dwords") = v;
+    }
+
     /// Written-ness of the 32 dwords starting at dword `start` (bit `i` = dword `start + i`).
     #[inline]
     pub fn window(&self, start: u32) -> u32 {
@@ -184,12 +198,15 @@ impl Thread {
         (self.flags[d.flag] ^ d.pred_invert) | d.pred_free
     }
 
-    /// Scoreboard: wait for every register (`waits`, `d`'s list) and flag `d` touches, issue
-    /// it, and book its results. Returns the stall cycles.
+    /// Scoreboard: wait for every register (`d.waits`, then `more`, the rest of `d`'s list)
+    /// and flag `d` touches, issue it, and book its results. Returns the stall cycles.
     #[inline]
-    pub fn issue(&mut self, d: &Decoded, waits: &[u8]) -> u64 {
+    pub fn issue(&mut self, d: &Decoded, more: &[u8]) -> u64 {
         let mut start = self.now;
-        for w in waits.chunks_exact(WAIT_CHUNK) {
+        for &g in &d.waits {
+            start = start.max(self.ready[g as usize]);
+        }
+        for w in more.chunks_exact(WAIT_CHUNK) {
             for &g in w {
                 start = start.max(self.ready[g as usize]);
             }
