@@ -21,7 +21,7 @@ pub(super) struct Layout {
     /// First response dword.
     pub dst: u32,
     /// Enabled channels relative to the instruction's group (0 in a decoded instruction's
-    /// layout: set per execution by [`Layout::on`]).
+    /// layout, which block messages use as it is: set per execution by [`Layout::on`]).
     pub live: u32,
     /// Channels of the instruction (8 or 16).
     pub lanes: u32,
@@ -48,13 +48,16 @@ impl Layout {
         }
     }
 
-    /// This layout for an execution of send `d` on channels `en`.
+    /// The channels of send `d` among `en`, relative to its group.
     #[inline]
-    pub fn on(&self, d: &Decoded, en: u32) -> Layout {
-        Layout {
-            live: (en >> d.group) & ((1u32 << d.lanes) - 1),
-            ..*self
-        }
+    pub fn live(d: &Decoded, en: u32) -> u32 {
+        (en >> d.group) & ((1u32 << d.lanes) - 1)
+    }
+
+    /// This layout for an execution on relative channels `live`.
+    #[inline]
+    pub fn on(&self, live: u32) -> Layout {
+        Layout { live, ..*self }
     }
 
     /// Parameter `k` of relative lane `i` (0 when not sent).
@@ -91,8 +94,16 @@ impl Layout {
 }
 
 /// Report payload registers that matter but were not written: the header's 8 dwords, the
-/// enabled lanes' dwords of each per-lane parameter, any dword of block-write data.
-pub(super) fn check(t: &Thread, desc: &SendDesc, l: &Layout, log: &mut HazardLog, pc: u32) {
+/// dwords of each per-lane parameter in lanes `live` (relative channels), any dword of
+/// block-write data.
+pub(super) fn check(
+    t: &Thread,
+    desc: &SendDesc,
+    l: &Layout,
+    live: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) {
     let mut report = |reg: u32| {
         log.report(Hazard {
             thread: t.index,
@@ -101,23 +112,26 @@ pub(super) fn check(t: &Thread, desc: &SendDesc, l: &Layout, log: &mut HazardLog
             kind: HazardKind::UnwrittenPayload,
         })
     };
+    // Sends read and write whole GRFs (validation puts payload and response at dword 0 of
+    // one): the written-ness of each is a byte of the bitmap.
     let h = desc.header as u32;
-    if h == 1 && t.window(l.payload) & 0xff != 0xff {
-        report(l.payload / 8);
+    let first = l.payload / 8;
+    if h == 1 && t.reg_written(first) != 0xff {
+        report(first);
     }
     let regs = (desc.mlen as u32).saturating_sub(h);
     let block = matches!(desc.msg, Message::ScratchBlockWrite { .. });
     for r in 0..regs {
-        let start = l.params + r * 8;
-        let w = t.window(start) & 0xff;
+        let reg = first + h + r;
+        let w = t.reg_written(reg);
         let missing = if block {
             w == 0
         } else {
-            let lanes = (l.live >> ((r % l.per) * 8)) & 0xff;
+            let lanes = (live >> ((r % l.per) * 8)) & 0xff;
             lanes & !w != 0
         };
         if missing {
-            report(start / 8);
+            report(reg);
         }
     }
 }

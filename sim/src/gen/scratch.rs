@@ -59,8 +59,8 @@ pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazard
                 HazardKind::ScratchOutOfRange,
                 log,
             );
-            t.grf[dst as usize..dst as usize + 8].fill(0);
-            t.set_written8(dst, 0xff);
+            t.set8(dst as usize, [0; 8]);
+            t.set_reg_written(dst / 8, 0xff);
             continue;
         }
         let at = at as usize;
@@ -70,7 +70,7 @@ pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazard
         if bits == 0 {
             hazard(t, pc, at as u32, HazardKind::ScratchUnwritten, log);
         }
-        t.set_written8(dst, bits);
+        t.set_reg_written(dst / 8, bits);
     }
 }
 
@@ -91,7 +91,7 @@ pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazar
             );
             continue;
         }
-        let w = t.window(src) & 0xff;
+        let w = t.reg_written(src / 8);
         let at = at as usize;
         let v = t.get8(src as usize);
         *<&mut [u32; 8]>::try_from(&mut t.scratch[at..at + 8]).expect("a slot") = v;

@@ -180,16 +180,18 @@ impl Thread {
         self.written[w + 1] |= (wide >> 64) as u64;
     }
 
-    /// Set the written-ness of dwords `start..start + 8` to exactly `bits` (block reads).
+    /// Written-ness of GRF `reg`'s 8 dwords (bit `i` = dword `i`): a byte of the bitmap, for
+    /// the GRF-aligned operands of sends.
     #[inline]
-    pub fn set_written8(&mut self, start: u32, bits: u32) {
-        let w = (start / 64) as usize;
-        let s = start % 64;
-        let keep = !((0xffu128) << s);
-        let pair = ((self.written[w] as u128) | ((self.written[w + 1] as u128) << 64)) & keep;
-        let pair = pair | (((bits & 0xff) as u128) << s);
-        self.written[w] = pair as u64;
-        self.written[w + 1] = (pair >> 64) as u64;
+    pub fn reg_written(&self, reg: u32) -> u32 {
+        (self.written[reg as usize / 8] >> (reg % 8 * 8)) as u32 & 0xff
+    }
+
+    /// Set the written-ness of GRF `reg`'s 8 dwords to exactly `bits` (block reads).
+    #[inline]
+    pub fn set_reg_written(&mut self, reg: u32, bits: u32) {
+        let (w, s) = (reg as usize / 8, reg % 8 * 8);
+        self.written[w] = (self.written[w] & !(0xff << s)) | ((bits as u64 & 0xff) << s);
     }
 
     /// Channels whose predicate holds (all channels when unpredicated).
