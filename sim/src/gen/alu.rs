@@ -113,6 +113,9 @@ fn store(t: &mut Thread, base: u32, live: u32, out: &[u32; 8]) {
     if live == 0xff {
         // The common case, every channel of a full half: one copy.
         t.set8(base as usize, *out);
+    } else if live == 1 {
+        // Next, one channel: SIMD1 header set-up in the spill and fill code.
+        t.grf[base as usize] = out[0];
     } else {
         let dst = &mut t.grf[base as usize..base as usize + 8];
         // Branch-free, so it vectorises (`wrapping_shr`: a plain shift carries an overflow

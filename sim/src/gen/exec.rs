@@ -231,7 +231,7 @@ impl Machine<'_> {
             if pred {
                 self.check_flag(t, d, pc);
             }
-            stalls += t.issue(d, &waits[d.more_waits.0 as usize..d.more_waits.1 as usize]);
+            stalls += t.issue(d, waits);
             if d.alu {
                 // Tested first, with one flag: most instructions are ALU instructions.
                 let en = self.enabled(t, d, d.pred_enables);

@@ -200,17 +200,22 @@ impl Thread {
         (self.flags[d.flag] ^ d.pred_invert) | d.pred_free
     }
 
-    /// Scoreboard: wait for every register (`d.waits`, then `more`, the rest of `d`'s list)
-    /// and flag `d` touches, issue it, and book its results. Returns the stall cycles.
+    /// Scoreboard: wait for every register (`d.waits`, then the rest of `d`'s list in
+    /// `more_waits`, [`super::decode::Code::waits`]) and flag `d` touches, issue it, and book
+    /// its results. Returns the stall cycles.
     #[inline]
-    pub fn issue(&mut self, d: &Decoded, more: &[u8]) -> u64 {
+    pub fn issue(&mut self, d: &Decoded, more_waits: &[u8]) -> u64 {
         let mut start = self.now;
         for &g in &d.waits {
             start = start.max(self.ready[g as usize]);
         }
-        for w in more.chunks_exact(WAIT_CHUNK) {
-            for &g in w {
-                start = start.max(self.ready[g as usize]);
+        let (first, end) = (d.more_waits.0 as usize, d.more_waits.1 as usize);
+        // Tested first: most instructions have no more, and taking the empty slice is not free.
+        if first != end {
+            for w in more_waits[first..end].chunks_exact(WAIT_CHUNK) {
+                for &g in w {
+                    start = start.max(self.ready[g as usize]);
+                }
             }
         }
         if d.flag_wait {
