@@ -14,6 +14,10 @@ use super::decode::{Decoded, WAIT_CHUNK};
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
 
+/// Bytes of the written-ness bitmap: 8 dwords each, plus padding so an 8-byte window at any
+/// dword of the register file stays in bounds.
+const WRITTEN_BYTES: usize = 144;
+
 thread_local! {
     /// The thread state of the last finished run (see [`Thread::take`]).
     static SPARE: std::cell::RefCell<Option<Thread>> = const { std::cell::RefCell::new(None) };
@@ -38,8 +42,9 @@ pub(super) struct Thread {
     pub index: u32,
     /// The register file as dwords.
     pub grf: Box<[u32; FILE_DWORDS]>,
-    /// One bit per dword: written since the thread started (two words of padding).
-    pub written: [u64; 18],
+    /// One bit per dword, written since the thread started: byte `k` holds dwords
+    /// `8k..8k + 8` (one GRF), so the window at any dword is one unaligned 8-byte load.
+    pub written: [u8; WRITTEN_BYTES],
     /// Cycle at which each GRF's pending write completes; past the 128 GRFs, entries never
     /// booked (so a `u8` indexes it unchecked and [`super::decode::NO_WAIT`] waits for 0).
     pub ready: [u64; 256],
@@ -71,7 +76,7 @@ impl Thread {
         Thread {
             index: 0,
             grf: Box::new([0; FILE_DWORDS]),
-            written: [0; 18],
+            written: [0; WRITTEN_BYTES],
             ready: [0; 256],
             flags: [0; 4],
             flag_written: [0; 4],
@@ -114,7 +119,7 @@ impl Thread {
     pub fn reset(&mut self, index: u32, width: u32, invocations: u32) {
         self.index = index;
         self.grf.fill(0);
-        self.written = [0; 18];
+        self.written = [0; WRITTEN_BYTES];
         self.ready = [0; 256];
         self.flags = [0; 4];
         self.flag_written = [0; 4];
@@ -164,34 +169,30 @@ impl Thread {
     /// Written-ness of the 32 dwords starting at dword `start` (bit `i` = dword `start + i`).
     #[inline]
     pub fn window(&self, start: u32) -> u32 {
-        let w = (start / 64) as usize;
-        let s = start % 64;
-        let pair = (self.written[w] as u128) | ((self.written[w + 1] as u128) << 64);
-        (pair >> s) as u32
+        let at = (start / 8) as usize;
+        let bytes = <[u8; 8]>::try_from(&self.written[at..at + 8]).expect("8 bytes");
+        (u64::from_le_bytes(bytes) >> (start % 8)) as u32
     }
 
     /// Mark dwords `start + i` for each set bit `i` of `bits` as written.
     #[inline]
     pub fn mark(&mut self, start: u32, bits: u32) {
-        let w = (start / 64) as usize;
-        let s = start % 64;
-        let wide = (bits as u128) << s;
-        self.written[w] |= wide as u64;
-        self.written[w + 1] |= (wide >> 64) as u64;
+        let at = (start / 8) as usize;
+        let bytes = <&mut [u8; 8]>::try_from(&mut self.written[at..at + 8]).expect("8 bytes");
+        *bytes = (u64::from_le_bytes(*bytes) | ((bits as u64) << (start % 8))).to_le_bytes();
     }
 
-    /// Written-ness of GRF `reg`'s 8 dwords (bit `i` = dword `i`): a byte of the bitmap, for
-    /// the GRF-aligned operands of sends.
+    /// Written-ness of GRF `reg`'s 8 dwords (bit `i` = dword `i`), for the GRF-aligned
+    /// operands of sends.
     #[inline]
     pub fn reg_written(&self, reg: u32) -> u32 {
-        (self.written[reg as usize / 8] >> (reg % 8 * 8)) as u32 & 0xff
+        self.written[reg as usize] as u32
     }
 
     /// Set the written-ness of GRF `reg`'s 8 dwords to exactly `bits` (block reads).
     #[inline]
     pub fn set_reg_written(&mut self, reg: u32, bits: u32) {
-        let (w, s) = (reg as usize / 8, reg % 8 * 8);
-        self.written[w] = (self.written[w] & !(0xff << s)) | ((bits as u64 & 0xff) << s);
+        self.written[reg as usize] = bits as u8;
     }
 
     /// Channels whose predicate holds (all channels when unpredicated).
