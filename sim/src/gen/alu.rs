@@ -117,13 +117,15 @@ fn store(t: &mut Thread, base: u32, live: u32, out: &[u32; 8]) {
         // Next, one channel: SIMD1 header set-up in the spill and fill code.
         t.grf[base as usize] = out[0];
     } else {
-        let dst = &mut t.grf[base as usize..base as usize + 8];
-        // Branch-free, so it vectorises (`wrapping_shr`: a plain shift carries an overflow
-        // check in the fuzzing profile, which stops that).
+        let mut v = t.get8(base as usize);
+        // Branch-free, and each channel's mask from a constant bit rather than a shift by
+        // the channel number: a test against a constant vector vectorises on the baseline
+        // x86-64 target (a per-lane variable shift does not).
         for i in 0..8 {
-            let m = 0u32.wrapping_sub(live.wrapping_shr(i as u32) & 1);
-            dst[i] = (dst[i] & !m) | (out[i] & m);
+            let m = 0u32.wrapping_sub((live & (1 << i) != 0) as u32);
+            v[i] = (v[i] & !m) | (out[i] & m);
         }
+        t.set8(base as usize, v);
     }
 }
 

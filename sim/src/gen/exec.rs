@@ -159,7 +159,9 @@ fn enabled_count(d: &Decoded, en: u32) -> u64 {
     if en == d.exec_bits {
         d.exec_count as u64
     } else {
-        count_ones(en)
+        // `en` lies within the instruction's at most 16 channels from `group`: two bytes.
+        let [lo, hi, ..] = (en >> d.group).to_le_bytes();
+        (BYTE_ONES[lo as usize] + BYTE_ONES[hi as usize]) as u64
     }
 }
 
