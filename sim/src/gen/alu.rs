@@ -40,12 +40,7 @@ fn fetch(t: &Thread, op: Operand, m: Modifier, h: u32) -> [u32; 8] {
         Operand::None => return [0; 8],
         Operand::Imm(x) => return [x; 8],
         Operand::Scalar(s) => [t.grf[s as usize]; 8],
-        Operand::Vector(s) => {
-            let s = (s + h * 8) as usize;
-            let mut v = [0; 8];
-            v.copy_from_slice(&t.grf[s..s + 8]);
-            v
-        }
+        Operand::Vector(s) => t.get8((s + h * 8) as usize),
     };
     if m != Modifier::None {
         modify(&mut v, m);
@@ -115,17 +110,22 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
 /// Write `out[i]` to dword `base + i` for each channel `i` set in `live`.
 #[inline(always)]
 fn store(t: &mut Thread, base: u32, live: u32, out: &[u32; 8]) {
-    let dst = &mut t.grf[base as usize..base as usize + 8];
     if live == 0xff {
         // The common case, every channel of a full half: one copy.
-        dst.copy_from_slice(out);
+        t.set8(base as usize, *out);
+    } else if live == 1 {
+        // Next, one channel: SIMD1 header set-up in the spill and fill code.
+        t.grf[base as usize] = out[0];
     } else {
-        // Branch-free, so it vectorises (`wrapping_shr`: a plain shift carries an overflow
-        // check in the fuzzing profile, which stops that).
+        let mut v = t.get8(base as usize);
+        // Branch-free, and each channel's mask from a constant bit rather than a shift by
+        // the channel number: a test against a constant vector vectorises on the baseline
+        // x86-64 target (a per-lane variable shift does not).
         for i in 0..8 {
-            let m = 0u32.wrapping_sub(live.wrapping_shr(i as u32) & 1);
-            dst[i] = (dst[i] & !m) | (out[i] & m);
+            let m = 0u32.wrapping_sub((live & (1 << i) != 0) as u32);
+            v[i] = (v[i] & !m) | (out[i] & m);
         }
+        t.set8(base as usize, v);
     }
 }
 
@@ -142,8 +142,8 @@ pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
         let base = dst + shift;
         match d.src[0] {
             Operand::Vector(s) if live == 0xff => {
-                let s = (s + shift) as usize;
-                t.grf.copy_within(s..s + 8, base as usize);
+                let v = t.get8((s + shift) as usize);
+                t.set8(base as usize, v);
             }
             src => {
                 let out = fetch(t, src, Modifier::None, h);

@@ -85,16 +85,24 @@ pub(super) fn write(
     if len == 0 {
         return;
     }
-    for i in 0..lanes.count {
+    let addr = l.lane_params(t, 0);
+    let mut data = [[0; 16]; 4];
+    for (c, d) in data.iter_mut().enumerate().take(channels as usize) {
+        *d = l.lane_params(t, 1 + c as u32);
+    }
+    // Enabled lanes only, in increasing order (`live` has no bit past the instruction's).
+    let mut live = l.live;
+    while live != 0 {
+        let i = live.trailing_zeros();
+        live &= live - 1;
         let inv = lanes.first_invocation.wrapping_add(i);
-        if l.live >> i & 1 == 0 || inv >= dispatch.invocations {
+        if inv >= dispatch.invocations {
             continue;
         }
-        let addr = l.param(t, 0, i);
-        let base = inv as usize * len as usize;
-        for c in 0..channels {
-            let a = addr.wrapping_add(c);
-            words[base + (a % len) as usize] = l.param(t, 1 + c, i);
+        let (i, base) = (i as usize % 16, inv as usize * len as usize);
+        for (c, d) in data.iter().enumerate().take(channels as usize) {
+            let a = addr[i].wrapping_add(c as u32);
+            words[base + (a % len) as usize] = d[i];
         }
     }
 }

@@ -3,6 +3,7 @@
 //! precomputed, so executing an instruction does no lookups and no allocation.
 
 use super::isa::{CondMod, Dst, MathFn, Op, Pred, Program, Region, Src, Type};
+use super::payload::Layout;
 use super::send::SendDesc;
 use super::timing;
 use super::validate::Structure;
@@ -134,10 +135,11 @@ pub const WAIT_CHUNK: usize = 4;
 /// A `waits` entry that waits for nothing: the scoreboard entry past the GRFs, never booked.
 pub const NO_WAIT: u8 = 128;
 
-/// A decoded program: the instructions, and the GRF lists their `waits` index.
+/// A decoded program: the instructions, and the GRF lists their `more_waits` index.
 pub(super) struct Code {
     pub insts: Vec<Decoded>,
-    /// Every instruction's scoreboard GRFs (see [`Decoded::waits`]), one after another.
+    /// Every instruction's scoreboard GRFs past its first [`WAIT_CHUNK`] (see
+    /// [`Decoded::more_waits`]), one after another.
     pub waits: Vec<u8>,
 }
 
@@ -183,13 +185,17 @@ pub(super) struct Decoded {
     pub latency: u32,
     /// The GRFs written (booked by the scoreboard).
     pub writes: Regs,
-    /// The GRFs the scoreboard waits for (read or written, each once), as the range
-    /// `waits.0..waits.1` of [`Code::waits`]: listed once here rather than walking the
-    /// (often empty, often overlapping) read and write ranges per execution; padded with
-    /// [`NO_WAIT`] to a multiple of [`WAIT_CHUNK`].
-    pub waits: (u32, u32),
+    /// The GRFs the scoreboard waits for (read or written, each once): listed once here
+    /// rather than walking the (often empty, often overlapping) read and write ranges per
+    /// execution; padded with [`NO_WAIT`] to a multiple of [`WAIT_CHUNK`]. The first chunk is
+    /// here (most instructions touch at most four GRFs: no second memory access for them)...
+    pub waits: [u8; WAIT_CHUNK],
+    /// ...and the rest is the range `more_waits.0..more_waits.1` of [`Code::waits`].
+    pub more_waits: (u32, u32),
     /// Whether the instruction waits for its flag (it is predicated or writes the flag).
     pub flag_wait: bool,
+    /// A send's payload and response registers (the default for other instructions).
+    pub layout: Layout,
 }
 
 fn regs_of(start: u32, dwords: u32) -> Regs {
@@ -287,6 +293,7 @@ fn modifier(neg: bool, abs: bool, ty: Type) -> Modifier {
 /// Decode every instruction of a program that passed validation.
 pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
     let mut waits = Vec::new();
+    let mut list = Vec::new();
     let insts = program
         .insts
         .iter()
@@ -369,17 +376,19 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 (Kind::MaxF | Kind::MaxD | Kind::MaxU, _) => FlagWrite::None,
                 (_, Some(c)) => FlagWrite::Result(c, dst_cmp),
             };
-            let first_wait = waits.len();
+            list.clear();
             for r in reads.iter().chain([&writes]) {
                 for g in r.first..r.first + r.count {
-                    if !waits[first_wait..].contains(&g) {
-                        waits.push(g);
+                    if !list.contains(&g) {
+                        list.push(g);
                     }
                 }
             }
-            while (waits.len() - first_wait) % WAIT_CHUNK != 0 {
-                waits.push(NO_WAIT);
+            while list.len() % WAIT_CHUNK != 0 || list.is_empty() {
+                list.push(NO_WAIT);
             }
+            let first_more = waits.len() as u32;
+            waits.extend_from_slice(&list[WAIT_CHUNK..]);
             let plain = mods[0] == Modifier::None && flag_write == FlagWrite::None;
             let kind = match kind {
                 Kind::MovRaw if plain => Kind::Copy,
@@ -390,7 +399,7 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
             } else {
                 ((1u32 << lanes) - 1) << group
             };
-            Decoded {
+            let mut decoded = Decoded {
                 kind,
                 lanes,
                 group,
@@ -415,9 +424,15 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 issue,
                 latency,
                 writes,
-                waits: (first_wait as u32, waits.len() as u32),
+                waits: std::array::from_fn(|k| list[k]),
+                more_waits: (first_more, waits.len() as u32),
                 flag_wait: inst.pred != Pred::None || inst.cmod.is_some(),
+                layout: Layout::default(),
+            };
+            if let Kind::Send(desc) = kind {
+                decoded.layout = Layout::of(&decoded, &desc);
             }
+            decoded
         })
         .collect();
     Code { insts, waits }

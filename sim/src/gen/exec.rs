@@ -128,14 +128,13 @@ pub fn run(
         results: &mut results,
         log: &mut log,
         stats: &mut stats,
-        profile: &mut profile,
         width,
     };
     for index in 0..threads {
         thread.reset(index, width, dispatch.invocations);
         let cycles = config.max_cycles.saturating_sub(m.stats.cycles);
         let insts = config.max_instructions.saturating_sub(m.stats.instructions);
-        let done = m.run_thread(&mut thread, cycles, insts);
+        let done = m.run_thread(&mut thread, &mut profile, cycles, insts);
         m.stats.threads += 1;
         m.stats.cycles += thread.cycles();
         if !done {
@@ -160,8 +159,31 @@ fn enabled_count(d: &Decoded, en: u32) -> u64 {
     if en == d.exec_bits {
         d.exec_count as u64
     } else {
-        en.count_ones() as u64
+        // `en` lies within the instruction's at most 16 channels from `group`: two bytes.
+        let [lo, hi, ..] = (en >> d.group).to_le_bytes();
+        (BYTE_ONES[lo as usize] + BYTE_ONES[hi as usize]) as u64
     }
+}
+
+/// Set bits of each byte value.
+const BYTE_ONES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u32).count_ones() as u8;
+        b += 1;
+    }
+    table
+};
+
+/// The number of set bits in `x`, by bytes: `count_ones` is a dozen instructions on CPUs
+/// without a popcount instruction (the baseline x86-64 target), and channels are counted per
+/// instruction executed.
+#[inline]
+fn count_ones(x: u32) -> u64 {
+    let ones = |b: u8| BYTE_ONES[b as usize] as u32;
+    let [a, b, c, d] = x.to_le_bytes();
+    (ones(a) + ones(b) + ones(c) + ones(d)) as u64
 }
 
 struct Machine<'a> {
@@ -171,13 +193,19 @@ struct Machine<'a> {
     results: &'a mut Results,
     log: &'a mut HazardLog,
     stats: &'a mut Stats,
-    profile: &'a mut [u64],
     width: u32,
 }
 
 impl Machine<'_> {
-    /// Run one thread; false if it ran out of `budget` cycles or `inst_budget` instructions.
-    fn run_thread(&mut self, t: &mut Thread, budget: u64, inst_budget: u64) -> bool {
+    /// Run one thread, counting each instruction's executions in `profile`; false if it ran
+    /// out of `budget` cycles or `inst_budget` instructions.
+    fn run_thread(
+        &mut self,
+        t: &mut Thread,
+        profile: &mut [u64],
+        budget: u64,
+        inst_budget: u64,
+    ) -> bool {
         let end = self.code.insts.len() as u32;
         let width_bits = if self.width >= 32 {
             u32::MAX
@@ -185,22 +213,27 @@ impl Machine<'_> {
             (1u32 << self.width) - 1
         };
         let (code, waits) = (&self.code.insts[..], &self.code.waits[..]);
+        // As long as the code: an instruction found is counted without a second bounds check.
+        let profile = &mut profile[..code.len()];
         let mut pc = 0u32;
         let (mut insts, mut lanes, mut stalls) = (0u64, 0u64, 0u64);
-        let mut finished = true;
-        while pc < end {
-            let d = &code[pc as usize];
-            if t.now > budget || insts >= inst_budget {
-                finished = false;
-                break;
+        let finished = loop {
+            let Some(d) = code.get(pc as usize) else {
+                break true;
+            };
+            if t.now > budget {
+                break false;
+            }
+            if insts >= inst_budget {
+                break false;
             }
             insts += 1;
-            self.profile[pc as usize] += 1;
+            profile[pc as usize] += 1;
             let pred = d.pred != Pred::None;
             if pred {
                 self.check_flag(t, d, pc);
             }
-            stalls += t.issue(d, &waits[d.waits.0 as usize..d.waits.1 as usize]);
+            stalls += t.issue(d, waits);
             if d.alu {
                 // Tested first, with one flag: most instructions are ALU instructions.
                 let en = self.enabled(t, d, d.pred_enables);
@@ -222,7 +255,7 @@ impl Machine<'_> {
                     lanes += if t.mask == width_bits {
                         self.width as u64
                     } else {
-                        t.mask.count_ones() as u64
+                        count_ones(t.mask)
                     };
                     pc = control::execute(t, d, pc, width_bits, end);
                     continue;
@@ -231,14 +264,14 @@ impl Machine<'_> {
                     let en = self.enabled(t, d, true);
                     lanes += enabled_count(d, en);
                     if self.send(t, d, &desc, en, pc) {
-                        break;
+                        break true;
                     }
                 }
                 // Nop (and the ALU kinds, handled above).
                 _ => {}
             }
             pc += 1;
-        }
+        };
         self.stats.instructions += insts;
         self.stats.lane_instructions += lanes;
         self.stats.stall_cycles += stalls;
@@ -272,8 +305,11 @@ impl Machine<'_> {
 
     /// Execute a send; true if it ends the thread.
     fn send(&mut self, t: &mut Thread, d: &Decoded, desc: &SendDesc, en: u32, pc: u32) -> bool {
-        let l = Layout::of(d, desc, en);
-        payload::check(t, desc, &l, self.log, pc);
+        let live = Layout::live(d, en);
+        payload::check(t, desc, &d.layout, live, self.log, pc);
+        // Messages with per-lane parameters take the layout with its channels; block
+        // messages (the spill and fill code) the decoded one, without a copy.
+        let l = &d.layout;
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;
         let per = l.per;
@@ -291,7 +327,7 @@ impl Machine<'_> {
                     .then(|| sampler::SamplerHeader::decode(t.grf[l.payload as usize + 2]));
                 sampler::execute(
                     t,
-                    &l,
+                    &l.on(live),
                     self.program.gen,
                     op,
                     dim,
@@ -303,7 +339,7 @@ impl Machine<'_> {
             }
             Message::UntypedRead { surface, channels } => dataport::read(
                 t,
-                &l,
+                &l.on(live),
                 lanes,
                 surface,
                 channels as u32,
@@ -312,7 +348,7 @@ impl Machine<'_> {
             ),
             Message::UntypedWrite { surface, channels } => dataport::write(
                 t,
-                &l,
+                &l.on(live),
                 lanes,
                 surface,
                 channels as u32,
@@ -321,19 +357,19 @@ impl Machine<'_> {
             ),
             Message::ScratchBlockRead { regs } => {
                 self.stats.scratch_reads += 1;
-                scratch::block_read(t, &l, regs as u32, self.log, pc);
+                scratch::block_read(t, l, regs as u32, self.log, pc);
             }
             Message::ScratchBlockWrite { regs } => {
                 self.stats.scratch_writes += 1;
-                scratch::block_write(t, &l, regs as u32, self.log, pc);
+                scratch::block_write(t, l, regs as u32, self.log, pc);
             }
             Message::ScratchRead { channels } => {
                 self.stats.scratch_reads += 1;
-                scratch::read(t, &l, d.lanes, channels as u32, self.log, pc);
+                scratch::read(t, &l.on(live), d.lanes, channels as u32, self.log, pc);
             }
             Message::ScratchWrite { channels } => {
                 self.stats.scratch_writes += 1;
-                scratch::write(t, &l, d.lanes, channels as u32, self.log, pc);
+                scratch::write(t, &l.on(live), d.lanes, channels as u32, self.log, pc);
             }
         }
         debug_assert!(desc.msg.shared_function() != SharedFunction::Sampler || desc.rlen > 0);

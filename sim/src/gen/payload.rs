@@ -8,7 +8,7 @@ use super::send::{Message, SendDesc};
 use super::state::Thread;
 
 /// Where a send's payload and response live, in dwords.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Layout {
     /// First payload dword (the header, if any).
     pub payload: u32,
@@ -20,15 +20,17 @@ pub(super) struct Layout {
     pub sent: u32,
     /// First response dword.
     pub dst: u32,
-    /// Enabled channels relative to the instruction's group.
+    /// Enabled channels relative to the instruction's group (0 in a decoded instruction's
+    /// layout, which block messages use as it is: set per execution by [`Layout::on`]).
     pub live: u32,
     /// Channels of the instruction (8 or 16).
     pub lanes: u32,
 }
 
 impl Layout {
-    /// The layout of send `d` with descriptor `desc` on channels `en`.
-    pub fn of(d: &Decoded, desc: &SendDesc, en: u32) -> Layout {
+    /// The layout of send `d` with descriptor `desc`, no channel enabled (computed once, at
+    /// decode time).
+    pub fn of(d: &Decoded, desc: &SendDesc) -> Layout {
         let payload = match d.src[0] {
             Operand::Vector(s) => s,
             _ => 0,
@@ -41,9 +43,21 @@ impl Layout {
             per,
             sent: (desc.mlen as u32).saturating_sub(h) / per,
             dst: d.dst.unwrap_or(0),
-            live: (en >> d.group) & ((1u32 << d.lanes) - 1),
+            live: 0,
             lanes: d.lanes,
         }
+    }
+
+    /// The channels of send `d` among `en`, relative to its group.
+    #[inline]
+    pub fn live(d: &Decoded, en: u32) -> u32 {
+        (en >> d.group) & ((1u32 << d.lanes) - 1)
+    }
+
+    /// This layout for an execution on relative channels `live`.
+    #[inline]
+    pub fn on(&self, live: u32) -> Layout {
+        Layout { live, ..*self }
     }
 
     /// Parameter `k` of relative lane `i` (0 when not sent).
@@ -56,6 +70,20 @@ impl Layout {
         }
     }
 
+    /// Parameter `k` of every lane (index = relative lane; 0 when not sent, and past the
+    /// instruction's lanes): one bounds check per parameter rather than one per lane.
+    #[inline]
+    pub fn lane_params(&self, t: &Thread, k: u32) -> [u32; 16] {
+        let mut v = [0; 16];
+        if k < self.sent {
+            let at = (self.params + k * self.per * 8) as usize;
+            for (x, &g) in v.iter_mut().zip(&t.grf[at..at + self.lanes as usize]) {
+                *x = g;
+            }
+        }
+        v
+    }
+
     /// Write response channel `c` of relative lane `i` and mark it written.
     #[inline]
     pub fn respond(&self, t: &mut Thread, c: u32, i: u32, v: u32) {
@@ -66,8 +94,16 @@ impl Layout {
 }
 
 /// Report payload registers that matter but were not written: the header's 8 dwords, the
-/// enabled lanes' dwords of each per-lane parameter, any dword of block-write data.
-pub(super) fn check(t: &Thread, desc: &SendDesc, l: &Layout, log: &mut HazardLog, pc: u32) {
+/// dwords of each per-lane parameter in lanes `live` (relative channels), any dword of
+/// block-write data.
+pub(super) fn check(
+    t: &Thread,
+    desc: &SendDesc,
+    l: &Layout,
+    live: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) {
     let mut report = |reg: u32| {
         log.report(Hazard {
             thread: t.index,
@@ -76,23 +112,26 @@ pub(super) fn check(t: &Thread, desc: &SendDesc, l: &Layout, log: &mut HazardLog
             kind: HazardKind::UnwrittenPayload,
         })
     };
+    // Sends read and write whole GRFs (validation puts payload and response at dword 0 of
+    // one): the written-ness of each is a byte of the bitmap.
     let h = desc.header as u32;
-    if h == 1 && t.window(l.payload) & 0xff != 0xff {
-        report(l.payload / 8);
+    let first = l.payload / 8;
+    if h == 1 && t.reg_written(first) != 0xff {
+        report(first);
     }
     let regs = (desc.mlen as u32).saturating_sub(h);
     let block = matches!(desc.msg, Message::ScratchBlockWrite { .. });
     for r in 0..regs {
-        let start = l.params + r * 8;
-        let w = t.window(start) & 0xff;
+        let reg = first + h + r;
+        let w = t.reg_written(reg);
         let missing = if block {
             w == 0
         } else {
-            let lanes = (l.live >> ((r % l.per) * 8)) & 0xff;
+            let lanes = (live >> ((r % l.per) * 8)) & 0xff;
             lanes & !w != 0
         };
         if missing {
-            report(start / 8);
+            report(reg);
         }
     }
 }

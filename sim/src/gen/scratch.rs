@@ -59,18 +59,18 @@ pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazard
                 HazardKind::ScratchOutOfRange,
                 log,
             );
-            t.grf[dst as usize..dst as usize + 8].fill(0);
-            t.set_written8(dst, 0xff);
+            t.set8(dst as usize, [0; 8]);
+            t.set_reg_written(dst / 8, 0xff);
             continue;
         }
         let at = at as usize;
-        let d = dst as usize;
-        t.grf[d..d + 8].copy_from_slice(&t.scratch[at..at + 8]);
+        let v = *<&[u32; 8]>::try_from(&t.scratch[at..at + 8]).expect("a slot");
+        t.set8(dst as usize, v);
         let bits = slot_written(t, at);
         if bits == 0 {
             hazard(t, pc, at as u32, HazardKind::ScratchUnwritten, log);
         }
-        t.set_written8(dst, bits);
+        t.set_reg_written(dst / 8, bits);
     }
 }
 
@@ -91,9 +91,10 @@ pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazar
             );
             continue;
         }
-        let w = t.window(src) & 0xff;
-        let (at, s) = (at as usize, src as usize);
-        t.scratch[at..at + 8].copy_from_slice(&t.grf[s..s + 8]);
+        let w = t.reg_written(src / 8);
+        let at = at as usize;
+        let v = t.get8(src as usize);
+        *<&mut [u32; 8]>::try_from(&mut t.scratch[at..at + 8]).expect("a slot") = v;
         let word = &mut t.scratch_written[at / 64];
         *word = (*word & !(0xff << (at % 64))) | ((w as u64) << (at % 64));
         t.scratch_high = t.scratch_high.max(at + 8);

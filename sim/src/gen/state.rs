@@ -14,6 +14,10 @@ use super::decode::{Decoded, WAIT_CHUNK};
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
 
+/// Bytes of the written-ness bitmap: 8 dwords each, plus padding so an 8-byte window at any
+/// dword of the register file stays in bounds.
+const WRITTEN_BYTES: usize = 144;
+
 thread_local! {
     /// The thread state of the last finished run (see [`Thread::take`]).
     static SPARE: std::cell::RefCell<Option<Thread>> = const { std::cell::RefCell::new(None) };
@@ -38,8 +42,9 @@ pub(super) struct Thread {
     pub index: u32,
     /// The register file as dwords.
     pub grf: Box<[u32; FILE_DWORDS]>,
-    /// One bit per dword: written since the thread started (two words of padding).
-    pub written: [u64; 18],
+    /// One bit per dword, written since the thread started: byte `k` holds dwords
+    /// `8k..8k + 8` (one GRF), so the window at any dword is one unaligned 8-byte load.
+    pub written: [u8; WRITTEN_BYTES],
     /// Cycle at which each GRF's pending write completes; past the 128 GRFs, entries never
     /// booked (so a `u8` indexes it unchecked and [`super::decode::NO_WAIT`] waits for 0).
     pub ready: [u64; 256],
@@ -71,7 +76,7 @@ impl Thread {
         Thread {
             index: 0,
             grf: Box::new([0; FILE_DWORDS]),
-            written: [0; 18],
+            written: [0; WRITTEN_BYTES],
             ready: [0; 256],
             flags: [0; 4],
             flag_written: [0; 4],
@@ -114,7 +119,7 @@ impl Thread {
     pub fn reset(&mut self, index: u32, width: u32, invocations: u32) {
         self.index = index;
         self.grf.fill(0);
-        self.written = [0; 18];
+        self.written = [0; WRITTEN_BYTES];
         self.ready = [0; 256];
         self.flags = [0; 4];
         self.flag_written = [0; 4];
@@ -147,35 +152,47 @@ impl Thread {
         };
     }
 
+    /// GRF dwords `at..at + 8`. Array copies, here and in [`Thread::set8`]: a slice copy
+    /// carries the standard library's debug precondition checks, kept on in the fuzzing
+    /// profile.
+    #[inline(always)]
+    pub fn get8(&self, at: usize) -> [u32; 8] {
+        *<&[u32; 8]>::try_from(&self.grf[at..at + 8]).expect("8 dwords")
+    }
+
+    /// Set GRF dwords `at..at + 8` to `v`.
+    #[inline(always)]
+    pub fn set8(&mut self, at: usize, v: [u32; 8]) {
+        *<&mut [u32; 8]>::try_from(&mut self.grf[at..at + 8]).expect("8 dwords") = v;
+    }
+
     /// Written-ness of the 32 dwords starting at dword `start` (bit `i` = dword `start + i`).
     #[inline]
     pub fn window(&self, start: u32) -> u32 {
-        let w = (start / 64) as usize;
-        let s = start % 64;
-        let pair = (self.written[w] as u128) | ((self.written[w + 1] as u128) << 64);
-        (pair >> s) as u32
+        let at = (start / 8) as usize;
+        let bytes = <[u8; 8]>::try_from(&self.written[at..at + 8]).expect("8 bytes");
+        (u64::from_le_bytes(bytes) >> (start % 8)) as u32
     }
 
     /// Mark dwords `start + i` for each set bit `i` of `bits` as written.
     #[inline]
     pub fn mark(&mut self, start: u32, bits: u32) {
-        let w = (start / 64) as usize;
-        let s = start % 64;
-        let wide = (bits as u128) << s;
-        self.written[w] |= wide as u64;
-        self.written[w + 1] |= (wide >> 64) as u64;
+        let at = (start / 8) as usize;
+        let bytes = <&mut [u8; 8]>::try_from(&mut self.written[at..at + 8]).expect("8 bytes");
+        *bytes = (u64::from_le_bytes(*bytes) | ((bits as u64) << (start % 8))).to_le_bytes();
     }
 
-    /// Set the written-ness of dwords `start..start + 8` to exactly `bits` (block reads).
+    /// Written-ness of GRF `reg`'s 8 dwords (bit `i` = dword `i`), for the GRF-aligned
+    /// operands of sends.
     #[inline]
-    pub fn set_written8(&mut self, start: u32, bits: u32) {
-        let w = (start / 64) as usize;
-        let s = start % 64;
-        let keep = !((0xffu128) << s);
-        let pair = ((self.written[w] as u128) | ((self.written[w + 1] as u128) << 64)) & keep;
-        let pair = pair | (((bits & 0xff) as u128) << s);
-        self.written[w] = pair as u64;
-        self.written[w + 1] = (pair >> 64) as u64;
+    pub fn reg_written(&self, reg: u32) -> u32 {
+        self.written[reg as usize] as u32
+    }
+
+    /// Set the written-ness of GRF `reg`'s 8 dwords to exactly `bits` (block reads).
+    #[inline]
+    pub fn set_reg_written(&mut self, reg: u32, bits: u32) {
+        self.written[reg as usize] = bits as u8;
     }
 
     /// Channels whose predicate holds (all channels when unpredicated).
@@ -184,14 +201,22 @@ impl Thread {
         (self.flags[d.flag] ^ d.pred_invert) | d.pred_free
     }
 
-    /// Scoreboard: wait for every register (`waits`, `d`'s list) and flag `d` touches, issue
-    /// it, and book its results. Returns the stall cycles.
+    /// Scoreboard: wait for every register (`d.waits`, then the rest of `d`'s list in
+    /// `more_waits`, [`super::decode::Code::waits`]) and flag `d` touches, issue it, and book
+    /// its results. Returns the stall cycles.
     #[inline]
-    pub fn issue(&mut self, d: &Decoded, waits: &[u8]) -> u64 {
+    pub fn issue(&mut self, d: &Decoded, more_waits: &[u8]) -> u64 {
         let mut start = self.now;
-        for w in waits.chunks_exact(WAIT_CHUNK) {
-            for &g in w {
-                start = start.max(self.ready[g as usize]);
+        for &g in &d.waits {
+            start = start.max(self.ready[g as usize]);
+        }
+        let (first, end) = (d.more_waits.0 as usize, d.more_waits.1 as usize);
+        // Tested first: most instructions have no more, and taking the empty slice is not free.
+        if first != end {
+            for w in more_waits[first..end].chunks_exact(WAIT_CHUNK) {
+                for &g in w {
+                    start = start.max(self.ready[g as usize]);
+                }
             }
         }
         if d.flag_wait {
