@@ -205,7 +205,8 @@ struct Group<'a> {
     live: Mask,
     /// Lanes running the op at the current pc.
     active: Mask,
-    /// The lowest pc a live lane not in `active` waits at (`u32::MAX`: none).
+    /// The lowest pc a live lane not in `active` waits at, or the end of the code if that is
+    /// lower; 0 after a fault, so the group reschedules.
     waiting: u32,
     /// Where each lane not in `active` waits.
     lane_pc: [u32; LANES],
@@ -305,12 +306,15 @@ impl Group<'_> {
         let end = ops.len() as u32;
         let mut pc = 0u32;
         self.active = self.live;
+        self.waiting = end;
         loop {
-            if pc >= end {
-                self.live &= !self.active;
-                self.active = 0;
-            }
-            if self.active == 0 || pc >= self.waiting {
+            // One test per op: `waiting` is never past the end, and a fault sets it to 0 (which
+            // also catches the active lanes all failing).
+            if pc >= self.waiting {
+                if pc >= end {
+                    self.live &= !self.active;
+                    self.active = 0;
+                }
                 for l in lanes_of(self.active) {
                     self.lane_pc[l] = pc;
                 }
@@ -334,7 +338,8 @@ impl Group<'_> {
         self.waiting = lanes_of(self.live & !self.active)
             .map(|l| self.lane_pc[l])
             .min()
-            .unwrap_or(u32::MAX);
+            .unwrap_or(u32::MAX)
+            .min(self.code.ops.len() as u32);
         pc
     }
 
@@ -348,6 +353,8 @@ impl Group<'_> {
         }
         self.live &= (1 << lanes.trailing_zeros()) - 1;
         self.active &= self.live;
+        // The group reschedules after this op (see `exec`).
+        self.waiting = 0;
     }
 
     /// The fuel lane `l` has used.
