@@ -191,12 +191,20 @@ impl Clone for State {
 
 impl State {
     fn meet(&mut self, o: &State) -> bool {
+        // Paths mostly agree: a run of cells is first compared whole (an OR of XORs, which
+        // vectorises), and only a run that differs somewhere is met cell by cell.
         fn meet_cells(a: &mut [Cell], b: &[Cell]) -> bool {
             let mut changed = false;
-            for (a, b) in a.iter_mut().zip(b) {
-                if *a != *b && *a != Cell::CONFLICT {
-                    *a = Cell::CONFLICT;
-                    changed = true;
+            for (a, b) in a.chunks_mut(32).zip(b.chunks(32)) {
+                let diff = a.iter().zip(b).fold(0, |d, (x, y)| d | (x.0 ^ y.0));
+                if diff == 0 {
+                    continue;
+                }
+                for (a, b) in a.iter_mut().zip(b) {
+                    if *a != *b && *a != Cell::CONFLICT {
+                        *a = Cell::CONFLICT;
+                        changed = true;
+                    }
                 }
             }
             changed

@@ -196,6 +196,9 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
             });
         }
     }
+    // With no edge back to a block at or before its source (no loop), one pass in reverse
+    // order sees every successor's final live-in: a second pass would only confirm it.
+    let forward = (0..nb).all(|b| l.graph.succs[b].iter().all(|&s| s as usize > b));
     let mut changed = true;
     while changed {
         changed = false;
@@ -221,6 +224,7 @@ pub fn compute(p: &VProgram) -> Option<Liveness> {
                 }
             }
         }
+        changed &= !forward;
     }
     Some(l)
 }
