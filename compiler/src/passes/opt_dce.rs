@@ -113,15 +113,16 @@ fn sweep(func: &mut Function) -> bool {
         }
     }
     let mut removed = false;
-    for b in func.blocks_in_order() {
-        let (insts, blocks) = (&func.insts, &mut func.blocks);
+    // Walked in place rather than over a collected block list, which allocated per sweep.
+    let (insts, blocks) = (&func.insts, &mut func.blocks);
+    walk_blocks(&func.body, &mut |b| {
         blocks[b].insts.retain(|&i| {
             let keep = insts[i].kind.has_side_effects()
                 || insts[i].result.expand().is_some_and(|v| live[v]);
             removed |= !keep;
             keep
         });
-    }
+    });
     removed
 }
 
