@@ -23,13 +23,14 @@ use crate::ir::edit::{resolve, Subst};
 use crate::ir::{CfNode, Function, Inst, InstKind, Type, Value};
 use cranelift_entity::SecondaryMap;
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 /// Replaces pure instructions by earlier equal ones that dominate them; returns progress.
 pub fn cse(func: &mut Function) -> bool {
     let mut cx = Cse {
         // Sized for every instruction up front: growing it rehashed each key several times.
         table: HashMap::with_capacity_and_hasher(func.insts.len(), Default::default()),
-        log: Vec::with_capacity(func.insts.len()),
+        open: Vec::new(),
         subst: Subst::with_capacity(func.values.len()),
         dead: SecondaryMap::with_capacity(func.insts.len()),
         progress: false,
@@ -45,9 +46,13 @@ pub fn cse(func: &mut Function) -> bool {
 }
 
 struct Cse {
-    table: HashMap<(InstKind, Type), Value>,
-    /// Keys in insertion order, so a scope can forget what it added.
-    log: Vec<(InstKind, Type)>,
+    /// Each key's value with the list (scope) that defined it. An entry whose list has ended
+    /// counts as absent and is overwritten; forgetting a list's keys by removing them cost
+    /// two more hashes per key (and a logged copy of each).
+    table: HashMap<(InstKind, Type), (Value, usize)>,
+    /// Per list, numbered in walk order: whether it is still being walked. Open lists are
+    /// the current one and those enclosing it, whose definitions dominate what follows.
+    open: Vec<bool>,
     subst: Subst,
     dead: SecondaryMap<Inst, bool>,
     progress: bool,
@@ -55,13 +60,14 @@ struct Cse {
 
 impl Cse {
     fn list(&mut self, func: &mut Function, list: &[CfNode]) {
-        let mark = self.log.len();
+        let scope = self.open.len();
+        self.open.push(true);
         for node in list {
             match node {
                 CfNode::Block(b) => {
                     for k in 0..func.blocks[*b].insts.len() {
                         let inst = func.blocks[*b].insts[k];
-                        self.inst(func, inst);
+                        self.inst(func, inst, scope);
                     }
                 }
                 CfNode::If(n) => {
@@ -71,12 +77,10 @@ impl Cse {
                 CfNode::Loop(n) => self.list(func, &n.body),
             }
         }
-        for key in self.log.drain(mark..) {
-            self.table.remove(&key);
-        }
+        self.open[scope] = false;
     }
 
-    fn inst(&mut self, func: &mut Function, inst: Inst) {
+    fn inst(&mut self, func: &mut Function, inst: Inst, scope: usize) {
         let subst = &self.subst;
         if !matches!(func.insts[inst].kind, InstKind::Phi { .. }) {
             func.insts[inst]
@@ -97,16 +101,14 @@ impl Cse {
             }
         }
         let key = (kind, func.ty(result));
-        match self.table.get(&key) {
-            Some(&earlier) => {
-                self.subst[result] = earlier.into();
+        match self.table.entry(key) {
+            Entry::Occupied(e) if self.open[e.get().1] => {
+                self.subst[result] = e.get().0.into();
                 self.dead[inst] = true;
                 self.progress = true;
             }
-            None => {
-                self.table.insert(key.clone(), result);
-                self.log.push(key);
-            }
+            Entry::Occupied(mut e) => _ = e.insert((result, scope)),
+            Entry::Vacant(e) => _ = e.insert((result, scope)),
         }
     }
 }

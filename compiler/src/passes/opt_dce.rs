@@ -47,7 +47,12 @@ pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
     let mut progress = false;
     loop {
         let mut changed = sweep(func);
-        let uses = use_blocks(func);
+        // Only the loop tests read the uses: without loops, building them is wasted.
+        let uses = if has_loop(&func.body) {
+            use_blocks(func)
+        } else {
+            UseBlocks::default()
+        };
         let mut body = std::mem::take(&mut func.body);
         let mut pending = live_out_bug.then(|| Subst::with_capacity(func.values.len()));
         changed |= clean_list(func, &uses, &mut body, &mut (pending.as_mut(), false));
@@ -61,6 +66,15 @@ pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
         }
         progress = true;
     }
+}
+
+/// Whether the list contains a loop (at any depth).
+fn has_loop(list: &[CfNode]) -> bool {
+    list.iter().any(|node| match node {
+        CfNode::Block(_) => false,
+        CfNode::If(n) => has_loop(&n.then_list) || has_loop(&n.else_list),
+        CfNode::Loop(_) => true,
+    })
 }
 
 /// Whether an instruction writes memory, an output or a register.
@@ -99,15 +113,16 @@ fn sweep(func: &mut Function) -> bool {
         }
     }
     let mut removed = false;
-    for b in func.blocks_in_order() {
-        let (insts, blocks) = (&func.insts, &mut func.blocks);
+    // Walked in place rather than over a collected block list, which allocated per sweep.
+    let (insts, blocks) = (&func.insts, &mut func.blocks);
+    walk_blocks(&func.body, &mut |b| {
         blocks[b].insts.retain(|&i| {
             let keep = insts[i].kind.has_side_effects()
                 || insts[i].result.expand().is_some_and(|v| live[v]);
             removed |= !keep;
             keep
         });
-    }
+    });
     removed
 }
 
@@ -131,6 +146,8 @@ fn collect_conds(list: &[CfNode], out: &mut Vec<(Block, Value)>) {
 /// For each value, the blocks that use it (an `if` condition counts as a use in the block
 /// before the `if`). Merging blocks of one list keeps it right for every loop test. Flat
 /// (per value a range of one array) so building it allocates twice, not once per value.
+/// The default (no uses at all) stands in when no loop will ask.
+#[derive(Default)]
 struct UseBlocks {
     /// Value `v`'s blocks are `blocks[start[v]..start[v + 1]]`.
     start: Vec<u32>,
