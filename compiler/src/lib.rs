@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod a6xx;
+pub mod bits;
 pub mod executed;
 pub mod gen;
 pub mod heuristics;

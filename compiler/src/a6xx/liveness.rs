@@ -40,19 +40,9 @@ impl BitSets {
             .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
-    /// The elements of set `s`, ascending (a set bit at a time, not all 64 positions of a
-    /// word).
+    /// The elements of set `s`, ascending.
     pub fn iter(&self, s: usize) -> impl Iterator<Item = usize> + '_ {
-        self.set(s).iter().enumerate().flat_map(|(k, &w)| {
-            let mut rest = w;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let b = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    k * 64 + b
-                })
-            })
-        })
+        crate::bits::members(self.set(s))
     }
 }
 

@@ -13,6 +13,7 @@
 
 use super::flow::{self, Flow, Graph};
 use super::vinst::{VInst, VOp, VProgram};
+use crate::bits::members;
 use cranelift_entity::EntityRef;
 use sim::gen::{Op, Pred};
 
@@ -59,20 +60,6 @@ impl BitSet {
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         members(&self.0)
     }
-}
-
-/// The members of the set of units whose words are `words`, in order.
-pub fn members(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(w, &bits)| {
-        let mut rest = bits;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                w * 64 + b
-            })
-        })
-    })
 }
 
 /// Live sets per block.
