@@ -366,7 +366,7 @@ fn simplify(
                 // By reference: by value, the minimum is vectorised with 64-bit compares
                 // that SSE2 lacks, and costs half as much again.
                 let least = left.iter().min().expect("a node is left");
-                let v = (least & 0xffff_ffff) as usize;
+                let v = node_of(*least);
                 optimistic[v] = true;
                 cursor = start;
                 v
@@ -378,7 +378,7 @@ fn simplify(
         let at = nodes[v].at as usize;
         left.swap_remove(at);
         if let Some(&moved) = left.get(at) {
-            nodes[(moved & 0xffff_ffff) as usize].at = at as u32;
+            nodes[node_of(moved)].at = at as u32;
         }
         // A removed neighbour's pressure is never read again.
         let share = nodes[v].size - 1;
@@ -401,6 +401,11 @@ fn simplify(
 /// lowest index among equals.
 fn key(v: usize, q: u32) -> u64 {
     (q as u64) << 32 | v as u64
+}
+
+/// The node whose [`key`] is `k`.
+fn node_of(k: u64) -> usize {
+    (k & 0xffff_ffff) as usize
 }
 
 /// Simplify's working memory and results.

@@ -231,7 +231,7 @@ fn blend<const W: usize>(
     keep: u32,
 ) {
     for i in 0..W {
-        dst[i] = (old[i] & !active[i]) | (val[i] & keep & active[i]);
+        dst[i] = merged(old[i], val[i], active[i], keep);
     }
 }
 
@@ -244,8 +244,15 @@ fn blend_in_place<const W: usize>(
     keep: u32,
 ) {
     for i in 0..W {
-        dst[i] = (dst[i] & !active[i]) | (val[i] & keep & active[i]);
+        dst[i] = merged(dst[i], val[i], active[i], keep);
     }
+}
+
+/// One fiber's word after a masked write: `val & keep` where `active` is all ones, `old`
+/// where it is zero.
+#[inline(always)]
+fn merged(old: u32, val: u32, active: u32, keep: u32) -> u32 {
+    (old & !active) | (val & keep & active)
 }
 
 /// Whether an async reader still has to read the register.

@@ -1,7 +1,8 @@
 //! Lane arithmetic of cat1–cat4, over whole rows: one `match` per instruction, then a tight
 //! loop the compiler can vectorise (every choice an instruction fixes, a comparison's
-//! condition included, is made before the loop). Results replace the first source in place. Every float result goes through `semantics::canon`, every
-//! rule that the IR interpreter shares comes from `crate::semantics`.
+//! condition included, is made before the loop). Results replace the first source in place.
+//! Every float result goes through `semantics::canon`, every rule that the IR interpreter
+//! shares comes from `crate::semantics`.
 
 use super::isa::{Binary, CmpCond, CmpType, Conv, DivOp, SfuOp, Ternary, Unary};
 use crate::semantics::{canon, f2i, f2u, fmax, fmin, i2f, idiv, imod, irem, u2f, udiv, umod};
