@@ -249,7 +249,7 @@ fn fresh(g: &mut Gen, ty: Type, flavor: Flavor) -> Result<Value> {
     if g.u.arbitrary::<bool>()? {
         let slow: Vec<Value> = g
             .pool
-            .entries
+            .entries()
             .iter()
             .filter(|e| e.slow && e.ty == ty)
             .map(|e| e.v)
@@ -300,7 +300,7 @@ fn hoisted_branches(g: &mut Gen) -> Result<()> {
         g.pool.mark();
         data::alu(g)?;
         // Always observed: an `if` with no effect would be deleted, and its predicate with it.
-        if let Some(e) = g.pool.entries.last().copied() {
+        if let Some(e) = g.pool.last() {
             observe::store(g, e.v);
         }
         g.pool.pop();
@@ -384,12 +384,12 @@ pub fn gen_loop(g: &mut Gen) -> Result<()> {
     frame.counter_next = Some(g.alu(AluOp::Iadd, &[i, one]));
     let mut deferred = Vec::new();
     if g.chance(g.cfg.header_only_rate)? {
-        let before = g.pool.entries.len();
+        let before = g.pool.entries().len();
         let k = g.u.int_in_range(1..=3)?;
         for _ in 0..k {
             data::alu(g)?;
         }
-        deferred = g.pool.entries.split_off(before);
+        deferred = g.pool.split_off(before);
     }
     let mut exit = g.alu(AluOp::Uge, &[i, limit]);
     if g.u.int_in_range(0..=3)? == 3 {

@@ -164,7 +164,7 @@ impl Gen<'_, '_, '_> {
     /// The flavor recorded for `v` (Int if it is no longer in scope).
     pub fn flavor_of(&self, v: Value) -> Flavor {
         self.pool
-            .entries
+            .entries()
             .iter()
             .rev()
             .find(|e| e.v == v)
@@ -244,12 +244,13 @@ impl Gen<'_, '_, '_> {
     /// values; made on the spot if none exists.
     pub fn get(&mut self, ty: Type, flavor: Flavor) -> Result<Value> {
         let mut idx = std::mem::take(&mut self.scratch);
-        self.pool.matching(ty, &mut idx);
+        idx.clear();
+        idx.extend_from_slice(self.pool.matching(ty));
         let found = if idx.is_empty() {
             None
         } else {
             if self.u.int_in_range(0..=3)? != 0 {
-                let entries = &self.pool.entries;
+                let entries = self.pool.entries();
                 if idx.iter().any(|&i| entries[i].flavor == flavor) {
                     idx.retain(|&i| entries[i].flavor == flavor);
                 }
@@ -262,7 +263,7 @@ impl Gen<'_, '_, '_> {
             } else {
                 self.index(n)?
             };
-            Some(self.pool.entries[idx[k]].v)
+            Some(self.pool.entries()[idx[k]].v)
         };
         self.scratch = idx;
         match found {
@@ -286,7 +287,8 @@ impl Gen<'_, '_, '_> {
                 // A swizzle of a wider vector in scope, or a vec of scalars.
                 for wider in (comps + 1)..=4 {
                     let t = Type::vec32(wider);
-                    if let Some(e) = self.pool.entries.iter().rev().find(|e| e.ty == t) {
+                    if let Some(&i) = self.pool.matching(t).last() {
+                        let e = self.pool.entries()[i];
                         let (src, fl) = (e.v, e.flavor);
                         let mut sw = [0u8; 4];
                         for s in sw.iter_mut().take(comps as usize) {

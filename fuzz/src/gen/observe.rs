@@ -36,7 +36,7 @@ pub fn recent(g: &mut Gen) -> Result<()> {
     if !g.chance(g.cfg.observe_rate)? {
         return Ok(());
     }
-    if let Some(e) = g.pool.entries.last().copied() {
+    if let Some(e) = g.pool.last() {
         store(g, e.v);
     }
     Ok(())
@@ -46,7 +46,7 @@ pub fn recent(g: &mut Gen) -> Result<()> {
 /// accumulators' components into one word. Now and then a vector accumulator's last
 /// component is left out, so per-component dead code exists for `opt_shrink_vectors`.
 pub fn fold_all(g: &mut Gen) -> Result<()> {
-    let entries: Vec<_> = g.pool.entries.clone();
+    let entries = g.pool.entries().to_vec();
     let mut acc: [Option<Value>; 4] = [None; 4];
     for (k, e) in entries.iter().enumerate() {
         let n = e.ty.comps();

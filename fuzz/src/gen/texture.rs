@@ -160,7 +160,7 @@ fn gradient(g: &mut Gen, comps: u8) -> Result<Value> {
 fn keep_some(g: &mut Gen, kind: InstKind) -> Result<()> {
     let v = g.emit(kind, Type::vec32(4), Flavor::Float);
     if g.chance((1, 3))? {
-        g.pool.entries.pop();
+        g.pool.pop_last();
         let n = g.u.int_in_range(1..=3)?;
         let mut swizzle = [0u8; 4];
         for s in swizzle.iter_mut().take(n) {
