@@ -154,6 +154,23 @@ pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     }
 }
 
+/// A copy of an immediate: every enabled channel's result counts as written (there is no
+/// source to have been unwritten), so there is nothing to check.
+#[inline(always)]
+pub(super) fn copy_imm(t: &mut Thread, d: &Decoded, en: u32) {
+    let (Some(dst), Operand::Imm(x)) = (d.dst, d.src[0]) else {
+        return;
+    };
+    let rel = en >> d.group;
+    for h in 0..d.halves {
+        let shift = h * 8;
+        let live = (rel >> shift) & d.half_bits;
+        let base = dst + shift;
+        store(t, base, live, &[x; 8]);
+        t.mark(base, live);
+    }
+}
+
 /// Conditional-modifier flag bits of half `h` from its results (out of line, like `modify`).
 #[inline(never)]
 fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, out: &[u32; 8]) {
@@ -189,9 +206,9 @@ fn channels_where(out: &[u32; 8], test: impl Fn(u32) -> bool) -> u32 {
 /// written-ness instead: their result counts as written only if every source dword they read
 /// was (so a NoMask copy of a partially written register, as spill code makes, is no hazard,
 /// while a later masked read of the copy's unwritten channels still is).
-#[inline]
 ///
 /// `SRCS` is how many sources `d` may have (a copy: 1); the others are not looked at.
+#[inline(always)]
 pub(super) fn check_sources<const SRCS: usize>(
     t: &Thread,
     d: &Decoded,
@@ -199,18 +216,23 @@ pub(super) fn check_sources<const SRCS: usize>(
     log: &mut HazardLog,
     pc: u32,
 ) -> u32 {
-    let matter = if d.no_mask { en & t.mask } else { en };
-    let all = d.exec_bits >> d.group;
-    let mut have = all & written(t, d.src[0]);
+    let mut have = written(t, d.src[0]);
     if SRCS > 1 {
         have &= written(t, d.src[1]) & written(t, d.src[2]);
     }
+    // `en` lies within the instruction's channels: shifted down, within `all`.
+    let matter = if d.no_mask { en & t.mask } else { en };
     // Every source needs the same channels except in a predicated `sel`; when all of them
     // were written there (the common case) there is nothing to report.
-    if matches!(d.kind, Kind::SelPred) || !have & (matter >> d.group) & all != 0 {
+    if matches!(d.kind, Kind::SelPred) || !have & (matter >> d.group) != 0 {
         report_unwritten(t, d, matter, log, pc);
     }
-    matter | (en & (have << d.group))
+    if d.no_mask {
+        matter | (en & (have << d.group))
+    } else {
+        // Every enabled channel matters.
+        en
+    }
 }
 
 /// Written-ness of source `op` per channel (bit `i` = channel `group + i`); all ones for
@@ -258,6 +280,7 @@ fn report_unwritten(t: &Thread, d: &Decoded, matter: u32, log: &mut HazardLog, p
 pub(super) fn execute(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     match d.kind {
         Kind::Copy => copy(t, d, en, valid),
+        Kind::CopyImm => copy_imm(t, d, en),
         Kind::MovRaw => map::<1, _>(t, d, en, valid, |a, _, _| a),
         Kind::MovF2I => map::<1, _>(t, d, en, valid, |a, _, _| f2i(a)),
         Kind::MovF2U => map::<1, _>(t, d, en, valid, |a, _, _| f2u(a)),

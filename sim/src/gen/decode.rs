@@ -38,6 +38,8 @@ pub(super) enum Modifier {
 pub(super) enum Kind {
     /// A `mov` that converts nothing, with no source modifier and no flag write.
     Copy,
+    /// A [`Kind::Copy`] of an immediate: no source to check.
+    CopyImm,
     MovRaw,
     MovF2I,
     MovF2U,
@@ -101,6 +103,23 @@ impl Kind {
     }
 }
 
+/// The executor's path for an instruction: its kind, told apart by one small tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// [`Kind::CopyImm`].
+    CopyImm,
+    /// [`Kind::Copy`].
+    Copy,
+    /// Every other ALU kind.
+    Alu,
+    /// Structured control flow.
+    Control,
+    /// [`Kind::Send`].
+    Send,
+    /// [`Kind::Nop`].
+    Nop,
+}
+
 /// How values compare, by type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Cmp {
@@ -135,6 +154,13 @@ pub const WAIT_CHUNK: usize = 4;
 /// A `waits` entry that waits for nothing: the scoreboard entry past the GRFs, never booked.
 pub const NO_WAIT: u8 = 128;
 
+/// The scoreboard entries of the four flags, after [`NO_WAIT`]: a flag is waited for and
+/// booked like a GRF, in the same lists.
+pub const FLAG_READY: u8 = 129;
+
+/// A `books` entry that books nothing anyone waits for: the last scoreboard entry.
+pub const NO_BOOK: u8 = 255;
+
 /// A decoded program: the instructions, and the GRF lists their `more_waits` index.
 pub(super) struct Code {
     pub insts: Vec<Decoded>,
@@ -151,11 +177,8 @@ pub(super) struct Decoded {
     pub group: u32,
     /// Channels `[group, group + lanes)` as a bit mask.
     pub exec_bits: u32,
-    /// An ALU instruction (not control flow, a send or a nop).
-    pub alu: bool,
-    /// Whether the predicate narrows the enabled channels (everywhere but in a predicated
-    /// `sel`, where it chooses between the sources).
-    pub pred_enables: bool,
+    /// How the executor runs it.
+    pub step: Step,
     /// SIMD8 halves the instruction executes in (2 for SIMD16, else 1).
     pub halves: u32,
     /// Channels of one half, relative to its first channel: 0xff, or 1 for SIMD1.
@@ -167,6 +190,9 @@ pub(super) struct Decoded {
     /// All ones for a NoMask instruction, else 0: or-ed into the control-flow mask.
     pub mask_exempt: u32,
     pub pred: Pred,
+    /// Whether the predicate narrows the enabled channels: predicated, and not a `sel`,
+    /// where it chooses between the sources.
+    pub pred_narrows: bool,
     /// The predicate as bit operations on the flag, `(flag ^ pred_invert) | pred_free`:
     /// all ones for an inverted predicate, else 0...
     pub pred_invert: u32,
@@ -183,17 +209,29 @@ pub(super) struct Decoded {
     pub target: u32,
     pub issue: u32,
     pub latency: u32,
-    /// The GRFs written (booked by the scoreboard).
-    pub writes: Regs,
-    /// The GRFs the scoreboard waits for (read or written, each once): listed once here
+    /// The GRFs the scoreboard waits for (read or written, each once), and the flag if the
+    /// instruction is predicated or writes it ([`FLAG_READY`]): listed once here
     /// rather than walking the (often empty, often overlapping) read and write ranges per
     /// execution; padded with [`NO_WAIT`] to a multiple of [`WAIT_CHUNK`]. The first chunk is
     /// here (most instructions touch at most four GRFs: no second memory access for them)...
     pub waits: [u8; WAIT_CHUNK],
     /// ...and the rest is the range `more_waits.0..more_waits.1` of [`Code::waits`].
     pub more_waits: (u32, u32),
-    /// Whether the instruction waits for its flag (it is predicated or writes the flag).
-    pub flag_wait: bool,
+    /// The scoreboard entries the result books, the GRFs written and the flag a conditional
+    /// modifier writes, padded with [`NO_BOOK`]: a fixed number of stores. GRFs that do not
+    /// fit (a send's long response) are in `more_books`, booked by a loop.
+    pub books: [u8; WAIT_CHUNK],
+    pub more_books: Regs,
+    /// Either list goes on past its first chunk (`more_waits` or `more_books` is not empty).
+    pub long_lists: bool,
+    /// Instructions from this one to the end of its straight-line run, this one included:
+    /// the run ends at a control-flow instruction, a send with EOT or the program's end, so
+    /// once started it executes to its last instruction (see `exec`).
+    pub run_len: u32,
+    /// A bound on how far the thread's cycle count can advance between issuing this
+    /// instruction and issuing its run's last one: each instruction moves it by at most the
+    /// larger of its issue cycles and its latency.
+    pub run_cycles: u64,
     /// A send's payload and response registers (the default for other instructions).
     pub layout: Layout,
 }
@@ -294,7 +332,7 @@ fn modifier(neg: bool, abs: bool, ty: Type) -> Modifier {
 pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
     let mut waits = Vec::new();
     let mut list = Vec::new();
-    let insts = program
+    let mut insts: Vec<Decoded> = program
         .insts
         .iter()
         .enumerate()
@@ -384,13 +422,33 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                     }
                 }
             }
+            let flag_ready = FLAG_READY + inst.flag.index() as u8;
+            if inst.pred != Pred::None || inst.cmod.is_some() {
+                list.push(flag_ready);
+            }
+            let books_flag = latency > 0 && inst.cmod.is_some();
+            let mut books = [NO_BOOK; WAIT_CHUNK];
+            let mut more_books = Regs::default();
+            if latency > 0 && writes.count as usize + books_flag as usize <= WAIT_CHUNK {
+                for k in 0..writes.count {
+                    books[k as usize] = writes.first + k;
+                }
+            } else if latency > 0 {
+                more_books = writes;
+            }
+            if books_flag {
+                books[WAIT_CHUNK - 1] = flag_ready;
+            }
             while list.len() % WAIT_CHUNK != 0 || list.is_empty() {
                 list.push(NO_WAIT);
             }
             let first_more = waits.len() as u32;
-            waits.extend_from_slice(&list[WAIT_CHUNK..]);
+            if list.len() > WAIT_CHUNK {
+                waits.extend_from_slice(&list[WAIT_CHUNK..]);
+            }
             let plain = mods[0] == Modifier::None && flag_write == FlagWrite::None;
             let kind = match kind {
+                Kind::MovRaw if plain && matches!(src[0], Operand::Imm(_)) => Kind::CopyImm,
                 Kind::MovRaw if plain => Kind::Copy,
                 k => k,
             };
@@ -405,13 +463,20 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 group,
                 exec_bits,
                 exec_count: exec_bits.count_ones(),
-                alu: !(kind.is_control() || matches!(kind, Kind::Send(_) | Kind::Nop)),
-                pred_enables: !matches!(kind, Kind::SelPred),
+                step: match kind {
+                    Kind::CopyImm => Step::CopyImm,
+                    Kind::Copy => Step::Copy,
+                    Kind::Send(_) => Step::Send,
+                    Kind::Nop => Step::Nop,
+                    k if k.is_control() => Step::Control,
+                    _ => Step::Alu,
+                },
                 halves: lanes.div_ceil(8),
                 half_bits: (1u32 << lanes.min(8)) - 1,
                 no_mask: inst.no_mask,
                 mask_exempt: 0u32.wrapping_sub(inst.no_mask as u32),
                 pred: inst.pred,
+                pred_narrows: inst.pred != Pred::None && !matches!(kind, Kind::SelPred),
                 pred_invert: 0u32.wrapping_sub((inst.pred == Pred::Inverted) as u32),
                 pred_free: 0u32.wrapping_sub((inst.pred == Pred::None) as u32),
                 flag: inst.flag.index(),
@@ -423,10 +488,13 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 target,
                 issue,
                 latency,
-                writes,
                 waits: std::array::from_fn(|k| list[k]),
                 more_waits: (first_more, waits.len() as u32),
-                flag_wait: inst.pred != Pred::None || inst.cmod.is_some(),
+                books,
+                more_books,
+                long_lists: first_more != waits.len() as u32 || more_books.count != 0,
+                run_len: 1,
+                run_cycles: 0,
                 layout: Layout::default(),
             };
             if let Kind::Send(desc) = kind {
@@ -435,5 +503,15 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
             decoded
         })
         .collect();
+    // Runs, from the end: an instruction that leaves the straight line ends its run.
+    let mut next: Option<(u32, u64)> = None;
+    for d in insts.iter_mut().rev() {
+        let ends = d.kind.is_control() || matches!(d.kind, Kind::Send(desc) if desc.eot);
+        (d.run_len, d.run_cycles) = match next {
+            Some((len, cycles)) if !ends => (len + 1, cycles + d.issue.max(d.latency) as u64),
+            _ => (1, 0),
+        };
+        next = Some((d.run_len, d.run_cycles));
+    }
     Code { insts, waits }
 }

@@ -6,11 +6,16 @@
 //! Per instruction, the enabled channels are `[group, group + exec_size)` ∩ (the control-flow
 //! mask, unless NoMask) ∩ (the predicate, except for `sel`, where it chooses). A thread ends at
 //! a `send` with EOT or by running past the last instruction.
+//!
+//! The executor works in straight-line runs (decoded once, see `Decoded::run_len`): a run
+//! that fits in what is left of both budgets executes with no per-instruction check and is
+//! counted in the profile once, by its edges; near a budget, instructions go one at a time,
+//! so a run stops at exactly the instruction it always did.
 
 use super::alu;
 use super::control;
 use super::dataport::{self, Lanes};
-use super::decode::{decode, Code, Decoded, Kind};
+use super::decode::{decode, Code, Decoded, Kind, Step};
 use super::hazard::{Hazard, HazardKind, HazardLog};
 use super::isa::{Pred, Program};
 use super::payload::{self, Layout};
@@ -117,7 +122,7 @@ pub fn run(
         ..HazardLog::default()
     };
     let mut stats = Stats::default();
-    let mut profile = vec![0u64; code.insts.len()];
+    let mut run_edges = vec![0i64; code.insts.len() + 1];
     let mut thread = Thread::take(config.scratch_grfs as usize * 8, structure.max_depth);
     let mut outcome = Outcome::Completed;
     let threads = dispatch.invocations.div_ceil(width);
@@ -129,12 +134,17 @@ pub fn run(
         log: &mut log,
         stats: &mut stats,
         width,
+        width_bits: if width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << width) - 1
+        },
     };
     for index in 0..threads {
         thread.reset(index, width, dispatch.invocations);
         let cycles = config.max_cycles.saturating_sub(m.stats.cycles);
         let insts = config.max_instructions.saturating_sub(m.stats.instructions);
-        let done = m.run_thread(&mut thread, &mut profile, cycles, insts);
+        let done = m.run_thread(&mut thread, &mut run_edges, cycles, insts);
         m.stats.threads += 1;
         m.stats.cycles += thread.cycles();
         if !done {
@@ -149,8 +159,21 @@ pub fn run(
         stats,
         hazards: log.list,
         hazards_dropped: log.dropped,
-        profile,
+        profile: profile_of(&run_edges),
     })
+}
+
+/// The executions of each instruction from the runs' edges: +1 at each run's first
+/// instruction, -1 past its last, so an instruction's count is the sum up to it.
+fn profile_of(run_edges: &[i64]) -> Vec<u64> {
+    let mut count = 0i64;
+    run_edges[..run_edges.len() - 1]
+        .iter()
+        .map(|&e| {
+            count += e;
+            count as u64
+        })
+        .collect()
 }
 
 /// The number of channels in `en`, channels `d` may enable.
@@ -194,104 +217,133 @@ struct Machine<'a> {
     log: &'a mut HazardLog,
     stats: &'a mut Stats,
     width: u32,
+    /// The thread's channels, `width` ones.
+    width_bits: u32,
+}
+
+/// Lane and stall counts of a thread, kept in registers while it runs.
+#[derive(Default)]
+struct Tally {
+    lanes: u64,
+    stalls: u64,
 }
 
 impl Machine<'_> {
-    /// Run one thread, counting each instruction's executions in `profile`; false if it ran
-    /// out of `budget` cycles or `inst_budget` instructions.
+    /// Run one thread, counting each instruction's executions in `run_edges` (see
+    /// [`profile_of`]); false if it ran out of `budget` cycles or `inst_budget` instructions.
+    ///
+    /// A straight-line run (see `Decoded::run_len`) that fits in both budgets executes
+    /// without a check per instruction and is counted once; otherwise (near a budget) one
+    /// instruction at a time, with the checks.
     fn run_thread(
         &mut self,
         t: &mut Thread,
-        profile: &mut [u64],
+        run_edges: &mut [i64],
         budget: u64,
         inst_budget: u64,
     ) -> bool {
-        let end = self.code.insts.len() as u32;
-        let width_bits = if self.width >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.width) - 1
-        };
-        let (code, waits) = (&self.code.insts[..], &self.code.waits[..]);
-        // As long as the code: an instruction found is counted without a second bounds check.
-        let profile = &mut profile[..code.len()];
+        let code = self.code.insts.as_slice();
+        // One longer than the code: a run's end is counted without a second bounds check.
+        let run_edges = &mut run_edges[..code.len() + 1];
         let mut pc = 0u32;
-        let (mut insts, mut lanes, mut stalls) = (0u64, 0u64, 0u64);
+        let mut insts = 0u64;
+        let mut tally = Tally::default();
         let finished = loop {
             let Some(d) = code.get(pc as usize) else {
                 break true;
             };
-            if t.now > budget {
-                break false;
-            }
-            if insts >= inst_budget {
-                break false;
-            }
-            insts += 1;
-            profile[pc as usize] += 1;
-            let pred = d.pred != Pred::None;
-            if pred {
-                self.check_flag(t, d, pc);
-            }
-            stalls += t.issue(d, waits);
-            if d.alu {
-                // Tested first, with one flag: most instructions are ALU instructions.
-                let en = self.enabled(t, d, d.pred_enables);
-                lanes += enabled_count(d, en);
-                if matches!(d.kind, Kind::Copy) {
-                    // Most ALU instructions are plain copies: one source, and inline rather
-                    // than through the big dispatch function.
-                    let valid = alu::check_sources::<1>(t, d, en, self.log, pc);
-                    alu::copy(t, d, en, valid);
-                } else {
-                    let valid = alu::check_sources::<3>(t, d, en, self.log, pc);
-                    alu::execute(t, d, en, valid);
+            let last = pc + d.run_len - 1;
+            if inst_budget - insts >= d.run_len as u64 && t.horizon() + d.run_cycles <= budget {
+                insts += d.run_len as u64;
+                run_edges[pc as usize] += 1;
+                run_edges[last as usize + 1] -= 1;
+                for (d, at) in code[pc as usize..last as usize].iter().zip(pc..) {
+                    self.step(t, d, at, &mut tally);
                 }
-                pc += 1;
-                continue;
-            }
-            match d.kind {
-                kind if kind.is_control() => {
-                    lanes += if t.mask == width_bits {
-                        self.width as u64
-                    } else {
-                        count_ones(t.mask)
-                    };
-                    pc = control::execute(t, d, pc, width_bits, end);
-                    continue;
+                pc = self.step(t, &code[last as usize], last, &mut tally);
+            } else {
+                if t.now > budget || insts >= inst_budget {
+                    break false;
                 }
-                Kind::Send(desc) => {
-                    let en = self.enabled(t, d, true);
-                    lanes += enabled_count(d, en);
-                    if self.send(t, d, &desc, en, pc) {
-                        break true;
-                    }
-                }
-                // Nop (and the ALU kinds, handled above).
-                _ => {}
+                insts += 1;
+                run_edges[pc as usize] += 1;
+                run_edges[pc as usize + 1] -= 1;
+                pc = self.step(t, d, pc, &mut tally);
             }
-            pc += 1;
         };
         self.stats.instructions += insts;
-        self.stats.lane_instructions += lanes;
-        self.stats.stall_cycles += stalls;
+        self.stats.lane_instructions += tally.lanes;
+        self.stats.stall_cycles += tally.stalls;
         finished
     }
 
-    #[inline]
-    fn enabled(&self, t: &Thread, d: &Decoded, narrow_by_pred: bool) -> u32 {
-        let mut en = d.exec_bits & (t.mask | d.mask_exempt);
-        if narrow_by_pred {
-            en &= t.pred_bits(d);
+    /// Execute instruction `d` at `pc`; returns the next pc (the code's length ends the
+    /// thread).
+    #[inline(always)]
+    fn step(&mut self, t: &mut Thread, d: &Decoded, pc: u32, tally: &mut Tally) -> u32 {
+        if d.pred != Pred::None {
+            self.check_flag(t, d, pc);
         }
-        en
+        tally.stalls += t.issue(d, &self.code.waits);
+        match d.step {
+            // Most instructions are plain copies: one source or none, and inline rather than
+            // through the big dispatch function.
+            Step::CopyImm => {
+                let en = self.enabled(t, d);
+                tally.lanes += enabled_count(d, en);
+                alu::copy_imm(t, d, en);
+            }
+            Step::Copy => {
+                let en = self.enabled(t, d);
+                tally.lanes += enabled_count(d, en);
+                let valid = alu::check_sources::<1>(t, d, en, self.log, pc);
+                alu::copy(t, d, en, valid);
+            }
+            Step::Alu => {
+                let en = self.enabled(t, d);
+                tally.lanes += enabled_count(d, en);
+                let valid = alu::check_sources::<3>(t, d, en, self.log, pc);
+                alu::execute(t, d, en, valid);
+            }
+            Step::Control => {
+                tally.lanes += if t.mask == self.width_bits {
+                    self.width as u64
+                } else {
+                    count_ones(t.mask)
+                };
+                return control::execute(t, d, pc, self.width_bits, self.code.insts.len() as u32);
+            }
+            Step::Send => {
+                let Kind::Send(desc) = d.kind else {
+                    unreachable!("a send step of another kind")
+                };
+                let en = self.enabled(t, d);
+                tally.lanes += enabled_count(d, en);
+                if self.send(t, d, &desc, en, pc) {
+                    return self.code.insts.len() as u32;
+                }
+            }
+            Step::Nop => {}
+        }
+        pc + 1
+    }
+
+    /// The channels `d` executes on (for a predicated `sel`, before the predicate chooses).
+    #[inline(always)]
+    fn enabled(&self, t: &Thread, d: &Decoded) -> u32 {
+        let en = d.exec_bits & (t.mask | d.mask_exempt);
+        if d.pred_narrows {
+            en & t.pred_bits(d)
+        } else {
+            en
+        }
     }
 
     fn check_flag(&mut self, t: &Thread, d: &Decoded, pc: u32) {
         let lanes = if matches!(d.kind, Kind::If | Kind::While | Kind::Break | Kind::Cont) {
             t.mask
         } else {
-            self.enabled(t, d, false)
+            d.exec_bits & (t.mask | d.mask_exempt)
         };
         if lanes & !t.flag_written[d.flag] != 0 {
             self.log.report(Hazard {

@@ -51,7 +51,8 @@ impl Layout {
     /// The channels of send `d` among `en`, relative to its group.
     #[inline]
     pub fn live(d: &Decoded, en: u32) -> u32 {
-        (en >> d.group) & ((1u32 << d.lanes) - 1)
+        // `en` lies within the instruction's channels.
+        en >> d.group
     }
 
     /// This layout for an execution on relative channels `live`.
@@ -96,6 +97,7 @@ impl Layout {
 /// Report payload registers that matter but were not written: the header's 8 dwords, the
 /// dwords of each per-lane parameter in lanes `live` (relative channels), any dword of
 /// block-write data.
+#[inline(always)]
 pub(super) fn check(
     t: &Thread,
     desc: &SendDesc,

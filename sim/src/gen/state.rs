@@ -45,15 +45,15 @@ pub(super) struct Thread {
     /// One bit per dword, written since the thread started: byte `k` holds dwords
     /// `8k..8k + 8` (one GRF), so the window at any dword is one unaligned 8-byte load.
     pub written: [u8; WRITTEN_BYTES],
-    /// Cycle at which each GRF's pending write completes; past the 128 GRFs, entries never
-    /// booked (so a `u8` indexes it unchecked and [`super::decode::NO_WAIT`] waits for 0).
+    /// Cycle at which each GRF's pending write completes, then each flag's
+    /// ([`super::decode::FLAG_READY`]); the other entries are never waited for (so a `u8`
+    /// indexes it unchecked, [`super::decode::NO_WAIT`] waits for 0 and
+    /// [`super::decode::NO_BOOK`] books harmlessly).
     pub ready: [u64; 256],
     /// f0.0, f0.1, f1.0, f1.1: one bit per channel.
     pub flags: [u32; 4],
     /// Written-ness of each flag bit.
     pub flag_written: [u32; 4],
-    /// Cycle at which each flag's pending write completes.
-    pub flag_ready: [u64; 4],
     /// Channels enabled by control flow.
     pub mask: u32,
     /// The control-flow stack.
@@ -80,7 +80,6 @@ impl Thread {
             ready: [0; 256],
             flags: [0; 4],
             flag_written: [0; 4],
-            flag_ready: [0; 4],
             mask: 0,
             stack: Vec::with_capacity(depth + 1),
             scratch: vec![0; scratch_dwords],
@@ -123,7 +122,6 @@ impl Thread {
         self.ready = [0; 256];
         self.flags = [0; 4];
         self.flag_written = [0; 4];
-        self.flag_ready = [0; 4];
         self.stack.clear();
         self.scratch[..self.scratch_high].fill(0);
         let words = self
@@ -201,44 +199,63 @@ impl Thread {
         (self.flags[d.flag] ^ d.pred_invert) | d.pred_free
     }
 
-    /// Scoreboard: wait for every register (`d.waits`, then the rest of `d`'s list in
-    /// `more_waits`, [`super::decode::Code::waits`]) and flag `d` touches, issue it, and book
-    /// its results. Returns the stall cycles.
-    #[inline]
+    /// Scoreboard: wait for every register and flag `d` touches (`d.waits`, then the rest
+    /// of its list in `more_waits`, [`super::decode::Code::waits`]), issue it, and book its
+    /// results. Returns the stall cycles.
+    ///
+    /// Branch-free but for the rare long lists: an instruction with no result (latency 0)
+    /// books only the unused entry, and raising `last_ready` to its start changes no cycle
+    /// count, `now` being past it.
+    #[inline(always)]
     pub fn issue(&mut self, d: &Decoded, more_waits: &[u8]) -> u64 {
+        if d.long_lists {
+            return self.issue_long(d, more_waits);
+        }
+        let mut start = self.now;
+        for &g in &d.waits {
+            start = start.max(self.ready[g as usize]);
+        }
+        let stall = start - self.now;
+        self.now = start + d.issue as u64;
+        let done = start + d.latency as u64;
+        for &g in &d.books {
+            self.ready[g as usize] = done;
+        }
+        self.last_ready = self.last_ready.max(done);
+        stall
+    }
+
+    /// [`Thread::issue`] for an instruction whose lists go past `d.waits` or `d.books`.
+    #[cold]
+    #[inline(never)]
+    fn issue_long(&mut self, d: &Decoded, more_waits: &[u8]) -> u64 {
         let mut start = self.now;
         for &g in &d.waits {
             start = start.max(self.ready[g as usize]);
         }
         let (first, end) = (d.more_waits.0 as usize, d.more_waits.1 as usize);
-        // Tested first: most instructions have no more, and taking the empty slice is not free.
-        if first != end {
-            for w in more_waits[first..end].chunks_exact(WAIT_CHUNK) {
-                for &g in w {
-                    start = start.max(self.ready[g as usize]);
-                }
+        for w in more_waits[first..end].chunks_exact(WAIT_CHUNK) {
+            for &g in w {
+                start = start.max(self.ready[g as usize]);
             }
-        }
-        if d.flag_wait {
-            start = start.max(self.flag_ready[d.flag]);
         }
         let stall = start - self.now;
         self.now = start + d.issue as u64;
-        if d.latency > 0 {
-            let done = start + d.latency as u64;
-            let (first, count) = (d.writes.first as usize, d.writes.count as usize);
-            // One GRF (SIMD8) and two (SIMD16) are the common cases: straight stores.
-            match count {
-                1 => self.ready[first] = done,
-                2 => self.ready[first..first + 2].copy_from_slice(&[done; 2]),
-                _ => self.ready[first..first + count].fill(done),
-            }
-            if d.cmod.is_some() {
-                self.flag_ready[d.flag] = done;
-            }
-            self.last_ready = self.last_ready.max(done);
+        let done = start + d.latency as u64;
+        for &g in &d.books {
+            self.ready[g as usize] = done;
         }
+        let (first, count) = (d.more_books.first as usize, d.more_books.count as usize);
+        self.ready[first..first + count].fill(done);
+        self.last_ready = self.last_ready.max(done);
         stall
+    }
+
+    /// A bound on the cycle count at which any instruction issued from now on can start
+    /// (no register or flag is booked past `last_ready`).
+    #[inline]
+    pub fn horizon(&self) -> u64 {
+        self.now.max(self.last_ready)
     }
 
     /// The thread's cycle count so far.
