@@ -27,14 +27,15 @@
 //!   [`Plant::GenSpillOptimisticOnly`] considers only optimistically pushed ones). Spill
 //!   temporaries and unshared payloads are never candidates; with none left it is
 //!   [`CompileError::NoRegisterToSpill`]. Then start over —
-//!   but not from scratch: liveness is solved once, and the live intervals
+//!   but not from scratch: liveness is solved once (or taken from dead-code elimination's
+//!   last round, [`allocate_with_liveness`]), and the live intervals
 //!   ([`super::intervals`]) and the interference graph ([`super::interference`]) are carried
 //!   through each spill (spill code is block-local and touches only fresh temporaries), as are
 //!   the spill costs; each round colours afresh.
 
 use super::interference::Interference;
 use super::intervals::Intervals;
-use super::liveness::{self, BitSet};
+use super::liveness::{self, BitSet, Liveness};
 use super::spill::{assign_slots, spill_regs, Moved, MAX_SPILL_GRFS};
 use super::vinst::{VProgram, VReg};
 use super::CompileError;
@@ -92,12 +93,25 @@ pub fn allocate(
     h: &GenHeuristics,
     plants: Plants,
 ) -> Result<Allocation, CompileError> {
-    CTX.with_borrow_mut(|ctx| allocate_in(ctx, p, grfs, h, plants))
+    allocate_with_liveness(p, None, grfs, h, plants)
+}
+
+/// [`allocate`], given the liveness of `p` if it is at hand (dead-code elimination's last
+/// round computes it).
+pub fn allocate_with_liveness(
+    p: &mut VProgram,
+    live: Option<Liveness>,
+    grfs: u32,
+    h: &GenHeuristics,
+    plants: Plants,
+) -> Result<Allocation, CompileError> {
+    CTX.with_borrow_mut(|ctx| allocate_in(ctx, p, live, grfs, h, plants))
 }
 
 fn allocate_in(
     ctx: &mut Ctx,
     p: &mut VProgram,
+    mut live: Option<Liveness>,
     grfs: u32,
     h: &GenHeuristics,
     plants: Plants,
@@ -127,7 +141,10 @@ fn allocate_in(
         profile::time(Phase::Liveness, || {
             match first_new {
                 None => {
-                    let l = liveness::compute(p).ok_or(CompileError::Unstructured)?;
+                    let l = match live.take() {
+                        Some(l) => l,
+                        None => liveness::compute(p).ok_or(CompileError::Unstructured)?,
+                    };
                     *intervals = Intervals::new(p, &l);
                 }
                 Some(first) => intervals.after_spill(p, moved, last_spilled, first),
