@@ -4,16 +4,26 @@
 //! Repeats until nothing changes, since removing one use can kill another definition; but
 //! a round whose dead instructions read no register changes no liveness (their writes were
 //! dead), so nothing new can die and the round that would find that out is not run.
+//!
+//! A last round that finds nothing dead has computed the liveness of the program as it is
+//! left: [`eliminate_dead_code_keeping_liveness`] hands it on, so that the allocator does not
+//! compute it again.
 
-use super::liveness;
+use super::liveness::{self, Liveness};
 use super::vinst::VProgram;
 
 /// Removes dead instructions from `p`; returns how many.
 pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
+    eliminate_dead_code_keeping_liveness(p).0
+}
+
+/// Removes dead instructions from `p`; returns how many, and the liveness of `p` as left when
+/// the last round computed it (`None` when that round removed instructions).
+pub fn eliminate_dead_code_keeping_liveness(p: &mut VProgram) -> (usize, Option<Liveness>) {
     let mut removed = 0;
     loop {
         let Some(live) = liveness::compute(p) else {
-            return removed;
+            return (removed, None);
         };
         let mut dead = vec![false; p.insts.len()];
         let mut any = false;
@@ -42,7 +52,7 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
             }
         }
         if !any {
-            return removed;
+            return (removed, Some(live));
         }
         let mut k = 0;
         p.insts.retain(|_| {
@@ -52,7 +62,7 @@ pub fn eliminate_dead_code(p: &mut VProgram) -> usize {
         });
         removed += dead.iter().filter(|&&d| d).count();
         if !reads {
-            return removed;
+            return (removed, None);
         }
     }
 }

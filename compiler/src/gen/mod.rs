@@ -188,7 +188,8 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
             "dispatch width must be 8 or 16".into(),
         ));
     }
-    let mut v = profile::time(Phase::Lower, || {
+    // The liveness of `v` as dead-code elimination last saw it, while `v` is unchanged since.
+    let (mut v, mut live) = profile::time(Phase::Lower, || {
         let mut v = lower::lower(
             &p.func,
             &p.dispatch.textures,
@@ -196,15 +197,15 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
             opts.gen,
             opts.plants,
         )?;
-        dce::eliminate_dead_code(&mut v);
-        Ok(v)
+        let (_, live) = dce::eliminate_dead_code_keeping_liveness(&mut v);
+        Ok((v, live))
     })?;
     let trimmed = if opts.opt_zero_samples {
         profile::time(Phase::Opt, || {
             let n = zero_samples::opt_zero_samples(&mut v, opts.plants);
             // Nothing trimmed, nothing changed: the code is as dead-code elimination left it.
             if n > 0 {
-                dce::eliminate_dead_code(&mut v);
+                live = dce::eliminate_dead_code_keeping_liveness(&mut v).1;
             }
             n
         })
@@ -212,7 +213,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         0
     };
     let grfs = opts.grfs.min(128 - ra::FIRST_GRF as u32);
-    let a = ra::allocate(&mut v, grfs, &opts.heuristics, opts.plants)?;
+    let a = ra::allocate_with_liveness(&mut v, live, grfs, &opts.heuristics, opts.plants)?;
     let scratch = v.var_scratch_grfs + a.slot_grfs;
     if scratch > SCRATCH_GRFS {
         return Err(CompileError::ScratchOverflow { needed: scratch });
