@@ -208,6 +208,9 @@ pub struct Code {
     pub phi_insts: Vec<Inst>,
     /// Source value ids ([`NONE`]: no source for that predecessor).
     pub phi_srcs: Vec<u32>,
+    /// Per value: how many of its slot's components any instruction writing it may leave
+    /// nonzero (the rest stay 0 in every lane), so that writes blend only those.
+    pub value_comps: Vec<u8>,
     /// Interned variable types.
     pub types: Types,
     /// Per variable: (first word in the variable storage, words).
@@ -246,6 +249,7 @@ impl Code {
         self.phi_dsts.clear();
         self.phi_insts.clear();
         self.phi_srcs.clear();
+        self.value_comps.clear();
         self.types.clear();
         self.vars.clear();
         self.var_types.clear();

@@ -416,11 +416,14 @@ impl Group<'_> {
         self.live & !self.active == 0
     }
 
-    /// Writes `out` to slot `dst` in the active lanes.
+    /// Writes `out` to slot `dst` in the active lanes. Past the components any writer of
+    /// `dst` may leave nonzero ([`Code::value_comps`]) `out` and the slot are 0 in every lane,
+    /// so only the components before are written once the slot has been written in the group.
     #[inline(always)]
     fn set(&mut self, dst: u32, out: &[Lanes; 4]) {
         let (active, all_here) = (self.active, self.all_here());
         let epoch = self.epoch;
+        let comps = usize::from(self.code.value_comps[dst as usize]);
         let s = &mut self.vals[dst as usize];
         if s.epoch != epoch {
             // No lane has written it in this group: nothing in it is anyone's value.
@@ -433,10 +436,12 @@ impl Group<'_> {
         }
         s.defined |= active;
         if all_here {
-            s.c = *out;
+            for (d, o) in s.c.iter_mut().zip(out).take(comps) {
+                *d = *o;
+            }
         } else {
             let keep = lane_bits(!active);
-            for (d, o) in s.c.iter_mut().zip(out) {
+            for (d, o) in s.c.iter_mut().zip(out).take(comps) {
                 blend(d, o, &keep);
             }
         }

@@ -47,6 +47,7 @@ impl Code {
             .filter(|&n| n < NONE)
             .ok_or_else(|| malformed("function", "too many values"))?;
         self.nregs = f.regs.len() as u32;
+        self.value_comps(f);
         for (var, ty) in f.vars.iter() {
             let words = ty.words();
             let id = self.types.intern(ty);
@@ -59,6 +60,60 @@ impl Code {
                 .ok_or_else(|| malformed(var, "local variables too large"))?;
         }
         self.list(p, &f.body)
+    }
+
+    /// Fills [`Code::value_comps`]: what each writer of a value leaves nonzero, phis taking
+    /// the most of their sources (to a fixpoint, as loop phis read later phis).
+    fn value_comps(&mut self, f: &Function) {
+        let comps = &mut self.value_comps;
+        comps.resize(f.values.len() + 1, 0);
+        let mut phis = false;
+        for d in f.insts.values() {
+            let Some(v) = d.result.expand().filter(|v| v.index() < f.values.len()) else {
+                continue;
+            };
+            let n = match &d.kind {
+                InstKind::Phi { .. } => {
+                    phis = true;
+                    0
+                }
+                InstKind::Const { bits } => {
+                    bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1) as u8
+                }
+                InstKind::Alu { .. }
+                | InstKind::Vec { .. }
+                | InstKind::Mov { .. }
+                | InstKind::LoadUniform { .. }
+                | InstKind::LoadBuffer { .. }
+                | InstKind::LoadDeref { .. } => slot_comps(f.ty(v)).unwrap_or(4),
+                InstKind::InvocationId => 1,
+                InstKind::DerefVar { .. }
+                | InstKind::DerefArray { .. }
+                | InstKind::DerefStruct { .. }
+                | InstKind::DerefCast { .. } => 3,
+                _ => 4,
+            };
+            comps[v.index()] = comps[v.index()].max(n);
+        }
+        let mut changed = phis;
+        while changed {
+            changed = false;
+            for d in f.insts.values() {
+                let (InstKind::Phi { sources }, Some(v)) = (&d.kind, d.result.expand()) else {
+                    continue;
+                };
+                if v.index() >= f.values.len() {
+                    continue;
+                }
+                for s in sources {
+                    let n = comps.get(s.value.index()).copied().unwrap_or(0);
+                    if n > comps[v.index()] {
+                        comps[v.index()] = n;
+                        changed = true;
+                    }
+                }
+            }
+        }
     }
 
     fn pc(&self) -> u32 {
