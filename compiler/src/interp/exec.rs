@@ -490,8 +490,16 @@ impl Group<'_> {
                 let c = self.code.consts[k as usize];
                 self.set(dst, &c.map(|x| [x; LANES]));
             }
-            Op::Alu1 { op, comps, dst, a } => {
-                self.need(a, pc);
+            Op::Alu1 {
+                op,
+                comps,
+                checked,
+                dst,
+                a,
+            } => {
+                if checked {
+                    self.need(a, pc);
+                }
                 let a = &self.vals[a as usize].c;
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
@@ -502,12 +510,15 @@ impl Group<'_> {
             Op::Alu2 {
                 op,
                 comps,
+                checked,
                 dst,
                 a,
                 b,
             } => {
-                self.need(a, pc);
-                self.need(b, pc);
+                if checked {
+                    self.need(a, pc);
+                    self.need(b, pc);
+                }
                 let (a, b) = (&self.vals[a as usize].c, &self.vals[b as usize].c);
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
@@ -518,12 +529,15 @@ impl Group<'_> {
             Op::Alu3 {
                 op,
                 comps,
+                checked,
                 dst,
                 args: [a, b, c],
             } => {
-                self.need(a, pc);
-                self.need(b, pc);
-                self.need(c, pc);
+                if checked {
+                    self.need(a, pc);
+                    self.need(b, pc);
+                    self.need(c, pc);
+                }
                 let [a, b, c] = [a, b, c].map(|v| &self.vals[v as usize].c);
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
@@ -531,20 +545,30 @@ impl Group<'_> {
                 }
                 self.set(dst, &out);
             }
-            Op::Vec { comps, dst, args } => {
-                for &a in &args[..comps as usize] {
-                    self.need(a, pc);
+            Op::Vec {
+                comps,
+                checked,
+                dst,
+                args,
+            } => {
+                if checked {
+                    for &a in &args[..comps as usize] {
+                        self.need(a, pc);
+                    }
                 }
                 let out = per_lane(comps, |k, l| self.comp(args[k], 0)[l]);
                 self.set(dst, &out);
             }
             Op::Mov {
                 comps,
+                checked,
                 swizzle,
                 dst,
                 src,
             } => {
-                self.need(src, pc);
+                if checked {
+                    self.need(src, pc);
+                }
                 let out = per_lane(comps, |k, l| self.comp(src, swizzle[k] as usize & 3)[l]);
                 self.set(dst, &out);
             }
@@ -599,8 +623,15 @@ impl Group<'_> {
                     }
                 }
             }
-            Op::StoreOutput { comps, slot, value } => {
-                self.need(value, pc);
+            Op::StoreOutput {
+                comps,
+                checked,
+                slot,
+                value,
+            } => {
+                if checked {
+                    self.need(value, pc);
+                }
                 let n = self.d.outputs;
                 if n != 0 {
                     for l in lanes_of(self.active) {
@@ -698,8 +729,14 @@ impl Group<'_> {
                 let v = self.st.regs[reg as usize];
                 self.set(dst, &v);
             }
-            Op::StoreReg { reg, value } => {
-                self.need(value, pc);
+            Op::StoreReg {
+                checked,
+                reg,
+                value,
+            } => {
+                if checked {
+                    self.need(value, pc);
+                }
                 let keep = lane_bits(!self.active & self.live);
                 let v = &self.vals[value as usize].c;
                 for (r, v) in self.st.regs[reg as usize].iter_mut().zip(v) {
@@ -707,11 +744,14 @@ impl Group<'_> {
                 }
             }
             Op::Branch {
+                checked,
                 cond,
                 else_pc,
                 node,
             } => {
-                self.need(cond, pc);
+                if checked {
+                    self.need(cond, pc);
+                }
                 let c = self.comp(cond, 0);
                 let taken = lanes_where(self.active, |l| c[l] != 0);
                 let other = self.active & !taken;
