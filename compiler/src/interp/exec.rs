@@ -324,7 +324,7 @@ impl Group<'_> {
                 pc = self.schedule();
                 continue;
             }
-            pc = self.step::<STATS>(ops[pc as usize], pc);
+            pc = self.step::<STATS>(&ops[pc as usize], pc);
         }
     }
 
@@ -471,8 +471,8 @@ impl Group<'_> {
 
     /// Executes the op at `pc` in the active lanes; the next pc.
     #[inline(always)]
-    fn step<const STATS: bool>(&mut self, op: Op, pc: u32) -> u32 {
-        match op {
+    fn step<const STATS: bool>(&mut self, op: &Op, pc: u32) -> u32 {
+        match *op {
             Op::Enter { block, insts } => {
                 self.charge(u64::from(insts), pc);
                 self.enter(block, insts);
