@@ -416,6 +416,32 @@ impl Group<'_> {
         self.live & !self.active == 0
     }
 
+    /// [`Group::set`] of a one-component result (most are), without a loop over components.
+    #[inline(always)]
+    fn set_scalar(&mut self, dst: u32, out: &Lanes) {
+        if self.code.value_comps[dst as usize] > 1 {
+            // Another writer of `dst` writes more: the general rule.
+            self.set(dst, &[*out, [0; LANES], [0; LANES], [0; LANES]]);
+            return;
+        }
+        let (active, all_here) = (self.active, self.all_here());
+        let epoch = self.epoch;
+        let s = &mut self.vals[dst as usize];
+        if s.epoch != epoch {
+            *s = Slot {
+                c: [*out, [0; LANES], [0; LANES], [0; LANES]],
+                epoch,
+                defined: active,
+            };
+        } else if all_here {
+            s.defined |= active;
+            s.c[0] = *out;
+        } else {
+            s.defined |= active;
+            blend(&mut s.c[0], out, &lane_bits(!active));
+        }
+    }
+
     /// Writes `out` to slot `dst` in the active lanes. Past the components any writer of
     /// `dst` may leave nonzero ([`Code::value_comps`]) `out` and the slot are 0 in every lane,
     /// so only the components before are written once the slot has been written in the group.
@@ -501,6 +527,11 @@ impl Group<'_> {
                     self.need(a, pc);
                 }
                 let a = &self.vals[a as usize].c;
+                if comps == 1 {
+                    let out = op.eval_lanes(&a[0], &a[0], &a[0]);
+                    self.set_scalar(dst, &out);
+                    return pc + 1;
+                }
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
                     out[k] = op.eval_lanes(&a[k], &a[k], &a[k]);
@@ -520,6 +551,11 @@ impl Group<'_> {
                     self.need(b, pc);
                 }
                 let (a, b) = (&self.vals[a as usize].c, &self.vals[b as usize].c);
+                if comps == 1 {
+                    let out = op.eval_lanes(&a[0], &b[0], &b[0]);
+                    self.set_scalar(dst, &out);
+                    return pc + 1;
+                }
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
                     out[k] = op.eval_lanes(&a[k], &b[k], &b[k]);
@@ -539,6 +575,11 @@ impl Group<'_> {
                     self.need(c, pc);
                 }
                 let [a, b, c] = [a, b, c].map(|v| &self.vals[v as usize].c);
+                if comps == 1 {
+                    let out = op.eval_lanes(&a[0], &b[0], &c[0]);
+                    self.set_scalar(dst, &out);
+                    return pc + 1;
+                }
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
                     out[k] = op.eval_lanes(&a[k], &b[k], &c[k]);
@@ -879,6 +920,8 @@ impl Group<'_> {
         // The other lanes are set aside while these run.
         let active = self.active;
         self.active = lanes;
+        // Every source is checked before any result is written (a lane failing a later check
+        // is dropped, so what it wrote would not matter).
         for (k, &src) in srcs.iter().enumerate() {
             let have = if (src as usize) < self.vals.len() {
                 self.defined(src)
@@ -893,10 +936,17 @@ impl Group<'_> {
                     phi_fault(code, block, pred, first_phi + k, src),
                 );
             }
-            if !t.reads_own_results && self.active != 0 {
-                // No phi reads another's result: each is written as soon as it is read.
-                let c = self.vals[src as usize].c;
-                self.set(dsts[k], &c);
+        }
+        if !t.reads_own_results && self.active != 0 {
+            // No phi reads another's result: each is written as soon as it is read.
+            for (&src, &dst) in srcs.iter().zip(dsts) {
+                if code.value_comps[dst as usize] == 1 {
+                    let c = self.vals[src as usize].c[0];
+                    self.set_scalar(dst, &c);
+                } else {
+                    let c = self.vals[src as usize].c;
+                    self.set(dst, &c);
+                }
             }
         }
         if t.reads_own_results && self.active != 0 {
