@@ -7,7 +7,9 @@ use crate::ir::{AluOp, Inst};
 /// "No block" / "no source" in the tables.
 pub const NONE: u32 = u32::MAX;
 
-/// One step of lowered code. Value operands are value ids (slot indices).
+/// One step of lowered code. Value operands are value ids (slot indices). A `checked` op may
+/// read a value some invocation has not defined, so it checks its operands; the others read
+/// only values every path to them defines ([`super::lower`] works out which).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum Op {
@@ -31,12 +33,14 @@ pub enum Op {
     Alu1 {
         op: AluOp,
         comps: u8,
+        checked: bool,
         dst: u32,
         a: u32,
     },
     Alu2 {
         op: AluOp,
         comps: u8,
+        checked: bool,
         dst: u32,
         a: u32,
         b: u32,
@@ -44,16 +48,19 @@ pub enum Op {
     Alu3 {
         op: AluOp,
         comps: u8,
+        checked: bool,
         dst: u32,
         args: [u32; 3],
     },
     Vec {
         comps: u8,
+        checked: bool,
         dst: u32,
         args: [u32; 4],
     },
     Mov {
         comps: u8,
+        checked: bool,
         swizzle: [u8; 4],
         dst: u32,
         src: u32,
@@ -80,6 +87,7 @@ pub enum Op {
     },
     StoreOutput {
         comps: u8,
+        checked: bool,
         slot: u32,
         value: u32,
     },
@@ -122,11 +130,13 @@ pub enum Op {
         reg: u32,
     },
     StoreReg {
+        checked: bool,
         reg: u32,
         value: u32,
     },
     /// Falls through when `cond` is true, else jumps to `else_pc`; `node` numbers the `if`.
     Branch {
+        checked: bool,
         cond: u32,
         else_pc: u32,
         node: u32,
@@ -208,6 +218,9 @@ pub struct Code {
     pub phi_insts: Vec<Inst>,
     /// Source value ids ([`NONE`]: no source for that predecessor).
     pub phi_srcs: Vec<u32>,
+    /// Per value: how many of its slot's components any instruction writing it may leave
+    /// nonzero (the rest stay 0 in every lane), so that writes blend only those.
+    pub value_comps: Vec<u8>,
     /// Interned variable types.
     pub types: Types,
     /// Per variable: (first word in the variable storage, words).
@@ -226,6 +239,14 @@ pub struct Code {
     pub loop_nodes: u32,
     /// Scratch: innermost-last (header pc, loop node) of the loops being lowered.
     pub(super) loops: Vec<(u32, u32)>,
+    /// Scratch: the values defined on every path to the op being lowered, as bits.
+    pub(super) known: Vec<u64>,
+    /// Scratch: copies of `known` set aside (`if` sides; per loop, what every `break` of it
+    /// knows), each `known.len()` words.
+    pub(super) known_saved: Vec<u64>,
+    /// Scratch: innermost-last, where each loop being lowered keeps in `known_saved` what its
+    /// `break`s know, and whether it has one.
+    pub(super) loop_known: Vec<(usize, bool)>,
     /// Scratch: (loop depth, op index) of `break` jumps waiting for their loop's exit.
     pub(super) breaks: Vec<(usize, usize)>,
     /// Scratch: phi instructions of the block being lowered.
@@ -246,10 +267,14 @@ impl Code {
         self.phi_dsts.clear();
         self.phi_insts.clear();
         self.phi_srcs.clear();
+        self.value_comps.clear();
         self.types.clear();
         self.vars.clear();
         self.var_types.clear();
         self.loops.clear();
+        self.known.clear();
+        self.known_saved.clear();
+        self.loop_known.clear();
         self.breaks.clear();
         self.block_phis.clear();
         self.sorted_dsts.clear();

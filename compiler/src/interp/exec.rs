@@ -324,7 +324,7 @@ impl Group<'_> {
                 pc = self.schedule();
                 continue;
             }
-            pc = self.step::<STATS>(ops[pc as usize], pc);
+            pc = self.step::<STATS>(&ops[pc as usize], pc);
         }
     }
 
@@ -416,11 +416,40 @@ impl Group<'_> {
         self.live & !self.active == 0
     }
 
-    /// Writes `out` to slot `dst` in the active lanes.
+    /// [`Group::set`] of a one-component result (most are), without a loop over components.
+    #[inline(always)]
+    fn set_scalar(&mut self, dst: u32, out: &Lanes) {
+        if self.code.value_comps[dst as usize] > 1 {
+            // Another writer of `dst` writes more: the general rule.
+            self.set(dst, &[*out, [0; LANES], [0; LANES], [0; LANES]]);
+            return;
+        }
+        let (active, all_here) = (self.active, self.all_here());
+        let epoch = self.epoch;
+        let s = &mut self.vals[dst as usize];
+        if s.epoch != epoch {
+            *s = Slot {
+                c: [*out, [0; LANES], [0; LANES], [0; LANES]],
+                epoch,
+                defined: active,
+            };
+        } else if all_here {
+            s.defined |= active;
+            s.c[0] = *out;
+        } else {
+            s.defined |= active;
+            blend(&mut s.c[0], out, &lane_bits(!active));
+        }
+    }
+
+    /// Writes `out` to slot `dst` in the active lanes. Past the components any writer of
+    /// `dst` may leave nonzero ([`Code::value_comps`]) `out` and the slot are 0 in every lane,
+    /// so only the components before are written once the slot has been written in the group.
     #[inline(always)]
     fn set(&mut self, dst: u32, out: &[Lanes; 4]) {
         let (active, all_here) = (self.active, self.all_here());
         let epoch = self.epoch;
+        let comps = usize::from(self.code.value_comps[dst as usize]);
         let s = &mut self.vals[dst as usize];
         if s.epoch != epoch {
             // No lane has written it in this group: nothing in it is anyone's value.
@@ -433,10 +462,12 @@ impl Group<'_> {
         }
         s.defined |= active;
         if all_here {
-            s.c = *out;
+            for (d, o) in s.c.iter_mut().zip(out).take(comps) {
+                *d = *o;
+            }
         } else {
             let keep = lane_bits(!active);
-            for (d, o) in s.c.iter_mut().zip(out) {
+            for (d, o) in s.c.iter_mut().zip(out).take(comps) {
                 blend(d, o, &keep);
             }
         }
@@ -466,8 +497,8 @@ impl Group<'_> {
 
     /// Executes the op at `pc` in the active lanes; the next pc.
     #[inline(always)]
-    fn step<const STATS: bool>(&mut self, op: Op, pc: u32) -> u32 {
-        match op {
+    fn step<const STATS: bool>(&mut self, op: &Op, pc: u32) -> u32 {
+        match *op {
             Op::Enter { block, insts } => {
                 self.charge(u64::from(insts), pc);
                 self.enter(block, insts);
@@ -485,9 +516,22 @@ impl Group<'_> {
                 let c = self.code.consts[k as usize];
                 self.set(dst, &c.map(|x| [x; LANES]));
             }
-            Op::Alu1 { op, comps, dst, a } => {
-                self.need(a, pc);
+            Op::Alu1 {
+                op,
+                comps,
+                checked,
+                dst,
+                a,
+            } => {
+                if checked {
+                    self.need(a, pc);
+                }
                 let a = &self.vals[a as usize].c;
+                if comps == 1 {
+                    let out = op.eval_lanes(&a[0], &a[0], &a[0]);
+                    self.set_scalar(dst, &out);
+                    return pc + 1;
+                }
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
                     out[k] = op.eval_lanes(&a[k], &a[k], &a[k]);
@@ -497,13 +541,21 @@ impl Group<'_> {
             Op::Alu2 {
                 op,
                 comps,
+                checked,
                 dst,
                 a,
                 b,
             } => {
-                self.need(a, pc);
-                self.need(b, pc);
+                if checked {
+                    self.need(a, pc);
+                    self.need(b, pc);
+                }
                 let (a, b) = (&self.vals[a as usize].c, &self.vals[b as usize].c);
+                if comps == 1 {
+                    let out = op.eval_lanes(&a[0], &b[0], &b[0]);
+                    self.set_scalar(dst, &out);
+                    return pc + 1;
+                }
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
                     out[k] = op.eval_lanes(&a[k], &b[k], &b[k]);
@@ -513,33 +565,51 @@ impl Group<'_> {
             Op::Alu3 {
                 op,
                 comps,
+                checked,
                 dst,
                 args: [a, b, c],
             } => {
-                self.need(a, pc);
-                self.need(b, pc);
-                self.need(c, pc);
+                if checked {
+                    self.need(a, pc);
+                    self.need(b, pc);
+                    self.need(c, pc);
+                }
                 let [a, b, c] = [a, b, c].map(|v| &self.vals[v as usize].c);
+                if comps == 1 {
+                    let out = op.eval_lanes(&a[0], &b[0], &c[0]);
+                    self.set_scalar(dst, &out);
+                    return pc + 1;
+                }
                 let mut out = [[0; LANES]; 4];
                 for k in 0..comps as usize {
                     out[k] = op.eval_lanes(&a[k], &b[k], &c[k]);
                 }
                 self.set(dst, &out);
             }
-            Op::Vec { comps, dst, args } => {
-                for &a in &args[..comps as usize] {
-                    self.need(a, pc);
+            Op::Vec {
+                comps,
+                checked,
+                dst,
+                args,
+            } => {
+                if checked {
+                    for &a in &args[..comps as usize] {
+                        self.need(a, pc);
+                    }
                 }
                 let out = per_lane(comps, |k, l| self.comp(args[k], 0)[l]);
                 self.set(dst, &out);
             }
             Op::Mov {
                 comps,
+                checked,
                 swizzle,
                 dst,
                 src,
             } => {
-                self.need(src, pc);
+                if checked {
+                    self.need(src, pc);
+                }
                 let out = per_lane(comps, |k, l| self.comp(src, swizzle[k] as usize & 3)[l]);
                 self.set(dst, &out);
             }
@@ -594,8 +664,15 @@ impl Group<'_> {
                     }
                 }
             }
-            Op::StoreOutput { comps, slot, value } => {
-                self.need(value, pc);
+            Op::StoreOutput {
+                comps,
+                checked,
+                slot,
+                value,
+            } => {
+                if checked {
+                    self.need(value, pc);
+                }
                 let n = self.d.outputs;
                 if n != 0 {
                     for l in lanes_of(self.active) {
@@ -693,8 +770,14 @@ impl Group<'_> {
                 let v = self.st.regs[reg as usize];
                 self.set(dst, &v);
             }
-            Op::StoreReg { reg, value } => {
-                self.need(value, pc);
+            Op::StoreReg {
+                checked,
+                reg,
+                value,
+            } => {
+                if checked {
+                    self.need(value, pc);
+                }
                 let keep = lane_bits(!self.active & self.live);
                 let v = &self.vals[value as usize].c;
                 for (r, v) in self.st.regs[reg as usize].iter_mut().zip(v) {
@@ -702,11 +785,14 @@ impl Group<'_> {
                 }
             }
             Op::Branch {
+                checked,
                 cond,
                 else_pc,
                 node,
             } => {
-                self.need(cond, pc);
+                if checked {
+                    self.need(cond, pc);
+                }
                 let c = self.comp(cond, 0);
                 let taken = lanes_where(self.active, |l| c[l] != 0);
                 let other = self.active & !taken;
@@ -834,6 +920,8 @@ impl Group<'_> {
         // The other lanes are set aside while these run.
         let active = self.active;
         self.active = lanes;
+        // Every source is checked before any result is written (a lane failing a later check
+        // is dropped, so what it wrote would not matter).
         for (k, &src) in srcs.iter().enumerate() {
             let have = if (src as usize) < self.vals.len() {
                 self.defined(src)
@@ -848,10 +936,17 @@ impl Group<'_> {
                     phi_fault(code, block, pred, first_phi + k, src),
                 );
             }
-            if !t.reads_own_results && self.active != 0 {
-                // No phi reads another's result: each is written as soon as it is read.
-                let c = self.vals[src as usize].c;
-                self.set(dsts[k], &c);
+        }
+        if !t.reads_own_results && self.active != 0 {
+            // No phi reads another's result: each is written as soon as it is read.
+            for (&src, &dst) in srcs.iter().zip(dsts) {
+                if code.value_comps[dst as usize] == 1 {
+                    let c = self.vals[src as usize].c[0];
+                    self.set_scalar(dst, &c);
+                } else {
+                    let c = self.vals[src as usize].c;
+                    self.set(dst, &c);
+                }
             }
         }
         if t.reads_own_results && self.active != 0 {

@@ -47,6 +47,8 @@ impl Code {
             .filter(|&n| n < NONE)
             .ok_or_else(|| malformed("function", "too many values"))?;
         self.nregs = f.regs.len() as u32;
+        self.value_comps(f);
+        self.known.resize((f.values.len() + 1).div_ceil(64), 0);
         for (var, ty) in f.vars.iter() {
             let words = ty.words();
             let id = self.types.intern(ty);
@@ -59,6 +61,60 @@ impl Code {
                 .ok_or_else(|| malformed(var, "local variables too large"))?;
         }
         self.list(p, &f.body)
+    }
+
+    /// Fills [`Code::value_comps`]: what each writer of a value leaves nonzero, phis taking
+    /// the most of their sources (to a fixpoint, as loop phis read later phis).
+    fn value_comps(&mut self, f: &Function) {
+        let comps = &mut self.value_comps;
+        comps.resize(f.values.len() + 1, 0);
+        let mut phis = false;
+        for d in f.insts.values() {
+            let Some(v) = d.result.expand().filter(|v| v.index() < f.values.len()) else {
+                continue;
+            };
+            let n = match &d.kind {
+                InstKind::Phi { .. } => {
+                    phis = true;
+                    0
+                }
+                InstKind::Const { bits } => {
+                    bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1) as u8
+                }
+                InstKind::Alu { .. }
+                | InstKind::Vec { .. }
+                | InstKind::Mov { .. }
+                | InstKind::LoadUniform { .. }
+                | InstKind::LoadBuffer { .. }
+                | InstKind::LoadDeref { .. } => slot_comps(f.ty(v)).unwrap_or(4),
+                InstKind::InvocationId => 1,
+                InstKind::DerefVar { .. }
+                | InstKind::DerefArray { .. }
+                | InstKind::DerefStruct { .. }
+                | InstKind::DerefCast { .. } => 3,
+                _ => 4,
+            };
+            comps[v.index()] = comps[v.index()].max(n);
+        }
+        let mut changed = phis;
+        while changed {
+            changed = false;
+            for d in f.insts.values() {
+                let (InstKind::Phi { sources }, Some(v)) = (&d.kind, d.result.expand()) else {
+                    continue;
+                };
+                if v.index() >= f.values.len() {
+                    continue;
+                }
+                for s in sources {
+                    let n = comps.get(s.value.index()).copied().unwrap_or(0);
+                    if n > comps[v.index()] {
+                        comps[v.index()] = n;
+                        changed = true;
+                    }
+                }
+            }
+        }
     }
 
     fn pc(&self) -> u32 {
@@ -89,17 +145,28 @@ impl Code {
                     let branch = self.ops.len();
                     self.emit(
                         Op::Branch {
+                            checked: !self.is_known(cond),
                             cond,
                             else_pc: 0,
                             node,
                         },
                         none,
                     );
+                    let before = self.save_known();
                     self.list(p, &n.then_list)?;
+                    let then_known = self.save_known();
                     let jump = self.ops.len();
                     self.emit(Op::Jump { target: 0 }, none);
                     let else_pc = self.pc();
+                    self.restore_known(before);
                     self.list(p, &n.else_list)?;
+                    // After the `if`: what both sides define.
+                    let words = self.known.len();
+                    let then_known = &self.known_saved[then_known..then_known + words];
+                    for (k, t) in self.known.iter_mut().zip(then_known) {
+                        *k &= t;
+                    }
+                    self.known_saved.truncate(before);
                     let end = self.pc();
                     if let Op::Branch { else_pc: e, .. } = &mut self.ops[branch] {
                         *e = else_pc;
@@ -112,8 +179,19 @@ impl Code {
                     self.emit(Op::LoopEnter { node }, none);
                     let header = self.pc();
                     self.loops.push((header, node));
+                    let breaks_known = self.known_saved.len();
+                    let words = self.known.len();
+                    self.known_saved.resize(breaks_known + words, u64::MAX);
+                    self.loop_known.push((breaks_known, false));
                     self.list(p, &n.body)?;
                     self.loops.pop();
+                    // After the loop: what every `break` of it knows (without one, nothing
+                    // runs after it).
+                    if let Some((at, true)) = self.loop_known.pop() {
+                        self.known
+                            .copy_from_slice(&self.known_saved[at..at + words]);
+                    }
+                    self.known_saved.truncate(breaks_known);
                     self.emit(Op::BackEdge { header, node }, none);
                     let exit = self.pc();
                     let depth = self.loops.len() + 1;
@@ -128,6 +206,79 @@ impl Code {
             }
         }
         Ok(())
+    }
+
+    /// Whether value (slot) `v` is defined on every path to the op being lowered.
+    fn is_known(&self, v: u32) -> bool {
+        let (word, bit) = (v as usize / 64, v % 64);
+        self.known
+            .get(word)
+            .is_some_and(|w| w & 1u64.wrapping_shl(bit) != 0)
+    }
+
+    fn set_known(&mut self, v: u32) {
+        let (word, bit) = (v as usize / 64, v % 64);
+        if let Some(w) = self.known.get_mut(word) {
+            *w |= 1u64.wrapping_shl(bit);
+        }
+    }
+
+    /// Sets a copy of `known` aside; where it is in `known_saved`.
+    fn save_known(&mut self) -> usize {
+        let at = self.known_saved.len();
+        self.known_saved.extend_from_slice(&self.known);
+        at
+    }
+
+    /// Makes `known` the copy set aside at `at`.
+    fn restore_known(&mut self, at: usize) {
+        let words = self.known.len();
+        self.known
+            .copy_from_slice(&self.known_saved[at..at + words]);
+    }
+
+    /// Clears `checked` on `op` when every operand it checks is known to be defined.
+    fn drop_needless_checks(&self, op: &mut Op) {
+        let known = |v: &u32| self.is_known(*v);
+        match op {
+            Op::Alu1 { checked, a, .. } => *checked = !known(a),
+            Op::Alu2 { checked, a, b, .. } => *checked = !(known(a) && known(b)),
+            Op::Alu3 { checked, args, .. } => *checked = !args.iter().all(known),
+            Op::Vec {
+                checked,
+                comps,
+                args,
+                ..
+            } => *checked = !args.iter().take(usize::from(*comps)).all(known),
+            Op::Mov { checked, src, .. } => *checked = !known(src),
+            Op::StoreOutput { checked, value, .. } | Op::StoreReg { checked, value, .. } => {
+                *checked = !known(value)
+            }
+            _ => {}
+        }
+    }
+
+    /// The value `op` writes, if any.
+    fn written(&self, op: &Op) -> Option<u32> {
+        match *op {
+            Op::Const { dst, .. }
+            | Op::Alu1 { dst, .. }
+            | Op::Alu2 { dst, .. }
+            | Op::Alu3 { dst, .. }
+            | Op::Vec { dst, .. }
+            | Op::Mov { dst, .. }
+            | Op::InvocationId { dst }
+            | Op::LoadUniform { dst, .. }
+            | Op::LoadBuffer { dst, .. }
+            | Op::DerefVar { dst, .. }
+            | Op::DerefArray { dst, .. }
+            | Op::DerefStruct { dst, .. }
+            | Op::DerefCast { dst, .. }
+            | Op::LoadDeref { dst, .. }
+            | Op::LoadReg { dst, .. } => Some(dst),
+            Op::Tex { k } => Some(self.texs[k as usize].dst),
+            _ => None,
+        }
     }
 
     /// The slot of operand `v` of `inst`.
@@ -174,6 +325,10 @@ impl Code {
                     return Err(malformed(inst, "phi after a non-phi"));
                 }
                 self.block_phis.push(inst);
+                // Entering the block runs its phis before anything reads them.
+                if let Some(v) = d.result.expand().filter(|v| v.index() < f.values.len()) {
+                    self.set_known(v.as_u32());
+                }
                 continue;
             }
             if self.inst(p, inst)? {
@@ -285,10 +440,17 @@ impl Code {
                 }
                 let (op, [a, b, c]) = (*op, a);
                 match arity {
-                    1 => Op::Alu1 { op, comps, dst, a },
+                    1 => Op::Alu1 {
+                        op,
+                        comps,
+                        checked: true,
+                        dst,
+                        a,
+                    },
                     2 => Op::Alu2 {
                         op,
                         comps,
+                        checked: true,
                         dst,
                         a,
                         b,
@@ -296,6 +458,7 @@ impl Code {
                     _ => Op::Alu3 {
                         op,
                         comps,
+                        checked: true,
                         dst,
                         args: [a, b, c],
                     },
@@ -310,6 +473,7 @@ impl Code {
                 }
                 Op::Vec {
                     comps,
+                    checked: true,
                     dst,
                     args: a,
                 }
@@ -323,6 +487,7 @@ impl Code {
                 }
                 Op::Mov {
                     comps,
+                    checked: true,
                     swizzle: *swizzle,
                     dst,
                     src: self.operand(f, *src, inst)?,
@@ -368,6 +533,7 @@ impl Code {
             }
             InstKind::StoreOutput { slot, value } => Op::StoreOutput {
                 comps: self.data_comps(f, *value, inst)?,
+                checked: true,
                 slot: *slot,
                 value: value.as_u32(),
             },
@@ -470,6 +636,7 @@ impl Code {
                     return Err(malformed(inst, "no such register"));
                 }
                 Op::StoreReg {
+                    checked: true,
                     reg: reg.as_u32(),
                     value: self.operand(f, *value, inst)?,
                 }
@@ -479,6 +646,14 @@ impl Code {
                     return Err(malformed(inst, "break outside a loop"));
                 }
                 self.breaks.push((self.loops.len(), self.ops.len()));
+                if let Some(&mut (at, ref mut broke)) = self.loop_known.last_mut() {
+                    *broke = true;
+                    let words = self.known.len();
+                    let breaks_known = &mut self.known_saved[at..at + words];
+                    for (b, k) in breaks_known.iter_mut().zip(&self.known) {
+                        *b &= k;
+                    }
+                }
                 Op::Jump { target: NONE }
             }
             InstKind::Continue => {
@@ -489,6 +664,11 @@ impl Code {
                 Op::Continue { header, node }
             }
         };
+        let mut op = op;
+        self.drop_needless_checks(&mut op);
+        if let Some(v) = self.written(&op) {
+            self.set_known(v);
+        }
         self.emit(op, inst);
         Ok(f.insts[inst].kind.is_jump())
     }
