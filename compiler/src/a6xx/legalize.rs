@@ -124,7 +124,7 @@ struct Scratch {
 /// Legalizes and lays out allocated blocks (their records move on to the checker).
 pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
     let nb = blocks.len();
-    let mut items: Vec<Vec<Item>> = blocks
+    let items: Vec<Vec<Item>> = blocks
         .into_iter()
         .enumerate()
         .map(|(b, blk)| block_items(blk, b))
@@ -177,7 +177,7 @@ pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
             break;
         }
     }
-    layout(&emitted, &mut items)
+    layout(&emitted, items)
 }
 
 /// Physical predecessors: the blocks whose end may be followed *in time* by the block's
@@ -466,8 +466,9 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
 }
 
 /// Concatenates the blocks, resolves offsets and marks `(jp)`; moves the records out of
-/// `items`.
-fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
+/// `items` (each block's items are emitted once each, in order, so they are taken in turn
+/// rather than looked up).
+fn layout(emitted: &[Vec<Emit>], items: Vec<Vec<Item>>) -> Legalized {
     let mut start = Vec::with_capacity(emitted.len());
     let mut n = 0usize;
     for e in emitted {
@@ -477,7 +478,8 @@ fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
     let mut instrs = Vec::with_capacity(n);
     let mut recs = Vec::with_capacity(n);
     let mut targets = Vec::new();
-    for (e, its) in emitted.iter().zip(items.iter_mut()) {
+    for (e, its) in emitted.iter().zip(items) {
+        let mut its = its.into_iter();
         for it in e {
             let mut ins = it.ins;
             if let Some(t) = it.target {
@@ -489,7 +491,7 @@ fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
             }
             instrs.push(ins);
             recs.push(match it.item {
-                Some(k) => std::mem::take(&mut its[k as usize].rec),
+                Some(_) => its.next().expect("every item is emitted once").rec,
                 None => Rec::default(),
             });
         }
