@@ -133,8 +133,7 @@ fn passes(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> bool {
     queued[0] = true;
     let mut work = vec![0usize];
     let mut st = vec![0u32; size];
-    let mut writes = Vec::new();
-    let mut reads = Vec::new();
+    let mut sc = Scratch::new(entry);
     let default = Rec::default();
     while let Some(b) = work.pop() {
         queued[b] = false;
@@ -142,10 +141,10 @@ fn passes(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> bool {
         let last = starts[b + 1] - 1;
         for (i, ins) in instrs.iter().enumerate().take(last + 1).skip(starts[b]) {
             let rec = recs.get(i).unwrap_or(&default);
-            if rec.uses.iter().any(|&(r, v)| st[r.row()] != v + 1) {
+            if rec.uses.iter().any(|(r, v)| st[r.row()] != v + 1) {
                 return false;
             }
-            apply_with(&mut st, &ins.op, rec, &mut reads, &mut writes);
+            apply_with(&mut st, &ins.op, rec, &mut sc);
         }
         let k = succs_into(&instrs[last].op, last, n, &mut succ);
         for &s in &succ[..k] {
@@ -190,12 +189,13 @@ fn first_error(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result
     let mut work = vec![0usize];
     let mut queued = vec![false; n];
     queued[0] = true;
+    let mut sc = Scratch::new(entry);
     while let Some(i) = work.pop() {
         queued[i] = false;
         let mut st = states[i].clone().expect("queued instructions have a state");
         let ins = program.instrs[i];
         let rec = recs.get(i).cloned().unwrap_or_default();
-        for &(r, v) in &rec.uses {
+        for (r, v) in rec.uses.iter() {
             if st[r.row()] != v + 1 {
                 let h = st[r.row()];
                 return Err(CheckError::IncorrectValue {
@@ -206,7 +206,7 @@ fn first_error(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result
                 });
             }
         }
-        apply(&mut st, &ins.op, &rec);
+        apply_with(&mut st, &ins.op, &rec, &mut sc);
         for s in succs(&ins.op, i, n) {
             let changed = match &mut states[s] {
                 None => {
@@ -233,18 +233,42 @@ fn first_error(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result
     Ok(())
 }
 
-fn apply(st: &mut [u32], op: &Op, rec: &Rec) {
-    apply_with(st, op, rec, &mut Vec::new(), &mut Vec::new());
+/// What the transfer keeps from one instruction to the next: operand buffers, and which
+/// virtual registers some location may hold.
+struct Scratch {
+    reads: Vec<(Reg, usize)>,
+    writes: Vec<Reg>,
+    /// Whether a def of each virtual register (or the entry) has been applied yet. Only
+    /// those can be held anywhere, so the first def of each (most values are defined once)
+    /// need not look for older copies.
+    defined: Vec<bool>,
 }
 
-/// [`apply`] with reusable operand buffers.
-fn apply_with(
-    st: &mut [u32],
-    op: &Op,
-    rec: &Rec,
-    reads: &mut Vec<(Reg, usize)>,
-    writes: &mut Vec<Reg>,
-) {
+impl Scratch {
+    fn new(entry: &[(Reg, VReg)]) -> Scratch {
+        let mut sc = Scratch {
+            reads: Vec::new(),
+            writes: Vec::new(),
+            defined: Vec::new(),
+        };
+        for &(_, v) in entry {
+            sc.define(v);
+        }
+        sc
+    }
+
+    /// Notes a def of `v`; whether one was applied before.
+    fn define(&mut self, v: VReg) -> bool {
+        let k = v as usize;
+        if k >= self.defined.len() {
+            self.defined.resize(k + 1, false);
+        }
+        std::mem::replace(&mut self.defined[k], true)
+    }
+}
+
+/// The effect of one instruction on the state.
+fn apply_with(st: &mut [u32], op: &Op, rec: &Rec, sc: &mut Scratch) {
     match (rec.kind, *op) {
         (
             RecKind::Spill,
@@ -282,8 +306,8 @@ fn apply_with(
         }
         _ => {}
     }
-    operands_into(op, reads, writes);
-    for w in writes.iter() {
+    operands_into(op, &mut sc.reads, &mut sc.writes);
+    for w in sc.writes.iter() {
         st[w.row()] = 0;
     }
     if let Op::Store {
@@ -301,11 +325,13 @@ fn apply_with(
             }
         }
     }
-    for &(r, v) in &rec.defs {
+    for (r, v) in rec.defs.iter() {
         let t = v + 1;
-        // An unconditional store per location, so the scan vectorizes.
-        for x in st.iter_mut() {
-            *x = if *x == t { 0 } else { *x };
+        if sc.define(v) {
+            // An unconditional store per location, so the scan vectorizes.
+            for x in st.iter_mut() {
+                *x = if *x == t { 0 } else { *x };
+            }
         }
         st[r.row()] = t;
     }

@@ -23,6 +23,7 @@ use crate::planted::{Plant, Plants};
 use sim::a6xx::{Cond, Instr, Op, Program, Reg, Src};
 
 const ROWS: usize = sim::a6xx::GPRS + sim::a6xx::PREDS;
+
 const SS_PEND: u8 = 1;
 const SY_PEND: u8 = 2;
 const SS_WAR: u8 = 4;
@@ -38,21 +39,64 @@ pub struct Legalized {
     pub nops: u32,
 }
 
+/// The registers the states cover, numbered densely: only those the program names. Every
+/// block visit merges, compares and copies whole states, and a program names a few dozen of
+/// the 196 registers (spread over the budget: scratch and payload registers sit at its top).
+struct Rows {
+    /// State index of each register row (only meaningful for named ones).
+    index: [u8; ROWS],
+    len: usize,
+}
+
+impl Rows {
+    fn of(items: &[Vec<Item>]) -> Rows {
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        let mut named = [false; ROWS];
+        for it in items.iter().flatten() {
+            operands_into(&it.ins.op, &mut reads, &mut writes);
+            for r in reads.iter().map(|&(r, _)| r).chain(writes.iter().copied()) {
+                named[r.row()] = true;
+            }
+        }
+        let mut rows = Rows {
+            index: [0; ROWS],
+            len: 0,
+        };
+        for (row, _) in named.iter().enumerate().filter(|(_, &n)| n) {
+            rows.index[row] = rows.len as u8;
+            rows.len += 1;
+        }
+        rows
+    }
+
+    /// The state index of `r`.
+    #[inline]
+    fn index(&self, r: Reg) -> usize {
+        usize::from(self.index[r.row()])
+    }
+}
+
 /// The legalization state between blocks: outstanding-result flags and, per register and
 /// reader kind, the delay slots still needed before its latest ALU result may be read.
 #[derive(Clone, PartialEq, Eq)]
 struct State {
-    flags: [u8; ROWS],
+    /// Per register (see [`Rows`]).
+    flags: Vec<u8>,
     /// `wait[3 * row + kind]` (flat, so that merging vectorizes).
-    wait: [u8; 3 * ROWS],
+    wait: Vec<u8>,
 }
 
 impl State {
-    fn new() -> State {
+    fn new(rows: &Rows) -> State {
         State {
-            flags: [0; ROWS],
-            wait: [0; 3 * ROWS],
+            flags: vec![0; rows.len],
+            wait: vec![0; 3 * rows.len],
         }
+    }
+
+    fn clear(&mut self) {
+        self.flags.fill(0);
+        self.wait.fill(0);
     }
 
     fn merge(&mut self, o: &State) {
@@ -68,16 +112,17 @@ impl State {
 /// The state inside one block: delays as absolute cycles from the block's start, so that
 /// advancing time is one addition (the slots still needed are `ready - now`, saturating).
 struct Work {
-    flags: [u8; ROWS],
+    rows: Rows,
+    flags: Vec<u8>,
     /// `ready[3 * row + kind]`, flat like [`State::wait`] so that loading and storing
     /// vectorize.
-    ready: [u32; 3 * ROWS],
+    ready: Vec<u32>,
     now: u32,
 }
 
 impl Work {
     fn load(&mut self, st: &State) {
-        self.flags = st.flags;
+        self.flags.copy_from_slice(&st.flags);
         for (r, &w) in self.ready.iter_mut().zip(&st.wait) {
             *r = u32::from(w);
         }
@@ -85,7 +130,7 @@ impl Work {
     }
 
     fn store(&self, st: &mut State) {
-        st.flags = self.flags;
+        st.flags.copy_from_slice(&self.flags);
         // At most 6 slots are ever outstanding.
         for (w, &r) in st.wait.iter_mut().zip(&self.ready) {
             *w = r.saturating_sub(self.now) as u8;
@@ -124,12 +169,15 @@ struct Scratch {
 /// Legalizes and lays out allocated blocks (their records move on to the checker).
 pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
     let nb = blocks.len();
-    let mut items: Vec<Vec<Item>> = blocks
+    let items: Vec<Vec<Item>> = blocks
         .into_iter()
         .enumerate()
         .map(|(b, blk)| block_items(blk, b))
         .collect();
     let preds = physical_preds(&items);
+    let rows = Rows::of(&items);
+    let mut st = State::new(&rows);
+    let mut end = State::new(&rows);
     let mut out: Vec<Option<State>> = vec![None; nb];
     let mut entry: Vec<Option<State>> = vec![None; nb];
     let mut emitted: Vec<Vec<Emit>> = (0..nb)
@@ -137,20 +185,18 @@ pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
         .collect();
     let mut sc = Scratch {
         work: Work {
-            flags: [0; ROWS],
-            ready: [0; 3 * ROWS],
+            flags: vec![0; rows.len],
+            ready: vec![0; 3 * rows.len],
+            rows,
             now: 0,
         },
         reads: Vec::new(),
         writes: Vec::new(),
     };
-    let mut st = State::new();
-    let mut end = State::new();
     loop {
         let mut changed = false;
         for b in 0..nb {
-            st.flags = [0; ROWS];
-            st.wait = [0; 3 * ROWS];
+            st.clear();
             for &p in &preds[b] {
                 if let Some(o) = &out[p] {
                     st.merge(o);
@@ -177,7 +223,7 @@ pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
             break;
         }
     }
-    layout(&emitted, &mut items)
+    layout(&emitted, items)
 }
 
 /// Physical predecessors: the blocks whose end may be followed *in time* by the block's
@@ -375,12 +421,12 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
         let mut sy = false;
         let mut war_sy = false;
         for &(r, _) in reads {
-            let f = w.flags[r.row()];
+            let f = w.flags[w.rows.index(r)];
             ss |= f & SS_PEND != 0;
             sy |= f & SY_PEND != 0;
         }
         for &d in writes {
-            let f = w.flags[d.row()];
+            let f = w.flags[w.rows.index(d)];
             ss |= f & (SS_PEND | SS_WAR) != 0;
             sy |= f & SY_PEND != 0;
             war_sy |= f & SY_WAR != 0;
@@ -400,7 +446,7 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
         // At most 6 slots are ever outstanding.
         let mut need = reads
             .iter()
-            .map(|&(r, k)| w.ready[3 * r.row() + k].saturating_sub(now) as u8)
+            .map(|&(r, k)| w.ready[3 * w.rows.index(r) + k].saturating_sub(now) as u8)
             .max()
             .unwrap_or(0);
         if need > 0 && plants.has(Plant::A6xxNopShort) {
@@ -423,7 +469,7 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
         let now = w.now;
         let cat = op.category();
         for &d in writes {
-            let row = d.row();
+            let row = w.rows.index(d);
             w.flags[row] &= !(SS_PEND | SY_PEND);
             let ready = match cat {
                 1..=3 if d.is_pred() => [now + 6; 3],
@@ -436,23 +482,23 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
         match op {
             Op::Sfu { .. } | Op::Div { .. } => {
                 for &d in writes {
-                    w.flags[d.row()] |= SS_PEND;
+                    w.flags[w.rows.index(d)] |= SS_PEND;
                 }
                 for r in src_regs {
-                    w.flags[r.row()] |= SS_WAR;
+                    w.flags[w.rows.index(r)] |= SS_WAR;
                 }
             }
             Op::Tex { .. } | Op::Load { .. } => {
                 for &d in writes {
-                    w.flags[d.row()] |= SY_PEND;
+                    w.flags[w.rows.index(d)] |= SY_PEND;
                 }
                 for r in src_regs {
-                    w.flags[r.row()] |= SY_WAR;
+                    w.flags[w.rows.index(r)] |= SY_WAR;
                 }
             }
             Op::Store { .. } => {
                 for r in src_regs {
-                    w.flags[r.row()] |= SY_WAR;
+                    w.flags[w.rows.index(r)] |= SY_WAR;
                 }
             }
             _ => {}
@@ -466,8 +512,9 @@ fn transfer(items: &[Item], st: &State, plants: Plants, out: &mut Vec<Emit>, sc:
 }
 
 /// Concatenates the blocks, resolves offsets and marks `(jp)`; moves the records out of
-/// `items`.
-fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
+/// `items` (each block's items are emitted once each, in order, so they are taken in turn
+/// rather than looked up).
+fn layout(emitted: &[Vec<Emit>], items: Vec<Vec<Item>>) -> Legalized {
     let mut start = Vec::with_capacity(emitted.len());
     let mut n = 0usize;
     for e in emitted {
@@ -477,7 +524,8 @@ fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
     let mut instrs = Vec::with_capacity(n);
     let mut recs = Vec::with_capacity(n);
     let mut targets = Vec::new();
-    for (e, its) in emitted.iter().zip(items.iter_mut()) {
+    for (e, its) in emitted.iter().zip(items) {
+        let mut its = its.into_iter();
         for it in e {
             let mut ins = it.ins;
             if let Some(t) = it.target {
@@ -489,7 +537,7 @@ fn layout(emitted: &[Vec<Emit>], items: &mut [Vec<Item>]) -> Legalized {
             }
             instrs.push(ins);
             recs.push(match it.item {
-                Some(k) => std::mem::take(&mut its[k as usize].rec),
+                Some(_) => its.next().expect("every item is emitted once").rec,
                 None => Rec::default(),
             });
         }

@@ -8,7 +8,7 @@
 //! (a loop header in particular) may be entered with anything in the scratch registers.
 
 use super::ra::{Loc, SCRATCH};
-use super::vir::{Dst, MBlock, MInst, Opnd, Rec, RecKind, Term, VFunc, VInst, VReg};
+use super::vir::{Dst, MBlock, MInst, Opnd, Pairs, Rec, RecKind, Term, VFunc, VInst, VReg};
 use sim::a6xx::{Addr, Op, Reg, Space, Src};
 
 /// The most distinct GPR sources of an instruction other than a texture sample.
@@ -103,8 +103,8 @@ impl<'a> Rewriter<'a> {
             offset: slot as i32,
         };
         let rec = Rec {
-            uses: vec![],
-            defs: vec![(dst, v)],
+            uses: Pairs::default(),
+            defs: Pairs::one((dst, v)),
             kind: RecKind::Fill,
         };
         self.push(
@@ -125,8 +125,8 @@ impl<'a> Rewriter<'a> {
             offset: slot as i32,
         };
         let rec = Rec {
-            uses: vec![(src, v)],
-            defs: vec![],
+            uses: Pairs::one((src, v)),
+            defs: Pairs::default(),
             kind: RecKind::Spill,
         };
         self.push(
@@ -157,8 +157,8 @@ impl<'a> Rewriter<'a> {
                     Loc::Reg(r) => {
                         let d = self.reg(r as u32);
                         let rec = Rec {
-                            uses: vec![(r0, *dst)],
-                            defs: vec![(d, *dst)],
+                            uses: Pairs::one((r0, *dst)),
+                            defs: Pairs::one((d, *dst)),
                             kind: RecKind::Move,
                         };
                         self.push(
@@ -241,7 +241,7 @@ impl<'a> Rewriter<'a> {
         let mut rec = Rec::default();
         i.gpr_uses(|v| {
             let e = (u(v), v);
-            if !rec.uses.contains(&e) {
+            if !rec.uses.contains(e) {
                 rec.uses.push(e)
             }
         });
@@ -292,8 +292,8 @@ impl<'a> Rewriter<'a> {
                         Loc::Reg(r) => {
                             let r = self.reg(r as u32);
                             let m = Rec {
-                                uses: vec![(r, v)],
-                                defs: vec![(pr, v)],
+                                uses: Pairs::one((r, v)),
+                                defs: Pairs::one((pr, v)),
                                 kind: RecKind::Move,
                             };
                             self.push(
@@ -308,8 +308,8 @@ impl<'a> Rewriter<'a> {
                             Some(s) => {
                                 let r = gpr(self.scratch_base + s as u32);
                                 let m = Rec {
-                                    uses: vec![(r, v)],
-                                    defs: vec![(pr, v)],
+                                    uses: Pairs::one((r, v)),
+                                    defs: Pairs::one((pr, v)),
                                     kind: RecKind::Move,
                                 };
                                 self.push(
@@ -326,8 +326,8 @@ impl<'a> Rewriter<'a> {
                                     offset: slot as i32,
                                 };
                                 let m = Rec {
-                                    uses: vec![],
-                                    defs: vec![(pr, v)],
+                                    uses: Pairs::default(),
+                                    defs: Pairs::one((pr, v)),
                                     kind: RecKind::Fill,
                                 };
                                 self.push(
@@ -387,8 +387,8 @@ impl<'a> Rewriter<'a> {
                 Loc::Reg(r) => {
                     let r = self.reg(r as u32);
                     let m = Rec {
-                        uses: vec![(pr, v)],
-                        defs: vec![(r, v)],
+                        uses: Pairs::one((pr, v)),
+                        defs: Pairs::one((r, v)),
                         kind: RecKind::Move,
                     };
                     self.push(

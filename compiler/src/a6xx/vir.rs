@@ -408,11 +408,88 @@ impl VInst {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rec {
     /// Registers read and the virtual register each must hold.
-    pub uses: Vec<(Reg, VReg)>,
+    pub uses: Pairs<MAX_REC_USES>,
     /// Registers written and the virtual register each now holds.
-    pub defs: Vec<(Reg, VReg)>,
+    pub defs: Pairs<MAX_REC_DEFS>,
     /// Spill code or a copy inserted by the allocator (contents move, values do not change).
     pub kind: RecKind,
+}
+
+/// The most uses a record lists: a texture sample's parameters (the sim's limit).
+pub const MAX_REC_USES: usize = 16;
+/// The most defs a record lists: a texture sample's four components.
+pub const MAX_REC_DEFS: usize = 4;
+
+/// A short list of (register, virtual register) pairs kept inline: every allocated
+/// instruction has a record, and two heap lists per instruction were a sizeable share of the
+/// backend's time (allocation, growth, freeing). The halves are separate arrays so that the
+/// list has no padding and moves as one block copy.
+#[derive(Clone, Copy)]
+pub struct Pairs<const N: usize> {
+    len: u8,
+    regs: [Reg; N],
+    vregs: [VReg; N],
+}
+
+impl<const N: usize> Pairs<N> {
+    /// A list holding `p` alone.
+    pub fn one(p: (Reg, VReg)) -> Self {
+        let mut l = Self::default();
+        l.push(p);
+        l
+    }
+
+    /// Appends `p`; the capacity is the most any instruction has.
+    pub fn push(&mut self, (r, v): (Reg, VReg)) {
+        let k = usize::from(self.len);
+        assert!(k < N, "more register operands than any instruction has");
+        self.regs[k] = r;
+        self.vregs[k] = v;
+        self.len += 1;
+    }
+
+    /// The pairs in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Reg, VReg)> + '_ {
+        let n = usize::from(self.len);
+        self.regs[..n]
+            .iter()
+            .copied()
+            .zip(self.vregs[..n].iter().copied())
+    }
+
+    /// Whether `p` is listed.
+    pub fn contains(&self, p: (Reg, VReg)) -> bool {
+        self.iter().any(|q| q == p)
+    }
+
+    /// The first pair.
+    pub fn first(&self) -> Option<(Reg, VReg)> {
+        self.iter().next()
+    }
+}
+
+impl<const N: usize> Default for Pairs<N> {
+    fn default() -> Self {
+        Pairs {
+            len: 0,
+            regs: [Reg::p(0); N],
+            vregs: [0; N],
+        }
+    }
+}
+
+impl<const N: usize> PartialEq for Pairs<N> {
+    fn eq(&self, o: &Self) -> bool {
+        self.iter().eq(o.iter())
+    }
+}
+
+impl<const N: usize> Eq for Pairs<N> {}
+
+impl<const N: usize> std::fmt::Debug for Pairs<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// The role of an allocated instruction.
