@@ -959,9 +959,14 @@ impl Group<'_> {
                 );
             }
         }
-        if !t.reads_own_results && self.active != 0 {
-            // No phi reads another's result: each is written as soon as it is read.
+        let parallel = code.phi_pred_parallel[t.preds.0 as usize + col];
+        if !parallel && self.active != 0 {
+            // No phi reads another's result: each is written as soon as it is read, and one
+            // reading its own result changes nothing.
             for (&src, &dst) in srcs.iter().zip(dsts) {
+                if src == dst {
+                    continue;
+                }
                 if code.value_comps[dst as usize] == 1 {
                     let c = self.vals[src as usize].c[0];
                     self.set_scalar(dst, &c);
@@ -971,7 +976,7 @@ impl Group<'_> {
                 }
             }
         }
-        if t.reads_own_results && self.active != 0 {
+        if parallel && self.active != 0 {
             // Some phi reads another's result: every source was read before any is written.
             let mut tmp = std::mem::take(&mut self.st.phi_tmp);
             tmp.clear();

@@ -365,12 +365,11 @@ impl Code {
             }
         }
         let npreds = self.phi_preds.len() - first_pred;
-        let mut table = PhiTable {
+        let table = PhiTable {
             preds: (first_pred as u32, self.phi_preds.len() as u32),
             first_phi: self.phi_dsts.len() as u32,
             phis: self.block_phis.len() as u32,
             first_src: self.phi_srcs.len() as u32,
-            reads_own_results: false,
         };
         let nphis = self.block_phis.len();
         let first_src = self.phi_srcs.len();
@@ -400,9 +399,16 @@ impl Code {
         self.sorted_dsts
             .extend_from_slice(&self.phi_dsts[table.first_phi as usize..]);
         self.sorted_dsts.sort_unstable();
-        table.reads_own_results = self.phi_srcs[first_src..]
-            .iter()
-            .any(|src| self.sorted_dsts.binary_search(src).is_ok());
+        let dsts = &self.phi_dsts[table.first_phi as usize..];
+        for srcs in self.phi_srcs[first_src..].chunks(nphis.max(1)) {
+            let sorted = &self.sorted_dsts;
+            let parallel = srcs.iter().zip(dsts).any(|(&src, &dst)| {
+                let results =
+                    sorted.partition_point(|&d| d <= src) - sorted.partition_point(|&d| d < src);
+                results > usize::from(src == dst)
+            });
+            self.phi_pred_parallel.push(parallel);
+        }
         self.phi_tables.push(table);
         Ok((self.phi_tables.len() - 1) as u32)
     }
