@@ -8,6 +8,9 @@
 //! group: the first invocation that fails is the one reported, and the run's total fuel is
 //! shared out as if each invocation had run after the ones before it.
 //!
+//! Fuel is charged per block entered to the group as a whole; what the lanes waiting elsewhere
+//! did not use is added up only when the set of running lanes changes, which is far rarer.
+//!
 //! Nothing allocates in the hot loop. Statistics are a const generic, so the plain run carries
 //! none of their cost. Failures inside the loop are a small `Fault` plus the op index per
 //! lane; they become an [`InterpError`] with the instruction and invocation only on the way

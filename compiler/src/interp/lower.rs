@@ -12,6 +12,13 @@
 //! missing result, a phi below a non-phi, a jump outside a loop, a deref operand that is not a
 //! deref) is rejected here as [`InterpError::Malformed`]; what depends on the path taken is
 //! checked while running.
+//!
+//! Two facts found on the way let the executor skip work:
+//! * which values every path to an op defines (a walk of the tree: an `if` keeps what both
+//!   sides define, a loop what all its `break`s do): an op reading only those is not
+//!   `checked` for undefined values, as no check of it could fail;
+//! * how many components each value's writers can leave nonzero ([`Code::value_comps`]), so
+//!   writes into a slot touch only those.
 
 use super::code::{Code, Op, PhiTable, TexOp, NONE};
 use super::memory::MAX_VAR_WORDS;
