@@ -192,9 +192,6 @@ pub struct PhiTable {
     pub phis: u32,
     /// First entry in [`Code::phi_srcs`].
     pub first_src: u32,
-    /// Whether some source is a result of these phis (a swap, a phi reading itself): only
-    /// then must every source be read before any result is written.
-    pub reads_own_results: bool,
 }
 
 /// A lowered program (all vectors keep their capacity across programs).
@@ -212,6 +209,10 @@ pub struct Code {
     pub phi_tables: Vec<PhiTable>,
     /// Predecessor block ids of the phi tables.
     pub phi_preds: Vec<u32>,
+    /// Per entry of `phi_preds`: whether, entering from it, some phi reads another phi's
+    /// result (a swap, a rotation): only then must every source be read before any result is
+    /// written. A phi reading its own result changes nothing and is not counted.
+    pub phi_pred_parallel: Vec<bool>,
     /// Result value ids of phis.
     pub phi_dsts: Vec<u32>,
     /// The phi instructions (for errors).
@@ -264,6 +265,7 @@ impl Code {
         self.texs.clear();
         self.phi_tables.clear();
         self.phi_preds.clear();
+        self.phi_pred_parallel.clear();
         self.phi_dsts.clear();
         self.phi_insts.clear();
         self.phi_srcs.clear();

@@ -8,6 +8,9 @@
 //! group: the first invocation that fails is the one reported, and the run's total fuel is
 //! shared out as if each invocation had run after the ones before it.
 //!
+//! Fuel is charged per block entered to the group as a whole; what the lanes waiting elsewhere
+//! did not use is added up only when the set of running lanes changes, which is far rarer.
+//!
 //! Nothing allocates in the hot loop. Statistics are a const generic, so the plain run carries
 //! none of their cost. Failures inside the loop are a small `Fault` plus the op index per
 //! lane; they become an [`InterpError`] with the instruction and invocation only on the way
@@ -102,6 +105,7 @@ pub(super) fn run<const STATS: bool>(
             cap,
             spent: 0,
             behind: [0; LANES],
+            unskipped: 0,
             faults: [None; LANES],
             executed: 0,
             max_iters,
@@ -111,6 +115,7 @@ pub(super) fn run<const STATS: bool>(
         executed += g.executed;
         max_iters = g.max_iters;
         loop_passes = g.loop_passes;
+        g.add_skipped_fuel();
         let used: [u64; LANES] = std::array::from_fn(|l| g.used(l));
         let faults = g.faults;
         st.vals = vals;
@@ -216,8 +221,12 @@ struct Group<'a> {
     cap: u64,
     /// Fuel charged so far, to whichever lanes were active.
     spent: u64,
-    /// Per lane, the fuel charged while it was not active: it has used `spent - behind`.
+    /// Per lane, the fuel charged while it was not active: it has used `spent - behind`
+    /// (once `unskipped` is added).
     behind: [u64; LANES],
+    /// Fuel charged since `active` last changed, not yet added to `behind` of the lanes
+    /// outside it: `active` changes far less often than blocks are entered.
+    unskipped: u64,
     /// Per lane, the op index and fault that stopped it.
     faults: [Option<(usize, Fault)>; LANES],
     /// Instructions executed, all lanes.
@@ -311,6 +320,7 @@ impl Group<'_> {
             // One test per op: `waiting` is never past the end, and a fault sets it to 0 (which
             // also catches the active lanes all failing).
             if pc >= self.waiting {
+                self.add_skipped_fuel();
                 if pc >= end {
                     self.live &= !self.active;
                     self.active = 0;
@@ -348,6 +358,7 @@ impl Group<'_> {
     #[cold]
     #[inline(never)]
     fn fail(&mut self, lanes: Mask, pc: u32, fault: Fault) {
+        self.add_skipped_fuel();
         for l in lanes_of(lanes) {
             self.faults[l].get_or_insert((pc as usize, fault));
         }
@@ -357,7 +368,22 @@ impl Group<'_> {
         self.waiting = 0;
     }
 
-    /// The fuel lane `l` has used.
+    /// Charges the lanes outside `active` nothing for the fuel charged since it last changed
+    /// (called before it changes).
+    #[inline(always)]
+    fn add_skipped_fuel(&mut self) {
+        if self.unskipped != 0 {
+            let n = self.unskipped;
+            let skipped = lane_bits(!self.active);
+            for (b, &s) in self.behind.iter_mut().zip(&skipped) {
+                // No overflow: `behind` never passes `spent` (wrapping lets it vectorise).
+                *b = b.wrapping_add(n & u64::from(s));
+            }
+            self.unskipped = 0;
+        }
+    }
+
+    /// The fuel lane `l` has used (after [`Group::add_skipped_fuel`]).
     fn used(&self, l: usize) -> u64 {
         self.spent - self.behind[l]
     }
@@ -368,18 +394,13 @@ impl Group<'_> {
     #[inline(always)]
     fn charge(&mut self, n: u64, pc: u32) {
         if self.spent.saturating_add(n) > self.cap {
+            self.add_skipped_fuel();
             let short = lanes_where(self.active, |l| self.used(l) + n > self.cap);
             if short != 0 {
                 self.fail(short, pc, Fault::Fuel);
             }
         }
-        if self.active != ALL_LANES {
-            let skipped = lane_bits(!self.active);
-            for (b, &s) in self.behind.iter_mut().zip(&skipped) {
-                // No overflow: `behind` never passes `spent` (wrapping lets it vectorise).
-                *b = b.wrapping_add(n & u64::from(s));
-            }
-        }
+        self.unskipped += n;
         self.spent += n;
     }
 
@@ -809,6 +830,7 @@ impl Group<'_> {
                 for l in lanes_of(other) {
                     self.lane_pc[l] = else_pc;
                 }
+                self.add_skipped_fuel();
                 self.active = taken;
                 self.waiting = self.waiting.min(else_pc);
             }
@@ -919,6 +941,9 @@ impl Group<'_> {
         let dsts = &code.phi_dsts[first_phi..first_phi + n];
         // The other lanes are set aside while these run.
         let active = self.active;
+        if lanes != active {
+            self.add_skipped_fuel();
+        }
         self.active = lanes;
         // Every source is checked before any result is written (a lane failing a later check
         // is dropped, so what it wrote would not matter).
@@ -937,9 +962,14 @@ impl Group<'_> {
                 );
             }
         }
-        if !t.reads_own_results && self.active != 0 {
-            // No phi reads another's result: each is written as soon as it is read.
+        let parallel = code.phi_pred_parallel[t.preds.0 as usize + col];
+        if !parallel && self.active != 0 {
+            // No phi reads another's result: each is written as soon as it is read, and one
+            // reading its own result changes nothing.
             for (&src, &dst) in srcs.iter().zip(dsts) {
+                if src == dst {
+                    continue;
+                }
                 if code.value_comps[dst as usize] == 1 {
                     let c = self.vals[src as usize].c[0];
                     self.set_scalar(dst, &c);
@@ -949,7 +979,7 @@ impl Group<'_> {
                 }
             }
         }
-        if t.reads_own_results && self.active != 0 {
+        if parallel && self.active != 0 {
             // Some phi reads another's result: every source was read before any is written.
             let mut tmp = std::mem::take(&mut self.st.phi_tmp);
             tmp.clear();

@@ -12,6 +12,13 @@
 //! missing result, a phi below a non-phi, a jump outside a loop, a deref operand that is not a
 //! deref) is rejected here as [`InterpError::Malformed`]; what depends on the path taken is
 //! checked while running.
+//!
+//! Two facts found on the way let the executor skip work:
+//! * which values every path to an op defines (a walk of the tree: an `if` keeps what both
+//!   sides define, a loop what all its `break`s do): an op reading only those is not
+//!   `checked` for undefined values, as no check of it could fail;
+//! * how many components each value's writers can leave nonzero ([`Code::value_comps`]), so
+//!   writes into a slot touch only those.
 
 use super::code::{Code, Op, PhiTable, TexOp, NONE};
 use super::memory::MAX_VAR_WORDS;
@@ -365,12 +372,11 @@ impl Code {
             }
         }
         let npreds = self.phi_preds.len() - first_pred;
-        let mut table = PhiTable {
+        let table = PhiTable {
             preds: (first_pred as u32, self.phi_preds.len() as u32),
             first_phi: self.phi_dsts.len() as u32,
             phis: self.block_phis.len() as u32,
             first_src: self.phi_srcs.len() as u32,
-            reads_own_results: false,
         };
         let nphis = self.block_phis.len();
         let first_src = self.phi_srcs.len();
@@ -400,9 +406,16 @@ impl Code {
         self.sorted_dsts
             .extend_from_slice(&self.phi_dsts[table.first_phi as usize..]);
         self.sorted_dsts.sort_unstable();
-        table.reads_own_results = self.phi_srcs[first_src..]
-            .iter()
-            .any(|src| self.sorted_dsts.binary_search(src).is_ok());
+        let dsts = &self.phi_dsts[table.first_phi as usize..];
+        for srcs in self.phi_srcs[first_src..].chunks(nphis.max(1)) {
+            let sorted = &self.sorted_dsts;
+            let parallel = srcs.iter().zip(dsts).any(|(&src, &dst)| {
+                let results =
+                    sorted.partition_point(|&d| d <= src) - sorted.partition_point(|&d| d < src);
+                results > usize::from(src == dst)
+            });
+            self.phi_pred_parallel.push(parallel);
+        }
         self.phi_tables.push(table);
         Ok((self.phi_tables.len() - 1) as u32)
     }

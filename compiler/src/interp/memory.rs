@@ -3,7 +3,8 @@
 //! kept (with its capacity) across runs. Invocations run in groups of [`LANES`] (see
 //! [`super::exec`]), so everything an invocation owns is kept once per lane.
 //!
-//! * A value is a [`Slot`]: 4 words per lane (bools 0/1, unused components 0), stamped with
+//! * A value is a [`Slot`]: 4 words per lane (bools 0/1, unused components 0, so a write
+//!   past the components its writers produce is skipped), stamped with
 //!   the *epoch* of the group that wrote it and the lanes that did; reading a lane that did
 //!   not write it in this epoch is reading an undefined value. Epochs grow across groups and
 //!   runs, so nothing is cleared per group except variables and registers.
