@@ -76,7 +76,7 @@ pub(super) struct Files<const W: usize> {
     touched: Vec<u8>,
     is_touched: Vec<bool>,
     private: Vec<u32>,
-    private_written: Vec<bool>,
+    private_written: Vec<u32>,
 }
 
 thread_local! {
@@ -166,9 +166,11 @@ pub(super) struct Machine<'a, const W: usize> {
     pub ss_epoch: u32,
     /// Number of `(sy)` issued in this wave.
     pub sy_epoch: u32,
-    /// Private memory, fiber-major: word `a` of fiber `i` at `i * private_words + a`.
+    /// Private memory, word-major: word `a` of fiber `i` at `a * W + i`, so that a spill
+    /// slot (one word for every fiber) is a row, loaded and stored like a register.
     pub private: Vec<u32>,
-    pub private_written: Vec<bool>,
+    /// Per private word, all ones once stored (a mask, so that stores blend whole rows).
+    pub private_written: Vec<u32>,
     /// One past the highest private word stored in this wave (per fiber); every word at or
     /// above it is zero and unwritten.
     pub private_high: usize,
@@ -205,7 +207,7 @@ impl<'a, const W: usize> Machine<'a, W> {
         // so that runs alternating with and without spills do not zero it again each time.
         if f.private.len() < pw {
             f.private.resize(pw, 0);
-            f.private_written.resize(pw, false);
+            f.private_written.resize(pw, 0);
         }
         Machine {
             prog,
@@ -273,12 +275,9 @@ impl<'a, const W: usize> Machine<'a, W> {
         if self.private_high == 0 {
             return;
         }
-        let words = self.config.private_words.max(1) as usize;
-        for i in 0..W {
-            let fiber = i * words..i * words + self.private_high;
-            self.private[fiber.clone()].fill(0);
-            self.private_written[fiber].fill(false);
-        }
+        let stored = ..self.private_high * W;
+        self.private[stored].fill(0);
+        self.private_written[stored].fill(0);
         self.private_high = 0;
     }
 

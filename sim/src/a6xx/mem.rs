@@ -67,6 +67,37 @@ impl<const W: usize> Machine<'_, W> {
         (addr.base.is_none() && a < self.config.private_words.max(1)).then_some(a)
     }
 
+    /// Private word `a` of every active fiber (0 for the others), with a hazard per active
+    /// fiber that never stored it.
+    fn load_private_row(&mut self, a: u32) -> [u32; W] {
+        let row = a as usize * W..(a as usize + 1) * W;
+        let (vals, written) = (&self.private[row.clone()], &self.private_written[row]);
+        let unwritten: usize = (0..W)
+            .map(|i| (self.active[i] & !written[i] & 1) as usize)
+            .sum();
+        let out = std::array::from_fn(|i| vals[i] & self.active[i]);
+        for _ in 0..unwritten {
+            self.hazard(HazardKind::PrivateUninitialized { address: a }, None, None);
+        }
+        out
+    }
+
+    /// Stores `v` to private word `a` of every active fiber: a blend of one row.
+    fn store_private_row(&mut self, a: u32, v: &[u32; W]) {
+        let a = a as usize;
+        if self.mask != 0 {
+            self.private_high = self.private_high.max(a + 1);
+        }
+        let row = a * W..(a + 1) * W;
+        let cells = self.private[row.clone()]
+            .iter_mut()
+            .zip(&mut self.private_written[row]);
+        for ((p, w), (&x, &on)) in cells.zip(v.iter().zip(&self.active)) {
+            *p = (*p & !on) | (x & on);
+            *w |= on;
+        }
+    }
+
     /// `ldg`, `ldp`, `ldc`.
     pub fn load(&mut self, space: Space, dst: Reg, addr: Addr, count: u8) {
         let lat = match space {
@@ -74,7 +105,6 @@ impl<const W: usize> Machine<'_, W> {
             _ => MEM_LATENCY,
         };
         let base = self.address(addr);
-        let words = self.config.private_words.max(1) as usize;
         let first = self.base as usize;
         // One loop over the fibers per space, each fiber at `inv = first + i`.
         for c in 0..count {
@@ -99,21 +129,23 @@ impl<const W: usize> Machine<'_, W> {
                         }
                     }
                 }
-                Space::Private => {
-                    let same = self.same_private_word(addr, at(0));
-                    for i in lanes(self.mask) {
-                        let a = same.unwrap_or_else(|| self.private_index(at(i)));
-                        let k = i * words + a as usize;
-                        if !self.private_written[k] {
-                            self.hazard(
-                                HazardKind::PrivateUninitialized { address: a },
-                                None,
-                                None,
-                            );
+                Space::Private => match self.same_private_word(addr, at(0)) {
+                    Some(a) => out = self.load_private_row(a),
+                    None => {
+                        for i in lanes(self.mask) {
+                            let a = self.private_index(at(i));
+                            let k = a as usize * W + i;
+                            if self.private_written[k] == 0 {
+                                self.hazard(
+                                    HazardKind::PrivateUninitialized { address: a },
+                                    None,
+                                    None,
+                                );
+                            }
+                            out[i] = self.private[k];
                         }
-                        out[i] = self.private[k];
                     }
-                }
+                },
                 Space::Output => {}
             }
             self.write(d, &out, Producer::Sy(lat));
@@ -130,7 +162,6 @@ impl<const W: usize> Machine<'_, W> {
         if let Some(r) = addr.base {
             self.note_late_read(r, until, true);
         }
-        let words = self.config.private_words.max(1) as usize;
         let first = self.base as usize;
         for c in 0..count {
             let Some(s) = src.add(c) else { return };
@@ -158,16 +189,18 @@ impl<const W: usize> Machine<'_, W> {
                         }
                     }
                 }
-                Space::Private => {
-                    let same = self.same_private_word(addr, at(0));
-                    for i in lanes(self.mask) {
-                        let a = same.unwrap_or_else(|| self.private_index(at(i))) as usize;
-                        self.private_high = self.private_high.max(a + 1);
-                        let k = i * words + a;
-                        self.private[k] = v[i];
-                        self.private_written[k] = true;
+                Space::Private => match self.same_private_word(addr, at(0)) {
+                    Some(a) => self.store_private_row(a, &v),
+                    None => {
+                        for i in lanes(self.mask) {
+                            let a = self.private_index(at(i)) as usize;
+                            self.private_high = self.private_high.max(a + 1);
+                            let k = a * W + i;
+                            self.private[k] = v[i];
+                            self.private_written[k] = u32::MAX;
+                        }
                     }
-                }
+                },
                 Space::Uniform => {}
             }
         }
