@@ -211,42 +211,43 @@ impl Thread {
         if d.long_lists {
             return self.issue_long(d, more_waits);
         }
-        let mut start = self.now;
-        for &g in &d.waits {
-            start = start.max(self.ready[g as usize]);
-        }
-        let stall = start - self.now;
-        self.now = start + d.issue as u64;
-        let done = start + d.latency as u64;
-        for &g in &d.books {
-            self.ready[g as usize] = done;
-        }
-        self.last_ready = self.last_ready.max(done);
-        stall
+        let start = self.ready_after(&d.waits, self.now);
+        self.book(d, start)
     }
 
     /// [`Thread::issue`] for an instruction whose lists go past `d.waits` or `d.books`.
     #[cold]
     #[inline(never)]
     fn issue_long(&mut self, d: &Decoded, more_waits: &[u8]) -> u64 {
-        let mut start = self.now;
-        for &g in &d.waits {
-            start = start.max(self.ready[g as usize]);
-        }
+        let mut start = self.ready_after(&d.waits, self.now);
         let (first, end) = (d.more_waits.0 as usize, d.more_waits.1 as usize);
         for w in more_waits[first..end].chunks_exact(WAIT_CHUNK) {
-            for &g in w {
-                start = start.max(self.ready[g as usize]);
-            }
+            start = self.ready_after(w, start);
         }
+        let (first, count) = (d.more_books.first as usize, d.more_books.count as usize);
+        let done = start + d.latency as u64;
+        self.ready[first..first + count].fill(done);
+        self.book(d, start)
+    }
+
+    /// The first cycle from `start` on at which every register and flag of `waits` is ready.
+    #[inline(always)]
+    fn ready_after(&self, waits: &[u8], start: u64) -> u64 {
+        waits
+            .iter()
+            .fold(start, |t, &g| t.max(self.ready[g as usize]))
+    }
+
+    /// Issues `d` at `start`, booking `d.books` until its result is ready; returns the
+    /// stall cycles.
+    #[inline(always)]
+    fn book(&mut self, d: &Decoded, start: u64) -> u64 {
         let stall = start - self.now;
         self.now = start + d.issue as u64;
         let done = start + d.latency as u64;
         for &g in &d.books {
             self.ready[g as usize] = done;
         }
-        let (first, count) = (d.more_books.first as usize, d.more_books.count as usize);
-        self.ready[first..first + count].fill(done);
         self.last_ready = self.last_ready.max(done);
         stall
     }
