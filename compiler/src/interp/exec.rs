@@ -19,7 +19,7 @@
 use super::code::{Code, Op, NONE};
 use super::memory::{Lanes, Mask, Slot, State, ALL_LANES, LANES};
 use super::{InterpError, RunOptions, RunStats};
-use crate::ir::{Block, Inst, Program, Value};
+use crate::ir::{AluOp, Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{texture_result, TexRequest};
@@ -516,6 +516,24 @@ impl Group<'_> {
         (len != 0).then(|| (inv * len + index.wrapping_add(c) % len) as usize)
     }
 
+    /// Evaluates `op` on `args` (an op of fewer operands repeats its last) for each of `comps`
+    /// components and writes the result to `dst`; one-component results (most) take
+    /// [`Group::set_scalar`].
+    #[inline(always)]
+    fn alu(&mut self, op: AluOp, comps: u8, dst: u32, args: [u32; 3]) {
+        let [a, b, c] = args.map(|v| &self.vals[v as usize].c);
+        if comps == 1 {
+            let out = op.eval_lanes(&a[0], &b[0], &c[0]);
+            self.set_scalar(dst, &out);
+            return;
+        }
+        let mut out = [[0; LANES]; 4];
+        for k in 0..comps as usize {
+            out[k] = op.eval_lanes(&a[k], &b[k], &c[k]);
+        }
+        self.set(dst, &out);
+    }
+
     /// Executes the op at `pc` in the active lanes; the next pc.
     #[inline(always)]
     fn step<const STATS: bool>(&mut self, op: &Op, pc: u32) -> u32 {
@@ -547,17 +565,7 @@ impl Group<'_> {
                 if checked {
                     self.need(a, pc);
                 }
-                let a = &self.vals[a as usize].c;
-                if comps == 1 {
-                    let out = op.eval_lanes(&a[0], &a[0], &a[0]);
-                    self.set_scalar(dst, &out);
-                    return pc + 1;
-                }
-                let mut out = [[0; LANES]; 4];
-                for k in 0..comps as usize {
-                    out[k] = op.eval_lanes(&a[k], &a[k], &a[k]);
-                }
-                self.set(dst, &out);
+                self.alu(op, comps, dst, [a, a, a]);
             }
             Op::Alu2 {
                 op,
@@ -571,17 +579,7 @@ impl Group<'_> {
                     self.need(a, pc);
                     self.need(b, pc);
                 }
-                let (a, b) = (&self.vals[a as usize].c, &self.vals[b as usize].c);
-                if comps == 1 {
-                    let out = op.eval_lanes(&a[0], &b[0], &b[0]);
-                    self.set_scalar(dst, &out);
-                    return pc + 1;
-                }
-                let mut out = [[0; LANES]; 4];
-                for k in 0..comps as usize {
-                    out[k] = op.eval_lanes(&a[k], &b[k], &b[k]);
-                }
-                self.set(dst, &out);
+                self.alu(op, comps, dst, [a, b, b]);
             }
             Op::Alu3 {
                 op,
@@ -595,17 +593,7 @@ impl Group<'_> {
                     self.need(b, pc);
                     self.need(c, pc);
                 }
-                let [a, b, c] = [a, b, c].map(|v| &self.vals[v as usize].c);
-                if comps == 1 {
-                    let out = op.eval_lanes(&a[0], &b[0], &c[0]);
-                    self.set_scalar(dst, &out);
-                    return pc + 1;
-                }
-                let mut out = [[0; LANES]; 4];
-                for k in 0..comps as usize {
-                    out[k] = op.eval_lanes(&a[k], &b[k], &c[k]);
-                }
-                self.set(dst, &out);
+                self.alu(op, comps, dst, [a, b, c]);
             }
             Op::Vec {
                 comps,
