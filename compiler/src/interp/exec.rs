@@ -99,6 +99,7 @@ pub(super) fn run<const STATS: bool>(
             first,
             live: ALL_LANES >> (LANES as u32 - lanes),
             active: 0,
+            spare: [u32::MAX; LANES],
             waiting: u32::MAX,
             lane_pc: [0; LANES],
             last_block: [NONE; LANES],
@@ -208,8 +209,12 @@ struct Group<'a> {
     first: u32,
     /// Lanes neither finished nor failed (nor dropped after an earlier lane failed).
     live: Mask,
-    /// Lanes running the op at the current pc.
+    /// Lanes running the op at the current pc (changed only through
+    /// [`Group::set_active`]).
     active: Mask,
+    /// All ones in the lanes outside `active`, which a write must leave as they are: kept
+    /// with `active`, which changes far less often than slots are written.
+    spare: Lanes,
     /// The lowest pc a live lane not in `active` waits at, or the end of the code if that is
     /// lower; 0 after a fault, so the group reschedules.
     waiting: u32,
@@ -314,7 +319,7 @@ impl Group<'_> {
         let ops = &self.code.ops[..];
         let end = ops.len() as u32;
         let mut pc = 0u32;
-        self.active = self.live;
+        self.set_active(self.live);
         self.waiting = end;
         loop {
             // One test per op: `waiting` is never past the end, and a fault sets it to 0 (which
@@ -323,7 +328,7 @@ impl Group<'_> {
                 self.add_skipped_fuel();
                 if pc >= end {
                     self.live &= !self.active;
-                    self.active = 0;
+                    self.set_active(0);
                 }
                 for l in lanes_of(self.active) {
                     self.lane_pc[l] = pc;
@@ -344,7 +349,7 @@ impl Group<'_> {
             .map(|l| self.lane_pc[l])
             .min()
             .unwrap_or(u32::MAX);
-        self.active = lanes_where(self.live, |l| self.lane_pc[l] == pc);
+        self.set_active(lanes_where(self.live, |l| self.lane_pc[l] == pc));
         self.waiting = lanes_of(self.live & !self.active)
             .map(|l| self.lane_pc[l])
             .min()
@@ -363,9 +368,16 @@ impl Group<'_> {
             self.faults[l].get_or_insert((pc as usize, fault));
         }
         self.live &= (1 << lanes.trailing_zeros()) - 1;
-        self.active &= self.live;
+        self.set_active(self.active & self.live);
         // The group reschedules after this op (see `exec`).
         self.waiting = 0;
+    }
+
+    /// Makes `lanes` the active lanes.
+    #[inline(always)]
+    fn set_active(&mut self, lanes: Mask) {
+        self.active = lanes;
+        self.spare = lane_bits(!lanes);
     }
 
     /// Charges the lanes outside `active` nothing for the fuel charged since it last changed
@@ -374,8 +386,7 @@ impl Group<'_> {
     fn add_skipped_fuel(&mut self) {
         if self.unskipped != 0 {
             let n = self.unskipped;
-            let skipped = lane_bits(!self.active);
-            for (b, &s) in self.behind.iter_mut().zip(&skipped) {
+            for (b, &s) in self.behind.iter_mut().zip(&self.spare) {
                 // No overflow: `behind` never passes `spent` (wrapping lets it vectorise).
                 *b = b.wrapping_add(n & u64::from(s));
             }
@@ -459,7 +470,7 @@ impl Group<'_> {
             s.c[0] = *out;
         } else {
             s.defined |= active;
-            blend(&mut s.c[0], out, &lane_bits(!active));
+            blend(&mut s.c[0], out, &self.spare);
         }
     }
 
@@ -487,9 +498,8 @@ impl Group<'_> {
                 *d = *o;
             }
         } else {
-            let keep = lane_bits(!active);
             for (d, o) in s.c.iter_mut().zip(out).take(comps) {
-                blend(d, o, &keep);
+                blend(d, o, &self.spare);
             }
         }
     }
@@ -819,7 +829,7 @@ impl Group<'_> {
                     self.lane_pc[l] = else_pc;
                 }
                 self.add_skipped_fuel();
-                self.active = taken;
+                self.set_active(taken);
                 self.waiting = self.waiting.min(else_pc);
             }
             Op::Jump { target } => return target,
@@ -854,12 +864,11 @@ impl Group<'_> {
     /// The active lanes (charged already) enter `block` of `insts` instructions.
     #[inline(always)]
     fn enter(&mut self, block: u32, insts: u32) {
-        let active = self.active;
-        self.executed += u64::from(insts) * u64::from(active.count_ones());
+        self.executed += u64::from(insts) * u64::from(self.active.count_ones());
         if self.all_here() {
             self.last_block = [block; LANES];
         } else {
-            blend(&mut self.last_block, &[block; LANES], &lane_bits(!active));
+            blend(&mut self.last_block, &[block; LANES], &self.spare);
         }
     }
 
@@ -931,8 +940,8 @@ impl Group<'_> {
         let active = self.active;
         if lanes != active {
             self.add_skipped_fuel();
+            self.set_active(lanes);
         }
-        self.active = lanes;
         // Every source is checked before any result is written (a lane failing a later check
         // is dropped, so what it wrote would not matter).
         for (k, &src) in srcs.iter().enumerate() {
@@ -977,7 +986,9 @@ impl Group<'_> {
             }
             self.st.phi_tmp = tmp;
         }
-        self.active = active & self.live;
+        if self.active != active & self.live {
+            self.set_active(active & self.live);
+        }
     }
 
     fn note_branch(&mut self, node: u32, taken: Mask, other: Mask) {
