@@ -108,12 +108,12 @@ pub(super) fn run<const STATS: bool>(
             behind: [0; LANES],
             unskipped: 0,
             faults: [None; LANES],
-            executed: 0,
+            back_edge_fuel: 0,
             max_iters,
             loop_passes,
         };
         g.exec::<STATS>();
-        executed += g.executed;
+        let back_edge_fuel = g.back_edge_fuel;
         max_iters = g.max_iters;
         loop_passes = g.loop_passes;
         g.add_skipped_fuel();
@@ -124,6 +124,9 @@ pub(super) fn run<const STATS: bool>(
             let inv = first + lane as u32;
             settle(code, opts, inv, used[lane], faults[lane], &mut total_left)?;
         }
+        // Every lane finished: each unit of fuel it used was an instruction executed or a
+        // back-edge taken by falling off a loop body.
+        executed += used.iter().sum::<u64>() - back_edge_fuel;
         first += lanes;
     }
     if let Some(s) = stats {
@@ -234,8 +237,10 @@ struct Group<'a> {
     unskipped: u64,
     /// Per lane, the op index and fault that stopped it.
     faults: [Option<(usize, Fault)>; LANES],
-    /// Instructions executed, all lanes.
-    executed: u64,
+    /// Fuel charged for back-edges taken by falling off a loop body, all lanes (statistics
+    /// only): the rest of the fuel used counts executed instructions, so entering a block
+    /// need not count them.
+    back_edge_fuel: u64,
     /// Most loop-body passes in one loop execution so far in the run (statistics only).
     max_iters: u32,
     /// Passes through loop bodies so far, all invocations (see [`RunStats::loop_passes`]).
@@ -550,7 +555,7 @@ impl Group<'_> {
         match *op {
             Op::Enter { block, insts } => {
                 self.charge(u64::from(insts), pc);
-                self.enter(block, insts);
+                self.enter(block);
             }
             Op::EnterPhis {
                 block,
@@ -559,7 +564,7 @@ impl Group<'_> {
             } => {
                 self.charge(u64::from(insts), pc);
                 self.phis(block, table, pc);
-                self.enter(block, insts);
+                self.enter(block);
             }
             Op::Const { dst, k } => {
                 let c = self.code.consts[k as usize];
@@ -842,6 +847,7 @@ impl Group<'_> {
             Op::BackEdge { header, node } => {
                 self.charge(1, pc);
                 if STATS {
+                    self.back_edge_fuel += u64::from(self.active.count_ones());
                     self.note_back_edge(node);
                 }
                 return header;
@@ -861,10 +867,9 @@ impl Group<'_> {
         pc + 1
     }
 
-    /// The active lanes (charged already) enter `block` of `insts` instructions.
+    /// The active lanes (charged already) enter `block`.
     #[inline(always)]
-    fn enter(&mut self, block: u32, insts: u32) {
-        self.executed += u64::from(insts) * u64::from(self.active.count_ones());
+    fn enter(&mut self, block: u32) {
         if self.all_here() {
             self.last_block = [block; LANES];
         } else {
