@@ -30,9 +30,12 @@ pub enum Op {
         k: u32,
     },
     /// A one-operand ALU op (split by arity so the common ops read only their operands).
+    /// `scalar`: one component, and no writer of `dst` leaves more nonzero (so the result
+    /// is written without consulting [`Code::value_comps`]).
     Alu1 {
         op: AluOp,
         comps: u8,
+        scalar: bool,
         checked: bool,
         dst: u32,
         a: u32,
@@ -40,6 +43,7 @@ pub enum Op {
     Alu2 {
         op: AluOp,
         comps: u8,
+        scalar: bool,
         checked: bool,
         dst: u32,
         a: u32,
@@ -48,6 +52,7 @@ pub enum Op {
     Alu3 {
         op: AluOp,
         comps: u8,
+        scalar: bool,
         checked: bool,
         dst: u32,
         args: [u32; 3],

@@ -453,14 +453,10 @@ impl Group<'_> {
         self.live & !self.active == 0
     }
 
-    /// [`Group::set`] of a one-component result (most are), without a loop over components.
+    /// [`Group::set`] of a one-component result (most are) to a slot no writer leaves more
+    /// components of nonzero (`Code::value_comps[dst] == 1`), without a loop over components.
     #[inline(always)]
     fn set_scalar(&mut self, dst: u32, out: &Lanes) {
-        if self.code.value_comps[dst as usize] > 1 {
-            // Another writer of `dst` writes more: the general rule.
-            self.set(dst, &[*out, [0; LANES], [0; LANES], [0; LANES]]);
-            return;
-        }
         let (active, all_here) = (self.active, self.all_here());
         let epoch = self.epoch;
         let s = &mut self.vals[dst as usize];
@@ -532,12 +528,12 @@ impl Group<'_> {
     }
 
     /// Evaluates `op` on `args` (an op of fewer operands repeats its last) for each of `comps`
-    /// components and writes the result to `dst`; one-component results (most) take
+    /// components and writes the result to `dst`; `scalar` results (most) take
     /// [`Group::set_scalar`].
     #[inline(always)]
-    fn alu(&mut self, op: AluOp, comps: u8, dst: u32, args: [u32; 3]) {
+    fn alu(&mut self, op: AluOp, comps: u8, scalar: bool, dst: u32, args: [u32; 3]) {
         let [a, b, c] = args.map(|v| &self.vals[v as usize].c);
-        if comps == 1 {
+        if scalar {
             let out = op.eval_lanes(&a[0], &b[0], &c[0]);
             self.set_scalar(dst, &out);
             return;
@@ -573,6 +569,7 @@ impl Group<'_> {
             Op::Alu1 {
                 op,
                 comps,
+                scalar,
                 checked,
                 dst,
                 a,
@@ -580,11 +577,12 @@ impl Group<'_> {
                 if checked {
                     self.need(a, pc);
                 }
-                self.alu(op, comps, dst, [a, a, a]);
+                self.alu(op, comps, scalar, dst, [a, a, a]);
             }
             Op::Alu2 {
                 op,
                 comps,
+                scalar,
                 checked,
                 dst,
                 a,
@@ -594,11 +592,12 @@ impl Group<'_> {
                     self.need(a, pc);
                     self.need(b, pc);
                 }
-                self.alu(op, comps, dst, [a, b, b]);
+                self.alu(op, comps, scalar, dst, [a, b, b]);
             }
             Op::Alu3 {
                 op,
                 comps,
+                scalar,
                 checked,
                 dst,
                 args: [a, b, c],
@@ -608,7 +607,7 @@ impl Group<'_> {
                     self.need(b, pc);
                     self.need(c, pc);
                 }
-                self.alu(op, comps, dst, [a, b, c]);
+                self.alu(op, comps, scalar, dst, [a, b, c]);
             }
             Op::Vec {
                 comps,

@@ -452,10 +452,13 @@ impl Code {
                     a[k] = self.operand(f, args[k], inst)?;
                 }
                 let (op, [a, b, c]) = (*op, a);
+                // Decided here so the executor's commonest write needs no look-up.
+                let scalar = comps == 1 && self.value_comps[dst as usize] == 1;
                 match arity {
                     1 => Op::Alu1 {
                         op,
                         comps,
+                        scalar,
                         checked: true,
                         dst,
                         a,
@@ -463,6 +466,7 @@ impl Code {
                     2 => Op::Alu2 {
                         op,
                         comps,
+                        scalar,
                         checked: true,
                         dst,
                         a,
@@ -471,6 +475,7 @@ impl Code {
                     _ => Op::Alu3 {
                         op,
                         comps,
+                        scalar,
                         checked: true,
                         dst,
                         args: [a, b, c],
