@@ -199,6 +199,28 @@ pub struct PhiTable {
     pub first_src: u32,
 }
 
+/// What entering a block with phis from one predecessor copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhiEdge {
+    /// Range of [`Code::phi_moves`], in phi order.
+    pub moves: (u32, u32),
+    /// Whether some phi reads another phi's result (a swap, a rotation): only then must
+    /// every source be read before any result is written. A phi reading its own result
+    /// changes nothing and is not counted.
+    pub parallel: bool,
+}
+
+/// One phi's copy on one edge: `dst = src`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhiMove {
+    /// The source value.
+    pub src: u32,
+    /// The phi's result.
+    pub dst: u32,
+    /// Whether no writer of `dst` leaves more than one component nonzero.
+    pub scalar: bool,
+}
+
 /// A lowered program (all vectors keep their capacity across programs).
 #[derive(Clone, Debug, Default)]
 pub struct Code {
@@ -214,10 +236,13 @@ pub struct Code {
     pub phi_tables: Vec<PhiTable>,
     /// Predecessor block ids of the phi tables.
     pub phi_preds: Vec<u32>,
-    /// Per entry of `phi_preds`: whether, entering from it, some phi reads another phi's
-    /// result (a swap, a rotation): only then must every source be read before any result is
-    /// written. A phi reading its own result changes nothing and is not counted.
-    pub phi_pred_parallel: Vec<bool>,
+    /// Per entry of `phi_preds`: what entering from it copies, decided once here so that
+    /// taking an edge runs a ready list (sources are still checked against `phi_srcs`).
+    pub phi_edges: Vec<PhiEdge>,
+    /// The copies of every edge: a missing source (which fails every lane entering) is left
+    /// out, and so is a phi reading its own result unless the edge is parallel (where a
+    /// second phi of the same result could make it matter).
+    pub phi_moves: Vec<PhiMove>,
     /// Result value ids of phis.
     pub phi_dsts: Vec<u32>,
     /// The phi instructions (for errors).
@@ -270,7 +295,8 @@ impl Code {
         self.texs.clear();
         self.phi_tables.clear();
         self.phi_preds.clear();
-        self.phi_pred_parallel.clear();
+        self.phi_edges.clear();
+        self.phi_moves.clear();
         self.phi_dsts.clear();
         self.phi_insts.clear();
         self.phi_srcs.clear();

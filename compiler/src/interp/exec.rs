@@ -939,7 +939,6 @@ impl Group<'_> {
         let n = t.phis as usize;
         let first_src = t.first_src as usize + col * n;
         let srcs = &code.phi_srcs[first_src..first_src + n];
-        let dsts = &code.phi_dsts[first_phi..first_phi + n];
         // The other lanes are set aside while these run.
         let active = self.active;
         if lanes != active {
@@ -963,30 +962,27 @@ impl Group<'_> {
                 );
             }
         }
-        let parallel = code.phi_pred_parallel[t.preds.0 as usize + col];
-        if !parallel && self.active != 0 {
-            // No phi reads another's result: each is written as soon as it is read, and one
-            // reading its own result changes nothing.
-            for (&src, &dst) in srcs.iter().zip(dsts) {
-                if src == dst {
-                    continue;
-                }
-                if code.value_comps[dst as usize] == 1 {
-                    let c = self.vals[src as usize].c[0];
-                    self.set_scalar(dst, &c);
+        let edge = code.phi_edges[t.preds.0 as usize + col];
+        let moves = &code.phi_moves[edge.moves.0 as usize..edge.moves.1 as usize];
+        if !edge.parallel && self.active != 0 {
+            // No phi reads another's result: each is written as soon as it is read.
+            for m in moves {
+                if m.scalar {
+                    let c = self.vals[m.src as usize].c[0];
+                    self.set_scalar(m.dst, &c);
                 } else {
-                    let c = self.vals[src as usize].c;
-                    self.set(dst, &c);
+                    let c = self.vals[m.src as usize].c;
+                    self.set(m.dst, &c);
                 }
             }
         }
-        if parallel && self.active != 0 {
+        if edge.parallel && self.active != 0 {
             // Some phi reads another's result: every source was read before any is written.
             let mut tmp = std::mem::take(&mut self.st.phi_tmp);
             tmp.clear();
-            tmp.extend(srcs.iter().map(|&src| self.vals[src as usize].c));
-            for (&dst, c) in dsts.iter().zip(&tmp) {
-                self.set(dst, c);
+            tmp.extend(moves.iter().map(|m| self.vals[m.src as usize].c));
+            for (m, c) in moves.iter().zip(&tmp) {
+                self.set(m.dst, c);
             }
             self.st.phi_tmp = tmp;
         }

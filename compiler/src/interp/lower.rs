@@ -20,7 +20,7 @@
 //! * how many components each value's writers can leave nonzero ([`Code::value_comps`]), so
 //!   writes into a slot touch only those.
 
-use super::code::{Code, Op, PhiTable, TexOp, NONE};
+use super::code::{Code, Op, PhiEdge, PhiMove, PhiTable, TexOp, NONE};
 use super::memory::MAX_VAR_WORDS;
 use super::InterpError;
 use crate::ir::{BlockData, CfNode, Function, Inst, InstKind, Program, Type, Value};
@@ -414,7 +414,18 @@ impl Code {
                     sorted.partition_point(|&d| d <= src) - sorted.partition_point(|&d| d < src);
                 results > usize::from(src == dst)
             });
-            self.phi_pred_parallel.push(parallel);
+            let first_move = self.phi_moves.len() as u32;
+            for (&src, &dst) in srcs.iter().zip(dsts) {
+                if src == NONE || (src == dst && !parallel) {
+                    continue;
+                }
+                let scalar = self.value_comps[dst as usize] == 1;
+                self.phi_moves.push(PhiMove { src, dst, scalar });
+            }
+            self.phi_edges.push(PhiEdge {
+                moves: (first_move, self.phi_moves.len() as u32),
+                parallel,
+            });
         }
         self.phi_tables.push(table);
         Ok((self.phi_tables.len() - 1) as u32)
