@@ -9,7 +9,8 @@
 //! * [`lower`] — the program is checked for what would make execution meaningless (bad ids,
 //!   phis below other instructions, jumps outside loops, …) and lowered once to flat code: one
 //!   op per instruction, jumps for `if`/`loop`/`break`/`continue`, a table per block of its
-//!   phis' sources by predecessor, interned variable types ([`code`]);
+//!   phis' sources by predecessor with the copies each edge makes, interned variable types
+//!   ([`code`]);
 //! * [`exec`] — the flat code runs for every invocation, eight at a time in lockstep (which
 //!   nothing observable distinguishes from running them one by one in order), over scratch
 //!   storage ([`memory`]) allocated once per run and kept across runs by a reused
