@@ -461,11 +461,11 @@ impl Group<'_> {
         let epoch = self.epoch;
         let s = &mut self.vals[dst as usize];
         if s.epoch != epoch {
-            *s = Slot {
-                c: [*out, [0; LANES], [0; LANES], [0; LANES]],
-                epoch,
-                defined: active,
-            };
+            // Field by field: a whole new `Slot` is built aside and copied.
+            s.c[0] = *out;
+            s.c[1..].fill([0; LANES]);
+            s.epoch = epoch;
+            s.defined = active;
         } else if all_here {
             s.defined |= active;
             s.c[0] = *out;
