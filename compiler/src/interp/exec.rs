@@ -698,11 +698,15 @@ impl Group<'_> {
                 }
                 let n = self.d.outputs;
                 if n != 0 {
-                    for l in lanes_of(self.active) {
-                        let base = ((self.first + l as u32) * n) as usize;
-                        for k in 0..comps as usize {
-                            let s = slot.wrapping_add(k as u32) % n;
-                            self.res.outputs[base + s as usize] = self.comp(value, k)[l];
+                    // A component's slot is the same in every lane, so it is found once; a lane's
+                    // later components still overwrite earlier ones wrapping onto the same slot.
+                    let (active, first) = (self.active, self.first);
+                    for k in 0..comps as usize {
+                        let s = (slot.wrapping_add(k as u32) % n) as usize;
+                        let c = self.vals[value as usize].c[k];
+                        for l in lanes_of(active) {
+                            let base = ((first + l as u32) * n) as usize;
+                            self.res.outputs[base + s] = c[l];
                         }
                     }
                 }
