@@ -80,6 +80,9 @@ pub struct PipelineOptions<'a> {
     pub limit: Option<usize>,
     /// Verify the program after every pass run.
     pub verify: bool,
+    /// The caller has just verified the input (the fuzz oracle does, to blame the generator
+    /// for an invalid program), so `verify` does not check it again before the first pass.
+    pub input_verified: bool,
     /// Names of passes to skip (the fuzzer randomises them).
     pub disabled: Vec<String>,
     /// Handed to every pass.
@@ -159,7 +162,7 @@ pub fn run_pipeline(
     }
     // Passes are only verified when they change something, so an invalid input must be
     // caught here rather than blamed on the first pass that touches it.
-    if opts.verify {
+    if opts.verify && !opts.input_verified {
         check(p).map_err(PipelineError::InvalidInput)?;
     }
     let mut report = PipelineReport::default();
