@@ -491,7 +491,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
         }
     };
     // The middle end runs once; every pipeline starts from its output.
-    let optimised = match panics::catch(|| middle::optimise(case, opts, coverage)) {
+    let optimised = match panics::catch(|| middle::optimise_verified(case, opts, coverage)) {
         Ok(Ok(p)) => p,
         Ok(Err(f)) => return Verdict::Finding(f),
         Err(p) => return panicked("middle", p),

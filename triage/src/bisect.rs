@@ -70,6 +70,7 @@ fn pipeline_options<'a>(
     PipelineOptions {
         limit,
         verify: false,
+        input_verified: false,
         disabled: disabled_passes(case),
         config: PassConfig {
             plants: opts.plants,

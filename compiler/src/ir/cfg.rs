@@ -1,4 +1,7 @@
 //! The control-flow graph derived from the structured tree, its loop nest and dominator tree.
+//! Where instructions sit is not part of it: the one client that needs positions, the
+//! verifier, records them in its own walk of the blocks (it already visits every
+//! instruction there), so the CFG's walk touches blocks, not instructions.
 //!
 //! Edges follow NIR's rules. A block followed by an `if` goes to the first block of the
 //! then-list and of the else-list (in that order); one followed by a `loop` goes to the loop's
@@ -17,22 +20,14 @@
 //! Both [`Cfg`] and [`DomTree`] can be recomputed in place, keeping their allocations, for
 //! passes and the fuzz loop that run them once per program.
 
-use super::{first_block, Block, CfNode, Function, Inst, InstKind};
+use super::{first_block, Block, CfNode, Function, InstKind};
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntityRef, SecondaryMap};
 
 /// An unset idom in the dominator computation.
 const UNSET: u32 = u32::MAX;
 
-/// Where a placed instruction sits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct InstPos {
-    block: PackedOption<Block>,
-    index: u32,
-}
-
-/// Predecessors, successors, reverse post-order, loop nest and instruction positions of a
-/// [`Function`].
+/// Predecessors, successors, reverse post-order and loop nest of a [`Function`].
 #[derive(Clone, Debug, Default)]
 pub struct Cfg {
     entry: Option<Block>,
@@ -66,7 +61,6 @@ pub struct Cfg {
     loop_exit: SecondaryMap<Block, PackedOption<Block>>,
     depth: SecondaryMap<Block, u32>,
     placed: SecondaryMap<Block, bool>,
-    inst_pos: SecondaryMap<Inst, InstPos>,
 }
 
 /// The loop a list sits in: where `continue` and `break` go.
@@ -99,8 +93,6 @@ impl Cfg {
         self.depth.resize(nb);
         self.placed.clear();
         self.placed.resize(nb);
-        self.inst_pos.clear();
-        self.inst_pos.resize(func.insts.len());
         std::mem::swap(&mut self.edges, &mut self.prev_edges);
         self.edges.clear();
 
@@ -154,16 +146,7 @@ impl Cfg {
                     self.placed[b] = true;
                     self.loop_of[b] = outer.into();
                     self.depth[b] = depth;
-                    let insts = &func.blocks[b].insts;
-                    for (k, &inst) in insts.iter().enumerate() {
-                        if inst.index() < func.insts.len() {
-                            self.inst_pos[inst] = InstPos {
-                                block: b.into(),
-                                index: k as u32,
-                            };
-                        }
-                    }
-                    let last = insts.last().and_then(|&i| func.insts.get(i));
+                    let last = func.blocks[b].insts.last().and_then(|&i| func.insts.get(i));
                     match last.map(|d| &d.kind) {
                         Some(InstKind::Break) => self.edge(func, b, lp.and_then(|l| l.exit)),
                         Some(InstKind::Continue) => self.edge(func, b, lp.and_then(|l| l.header)),
@@ -352,17 +335,6 @@ impl Cfg {
     pub fn is_back_edge(&self, from: Block, to: Block) -> bool {
         self.is_loop_header(to) && self.is_in_loop(from, to) && self.succs(from).contains(&to)
     }
-
-    /// The block a placed instruction sits in.
-    pub fn block_of(&self, inst: Inst) -> Option<Block> {
-        self.inst_pos[inst].block.expand()
-    }
-
-    /// The block and index of a placed instruction.
-    pub fn inst_position(&self, inst: Inst) -> Option<(Block, usize)> {
-        let pos = self.inst_pos[inst];
-        pos.block.expand().map(|b| (b, pos.index as usize))
-    }
 }
 
 /// Where control goes after the node at `list[i]`: the next node's entry block, or `cont` at
@@ -527,15 +499,6 @@ impl DomTree {
             self.is_reachable(user.0) && def.1 < user.1
         } else {
             self.strictly_dominates(def.0, user.0)
-        }
-    }
-
-    /// [`DomTree::def_dominates_use`] for two placed instructions; false if either is not
-    /// placed.
-    pub fn inst_dominates(&self, cfg: &Cfg, def: Inst, user: Inst) -> bool {
-        match (cfg.inst_position(def), cfg.inst_position(user)) {
-            (Some(d), Some(u)) => self.def_dominates_use(d, u),
-            _ => false,
         }
     }
 }

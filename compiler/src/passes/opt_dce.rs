@@ -46,7 +46,7 @@ pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
     let live_out_bug = config.plants.has(Plant::DceLoopLiveOut);
     let mut progress = false;
     loop {
-        let mut changed = sweep(func);
+        progress |= sweep(func);
         // Only the loop tests read the uses: without loops, building them is wasted.
         let uses = if has_loop(&func.body) {
             use_blocks(func)
@@ -55,13 +55,16 @@ pub fn dce_with(func: &mut Function, config: &PassConfig) -> bool {
         };
         let mut body = std::mem::take(&mut func.body);
         let mut pending = live_out_bug.then(|| Subst::with_capacity(func.values.len()));
-        changed |= clean_list(func, &uses, &mut body, &mut (pending.as_mut(), false));
+        let cleaned = clean_list(func, &uses, &mut body, &mut (pending.as_mut(), false));
         func.body = body;
         if let Some(subst) = &pending {
             // The planted rewrite reached instructions at once; `if` conditions now.
             func.apply_subst(subst);
         }
-        if !changed {
+        // Only removed loops and ifs can leave more to sweep: the sweep is a complete mark
+        // and sweep, so a second one over what it left (and the lists then found clean)
+        // would remove nothing.
+        if !cleaned {
             return progress;
         }
         progress = true;

@@ -11,6 +11,13 @@
 //! it. Disabled passes are skipped without counting. With `verify`, the verifier runs after
 //! every pass run and a failure is an error naming that pass (the fuzz oracle's `verify`
 //! finding).
+//!
+//! A pass is a deterministic function of the function and the configuration, and one that
+//! reports no change leaves the function exactly as it was (the property tests check this).
+//! So a pass whose last run changed nothing, with no change by any pass since, would change
+//! nothing again: that run is recorded as it would happen (unchanged, counted against the
+//! limit, shown to `after_pass`) without calling the pass. The last round of the loop, and
+//! passes late in a round that only earlier passes fed, are mostly such runs.
 
 use super::from_ssa::FromSsaError;
 use crate::ir::{Function, Program};
@@ -73,6 +80,9 @@ pub struct PipelineOptions<'a> {
     pub limit: Option<usize>,
     /// Verify the program after every pass run.
     pub verify: bool,
+    /// The caller has just verified the input (the fuzz oracle does, to blame the generator
+    /// for an invalid program), so `verify` does not check it again before the first pass.
+    pub input_verified: bool,
     /// Names of passes to skip (the fuzzer randomises them).
     pub disabled: Vec<String>,
     /// Handed to every pass.
@@ -152,12 +162,13 @@ pub fn run_pipeline(
     }
     // Passes are only verified when they change something, so an invalid input must be
     // caught here rather than blamed on the first pass that touches it.
-    if opts.verify {
+    if opts.verify && !opts.input_verified {
         check(p).map_err(PipelineError::InvalidInput)?;
     }
     let mut report = PipelineReport::default();
+    let mut settled = Settled::default();
     for name in PROLOGUE {
-        if !run_one(p, name, opts, &mut report)? {
+        if !run_one(p, name, opts, &mut report, &mut settled)? {
             return Ok(report);
         }
     }
@@ -165,7 +176,7 @@ pub fn run_pipeline(
         report.rounds += 1;
         let before = report.runs.len();
         for name in OPT_LOOP {
-            if !run_one(p, name, opts, &mut report)? {
+            if !run_one(p, name, opts, &mut report, &mut settled)? {
                 return Ok(report);
             }
         }
@@ -176,12 +187,30 @@ pub fn run_pipeline(
     Ok(report)
 }
 
+/// The passes (as bits by index in [`PASSES`]) whose last run changed nothing, with no
+/// change by any pass since: running one of them again would change nothing either.
+#[derive(Default)]
+struct Settled(u32);
+
+const _: () = assert!(PASSES.len() <= 32, "Settled holds one bit per pass");
+
+impl Settled {
+    fn has(&self, pass: usize) -> bool {
+        self.0 & (1 << pass) != 0
+    }
+
+    fn record(&mut self, pass: usize, changed: bool) {
+        self.0 = if changed { 0 } else { self.0 | (1 << pass) };
+    }
+}
+
 /// Runs one pass unless disabled; returns `false` once the limit stops the pipeline.
 fn run_one(
     p: &mut Program,
     name: &str,
     opts: &mut PipelineOptions<'_>,
     report: &mut PipelineReport,
+    settled: &mut Settled,
 ) -> Result<bool, PipelineError> {
     if opts.disabled.iter().any(|d| d == name) {
         return Ok(true);
@@ -190,12 +219,13 @@ fn run_one(
         report.limit_hit = true;
         return Ok(false);
     }
-    let (name, f) = PASSES
+    let index = PASSES
         .iter()
-        .find(|(n, _)| *n == name)
-        .copied()
+        .position(|(n, _)| *n == name)
         .ok_or_else(|| PipelineError::UnknownPass(name.to_string()))?;
-    let changed = f(&mut p.func, &opts.config);
+    let (name, f) = PASSES[index];
+    let changed = !settled.has(index) && f(&mut p.func, &opts.config);
+    settled.record(index, changed);
     report.runs.push(PassRun {
         name,
         changed,

@@ -86,10 +86,30 @@ pub fn optimise(
     opts: &OracleOptions,
     coverage: &mut Coverage,
 ) -> Result<Program, Box<Finding>> {
+    run_middle_end(case, opts, coverage, false)
+}
+
+/// [`optimise`] for a caller that has just verified the case's program (the oracle, to blame
+/// the generator): the pipeline does not verify it a second time.
+pub fn optimise_verified(
+    case: &Case,
+    opts: &OracleOptions,
+    coverage: &mut Coverage,
+) -> Result<Program, Box<Finding>> {
+    run_middle_end(case, opts, coverage, true)
+}
+
+fn run_middle_end(
+    case: &Case,
+    opts: &OracleOptions,
+    coverage: &mut Coverage,
+    input_verified: bool,
+) -> Result<Program, Box<Finding>> {
     let mut p = case.program.clone();
     let mut popts = PipelineOptions {
         limit: opts.pass_limit,
         verify: true,
+        input_verified,
         disabled: disabled_passes(case),
         config: PassConfig {
             plants: opts.plants,

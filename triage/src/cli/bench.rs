@@ -81,7 +81,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             continue;
         }
         let t = Instant::now();
-        let optimised = middle::optimise(&case, &opts, &mut Coverage::default());
+        let optimised = middle::optimise_verified(&case, &opts, &mut Coverage::default());
         stage[3] += t.elapsed();
         let Ok(optimised) = optimised else { continue };
         for (k, p) in chosen.iter().enumerate() {

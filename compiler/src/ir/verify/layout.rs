@@ -1,6 +1,6 @@
 //! Layout rules: the shape of the control-flow tree and of each block's instruction list.
 
-use super::{exists, Location, Rule, Verifier};
+use super::{exists, DefSite, Location, Rule, Verifier};
 use crate::ir::{Block, CfNode, InstKind};
 
 /// Which list of the tree is being walked, for messages.
@@ -113,9 +113,22 @@ impl Verifier<'_> {
                 self.report(Location::Block(b), Rule::UnknownEntity, m);
                 continue;
             };
+            let site = DefSite {
+                block: b.into(),
+                index: k as u32,
+            };
             if self.seen_inst[inst] {
                 let m = format!("{inst} is placed more than once (again in {b})");
                 self.inst_err(inst, Rule::DuplicatePlacement, m);
+                if let Some(v) = data.result.expand() {
+                    if func
+                        .values
+                        .get(v)
+                        .is_some_and(|vd| vd.def.expand() == Some(inst))
+                    {
+                        self.def_at[v] = site;
+                    }
+                }
                 continue;
             }
             self.seen_inst[inst] = true;
@@ -131,7 +144,7 @@ impl Verifier<'_> {
                         let m = format!("result {v} says it is defined by {def}");
                         self.inst_err(inst, Rule::ResultDef, m);
                     }
-                    Some(_) => self.def_of[v] = inst.into(),
+                    Some(_) => self.def_at[v] = site,
                 }
             }
             match &data.kind {

@@ -227,9 +227,17 @@ struct Scratch {
     dom: DomTree,
     seen_inst: SecondaryMap<Inst, bool>,
     seen_block: SecondaryMap<Block, bool>,
-    def_of: SecondaryMap<Value, PackedOption<Inst>>,
+    def_at: SecondaryMap<Value, DefSite>,
     placed: Vec<(Block, Inst, usize)>,
     if_conds: Vec<(Option<Block>, Value)>,
+}
+
+/// Where a value's definition sits: block and index (no block when the layout walk did not
+/// find it placed as the value's definition).
+#[derive(Copy, Clone, Default)]
+struct DefSite {
+    block: PackedOption<Block>,
+    index: u32,
 }
 
 thread_local! {
@@ -253,8 +261,8 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     s.seen_inst.resize(func.insts.len());
     s.seen_block.clear();
     s.seen_block.resize(func.blocks.len());
-    s.def_of.clear();
-    s.def_of.resize(func.values.len());
+    s.def_at.clear();
+    s.def_at.resize(func.values.len());
     s.placed.clear();
     s.if_conds.clear();
     let mut v = Verifier {
@@ -266,7 +274,7 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         tree_ok: true,
         seen_inst: std::mem::take(&mut s.seen_inst),
         seen_block: std::mem::take(&mut s.seen_block),
-        def_of: std::mem::take(&mut s.def_of),
+        def_at: std::mem::take(&mut s.def_at),
         placed: std::mem::take(&mut s.placed),
         if_conds: std::mem::take(&mut s.if_conds),
     };
@@ -287,7 +295,7 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     s.dom = v.dom;
     s.seen_inst = v.seen_inst;
     s.seen_block = v.seen_block;
-    s.def_of = v.def_of;
+    s.def_at = v.def_at;
     s.placed = v.placed;
     s.if_conds = v.if_conds;
     if v.errors.is_empty() {
@@ -308,10 +316,12 @@ struct Verifier<'a> {
     tree_ok: bool,
     seen_inst: SecondaryMap<Inst, bool>,
     seen_block: SecondaryMap<Block, bool>,
-    /// For each value: its defining instruction when the layout walk found that instruction
-    /// placed (first placement) with the value as its result and the value's `def` pointing
-    /// back at it, which is everything [`Verifier::placed_def`] checks before the position.
-    def_of: SecondaryMap<Value, PackedOption<Inst>>,
+    /// For each value: where its defining instruction sits, when the layout walk found that
+    /// instruction placed with the value as its result and the value's `def` pointing back
+    /// at it (everything [`Verifier::placed_def`] checks). An instruction placed more than
+    /// once (reported) counts at its last placement, a block placed more than once at its
+    /// first (reported, and dominance is not checked then).
+    def_at: SecondaryMap<Value, DefSite>,
     /// Placed instructions (first placement only) with their block and index.
     placed: Vec<(Block, Inst, usize)>,
     /// `if` conditions with the block before the `if`.

@@ -9,22 +9,19 @@ impl Verifier<'_> {
     /// The definition of `v` as (block, index) if `v` is defined by a placed instruction
     /// whose result it is; otherwise reports why not (at `loc`) and returns none.
     fn placed_def(&mut self, loc: Location, v: Value) -> Option<(Block, usize)> {
-        let def = match self.def_of.get(v).and_then(|d| d.expand()) {
-            Some(def) => def,
-            None => self.unplaced_def(loc, v)?,
-        };
-        let pos = self.cfg.inst_position(def);
-        if pos.is_none() {
-            // Placed, but in a block the CFG dropped; layout errors cover it.
-            self.tree_ok = false;
+        let site = self.def_at.get(v).copied().unwrap_or_default();
+        match site.block.expand() {
+            Some(block) => Some((block, site.index as usize)),
+            None => {
+                self.report_unplaced_def(loc, v);
+                None
+            }
         }
-        pos
     }
 
-    /// The definition of `v` when the layout walk did not find it placed: reports why it is
-    /// not (at `loc`) and returns none.
+    /// Reports (at `loc`) why the layout walk did not find `v`'s definition placed.
     #[cold]
-    fn unplaced_def(&mut self, loc: Location, v: Value) -> Option<Inst> {
+    fn report_unplaced_def(&mut self, loc: Location, v: Value) {
         let func = self.func;
         let Some(vd) = func.values.get(v) else {
             self.report(
@@ -32,28 +29,26 @@ impl Verifier<'_> {
                 Rule::UnknownEntity,
                 format!("operand {v} does not exist"),
             );
-            return None;
+            return;
         };
         let Some(def) = vd.def.expand() else {
             self.report(loc, Rule::UndefinedValue, format!("{v} has no definition"));
-            return None;
+            return;
         };
         let Some(def_data) = func.insts.get(def) else {
             let m = format!("{v} is defined by {def}, which does not exist");
             self.report(loc, Rule::UnknownEntity, m);
-            return None;
+            return;
         };
         if def_data.result.expand() != Some(v) {
             let m = format!("{v} says it is defined by {def}, whose result it is not");
             self.report(loc, Rule::UndefinedValue, m);
-            return None;
+            return;
         }
-        if !self.seen_inst.get(def).copied().unwrap_or(false) {
-            let m = format!("{v} is defined by {def}, which is not placed in any block");
-            self.report(loc, Rule::UndefinedValue, m);
-            return None;
-        }
-        Some(def)
+        // What is left: `def` is not placed (a placed one, being `v`'s definition with `v`
+        // as its result, has its site recorded).
+        let m = format!("{v} is defined by {def}, which is not placed in any block");
+        self.report(loc, Rule::UndefinedValue, m);
     }
 
     /// Checks that every operand of `inst` (at `index` in `block`) is defined and, outside

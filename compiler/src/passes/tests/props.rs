@@ -75,6 +75,36 @@ fn every_pass_alone_preserves_results() {
     }
 }
 
+/// The pipeline skips a pass whose last run changed nothing when nothing changed since:
+/// that needs every pass reporting no change to leave the function exactly as it was, on
+/// input programs, lowered ones, ones part way through and settled ones.
+#[test]
+fn a_pass_reporting_no_change_changes_nothing() {
+    for seed in 0..PROGRAMS {
+        let p0 = program(seed);
+        let mut starts = vec![p0.clone()];
+        let mut p = p0;
+        for &(_, f) in PASSES {
+            f(&mut p.func, &PassConfig::default());
+            starts.push(p.clone());
+        }
+        run_pipeline(&mut p, &mut PipelineOptions::default()).unwrap();
+        starts.push(p);
+        for start in &starts {
+            for &(name, f) in PASSES {
+                let mut q = start.clone();
+                if !f(&mut q.func, &PassConfig::default()) {
+                    assert!(
+                        q.func == start.func,
+                        "seed {seed}: {name} reported no change but changed\n{}",
+                        print_program(start)
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn pipeline_with_random_toggles_preserves_results() {
     let mut rng = Rng::new(7);
