@@ -4,7 +4,7 @@
 
 use super::isa::{CondMod, Dst, MathFn, Op, Pred, Program, Region, Src, Type};
 use super::payload::Layout;
-use super::send::SendDesc;
+use super::send::{Message, SendDesc};
 use super::timing;
 use super::validate::Structure;
 
@@ -114,8 +114,12 @@ pub(super) enum Step {
     Alu,
     /// Structured control flow.
     Control,
-    /// [`Kind::Send`].
+    /// [`Kind::Send`] of any message but the scratch block ones.
     Send,
+    /// [`Kind::Send`] of a scratch block read or write: the spill and fill code, three in four
+    /// sends executed. Whole GRFs at a slot from the header, no per-lane parameter, so
+    /// it skips the general message path (see `exec`).
+    ScratchBlock,
     /// [`Kind::Nop`].
     Nop,
 }
@@ -466,6 +470,10 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 step: match kind {
                     Kind::CopyImm => Step::CopyImm,
                     Kind::Copy => Step::Copy,
+                    Kind::Send(SendDesc {
+                        msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. },
+                        ..
+                    }) => Step::ScratchBlock,
                     Kind::Send(_) => Step::Send,
                     Kind::Nop => Step::Nop,
                     k if k.is_control() => Step::Control,

@@ -323,6 +323,13 @@ impl Machine<'_> {
                     return self.code.insts.len() as u32;
                 }
             }
+            Step::ScratchBlock => {
+                let en = self.enabled(t, d);
+                tally.lanes += enabled_count(d, en);
+                if self.scratch_block(t, d, en, pc) {
+                    return self.code.insts.len() as u32;
+                }
+            }
             Step::Nop => {}
         }
         pc + 1
@@ -355,12 +362,11 @@ impl Machine<'_> {
         }
     }
 
-    /// Execute a send; true if it ends the thread.
+    /// Execute a send other than a scratch block one; true if it ends the thread.
     fn send(&mut self, t: &mut Thread, d: &Decoded, desc: &SendDesc, en: u32, pc: u32) -> bool {
         let live = Layout::live(d, en);
         payload::check(t, desc, &d.layout, live, self.log, pc);
-        // Messages with per-lane parameters take the layout with its channels; block
-        // messages (the spill and fill code) the decoded one, without a copy.
+        // Messages with per-lane parameters take the layout with its channels.
         let l = &d.layout;
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;
@@ -407,13 +413,8 @@ impl Machine<'_> {
                 self.dispatch,
                 self.results,
             ),
-            Message::ScratchBlockRead { regs } => {
-                self.stats.scratch_reads += 1;
-                scratch::block_read(t, l, regs as u32, self.log, pc);
-            }
-            Message::ScratchBlockWrite { regs } => {
-                self.stats.scratch_writes += 1;
-                scratch::block_write(t, l, regs as u32, self.log, pc);
+            Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. } => {
+                unreachable!("a scratch block send takes its own step")
             }
             Message::ScratchRead { channels } => {
                 self.stats.scratch_reads += 1;
@@ -425,6 +426,32 @@ impl Machine<'_> {
             }
         }
         debug_assert!(desc.msg.shared_function() != SharedFunction::Sampler || desc.rlen > 0);
+        desc.eot
+    }
+
+    /// Execute a scratch block send (see [`Step::ScratchBlock`]); true if it ends the thread.
+    /// What [`Machine::send`] does for it, with the message known: its payload check is the
+    /// header and the data GRFs, and its layout the decoded one as it is.
+    fn scratch_block(&mut self, t: &mut Thread, d: &Decoded, en: u32, pc: u32) -> bool {
+        let Kind::Send(desc) = d.kind else {
+            unreachable!("a scratch block step of another kind")
+        };
+        let live = Layout::live(d, en);
+        self.stats.sends += 1;
+        self.stats.send_mlen += desc.mlen as u64;
+        match desc.msg {
+            Message::ScratchBlockRead { regs } => {
+                payload::check(t, &desc, &d.layout, live, self.log, pc);
+                self.stats.scratch_reads += 1;
+                scratch::block_read(t, &d.layout, regs as u32, self.log, pc);
+            }
+            Message::ScratchBlockWrite { regs } => {
+                payload::check(t, &desc, &d.layout, live, self.log, pc);
+                self.stats.scratch_writes += 1;
+                scratch::block_write(t, &d.layout, regs as u32, self.log, pc);
+            }
+            _ => unreachable!("a scratch block step of another message"),
+        }
         desc.eot
     }
 }
