@@ -23,7 +23,7 @@ use super::sampler;
 use super::scratch;
 use super::send::{Message, SendDesc, SharedFunction};
 use super::state::Thread;
-use super::validate::{validate, ValidationError};
+use super::validate::{validate, Structure, ValidProgram, ValidationError};
 use crate::dispatch::{Dispatch, Results};
 
 /// Knobs of a run.
@@ -114,7 +114,23 @@ pub fn run(
     config: &Config,
 ) -> Result<Run, Vec<ValidationError>> {
     let structure = validate(program, Some(dispatch))?;
-    let code = decode(program, &structure);
+    Ok(execute(program, &structure, dispatch, config))
+}
+
+/// [`run`] for a program validated already: only what validation checks against the
+/// dispatch is checked again, with the same result.
+pub fn run_valid(
+    program: &ValidProgram,
+    dispatch: &Dispatch,
+    config: &Config,
+) -> Result<Run, Vec<ValidationError>> {
+    program.check_resources(dispatch)?;
+    Ok(execute(program, program.structure(), dispatch, config))
+}
+
+/// Run `program`, valid for `dispatch`, whose loop structure is `structure`.
+fn execute(program: &Program, structure: &Structure, dispatch: &Dispatch, config: &Config) -> Run {
+    let code = decode(program, structure);
     let width = program.width.lanes();
     let mut results = dispatch.initial_results();
     let mut log = HazardLog {
@@ -153,14 +169,14 @@ pub fn run(
         }
     }
     thread.give_back();
-    Ok(Run {
+    Run {
         results,
         outcome,
         stats,
         hazards: log.list,
         hazards_dropped: log.dropped,
         profile: profile_of(&run_edges),
-    })
+    }
 }
 
 /// The executions of each instruction from the runs' edges: +1 at each run's first
