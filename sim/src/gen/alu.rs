@@ -154,6 +154,34 @@ pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     }
 }
 
+/// [`super::decode::Step::CopyGrf`]: [`check_sources`] and [`copy`] with every one of the
+/// eight channels enabled, so the channels that matter are those the control-flow mask
+/// enables and each other one's result counts as written if its source dword was.
+#[inline(always)]
+pub(super) fn copy_grf(t: &mut Thread, d: &Decoded, log: &mut HazardLog, pc: u32) {
+    let (Operand::Vector(src), Some(dst)) = (d.src[0], d.dst) else {
+        unreachable!("a whole-GRF copy without a register source and destination")
+    };
+    let have = t.window(src) & 0xff;
+    let matter = t.mask & 0xff;
+    if !have & matter != 0 {
+        report_unwritten(t, d, matter, log, pc);
+    }
+    let v = t.get8(src as usize);
+    t.set8(dst as usize, v);
+    t.mark(dst, matter | have);
+}
+
+/// [`super::decode::Step::SetDword`]: [`copy_imm`] of its one channel, always enabled.
+#[inline(always)]
+pub(super) fn set_dword(t: &mut Thread, d: &Decoded) {
+    let (Operand::Imm(x), Some(dst)) = (d.src[0], d.dst) else {
+        unreachable!("a dword set without an immediate and a destination")
+    };
+    t.grf[dst as usize] = x;
+    t.mark(dst, 1);
+}
+
 /// A copy of an immediate: every enabled channel's result counts as written (there is no
 /// source to have been unwritten), so there is nothing to check.
 #[inline(always)]

@@ -110,6 +110,13 @@ pub(super) enum Step {
     CopyImm,
     /// [`Kind::Copy`].
     Copy,
+    /// A [`Kind::Copy`] of eight per-lane dwords from channel 0, NoMask and unpredicated:
+    /// every channel executes whatever the masks, so nothing about them is computed (the
+    /// header copy from g0 before each spill and fill).
+    CopyGrf,
+    /// A [`Kind::CopyImm`] of one channel, NoMask and unpredicated: one dword set (a spill
+    /// or fill header's slot offset).
+    SetDword,
     /// Every other ALU kind.
     Alu,
     /// Structured control flow.
@@ -456,6 +463,7 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 Kind::MovRaw if plain => Kind::Copy,
                 k => k,
             };
+            let every_channel = inst.no_mask && inst.pred == Pred::None;
             let exec_bits = if lanes >= 32 {
                 u32::MAX
             } else {
@@ -468,7 +476,17 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 exec_bits,
                 exec_count: exec_bits.count_ones(),
                 step: match kind {
+                    Kind::CopyImm if every_channel && lanes == 1 && dst.is_some() => Step::SetDword,
                     Kind::CopyImm => Step::CopyImm,
+                    Kind::Copy
+                        if every_channel
+                            && lanes == 8
+                            && group == 0
+                            && dst.is_some()
+                            && matches!(src[0], Operand::Vector(_)) =>
+                    {
+                        Step::CopyGrf
+                    }
                     Kind::Copy => Step::Copy,
                     Kind::Send(SendDesc {
                         msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. },

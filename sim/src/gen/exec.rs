@@ -309,6 +309,14 @@ impl Machine<'_> {
                 tally.lanes += enabled_count(d, en);
                 alu::copy_imm(t, d, en);
             }
+            Step::CopyGrf => {
+                tally.lanes += d.exec_count as u64;
+                alu::copy_grf(t, d, self.log, pc);
+            }
+            Step::SetDword => {
+                tally.lanes += d.exec_count as u64;
+                alu::set_dword(t, d);
+            }
             Step::Copy => {
                 let en = self.enabled(t, d);
                 tally.lanes += enabled_count(d, en);
