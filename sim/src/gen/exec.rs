@@ -237,7 +237,9 @@ struct Machine<'a> {
     width_bits: u32,
 }
 
-/// Lane and stall counts of a thread, kept in registers while it runs.
+/// Lane and stall counts of a thread, kept in registers while it runs. Both are bounded by
+/// the thread's cycles and instructions times 32, far below 2^64: the stall sum, added to
+/// once per instruction, wraps rather than carrying an overflow check.
 #[derive(Default)]
 struct Tally {
     lanes: u64,
@@ -300,7 +302,7 @@ impl Machine<'_> {
         if d.pred != Pred::None {
             self.check_flag(t, d, pc);
         }
-        tally.stalls += t.issue(d, &self.code.waits);
+        tally.stalls = tally.stalls.wrapping_add(t.issue(d, &self.code.waits));
         match d.step {
             // Most instructions are plain copies: one source or none, and inline rather than
             // through the big dispatch function.
