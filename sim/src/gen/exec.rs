@@ -11,6 +11,11 @@
 //! that fits in what is left of both budgets executes with no per-instruction check and is
 //! counted in the profile once, by its edges; near a budget, instructions go one at a time,
 //! so a run stops at exactly the instruction it always did.
+//!
+//! Each decoded instruction names its handler (`Decoded::step`), chosen by its shape at decode
+//! time. The spill and fill code, most of what a spilling program executes, has its own: a
+//! NoMask header copy from g0 and slot-offset dword set compute no channel mask, and scratch
+//! block sends skip the general message path.
 
 use super::alu;
 use super::control;
