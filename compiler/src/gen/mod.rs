@@ -43,7 +43,7 @@ use crate::heuristics::GenHeuristics;
 use crate::ir;
 use crate::planted::Plants;
 use crate::profile::{self, Phase};
-use sim::gen::{ExecSize, Gen, Message, Op, Program};
+use sim::gen::{ExecSize, Gen, Message, Op, ValidProgram};
 
 pub use checker::CheckError;
 
@@ -122,8 +122,8 @@ pub struct CompileStats {
 /// A compiled program.
 #[derive(Clone, Debug)]
 pub struct Compiled {
-    /// The program.
-    pub program: Program,
+    /// The program, validated (`sim::gen::run_valid` runs it without validating it again).
+    pub program: ValidProgram,
     /// Statistics.
     pub stats: CompileStats,
     /// The allocation checker's verdict.
@@ -221,20 +221,25 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     let e = profile::time(Phase::Emit, || {
         emit::emit(&v, &a, opts.width, opts.gen, grfs, scratch)
     })?;
-    let check = profile::time(Phase::Check, || {
-        if let Err(errs) = sim::gen::validate(&e.program, None) {
-            return Err(CompileError::Invalid(errs[0].to_string()));
-        }
-        Ok(checker::check(&e.program, &e.annots, scratch))
+    let emit::Emitted {
+        program,
+        annots,
+        roles,
+    } = e;
+    let (program, check) = profile::time(Phase::Check, || {
+        let program = ValidProgram::new(program)
+            .map_err(|errs| CompileError::Invalid(errs[0].to_string()))?;
+        let check = checker::check(&program, &annots, scratch);
+        Ok::<_, CompileError>((program, check))
     })?;
     let mut stats = CompileStats {
-        instructions: e.program.insts.len() as u32,
+        instructions: program.insts.len() as u32,
         spilled_regs: a.spilled,
         trimmed_sends: trimmed,
         scratch_grfs: scratch,
         ..CompileStats::default()
     };
-    for inst in &e.program.insts {
+    for inst in &program.insts {
         if let Op::Send(d) = inst.op {
             stats.sends += 1;
             stats.total_mlen += d.mlen as u32;
@@ -263,9 +268,9 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         }
     }
     Ok(Compiled {
-        program: e.program,
+        program,
         stats,
         check,
-        roles: e.roles,
+        roles,
     })
 }

@@ -105,7 +105,7 @@ impl Pipeline for Gen {
         coverage.spills |= compiled.stats.spills > 0;
         coverage.trimmed_sends |= compiled.stats.trimmed_sends > 0;
         let run_with = |config: &sim::gen::Config| {
-            sim::gen::run(&compiled.program, &registers.dispatch, config).map_err(|errors| {
+            sim::gen::run_valid(&compiled.program, &registers.dispatch, config).map_err(|errors| {
                 let detail = errors
                     .iter()
                     .map(|e| e.to_string())

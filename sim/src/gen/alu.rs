@@ -76,6 +76,19 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
     valid: u32,
     op: F,
 ) {
+    map_flagging::<SRCS, false, F>(t, d, en, valid, op);
+}
+
+/// [`map`]; with `OUTCOME` (a `cmp`, the commonest flag write), a comparison outcome's flag
+/// bits are set in line rather than through [`write_flags`].
+#[inline(always)]
+fn map_flagging<const SRCS: usize, const OUTCOME: bool, F: Fn(u32, u32, u32) -> u32>(
+    t: &mut Thread,
+    d: &Decoded,
+    en: u32,
+    valid: u32,
+    op: F,
+) {
     let rel = en >> d.group;
     let valid = valid >> d.group;
     for h in 0..d.halves {
@@ -101,10 +114,24 @@ fn map<const SRCS: usize, F: Fn(u32, u32, u32) -> u32>(
             store(t, base, live, &out);
             t.mark(base, live & (valid >> shift));
         }
-        if d.flag_write != FlagWrite::None {
+        if OUTCOME && d.flag_write == FlagWrite::Outcome {
+            set_flags(t, d, h, live, channels_where(&out, |r| r != 0));
+        } else if d.flag_write != FlagWrite::None {
             write_flags(t, d, h, live, &out);
         }
     }
+}
+
+/// [`map`] for a `cmp`: two sources, the outcome's flag bits set in line.
+#[inline(always)]
+fn map_compare<F: Fn(u32, u32, u32) -> u32>(
+    t: &mut Thread,
+    d: &Decoded,
+    en: u32,
+    valid: u32,
+    op: F,
+) {
+    map_flagging::<2, true, F>(t, d, en, valid, op);
 }
 
 /// Write `out[i]` to dword `base + i` for each channel `i` set in `live`.
@@ -154,6 +181,34 @@ pub(super) fn copy(t: &mut Thread, d: &Decoded, en: u32, valid: u32) {
     }
 }
 
+/// [`super::decode::Step::CopyGrf`]: [`check_sources`] and [`copy`] with every one of the
+/// eight channels enabled, so the channels that matter are those the control-flow mask
+/// enables and each other one's result counts as written if its source dword was.
+#[inline(always)]
+pub(super) fn copy_grf(t: &mut Thread, d: &Decoded, log: &mut HazardLog, pc: u32) {
+    let (Operand::Vector(src), Some(dst)) = (d.src[0], d.dst) else {
+        unreachable!("a whole-GRF copy without a register source and destination")
+    };
+    let have = t.window(src) & 0xff;
+    let matter = t.mask & 0xff;
+    if !have & matter != 0 {
+        report_unwritten(t, d, matter, log, pc);
+    }
+    let v = t.get8(src as usize);
+    t.set8(dst as usize, v);
+    t.mark(dst, matter | have);
+}
+
+/// [`super::decode::Step::SetDword`]: [`copy_imm`] of its one channel, always enabled.
+#[inline(always)]
+pub(super) fn set_dword(t: &mut Thread, d: &Decoded) {
+    let (Operand::Imm(x), Some(dst)) = (d.src[0], d.dst) else {
+        unreachable!("a dword set without an immediate and a destination")
+    };
+    t.grf[dst as usize] = x;
+    t.mark(dst, 1);
+}
+
 /// A copy of an immediate: every enabled channel's result counts as written (there is no
 /// source to have been unwritten), so there is nothing to check.
 #[inline(always)]
@@ -181,6 +236,13 @@ fn write_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, out: &[u32; 8]) {
         FlagWrite::Result(cm, ty) => channels_where(out, |r| holds(cm, ty, r, 0)),
         FlagWrite::None => 0,
     };
+    set_flags(t, d, h, live, bits);
+}
+
+/// Set the flag bits of the channels of half `h` in `live` to `bits` (bit `i` = channel `i`
+/// of the half) and mark them written.
+#[inline(always)]
+fn set_flags(t: &mut Thread, d: &Decoded, h: u32, live: u32, bits: u32) {
     let shift = d.group + h * 8;
     let m = live << shift;
     let fl = &mut t.flags[d.flag];
@@ -342,12 +404,12 @@ fn compare<T: PartialOrd, K: Fn(u32) -> T>(
 ) {
     let all = |c: bool| 0u32.wrapping_sub(c as u32);
     match d.cmod.unwrap_or(CondMod::Nz) {
-        CondMod::Z => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) == key(b))),
-        CondMod::Nz => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) != key(b))),
-        CondMod::L => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) < key(b))),
-        CondMod::Le => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) <= key(b))),
-        CondMod::G => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) > key(b))),
-        CondMod::Ge => map::<2, _>(t, d, en, valid, |a, b, _| all(key(a) >= key(b))),
+        CondMod::Z => map_compare(t, d, en, valid, |a, b, _| all(key(a) == key(b))),
+        CondMod::Nz => map_compare(t, d, en, valid, |a, b, _| all(key(a) != key(b))),
+        CondMod::L => map_compare(t, d, en, valid, |a, b, _| all(key(a) < key(b))),
+        CondMod::Le => map_compare(t, d, en, valid, |a, b, _| all(key(a) <= key(b))),
+        CondMod::G => map_compare(t, d, en, valid, |a, b, _| all(key(a) > key(b))),
+        CondMod::Ge => map_compare(t, d, en, valid, |a, b, _| all(key(a) >= key(b))),
     }
 }
 

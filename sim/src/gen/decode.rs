@@ -4,7 +4,7 @@
 
 use super::isa::{CondMod, Dst, MathFn, Op, Pred, Program, Region, Src, Type};
 use super::payload::Layout;
-use super::send::SendDesc;
+use super::send::{Message, SendDesc};
 use super::timing;
 use super::validate::Structure;
 
@@ -110,12 +110,23 @@ pub(super) enum Step {
     CopyImm,
     /// [`Kind::Copy`].
     Copy,
+    /// A [`Kind::Copy`] of eight per-lane dwords from channel 0, NoMask and unpredicated:
+    /// every channel executes whatever the masks, so nothing about them is computed (the
+    /// header copy from g0 before each spill and fill).
+    CopyGrf,
+    /// A [`Kind::CopyImm`] of one channel, NoMask and unpredicated: one dword set (a spill
+    /// or fill header's slot offset).
+    SetDword,
     /// Every other ALU kind.
     Alu,
     /// Structured control flow.
     Control,
-    /// [`Kind::Send`].
+    /// [`Kind::Send`] of any message but the scratch block ones.
     Send,
+    /// [`Kind::Send`] of a scratch block read or write: the spill and fill code, three in four
+    /// sends executed. Whole GRFs at a slot from the header, no per-lane parameter, so
+    /// it skips the general message path (see `exec`).
+    ScratchBlock,
     /// [`Kind::Nop`].
     Nop,
 }
@@ -452,6 +463,7 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 Kind::MovRaw if plain => Kind::Copy,
                 k => k,
             };
+            let every_channel = inst.no_mask && inst.pred == Pred::None;
             let exec_bits = if lanes >= 32 {
                 u32::MAX
             } else {
@@ -464,8 +476,22 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
                 exec_bits,
                 exec_count: exec_bits.count_ones(),
                 step: match kind {
+                    Kind::CopyImm if every_channel && lanes == 1 && dst.is_some() => Step::SetDword,
                     Kind::CopyImm => Step::CopyImm,
+                    Kind::Copy
+                        if every_channel
+                            && lanes == 8
+                            && group == 0
+                            && dst.is_some()
+                            && matches!(src[0], Operand::Vector(_)) =>
+                    {
+                        Step::CopyGrf
+                    }
                     Kind::Copy => Step::Copy,
+                    Kind::Send(SendDesc {
+                        msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. },
+                        ..
+                    }) => Step::ScratchBlock,
                     Kind::Send(_) => Step::Send,
                     Kind::Nop => Step::Nop,
                     k if k.is_control() => Step::Control,

@@ -11,6 +11,11 @@
 //! that fits in what is left of both budgets executes with no per-instruction check and is
 //! counted in the profile once, by its edges; near a budget, instructions go one at a time,
 //! so a run stops at exactly the instruction it always did.
+//!
+//! Each decoded instruction names its handler (`Decoded::step`), chosen by its shape at decode
+//! time. The spill and fill code, most of what a spilling program executes, has its own: a
+//! NoMask header copy from g0 and slot-offset dword set compute no channel mask, and scratch
+//! block sends skip the general message path.
 
 use super::alu;
 use super::control;
@@ -23,7 +28,7 @@ use super::sampler;
 use super::scratch;
 use super::send::{Message, SendDesc, SharedFunction};
 use super::state::Thread;
-use super::validate::{validate, ValidationError};
+use super::validate::{validate, Structure, ValidProgram, ValidationError};
 use crate::dispatch::{Dispatch, Results};
 
 /// Knobs of a run.
@@ -114,7 +119,23 @@ pub fn run(
     config: &Config,
 ) -> Result<Run, Vec<ValidationError>> {
     let structure = validate(program, Some(dispatch))?;
-    let code = decode(program, &structure);
+    Ok(execute(program, &structure, dispatch, config))
+}
+
+/// [`run`] for a program validated already: only what validation checks against the
+/// dispatch is checked again, with the same result.
+pub fn run_valid(
+    program: &ValidProgram,
+    dispatch: &Dispatch,
+    config: &Config,
+) -> Result<Run, Vec<ValidationError>> {
+    program.check_resources(dispatch)?;
+    Ok(execute(program, program.structure(), dispatch, config))
+}
+
+/// Run `program`, valid for `dispatch`, whose loop structure is `structure`.
+fn execute(program: &Program, structure: &Structure, dispatch: &Dispatch, config: &Config) -> Run {
+    let code = decode(program, structure);
     let width = program.width.lanes();
     let mut results = dispatch.initial_results();
     let mut log = HazardLog {
@@ -153,14 +174,14 @@ pub fn run(
         }
     }
     thread.give_back();
-    Ok(Run {
+    Run {
         results,
         outcome,
         stats,
         hazards: log.list,
         hazards_dropped: log.dropped,
         profile: profile_of(&run_edges),
-    })
+    }
 }
 
 /// The executions of each instruction from the runs' edges: +1 at each run's first
@@ -221,7 +242,9 @@ struct Machine<'a> {
     width_bits: u32,
 }
 
-/// Lane and stall counts of a thread, kept in registers while it runs.
+/// Lane and stall counts of a thread, kept in registers while it runs. Both are bounded by
+/// the thread's cycles and instructions times 32, far below 2^64: the stall sum, added to
+/// once per instruction, wraps rather than carrying an overflow check.
 #[derive(Default)]
 struct Tally {
     lanes: u64,
@@ -284,7 +307,7 @@ impl Machine<'_> {
         if d.pred != Pred::None {
             self.check_flag(t, d, pc);
         }
-        tally.stalls += t.issue(d, &self.code.waits);
+        tally.stalls = tally.stalls.wrapping_add(t.issue(d, &self.code.waits));
         match d.step {
             // Most instructions are plain copies: one source or none, and inline rather than
             // through the big dispatch function.
@@ -292,6 +315,14 @@ impl Machine<'_> {
                 let en = self.enabled(t, d);
                 tally.lanes += enabled_count(d, en);
                 alu::copy_imm(t, d, en);
+            }
+            Step::CopyGrf => {
+                tally.lanes += d.exec_count as u64;
+                alu::copy_grf(t, d, self.log, pc);
+            }
+            Step::SetDword => {
+                tally.lanes += d.exec_count as u64;
+                alu::set_dword(t, d);
             }
             Step::Copy => {
                 let en = self.enabled(t, d);
@@ -320,6 +351,13 @@ impl Machine<'_> {
                 let en = self.enabled(t, d);
                 tally.lanes += enabled_count(d, en);
                 if self.send(t, d, &desc, en, pc) {
+                    return self.code.insts.len() as u32;
+                }
+            }
+            Step::ScratchBlock => {
+                let en = self.enabled(t, d);
+                tally.lanes += enabled_count(d, en);
+                if self.scratch_block(t, d, en, pc) {
                     return self.code.insts.len() as u32;
                 }
             }
@@ -355,12 +393,11 @@ impl Machine<'_> {
         }
     }
 
-    /// Execute a send; true if it ends the thread.
+    /// Execute a send other than a scratch block one; true if it ends the thread.
     fn send(&mut self, t: &mut Thread, d: &Decoded, desc: &SendDesc, en: u32, pc: u32) -> bool {
         let live = Layout::live(d, en);
         payload::check(t, desc, &d.layout, live, self.log, pc);
-        // Messages with per-lane parameters take the layout with its channels; block
-        // messages (the spill and fill code) the decoded one, without a copy.
+        // Messages with per-lane parameters take the layout with its channels.
         let l = &d.layout;
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;
@@ -407,13 +444,8 @@ impl Machine<'_> {
                 self.dispatch,
                 self.results,
             ),
-            Message::ScratchBlockRead { regs } => {
-                self.stats.scratch_reads += 1;
-                scratch::block_read(t, l, regs as u32, self.log, pc);
-            }
-            Message::ScratchBlockWrite { regs } => {
-                self.stats.scratch_writes += 1;
-                scratch::block_write(t, l, regs as u32, self.log, pc);
+            Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. } => {
+                unreachable!("a scratch block send takes its own step")
             }
             Message::ScratchRead { channels } => {
                 self.stats.scratch_reads += 1;
@@ -425,6 +457,32 @@ impl Machine<'_> {
             }
         }
         debug_assert!(desc.msg.shared_function() != SharedFunction::Sampler || desc.rlen > 0);
+        desc.eot
+    }
+
+    /// Execute a scratch block send (see [`Step::ScratchBlock`]); true if it ends the thread.
+    /// What [`Machine::send`] does for it, with the message known: its payload check is the
+    /// header and the data GRFs, and its layout the decoded one as it is.
+    fn scratch_block(&mut self, t: &mut Thread, d: &Decoded, en: u32, pc: u32) -> bool {
+        let Kind::Send(desc) = d.kind else {
+            unreachable!("a scratch block step of another kind")
+        };
+        let live = Layout::live(d, en);
+        self.stats.sends += 1;
+        self.stats.send_mlen += desc.mlen as u64;
+        match desc.msg {
+            Message::ScratchBlockRead { regs } => {
+                payload::check(t, &desc, &d.layout, live, self.log, pc);
+                self.stats.scratch_reads += 1;
+                scratch::block_read(t, &d.layout, regs as u32, self.log, pc);
+            }
+            Message::ScratchBlockWrite { regs } => {
+                payload::check(t, &desc, &d.layout, live, self.log, pc);
+                self.stats.scratch_writes += 1;
+                scratch::block_write(t, &d.layout, regs as u32, self.log, pc);
+            }
+            _ => unreachable!("a scratch block step of another message"),
+        }
         desc.eot
     }
 }

@@ -12,7 +12,9 @@
 //!   channel `group + i` dword `start + i`. The execution type is `src[0]`'s type.
 //! * A thread ends at a `send` with EOT or by running past the last instruction.
 //! * `run` validates first (bad register numbers, jumps, descriptors are `Err`, never a panic),
-//!   then returns outputs, [`Stats`], [`Hazard`]s and an [`Outcome`].
+//!   then returns outputs, [`Stats`], [`Hazard`]s and an [`Outcome`]; `run_valid` takes a
+//!   [`ValidProgram`], validated once when it was made, and checks only its resources
+//!   against the dispatch.
 //!
 //! Reading order:
 //! 1. [`isa`]: instructions and programs; [`send`]: message descriptors and payload layouts.
@@ -58,7 +60,7 @@ mod disasm;
 #[cfg(test)]
 mod tests;
 
-pub use exec::{run, Config, Outcome, Run, Stats};
+pub use exec::{run, run_valid, Config, Outcome, Run, Stats};
 pub use hazard::{Hazard, HazardKind};
 pub use isa::{
     CondMod, Dst, ExecSize, Flag, Gen, GrfSrc, Inst, MathFn, Op, Pred, Program, Region, Src, Type,
@@ -69,4 +71,4 @@ pub use send::{
     sampler_params, Message, SamplerOp, SamplerParam, SendDesc, SharedFunction, Surface, MAX_MLEN,
     MAX_SAMPLER_MLEN,
 };
-pub use validate::{validate, Problem, ValidationError};
+pub use validate::{validate, Problem, ValidProgram, ValidationError};

@@ -44,7 +44,9 @@ fn store(t: &mut Thread, at: usize, v: u32, written: bool) {
     t.scratch_high = t.scratch_high.max(at + 1);
 }
 
-/// Block read: `regs` GRFs from the slot in header dword 2 into the response.
+/// Block read: `regs` GRFs from the slot in header dword 2 into the response. Inlined, like
+/// [`block_write`], into the scratch block step, its only caller: one call per spill or fill.
+#[inline(always)]
 pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut HazardLog, pc: u32) {
     let slot = t.grf[(l.payload + 2) as usize];
     let size = t.scratch.len() as u64;
@@ -75,6 +77,7 @@ pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazard
 }
 
 /// Block write: the `regs` GRFs after the header to the slot in header dword 2.
+#[inline(always)]
 pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut HazardLog, pc: u32) {
     let slot = t.grf[(l.payload + 2) as usize];
     let size = t.scratch.len() as u64;

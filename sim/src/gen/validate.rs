@@ -116,6 +116,92 @@ pub fn validate(
     }
 }
 
+/// Whether every texture and surface message `msg` names exists in `dispatch` (the only
+/// rule [`validate`] checks against a dispatch).
+fn has_resources(msg: &Message, dispatch: &Dispatch) -> bool {
+    match *msg {
+        Message::Sampler { texture, .. } => (texture as usize) < dispatch.textures.len(),
+        Message::UntypedRead {
+            surface: Surface::Buffer(b),
+            ..
+        }
+        | Message::UntypedWrite {
+            surface: Surface::Buffer(b),
+            ..
+        } => (b as usize) < dispatch.buffers.len(),
+        _ => true,
+    }
+}
+
+/// A program that passed [`validate`] without a dispatch, with its loop structure: what a
+/// compiler that validates its output hands on, so the simulator does not validate it again
+/// (see `exec::run_valid`). The program cannot be changed afterwards; it reads as a
+/// [`Program`] through `Deref`.
+#[derive(Clone)]
+pub struct ValidProgram {
+    program: Program,
+    structure: Structure,
+}
+
+impl ValidProgram {
+    /// Validate `program` (without a dispatch); every problem found if it is not valid.
+    pub fn new(program: Program) -> Result<ValidProgram, Vec<ValidationError>> {
+        let structure = validate(&program, None)?;
+        Ok(ValidProgram { program, structure })
+    }
+
+    /// The loop structure [`validate`] found.
+    pub(super) fn structure(&self) -> &Structure {
+        &self.structure
+    }
+
+    /// The program back, to change it (it must be validated again to run as valid).
+    pub fn into_program(self) -> Program {
+        self.program
+    }
+
+    /// What [`validate`] with `dispatch` adds to the checks this program passed: that every
+    /// texture and surface it names exists there. The same errors, in the same order.
+    pub fn check_resources(&self, dispatch: &Dispatch) -> Result<(), Vec<ValidationError>> {
+        let errors: Vec<ValidationError> = (0u32..)
+            .zip(&self.program.insts)
+            .filter_map(|(inst, i)| match i.op {
+                Op::Send(d) if !has_resources(&d.msg, dispatch) => Some(ValidationError {
+                    inst,
+                    problem: Problem::NoSuchResource,
+                }),
+                _ => None,
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+impl std::ops::Deref for ValidProgram {
+    type Target = Program;
+
+    fn deref(&self) -> &Program {
+        &self.program
+    }
+}
+
+/// As the program alone: a valid program prints as it did before validation.
+impl fmt::Debug for ValidProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.program, f)
+    }
+}
+
+impl fmt::Display for ValidProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.program, f)
+    }
+}
+
 fn same_family(a: Option<super::isa::Type>, b: Option<super::isa::Type>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => a.is_int() == b.is_int(),
@@ -295,13 +381,9 @@ impl Checker<'_> {
         if mlen == 0 || mlen > MAX_MLEN {
             self.err(Problem::Message("mlen out of range"));
         }
-        let surface_ok = |s: Surface, dispatch: Option<&Dispatch>| match (s, dispatch) {
-            (Surface::Buffer(b), Some(dp)) => (b as usize) < dp.buffers.len(),
-            _ => true,
-        };
         let ch_ok = |c: u8| (1..=4).contains(&c);
         match d.msg {
-            Message::Sampler { op, texture, dim } => {
+            Message::Sampler { op, dim, .. } => {
                 if mlen > MAX_SAMPLER_MLEN {
                     self.err(Problem::Message("sampler mlen over 11"));
                 }
@@ -329,10 +411,7 @@ impl Checker<'_> {
                 if dim == TexDim::Cube && matches!(op, SamplerOp::Ld | SamplerOp::LdLz) {
                     self.err(Problem::Message("ld of a cube"));
                 }
-                if self
-                    .dispatch
-                    .is_some_and(|dp| texture as usize >= dp.textures.len())
-                {
+                if self.dispatch.is_some_and(|dp| !has_resources(&d.msg, dp)) {
                     self.err(Problem::NoSuchResource);
                 }
             }
@@ -343,7 +422,7 @@ impl Checker<'_> {
                 if mlen != h + p || rlen != channels * p {
                     self.err(Problem::Message("untyped read mlen/rlen"));
                 }
-                if !surface_ok(surface, self.dispatch) {
+                if self.dispatch.is_some_and(|dp| !has_resources(&d.msg, dp)) {
                     self.err(Problem::NoSuchResource);
                 }
             }
@@ -354,7 +433,7 @@ impl Checker<'_> {
                 if mlen != h + (1 + channels) * p || rlen != 0 {
                     self.err(Problem::Message("untyped write mlen/rlen"));
                 }
-                if !surface_ok(surface, self.dispatch) {
+                if self.dispatch.is_some_and(|dp| !has_resources(&d.msg, dp)) {
                     self.err(Problem::NoSuchResource);
                 }
             }

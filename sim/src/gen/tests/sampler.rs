@@ -250,15 +250,23 @@ fn sampler_descriptor_limits() {
         2,
         false,
     );
-    let e = run(
-        &pr,
-        &Dispatch {
-            textures: vec![TEX],
-            ..tex_dispatch(8)
-        },
-        &Config::default(),
-    );
+    let lacking = Dispatch {
+        textures: vec![TEX],
+        ..tex_dispatch(8)
+    };
+    let e = run(&pr, &lacking, &Config::default());
     assert_eq!(e.unwrap_err()[0].problem, Problem::NoSuchResource);
+    // validated without a dispatch, it still fails against this one, with the same errors,
+    // and runs as it did against one that has the texture
+    let valid = ValidProgram::new(pr.clone()).expect("valid without a dispatch");
+    assert_eq!(
+        run_valid(&valid, &lacking, &Config::default()),
+        run(&pr, &lacking, &Config::default())
+    );
+    assert_eq!(
+        run_valid(&valid, &tex_dispatch(8), &Config::default()),
+        run(&pr, &tex_dispatch(8), &Config::default())
+    );
     // odd parameter registers in SIMD16
     pr.width = ExecSize::S16;
     for i in &mut pr.insts {
