@@ -424,7 +424,7 @@ fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Gr
             q,
             size: sizes[v] as u32,
             bases: (r + 1).saturating_sub(sizes[v]) as u32,
-            removed: !present[v],
+            settled: !present[v],
             at,
         }
     }));
@@ -434,9 +434,10 @@ fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Gr
     optimistic.resize(n, false);
     stack.clear();
     colourable.reset(n);
-    for (v, node) in nodes.iter().enumerate() {
-        if !node.removed && node.q < node.bases {
+    for (v, node) in nodes.iter_mut().enumerate() {
+        if !node.settled && node.q < node.bases {
             colourable.set(v);
+            node.settled = true;
         }
     }
     // The sweep restarts from `start` after every optimistic push or full pass; ascending,
@@ -471,25 +472,28 @@ fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Gr
             }
         };
         colourable.clear(v);
-        nodes[v].removed = true;
+        nodes[v].settled = true;
         stack.push(v);
         let at = nodes[v].at as usize;
         left.swap_remove(at);
         if let Some(&moved) = left.get(at) {
             nodes[moved.node(shift)].at = at as u32;
         }
-        // A removed neighbour's pressure is never read again.
+        // A settled neighbour's pressure is never read again: a pushed one is gone, and a
+        // trivially colourable one stays so and is never weighed for an optimistic push,
+        // which comes only when no node left is colourable.
         let share = nodes[v].size - 1;
         let left = left.as_mut_slice();
         for &m in &adj[v] {
             let node = &mut nodes[m as usize];
-            if node.removed {
+            if node.settled {
                 continue;
             }
             node.q = node.q.saturating_sub(share + node.size);
             left[node.at as usize] = K::new(m as usize, node.q, shift);
             if node.q < node.bases {
                 colourable.set(m as usize);
+                node.settled = true;
             }
         }
     }
@@ -521,8 +525,9 @@ struct Node {
     size: u32,
     /// Bases it can take: trivially colourable while `q` is below.
     bases: u32,
-    /// Pushed (or never there).
-    removed: bool,
+    /// Pushed, never there, or trivially colourable: its pressure and key are stale from
+    /// then on (see the neighbour loop of [`simplify_with`]).
+    settled: bool,
     /// Where its key is in `left` while it is left.
     at: u32,
 }
