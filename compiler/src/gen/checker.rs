@@ -8,7 +8,9 @@
 //! set the destination to what the annotation says it stands for; `mov(8) g, g0` makes a header
 //! template and `mov(1) g.2, imm` on one a header with that offset; scratch block writes copy
 //! GRF states into slots and block reads copy them back. Paths meet at joins (equal, or
-//! conflict) and loops iterate to a fixpoint over [`super::flow`]'s graph.
+//! conflict) and loops iterate to a fixpoint over [`super::flow`]'s graph: lowest block first
+//! to learn whether the program passes, and only for one that fails again in the order that
+//! defines which error is reported ([`Order`]).
 //!
 //! Rules: every annotated source GRF holds the GRF of the register it stands for; reads of
 //! g0–g2 find the payload; a scratch block message's header holds a known offset; a SIMD16
@@ -243,20 +245,94 @@ pub fn check(p: &Program, annots: &[Annot], scratch_grfs: u32) -> Result<(), Che
     for r in 0..=p.width.regs() as u8 {
         entry.set_grf(r as usize, Holding::Payload(r));
     }
+    // Most programs pass: find that out in the cheaper order, and only for a program that
+    // fails run again in the order whose first error is the one reported.
+    if solve(p, annots, &g, &entry, Order::LowestFirst).is_none() {
+        return Ok(());
+    }
+    let errors = solve(p, annots, &g, &entry, Order::Stack);
+    match errors {
+        None => Ok(()),
+        Some(CheckError::IncorrectValue {
+            inst,
+            grf,
+            expected,
+            found,
+            ..
+        }) => Err(CheckError::IncorrectValue {
+            inst,
+            grf,
+            expected,
+            found,
+            filled: last_write_is_fill(&p.insts[..inst as usize], grf),
+        }),
+        Some(e) => Err(e),
+    }
+}
+
+/// The order in which [`solve`] visits the blocks waiting.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Order {
+    /// The last queued first: the order the reported error is defined by. The error kept is
+    /// the one at the lowest instruction seen on any visit, settled state or not, with what
+    /// its GRF held on the first visit that saw it; that depends on the order.
+    Stack,
+    /// The lowest-numbered block first (its predecessors' states, loops apart, are settled by
+    /// then): on 100 programs of `gpufuzz bench --seed 1` 12,068 visits rather than the
+    /// stack's 17,054 for 7,488 blocks. It stops at the first error, so it tells only
+    /// whether there is one; that it does not depend on the order is why it may stand in for
+    /// [`Order::Stack`] when there is none:
+    /// * A block's entry state only loses information as the visits go on (cells become
+    ///   conflicts at a meet), its last visit is at its settled entry state, and the settled
+    ///   states are the same in any order (a fixpoint of monotone steps).
+    /// * Every rule that fails on a state fails on one with conflicts in place of some cells,
+    ///   so an error on some visit is an error at the settled states. `Other` and `Conflict`
+    ///   fail the same rules and feed the same steps (no offset, no header, a conflict read
+    ///   back), so the header a `mov(1)` makes of a conflict (`Other`, not `Conflict`) keeps
+    ///   this.
+    LowestFirst,
+}
+
+/// Runs the checking of `p` to a fixpoint over its blocks `g` from `entry`, visiting them in
+/// `order`; returns the error reported (for [`Order::LowestFirst`], the first one met).
+fn solve(
+    p: &Program,
+    annots: &[Annot],
+    g: &flow::Graph,
+    entry: &State,
+    order: Order,
+) -> Option<CheckError> {
     let mut ins: Vec<Option<State>> = vec![None; g.len()];
     // One working state, refilled from each block's entry state (no allocation per visit).
     let mut s = entry.clone();
-    ins[0] = Some(entry);
+    ins[0] = Some(entry.clone());
     let mut work = vec![0u32];
     let mut queued = vec![false; g.len()];
     queued[0] = true;
+    // The lowest block that may be queued (for `Order::LowestFirst`).
+    let mut lowest = 0;
     let mut errors: Option<CheckError> = None;
-    while let Some(b) = work.pop() {
-        let b = b as usize;
+    loop {
+        let b = match order {
+            Order::Stack => match work.pop() {
+                Some(b) => b as usize,
+                None => break,
+            },
+            Order::LowestFirst => {
+                match queued[lowest..].iter().position(|&q| q) {
+                    Some(k) => lowest += k,
+                    None => break,
+                }
+                lowest
+            }
+        };
         queued[b] = false;
         s.clone_from(ins[b].as_ref().expect("queued blocks have a state"));
         for i in g.range(b) {
             if let Err(e) = step(&p.insts[i], &annots[i], i as u32, &mut s) {
+                if order == Order::LowestFirst {
+                    return Some(e);
+                }
                 if errors
                     .as_ref()
                     .is_none_or(|old| error_inst(old) > error_inst(&e))
@@ -276,27 +352,14 @@ pub fn check(p: &Program, annots: &[Annot], scratch_grfs: u32) -> Result<(), Che
             };
             if changed && !queued[t] {
                 queued[t] = true;
-                work.push(t as u32);
+                match order {
+                    Order::Stack => work.push(t as u32),
+                    Order::LowestFirst => lowest = lowest.min(t),
+                }
             }
         }
     }
-    match errors {
-        None => Ok(()),
-        Some(CheckError::IncorrectValue {
-            inst,
-            grf,
-            expected,
-            found,
-            ..
-        }) => Err(CheckError::IncorrectValue {
-            inst,
-            grf,
-            expected,
-            found,
-            filled: last_write_is_fill(&p.insts[..inst as usize], grf),
-        }),
-        Some(e) => Err(e),
-    }
+    errors
 }
 
 /// Whether the last instruction of `before` that writes GRF `grf`, looking back no further
@@ -568,6 +631,66 @@ mod tests {
             insts,
         };
         check(&p, &annots, offset + 1)
+    }
+
+    /// `mov g4 = v7; do { read v7 from g4; mov g4 = v8 (if clobber) } while`: the read is
+    /// wrong only once the loop's back edge has brought the clobber round.
+    fn loop_reading(clobber: bool) -> (Program, Vec<Annot>) {
+        let w = ExecSize::S8;
+        let def = |v| Annot {
+            dst: Some((v, 0)),
+            ..Annot::default()
+        };
+        let mov = |d, s| Inst::unary(Op::Mov, w, Dst::grf(d, Type::UD), Src::grf(s, Type::UD));
+        let mut code = vec![
+            (mov(4, 1), def(7)),
+            (Inst::control(Op::Do, w), Annot::default()),
+            (
+                mov(5, 4),
+                Annot {
+                    src: [Some((7, 0)), None, None],
+                    ..def(9)
+                },
+            ),
+        ];
+        if clobber {
+            code.push((mov(4, 1), def(8)));
+        }
+        code.push((Inst::control(Op::While { jip: 2 }, w), Annot::default()));
+        let (insts, annots) = code.into_iter().unzip();
+        let p = Program {
+            width: w,
+            gen: Gen::Gen9,
+            insts,
+        };
+        (p, annots)
+    }
+
+    /// Both visiting orders agree on whether there is an error, including one only the
+    /// settled state of a loop shows; the reported error is the stack order's.
+    #[test]
+    fn both_orders_agree_on_whether_a_program_fails() {
+        for clobber in [false, true] {
+            let (p, annots) = loop_reading(clobber);
+            let flows: Vec<Flow> = p
+                .insts
+                .iter()
+                .map(|i| Flow::of(Some(i.op), i.pred))
+                .collect();
+            let g = flow::graph(&flows).expect("structured");
+            let mut entry = State {
+                grf: vec![Cell::pack(Holding::Unwritten); 128],
+                slot: Vec::new(),
+            };
+            for r in 0..=1 {
+                entry.set_grf(r, Holding::Payload(r as u8));
+            }
+            let stack = solve(&p, &annots, &g, &entry, Order::Stack);
+            let lowest = solve(&p, &annots, &g, &entry, Order::LowestFirst);
+            assert_eq!(stack.is_some(), clobber);
+            assert_eq!(lowest.is_some(), clobber);
+            assert_eq!(check(&p, &annots, 0).err(), stack);
+        }
     }
 
     #[test]

@@ -97,13 +97,14 @@ pub fn emit(
     budget: u32,
     scratch_grfs: u32,
 ) -> Result<Emitted, CompileError> {
+    let data = budget.saturating_sub(1).min(8) as u8;
+    let len = emitted_len(p, scratch_grfs, data);
     let mut e = Emitter {
         a,
-        insts: Vec::with_capacity(p.insts.len() + 16),
-        annots: Vec::with_capacity(p.insts.len() + 16),
-        roles: Vec::with_capacity(p.insts.len() + 16),
+        insts: Vec::with_capacity(len),
+        annots: Vec::with_capacity(len),
+        roles: Vec::with_capacity(len),
     };
-    let data = budget.saturating_sub(1).min(8) as u8;
     if scratch_grfs > 0 {
         for j in 0..data {
             let m = Inst::unary(
@@ -225,6 +226,27 @@ pub fn emit(
         annots: e.annots,
         roles: e.roles,
     })
+}
+
+/// How many instructions [`emit`] makes of `p` at most, so that its lists are allocated once
+/// (grown push by push, their copies cost more than the emitting on spilling programs): the
+/// scratch zeroing (`data` GRFs a message), one per instruction, a payload's moves and
+/// header, and the end of the thread.
+fn emitted_len(p: &VProgram, scratch_grfs: u32, data: u8) -> usize {
+    let zeroing = if scratch_grfs > 0 {
+        data as usize + 3 * scratch_grfs.div_ceil(data.max(1) as u32) as usize
+    } else {
+        0
+    };
+    let body: usize = p
+        .insts
+        .iter()
+        .map(|i| match &i.op {
+            VOp::LoadPayload(pl) => 2 * pl.header.is_some() as usize + pl.srcs.len(),
+            VOp::Hw(_) => 1,
+        })
+        .sum();
+    zeroing + body + 4
 }
 
 /// Fills in JIP/UIP from the structure.

@@ -248,6 +248,7 @@ fn allocate_in(
 /// Marks in `near` the nodes that found no colour in `colour` and their neighbours: the
 /// registers whose spilling can free a base for a failed node. See [`pick_spills`] for what
 /// it bought.
+#[inline(never)]
 fn mark_near_failure(
     near: &mut Vec<bool>,
     colour: &[Option<usize>],
@@ -313,6 +314,9 @@ const SPILLING_RATE: usize = 11;
 /// which had fallen). A key packs both into one integer ([`Key`]), 32 bits wide whenever the
 /// pressures and indices fit: on `gpufuzz bench --programs 100 --seed 1` the scan then costs
 /// 22 M instructions rather than 59 M with 64-bit keys, which SSE2 cannot compare.
+// Out of line, as are the loops below and select: inlined (into one another, and all into
+// `allocate_in`), they ran 11 M more instructions on `gpufuzz bench --programs 100 --seed 1`.
+#[inline(never)]
 fn simplify(
     s: &mut Simplify,
     adj: &[Vec<u32>],
@@ -394,6 +398,7 @@ impl Key for u64 {
 
 /// [`simplify`] with keys of type `K`, `shift` bits holding the node (`left`: the keys of
 /// the nodes left, in no order).
+#[inline(never)]
 fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Graph) {
     let Graph {
         adj,
@@ -424,7 +429,7 @@ fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Gr
             q,
             size: sizes[v] as u32,
             bases: (r + 1).saturating_sub(sizes[v]) as u32,
-            removed: !present[v],
+            settled: !present[v],
             at,
         }
     }));
@@ -434,9 +439,10 @@ fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Gr
     optimistic.resize(n, false);
     stack.clear();
     colourable.reset(n);
-    for (v, node) in nodes.iter().enumerate() {
-        if !node.removed && node.q < node.bases {
+    for (v, node) in nodes.iter_mut().enumerate() {
+        if !node.settled && node.q < node.bases {
             colourable.set(v);
+            node.settled = true;
         }
     }
     // The sweep restarts from `start` after every optimistic push or full pass; ascending,
@@ -471,25 +477,28 @@ fn simplify_with<K: Key>(s: &mut Simplify, left: &mut Vec<K>, shift: u32, g: &Gr
             }
         };
         colourable.clear(v);
-        nodes[v].removed = true;
+        nodes[v].settled = true;
         stack.push(v);
         let at = nodes[v].at as usize;
         left.swap_remove(at);
         if let Some(&moved) = left.get(at) {
             nodes[moved.node(shift)].at = at as u32;
         }
-        // A removed neighbour's pressure is never read again.
+        // A settled neighbour's pressure is never read again: a pushed one is gone, and a
+        // trivially colourable one stays so and is never weighed for an optimistic push,
+        // which comes only when no node left is colourable.
         let share = nodes[v].size - 1;
         let left = left.as_mut_slice();
         for &m in &adj[v] {
             let node = &mut nodes[m as usize];
-            if node.removed {
+            if node.settled {
                 continue;
             }
             node.q = node.q.saturating_sub(share + node.size);
             left[node.at as usize] = K::new(m as usize, node.q, shift);
             if node.q < node.bases {
                 colourable.set(m as usize);
+                node.settled = true;
             }
         }
     }
@@ -521,8 +530,9 @@ struct Node {
     size: u32,
     /// Bases it can take: trivially colourable while `q` is below.
     bases: u32,
-    /// Pushed (or never there).
-    removed: bool,
+    /// Pushed, never there, or trivially colourable: its pressure and key are stale from
+    /// then on (see the neighbour loop of [`simplify_with`]).
+    settled: bool,
     /// Where its key is in `left` while it is left.
     at: u32,
 }
@@ -568,6 +578,7 @@ fn prev_member(s: &BitSet, end: usize) -> Option<usize> {
 /// Select: pops nodes and gives each (in `colour`) the first base, in `picker`'s order, free
 /// of its coloured neighbours; a node that gets none stays uncoloured (and blocks nothing).
 /// Returns how many got none. GRF sets are bit masks (at most 125 GRFs).
+#[inline(never)]
 fn select(
     colour: &mut Vec<Option<usize>>,
     taken: &mut Vec<u128>,
@@ -608,6 +619,7 @@ fn select(
 
 /// Spill cost per register: GRFs read and written (each weighted as `h` says), times
 /// `h.loop_weight` per loop level.
+#[inline(never)]
 fn spill_costs(p: &VProgram, h: &GenHeuristics) -> Vec<f64> {
     let mut cost = vec![0.0f64; p.regs.len()];
     let (uses, defs) = (h.use_weight as f64, h.def_weight as f64);
