@@ -193,9 +193,20 @@ pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
         reads: Vec::new(),
         writes: Vec::new(),
     };
+    // When each exit state last grew and each block was last legalized (in block visits): a
+    // block none of whose predecessors grew since its visit would see the same entry state,
+    // so the sweep that only confirms the fixpoint merges nothing.
+    let mut visits = 0u32;
+    let mut grown = vec![0u32; nb];
+    let mut visited: Vec<Option<u32>> = vec![None; nb];
     loop {
         let mut changed = false;
         for b in 0..nb {
+            if visited[b].is_some_and(|v| preds[b].iter().all(|&p| grown[p] < v)) {
+                continue;
+            }
+            visits += 1;
+            visited[b] = Some(visits);
             st.clear();
             for &p in &preds[b] {
                 if let Some(o) = &out[p] {
@@ -218,6 +229,7 @@ pub fn legalize(blocks: Vec<MBlock>, plants: Plants) -> Legalized {
                 Some(o) => o.merge(&end),
                 o => *o = Some(end.clone()),
             }
+            grown[b] = visits;
         }
         if !changed || plants.has(Plant::A6xxMissingSyBackedge) {
             break;

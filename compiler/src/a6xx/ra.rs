@@ -206,44 +206,42 @@ fn scan(hulls: &[(u32, u32)], order: &[usize], avail: u32, h: &A6xxHeuristics) -
     let mut picker = Picker::new(h.gpr_pick);
     let mut locs = vec![Loc::None; hulls.len()];
     let mut free: Vec<bool> = vec![true; avail as usize];
-    let mut active: Vec<usize> = Vec::new();
-    // No active interval ends before this (a lower bound once a victim leaves): expiring
-    // intervals is skipped until one may have ended.
-    let mut first_end = u32::MAX;
+    // The intervals holding registers, by decreasing `(end, vreg)`: the expired ones are a
+    // suffix and the spill victim (the one ending furthest away) is the first, so neither
+    // needs a walk over all of them.
+    let mut active: Vec<(u32, usize)> = Vec::new();
     for &v in order {
         let (s, e) = hulls[v];
-        if first_end < s {
-            first_end = u32::MAX;
-            active.retain(|&a| {
-                if hulls[a].1 < s {
-                    if let Loc::Reg(r) = locs[a] {
-                        free[r as usize] = true;
-                    }
-                    false
-                } else {
-                    first_end = first_end.min(hulls[a].1);
-                    true
-                }
-            });
+        while let Some(&(end, a)) = active.last() {
+            if end >= s {
+                break;
+            }
+            active.pop();
+            if let Loc::Reg(r) = locs[a] {
+                free[r as usize] = true;
+            }
         }
         if let Some(r) = picker.find(free.len(), 1, |r| free[r]) {
             free[r] = false;
             locs[v] = Loc::Reg(r as u16);
-            active.push(v);
-            first_end = first_end.min(e);
+            insert(&mut active, (e, v));
             continue;
         }
-        let victim = active.iter().copied().max_by_key(|&a| (hulls[a].1, a));
-        match victim {
-            Some(a) if hulls[a].1 > e && h.victim == Victim::Furthest => {
+        match active.first() {
+            Some(&(end, a)) if end > e && h.victim == Victim::Furthest => {
                 locs[v] = locs[a];
                 locs[a] = Loc::Slot(0);
-                active.retain(|&x| x != a);
-                active.push(v);
-                first_end = first_end.min(e);
+                active.remove(0);
+                insert(&mut active, (e, v));
             }
             _ => locs[v] = Loc::Slot(0),
         }
     }
     locs
+}
+
+/// Inserts `x` into `active`, kept in decreasing order.
+fn insert(active: &mut Vec<(u32, usize)>, x: (u32, usize)) {
+    let at = active.partition_point(|&y| y > x);
+    active.insert(at, x);
 }
