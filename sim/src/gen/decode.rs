@@ -431,9 +431,9 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
             };
             list.clear();
             for r in reads.iter().chain([&writes]) {
-                grfs_touched = grfs_touched.max(r.first as usize + r.count as usize);
                 for g in r.first..r.first + r.count {
                     if !list.contains(&g) {
+                        grfs_touched = grfs_touched.max(g as usize + 1);
                         list.push(g);
                     }
                 }
