@@ -178,6 +178,9 @@ pub(super) struct Code {
     /// Every instruction's scoreboard GRFs past its first [`WAIT_CHUNK`] (see
     /// [`Decoded::more_waits`]), one after another.
     pub waits: Vec<u8>,
+    /// One past the highest GRF any instruction reads or writes: the part of the register
+    /// file and scoreboard a thread of this program can touch (see `Thread::reset`).
+    pub grfs: usize,
 }
 
 /// One decoded instruction.
@@ -343,6 +346,7 @@ fn modifier(neg: bool, abs: bool, ty: Type) -> Modifier {
 pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
     let mut waits = Vec::new();
     let mut list = Vec::new();
+    let mut grfs_touched = 0;
     let mut insts: Vec<Decoded> = program
         .insts
         .iter()
@@ -429,6 +433,7 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
             for r in reads.iter().chain([&writes]) {
                 for g in r.first..r.first + r.count {
                     if !list.contains(&g) {
+                        grfs_touched = grfs_touched.max(g as usize + 1);
                         list.push(g);
                     }
                 }
@@ -539,5 +544,9 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
         };
         next = Some((d.run_len, d.run_cycles));
     }
-    Code { insts, waits }
+    Code {
+        insts,
+        waits,
+        grfs: grfs_touched,
+    }
 }

@@ -162,7 +162,7 @@ fn execute(program: &Program, structure: &Structure, dispatch: &Dispatch, config
         },
     };
     for index in 0..threads {
-        thread.reset(index, width, dispatch.invocations);
+        thread.reset(index, width, dispatch.invocations, code.grfs);
         let cycles = config.max_cycles.saturating_sub(m.stats.cycles);
         let insts = config.max_instructions.saturating_sub(m.stats.instructions);
         let done = m.run_thread(&mut thread, &mut run_edges, cycles, insts);

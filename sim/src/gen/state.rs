@@ -9,7 +9,7 @@
 //! * g1 (SIMD8) or g1–g2 (SIMD16): the invocation id of each channel, `thread * width + c`
 //!   (UD), also for channels past the last invocation, which start disabled.
 
-use super::decode::{Decoded, WAIT_CHUNK};
+use super::decode::{Decoded, FLAG_READY, WAIT_CHUNK};
 
 /// Dwords in the register file, plus padding so 8-wide reads near the end stay in bounds.
 pub(super) const FILE_DWORDS: usize = 1024 + 16;
@@ -68,6 +68,9 @@ pub(super) struct Thread {
     pub now: u64,
     /// Latest result-ready time so far.
     pub last_ready: u64,
+    /// GRFs past which the register file and the GRF entries of `ready` are all zero: the
+    /// ones the last thread's program could touch (see [`Thread::reset`]).
+    dirty_grfs: usize,
 }
 
 impl Thread {
@@ -87,6 +90,7 @@ impl Thread {
             scratch_high: 0,
             now: 0,
             last_ready: 0,
+            dirty_grfs: 0,
         }
     }
 
@@ -114,12 +118,24 @@ impl Thread {
         SPARE.with(|s| *s.borrow_mut() = Some(self));
     }
 
-    /// Reset for thread `index` of a dispatch of `invocations` at `width` channels.
-    pub fn reset(&mut self, index: u32, width: u32, invocations: u32) {
+    /// Reset for thread `index` of a dispatch of `invocations` at `width` channels, running
+    /// a program that reads and writes only the first `grfs` GRFs.
+    ///
+    /// Only the GRFs this program or the last thread's could have touched are cleared, with
+    /// their scoreboard entries: most programs use a fraction of the register file, and
+    /// clearing all of it (6 KiB with the scoreboard) was most of the cost of a thread's
+    /// start. Every write lands in the writing program's GRFs (a partial store rewrites the
+    /// rest of its eight dwords unchanged), so the registers past them stay zero.
+    pub fn reset(&mut self, index: u32, width: u32, invocations: u32, grfs: usize) {
         self.index = index;
-        self.grf.fill(0);
+        // g0 to g2 hold the thread payload, set below.
+        let grfs = grfs.max(3);
+        let clear = self.dirty_grfs.max(grfs);
+        self.grf[..clear * 8].fill(0);
+        self.ready[..clear].fill(0);
+        self.ready[FLAG_READY as usize..FLAG_READY as usize + 4].fill(0);
+        self.dirty_grfs = grfs;
         self.written = [0; WRITTEN_BYTES];
-        self.ready = [0; 256];
         self.flags = [0; 4];
         self.flag_written = [0; 4];
         self.stack.clear();
