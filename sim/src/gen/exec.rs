@@ -467,17 +467,15 @@ impl Machine<'_> {
         let Kind::Send(desc) = d.kind else {
             unreachable!("a scratch block step of another kind")
         };
-        let live = Layout::live(d, en);
+        payload::check(t, &desc, &d.layout, Layout::live(d, en), self.log, pc);
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;
         match desc.msg {
             Message::ScratchBlockRead { regs } => {
-                payload::check(t, &desc, &d.layout, live, self.log, pc);
                 self.stats.scratch_reads += 1;
                 scratch::block_read(t, &d.layout, regs as u32, self.log, pc);
             }
             Message::ScratchBlockWrite { regs } => {
-                payload::check(t, &desc, &d.layout, live, self.log, pc);
                 self.stats.scratch_writes += 1;
                 scratch::block_write(t, &d.layout, regs as u32, self.log, pc);
             }

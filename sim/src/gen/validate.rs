@@ -155,11 +155,6 @@ impl ValidProgram {
         &self.structure
     }
 
-    /// The program back, to change it (it must be validated again to run as valid).
-    pub fn into_program(self) -> Program {
-        self.program
-    }
-
     /// What [`validate`] with `dispatch` adds to the checks this program passed: that every
     /// texture and surface it names exists there. The same errors, in the same order.
     pub fn check_resources(&self, dispatch: &Dispatch) -> Result<(), Vec<ValidationError>> {
