@@ -210,9 +210,48 @@ pub fn cube_face(c: [u32; 3]) -> (u32, u32, u32) {
     (face, half(sc), half(tc))
 }
 
+/// Whether float bits `u` are a zero or a denormal (exponent field 0).
+///
+/// Fuzzed float coordinates are often small integer bit patterns, i.e. denormals, and an x86
+/// multiply with a denormal operand takes a microcode assist (100+ cycles): before the
+/// shortcuts below, that one `mulss` was a third of [`texture_result`]'s wall time. The
+/// semantics keep denormals (no flush to zero), so the shortcuts must give exactly what the
+/// multiply gives. What they rely on: `|u| < 2^-126` and `n as f32 <= 2^32`, so
+/// `|u * n| < 2^-94`, far below 1 and below half an ulp of 0.5 (`2^-26`); no NaN arises.
+fn zero_or_denormal(u: u32) -> bool {
+    u & 0x7f80_0000 == 0
+}
+
+/// `f2i(floor(canon(u * n)))`: the texel index of float `u` on an axis of `n` texels.
+fn scaled_floor(u: u32, n: u32) -> u32 {
+    if zero_or_denormal(u) {
+        // The product is below 1 in magnitude and, rounding being monotonic and `n >= 1`, no
+        // smaller in magnitude than `u`: a negative denormal gives a negative nonzero product,
+        // floor −1; a positive one floor +0. `±0 * n` (or any `u * 0`) is `±0`, floor `±0`,
+        // index 0. Unsigned, the negative denormals are exactly the bits above `0x8000_0000`.
+        return if u > 0x8000_0000 && n != 0 {
+            u32::MAX
+        } else {
+            0
+        };
+    }
+    floor_int(mul(u, n as f32))
+}
+
+/// `f2i(floor(canon(canon(u * n) - 0.5)))`: the lower gather corner of float `u` on an axis
+/// of `n` texels.
+fn gather_floor(u: u32, n: u32) -> u32 {
+    if zero_or_denormal(u) {
+        // `|u * n| < 2^-94` is less than half an ulp either side of 0.5, so `u * n - 0.5`
+        // rounds to exactly −0.5 whatever the signs: floor −1.
+        return u32::MAX;
+    }
+    floor_int(canon(f32::from_bits(mul(u, n as f32)) - 0.5))
+}
+
 /// The nearest texel index of float `u` on an axis of `n` texels, offset by `off`.
 fn nearest(u: u32, n: u32, off: i8) -> u32 {
-    wrap_signed(floor_int(mul(u, n as f32)).wrapping_add(off as u32), n)
+    wrap_signed(scaled_floor(u, n).wrapping_add(off as u32), n)
 }
 
 /// Compare result of reference `r` against texel channel `x`: 1.0 or 0.0.
@@ -320,8 +359,7 @@ pub fn texture_result(t: &TextureDesc, texture: u32, q: &TexRequest) -> [u32; 4]
                 ),
             };
             let corner = |u: u32, n: u32, off: i8| {
-                let f = canon(f32::from_bits(mul(u, n as f32)) - 0.5);
-                let a = floor_int(f).wrapping_add(off as u32);
+                let a = gather_floor(u, n).wrapping_add(off as u32);
                 (wrap_signed(a, n), wrap_signed(a.wrapping_add(1), n))
             };
             let (x0, x1) = corner(u, w, off[0]);
@@ -451,6 +489,50 @@ mod tests {
         assert_eq!(g(0.0, 0.0), -127);
         assert_eq!(g(f32::NAN, 0.1), -2); // NaN ignored: 0.4
         assert_eq!(g(f32::INFINITY, 0.0), 128);
+    }
+
+    /// The zero/denormal shortcuts of [`scaled_floor`] and [`gather_floor`] against the plain
+    /// multiply, on every size a texture axis can have in the fuzzer (1..=64 and its mips),
+    /// powers of two and their neighbours up to `2^31`, `2^24 ± 1` (where `n as f32` starts
+    /// rounding), `u32::MAX` and 0; both signs of zeros, denormals (all of them at the
+    /// extreme sizes, a dense sample otherwise), the smallest normals and a few ordinary values.
+    #[test]
+    fn denormal_shortcuts_match_the_multiply() {
+        let plain_floor = |u: u32, n: u32| floor_int(mul(u, n as f32));
+        let plain_gather =
+            |u: u32, n: u32| floor_int(canon(f32::from_bits(mul(u, n as f32)) - 0.5));
+        let check = |u: u32, n: u32| {
+            assert_eq!(
+                scaled_floor(u, n),
+                plain_floor(u, n),
+                "floor {u:#010x} * {n}"
+            );
+            assert_eq!(
+                gather_floor(u, n),
+                plain_gather(u, n),
+                "gather {u:#010x} * {n}"
+            );
+        };
+        let mut sizes: Vec<u32> = (0..=70).chain([16384, u32::MAX]).collect();
+        for k in 6..32 {
+            sizes.extend([(1 << k) - 1, 1 << k, (1 << k) + 1]);
+        }
+        let mut mantissas: Vec<u32> = (0..1024).chain(0x7f_fc00..0x80_0000).collect();
+        mantissas.extend((0..0x80_0000).step_by(4099));
+        for sign in [0, 0x8000_0000] {
+            for exp in [0u32, 1, 2] {
+                for &m in &mantissas {
+                    let u = sign | exp << 23 | m;
+                    sizes.iter().for_each(|&n| check(u, n));
+                }
+            }
+            for x in [0.5f32, 1.0, 0.99, 3.75, 1e30, f32::INFINITY, f32::NAN] {
+                sizes.iter().for_each(|&n| check(sign | x.to_bits(), n));
+            }
+            for n in [1, 64, u32::MAX] {
+                (0..0x80_0000).for_each(|m| check(sign | m, n));
+            }
+        }
     }
 
     #[test]
