@@ -66,7 +66,7 @@ pub fn gen(program: &sim::gen::Program, roles: &[Role], profile: &[u64]) -> Exec
         }
         let grfs = match inst.op {
             sim::gen::Op::Send(d) => match d.msg {
-                sim::gen::Message::ScratchBlockRead { regs }
+                sim::gen::Message::ScratchBlockRead { regs, .. }
                 | sim::gen::Message::ScratchBlockWrite { regs } => u64::from(regs),
                 _ => 0,
             },

@@ -13,7 +13,8 @@
 //! defines which error is reported ([`Order`]).
 //!
 //! Rules: every annotated source GRF holds the GRF of the register it stands for; reads of
-//! g0–g2 find the payload; a scratch block message's header holds a known offset; a SIMD16
+//! g0–g2 find the payload; a scratch block message's header holds a known offset (or, for a
+//! read with its offset in the descriptor, is g0 or a copy of it); a SIMD16
 //! destination does not start one GRF past a source (the compressed-instruction overlap); a
 //! send's response does not overlap its payload at another base.
 //!
@@ -420,7 +421,21 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
         );
         if block && k == 0 {
             let h = s.grf(gs.reg as usize);
-            if !matches!(h, Holding::Header(_)) {
+            // A read whose offset is in its descriptor needs only the thread's scratch base
+            // from its header: g0 or any copy of it.
+            let base_only = matches!(
+                send.map(|d| d.msg),
+                Some(Message::ScratchBlockRead {
+                    offset: Some(_),
+                    ..
+                })
+            );
+            let fits = match h {
+                Holding::Header(_) => true,
+                Holding::Payload(0) | Holding::HeaderTemplate => base_only,
+                _ => false,
+            };
+            if !fits {
                 fail(CheckError::BadHeader {
                     inst: at,
                     grf: gs.reg,
@@ -498,8 +513,8 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
     let reg = reg as usize;
     match send {
         Some(d) => {
-            if let Message::ScratchBlockRead { regs } = d.msg {
-                let off = header_offset(inst, s);
+            if let Message::ScratchBlockRead { regs, offset } = d.msg {
+                let off = offset.map(u32::from).or_else(|| header_offset(inst, s));
                 for j in 0..regs as usize {
                     s.grf[(reg + j).min(127)] = off.map_or(Cell::CONFLICT, |o| {
                         let slot = s.slot.get(o as usize + j);
@@ -593,8 +608,9 @@ mod tests {
         ]
     }
 
-    /// Spills virtual register 7 to scratch GRF `offset`, fills it back and reads it.
-    fn spill_and_fill(offset: u32) -> Result<(), CheckError> {
+    /// Spills virtual register 7 to scratch GRF `offset`, fills it back — through a header
+    /// in g6, or with the offset in the descriptor and `header` as the payload — and reads it.
+    fn spill_and_fill(offset: u32, header_at: Option<u8>) -> Result<(), CheckError> {
         let w = ExecSize::S8;
         let def = Annot {
             dst: Some((7, 0)),
@@ -610,10 +626,25 @@ mod tests {
             Inst::send(w, Dst::Null(Type::UD), 3, write).no_mask(),
             Annot::default(),
         ));
-        code.extend(header(6, offset));
-        let read = SendDesc::new(Message::ScratchBlockRead { regs: 1 }, 1, 1, true);
+        let (payload, offset_in) = match header_at {
+            Some(g) => (g, Some(offset as u16)),
+            None => {
+                code.extend(header(6, offset));
+                (6, None)
+            }
+        };
+        let read = Message::ScratchBlockRead {
+            regs: 1,
+            offset: offset_in,
+        };
         code.push((
-            Inst::send(w, Dst::grf(10, Type::UD), 6, read).no_mask(),
+            Inst::send(
+                w,
+                Dst::grf(10, Type::UD),
+                payload,
+                SendDesc::new(read, 1, 1, true),
+            )
+            .no_mask(),
             Annot::default(),
         ));
         let use_ = Annot {
@@ -696,7 +727,20 @@ mod tests {
     #[test]
     fn a_fill_reads_back_its_spill_at_any_scratch_offset() {
         for offset in [0, 2047, 2048, 3000, super::super::SCRATCH_GRFS - 1] {
-            assert_eq!(spill_and_fill(offset), Ok(()), "offset {offset}");
+            assert_eq!(spill_and_fill(offset, None), Ok(()), "offset {offset}");
         }
+        for offset in [0, 2047, 4095] {
+            assert_eq!(spill_and_fill(offset, Some(0)), Ok(()), "offset {offset}");
+        }
+    }
+
+    /// A read with its offset in the descriptor takes the scratch base from its header, so
+    /// the header must be g0 (or a copy): the value in g4, say, is no header.
+    #[test]
+    fn a_descriptor_offset_read_needs_g0_for_its_header() {
+        assert!(matches!(
+            spill_and_fill(5, Some(4)),
+            Err(CheckError::BadHeader { grf: 4, .. })
+        ));
     }
 }

@@ -235,7 +235,8 @@ fn allocate_in(
             spilled_regs[v] = true;
         }
         first_new = Some(n);
-        *moved = spill_regs(p, spills);
+        let scratch_end = p.var_scratch_grfs + slots.iter().map(|&s| u32::from(s)).sum::<u32>();
+        *moved = spill_regs(p, spills, scratch_end);
         last_spilled.clear();
         last_spilled.extend(spills.iter().map(|&(v, _)| v));
         if slots.len() > 4096 {

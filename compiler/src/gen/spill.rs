@@ -4,8 +4,12 @@
 //! only the GRFs of `v` that instruction touches (as brw does), so that an instruction needs
 //! no more registers with its operands spilled than the GRFs it reads and writes itself — the
 //! floor the register budget may go down to (`docs/budgets.md`):
-//! * a read gets a fill before it: a header (g0 with the offset of the GRFs read, NoMask) and
-//!   a scratch block read into a fresh temporary, which the instruction reads instead;
+//! * a read gets a fill before it: a scratch block read into a fresh temporary, which the
+//!   instruction reads instead. The read is gen7's scratch message (Mesa's
+//!   `gen7_block_read_scratch`): the offset in its descriptor and g0 as dispatched for its
+//!   header, so a fill is one instruction and needs no register but its temporary. The
+//!   descriptor holds 12 bits of offset; once the slots could reach past that, further fills
+//!   build a header of their own (g0 with the offset, NoMask) as Mesa does past 4096 GRFs;
 //! * a write goes to the data part of a fresh payload (header + data) and is followed by the
 //!   header and a scratch block write of the GRFs written. Block messages move whole
 //!   registers (NoMask), so the data part first gets those GRFs' old contents (a
@@ -16,7 +20,8 @@
 //! Temporaries are never spilled again. Slots are numbered per spilled register; after
 //! allocation [`assign_slots`] gives them scratch offsets: a slot is a variable defined by its
 //! block writes and used by its block reads, with liveness over the structured CFG (loop
-//! extension included), and slots whose live intervals do not overlap share an offset. The
+//! extension included), and slots whose live intervals do not overlap share an offset (slots
+//! a descriptor names first, so they stay within its 12 bits). The
 //! emitter initialises every slot at thread start, so a pre-fill before the first write reads
 //! defined data.
 
@@ -27,7 +32,7 @@ use crate::executed::Role;
 use crate::planted::{Plant, Plants};
 use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
-use sim::gen::{ExecSize, Message, Op, SendDesc, Type};
+use sim::gen::{ExecSize, Message, Op, SendDesc, Type, SCRATCH_DESCRIPTOR_OFFSETS};
 
 /// The most GRFs one scratch block message moves: the largest register spill code can move
 /// (larger ones are never spilled, so they must not live across other code).
@@ -48,8 +53,11 @@ pub struct Moved {
 
 /// Rewrites `p` so that each register `v` of `spills` lives in its spill slot, in one pass:
 /// an instruction's fills come in the order of `spills`, before the pre-fill of its
-/// destination. Says where the instructions went.
-pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
+/// destination. `scratch_end` bounds the scratch GRFs the program takes with these slots
+/// (its locals and every slot so far, unshared): while it is within the descriptor's 12 bits,
+/// fills name their offset there. Says where the instructions went.
+pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) -> Moved {
+    let descriptor = scratch_end <= SCRATCH_DESCRIPTOR_OFFSETS;
     // Each spilled register's place in `spills`, which orders an instruction's fills.
     let mut rank = vec![None; p.regs.len()];
     for (k, &(v, _)) in spills.iter().enumerate() {
@@ -108,14 +116,15 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
         reads.sort_unstable_by_key(|e| e.rank);
         for e in &mut reads {
             e.temp = p.new_reg(e.hi - e.lo, false);
+            let within = (e.lo, e.hi - e.lo);
             fill(
                 p,
                 &mut out,
                 &inst,
                 e.temp,
-                0,
-                (e.lo, e.hi - e.lo),
+                within,
                 spills[e.rank].1,
+                descriptor,
             );
         }
         if !reads.is_empty() {
@@ -146,7 +155,15 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)]) -> Moved {
         if inst.depth > 0 {
             // Read through the payload's own header GRF: the pre-fill needs no other.
             out.push(at(header(s, slot, lo, exec), &inst));
-            let mut pre = block_read(s, s, 1, regs, slot, exec);
+            let own_header = VSrc::Reg(VRef::new(s, 0, Type::UD));
+            let mut pre = block_read(
+                own_header,
+                None,
+                VRef::new(s, 1, Type::UD),
+                regs,
+                slot,
+                exec,
+            );
             pre.role = Role::PreFill;
             out.push(at(pre, &inst));
         } else {
@@ -224,40 +241,57 @@ fn header(reg: VReg, slot: u32, within: u8, exec: ExecSize) -> VInst {
     h
 }
 
-/// Appends a fill of GRFs `within.0..within.0 + within.1` of `slot` into `reg` from GRF
-/// `off` (before `like`).
+/// Appends a fill of GRFs `within.0..within.0 + within.1` of `slot` into `reg` (before
+/// `like`), naming the offset in the message's `descriptor` or else in a header of its own.
 fn fill(
     p: &mut VProgram,
     out: &mut Vec<VInst>,
     like: &VInst,
     reg: VReg,
-    off: u8,
     within: (u8, u8),
     slot: u32,
+    descriptor: bool,
 ) {
     let (first, size) = within;
-    let h = p.new_reg(1, false);
     let at = |mut i: VInst| {
         i.depth = like.depth;
         i.loop_depth = like.loop_depth;
         i
     };
-    out.push(at(header(h, slot, first, like.exec)));
-    let mut r = block_read(h, reg, off, size, slot, like.exec);
+    let dst = VRef::new(reg, 0, Type::UD);
+    let mut r = if descriptor {
+        let g0 = VSrc::Fixed {
+            grf: 0,
+            ty: Type::UD,
+        };
+        block_read(g0, Some(first.into()), dst, size, slot, like.exec)
+    } else {
+        let h = p.new_reg(1, false);
+        out.push(at(header(h, slot, first, like.exec)));
+        let header = VSrc::Reg(VRef::new(h, 0, Type::UD));
+        block_read(header, None, dst, size, slot, like.exec)
+    };
     r.role = Role::Fill;
     out.push(at(r));
 }
 
-/// A scratch block read of `size` GRFs through the header in GRF 0 of `h` into `reg` from
-/// GRF `off`.
-fn block_read(h: VReg, reg: VReg, off: u8, size: u8, slot: u32, exec: ExecSize) -> VInst {
-    let desc = SendDesc::new(Message::ScratchBlockRead { regs: size }, 1, size, true);
-    let src = VSrc::Reg(VRef::new(h, 0, Type::UD));
+/// A scratch block read of `size` GRFs of `slot` into `dst` through `header`, at `offset`
+/// within the slot in the descriptor or (`None`) at the header's.
+fn block_read(
+    header: VSrc,
+    offset: Option<u16>,
+    dst: VRef,
+    size: u8,
+    slot: u32,
+    exec: ExecSize,
+) -> VInst {
+    let msg = Message::ScratchBlockRead { regs: size, offset };
+    let desc = SendDesc::new(msg, 1, size, true);
     let mut r = VInst::new(
         Op::Send(desc),
         exec,
-        Some(VRef::new(reg, off, Type::UD)),
-        [src, VSrc::Null, VSrc::Null],
+        Some(dst),
+        [header, VSrc::Null, VSrc::Null],
     );
     r.no_mask = true;
     r.slot = Some(slot);
@@ -265,9 +299,11 @@ fn block_read(h: VReg, reg: VReg, off: u8, size: u8, slot: u32, exec: ExecSize) 
 }
 
 /// Gives each spill slot a scratch offset (in GRFs, from `base`); rewrites the headers and
-/// returns the scratch GRFs the slots take. Slots whose live intervals overlap get disjoint
-/// offsets ([`Plant::GenSpillSlotReuse`]: intervals from first write to last read in program
-/// order, blind to loop back-edges).
+/// descriptors and returns the scratch GRFs the slots take. Slots whose live intervals overlap
+/// get disjoint offsets ([`Plant::GenSpillSlotReuse`]: intervals from first write to last
+/// read in program order, blind to loop back-edges). Slots some fill names in its descriptor
+/// are placed first, among themselves: [`spill_regs`] made such fills only while all slots so
+/// far fitted in the descriptor's 12 bits unshared, so they still do.
 pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -> u32 {
     let n = slots.len();
     if n == 0 {
@@ -351,18 +387,68 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
             }
         }
     }
-    // Greedy in order of start: lowest offset free of every overlapping slot. A slot that
-    // ends before the current one starts ends before every later one starts too, so only
-    // the placed slots still live are looked at, kept by offset so that the first gap of
-    // `size` between them is a linear scan (all placed slots, sorted for every slot, were
-    // quadratic in the spill count of a starved budget).
+    let mut named = vec![false; n];
+    for inst in &p.insts {
+        if let (Some(k), Some(Op::Send(d))) = (inst.slot, inst.hw()) {
+            named[k as usize] |= matches!(
+                d.msg,
+                Message::ScratchBlockRead {
+                    offset: Some(_),
+                    ..
+                }
+            );
+        }
+    }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&k| iv[k].0);
+    let (first, rest): (Vec<usize>, Vec<usize>) = order.into_iter().partition(|&k| named[k]);
     let mut offset = vec![0u32; n];
+    let mut live = Vec::new();
+    let mut total = place(&first, slots, &iv, &mut offset, &mut live);
+    if !rest.is_empty() {
+        // The rest go around every slot of the first group, found again by overlap.
+        live = first;
+        live.sort_by_key(|&k| (offset[k], offset[k] + slots[k] as u32));
+        total = total.max(place(&rest, slots, &iv, &mut offset, &mut live));
+    }
+    for inst in &mut p.insts {
+        let Some(k) = inst.slot else { continue };
+        let at = base + offset[k as usize];
+        match &mut inst.op {
+            VOp::LoadPayload(pl) => pl.header = Some(at + pl.header.unwrap_or(0)),
+            VOp::Hw(Op::Send(SendDesc {
+                msg:
+                    Message::ScratchBlockRead {
+                        offset: Some(o), ..
+                    },
+                ..
+            })) => {
+                let o32 = at + u32::from(*o);
+                debug_assert!(o32 < SCRATCH_DESCRIPTOR_OFFSETS, "placed first");
+                *o = o32 as u16;
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
+/// Places the slots of `order` (by start) greedily at the lowest offset free of every
+/// overlapping slot in `live` (placed slots, kept by offset) or placed here; returns the
+/// scratch GRFs they take. A slot that ends before the current one starts ends before every
+/// later one starts too, so only the placed slots still live are looked at, in offset order
+/// so that the first gap of `size` between them is a linear scan (all placed slots, sorted
+/// for every slot, were quadratic in the spill count of a starved budget).
+fn place(
+    order: &[usize],
+    slots: &[u8],
+    iv: &[(u32, u32)],
+    offset: &mut [u32],
+    live: &mut Vec<usize>,
+) -> u32 {
     let space = |o: usize, offset: &[u32]| (offset[o], offset[o] + slots[o] as u32);
-    let mut live: Vec<usize> = Vec::new();
     let mut total = 0u32;
-    for k in order {
+    for &k in order {
         let size = slots[k] as u32;
         live.retain(|&o| iv[o].1 > iv[k].0);
         let mut at = 0u32;
@@ -370,7 +456,7 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
             .iter()
             .filter(|&&o| iv[o].0 < iv[k].1 && iv[k].0 < iv[o].1)
         {
-            let (start, end) = space(o, &offset);
+            let (start, end) = space(o, offset);
             if start >= at + size {
                 break;
             }
@@ -378,13 +464,8 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
         }
         offset[k] = at;
         total = total.max(at + size);
-        let place = live.partition_point(|&o| space(o, &offset) <= space(k, &offset));
+        let place = live.partition_point(|&o| space(o, offset) <= space(k, offset));
         live.insert(place, k);
-    }
-    for inst in &mut p.insts {
-        if let (Some(k), VOp::LoadPayload(pl)) = (inst.slot, &mut inst.op) {
-            pl.header = Some(base + offset[k as usize] + pl.header.unwrap_or(0));
-        }
     }
     total
 }

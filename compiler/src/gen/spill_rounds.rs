@@ -1,5 +1,5 @@
 //! Test support: the Gen test programs (`tests/gen_programs`) lowered at both widths and
-//! spilled a few registers per round, for the checks that state carried through a spill
+//! spilled a few registers per round (fills of both forms), for the checks that state carried through a spill
 //! (live intervals, the interference graph) is what a recomputation gives.
 
 use super::intervals::Intervals;
@@ -83,7 +83,10 @@ pub fn for_each<S>(
                     break;
                 }
                 let first_new = p.regs.len();
-                let moved = spill::spill_regs(&mut p, &spills);
+                // Both forms of fill: offsets in the descriptor in even rounds, in headers of
+                // their own in odd ones (as past the descriptor's 12 bits).
+                let scratch_end = if r % 2 == 0 { 0 } else { u32::MAX };
+                let moved = spill::spill_regs(&mut p, &spills, scratch_end);
                 let gone: Vec<VReg> = spills.iter().map(|&(v, _)| v).collect();
                 let at = format!("{}, {width:?}, round {r}", f.display());
                 round(

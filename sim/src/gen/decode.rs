@@ -124,8 +124,8 @@ pub(super) enum Step {
     /// [`Kind::Send`] of any message but the scratch block ones.
     Send,
     /// [`Kind::Send`] of a scratch block read or write: the spill and fill code, three in four
-    /// sends executed. Whole GRFs at a slot from the header, no per-lane parameter, so
-    /// it skips the general message path (see `exec`).
+    /// sends executed. Whole GRFs at a slot from the header or the descriptor, no per-lane
+    /// parameter, so it skips the general message path (see `exec`).
     ScratchBlock,
     /// [`Kind::Nop`].
     Nop,

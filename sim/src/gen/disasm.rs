@@ -129,7 +129,13 @@ impl fmt::Display for Message {
             Message::UntypedWrite { surface, channels } => {
                 write!(f, "dp untyped write {surface} ch {channels}")
             }
-            Message::ScratchBlockRead { regs } => write!(f, "scratch block read regs {regs}"),
+            Message::ScratchBlockRead { regs, offset } => {
+                write!(f, "scratch block read regs {regs}")?;
+                match offset {
+                    Some(o) => write!(f, " offset {o}"),
+                    None => Ok(()),
+                }
+            }
             Message::ScratchBlockWrite { regs } => write!(f, "scratch block write regs {regs}"),
             Message::ScratchRead { channels } => write!(f, "scratch scattered read ch {channels}"),
             Message::ScratchWrite { channels } => {

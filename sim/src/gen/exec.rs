@@ -471,9 +471,13 @@ impl Machine<'_> {
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;
         match desc.msg {
-            Message::ScratchBlockRead { regs } => {
+            Message::ScratchBlockRead { regs, offset } => {
                 self.stats.scratch_reads += 1;
-                scratch::block_read(t, &d.layout, regs as u32, self.log, pc);
+                let slot = match offset {
+                    Some(o) => u32::from(o),
+                    None => t.grf[(d.layout.payload + 2) as usize],
+                };
+                scratch::block_read(t, &d.layout, slot, regs as u32, self.log, pc);
             }
             Message::ScratchBlockWrite { regs } => {
                 self.stats.scratch_writes += 1;

@@ -69,6 +69,6 @@ pub use isa::{
 pub use sampler::{response_channels, SamplerHeader};
 pub use send::{
     sampler_params, Message, SamplerOp, SamplerParam, SendDesc, SharedFunction, Surface, MAX_MLEN,
-    MAX_SAMPLER_MLEN,
+    MAX_SAMPLER_MLEN, SCRATCH_DESCRIPTOR_OFFSETS,
 };
 pub use validate::{validate, Problem, ValidProgram, ValidationError};

@@ -1,6 +1,6 @@
 //! Scratch: per-thread private memory for spills and dynamically indexed arrays, through
-//! block messages (whole GRFs at a 32-byte-unit offset from header dword 2, NoMask) and
-//! scattered messages (per-lane dword offsets, masked).
+//! block messages (whole GRFs at a 32-byte-unit offset from header dword 2 or, for a read, from
+//! the descriptor; NoMask) and scattered messages (per-lane dword offsets, masked).
 //!
 //! Scratch starts at zero but unwritten: reading a dword (scattered) or a whole 32-byte slot
 //! (block) this thread never wrote is a `ScratchUnwritten` hazard and reads 0. Block reads
@@ -44,11 +44,18 @@ fn store(t: &mut Thread, at: usize, v: u32, written: bool) {
     t.scratch_high = t.scratch_high.max(at + 1);
 }
 
-/// Block read: `regs` GRFs from the slot in header dword 2 into the response. Inlined, like
-/// [`block_write`], into the scratch block step, its only caller: one call per spill or fill.
+/// Block read: `regs` GRFs from scratch slot `slot` (the header's dword 2 or the
+/// descriptor's offset) into the response. Inlined, like [`block_write`], into the scratch
+/// block step, its only caller: one call per spill or fill.
 #[inline(always)]
-pub(super) fn block_read(t: &mut Thread, l: &Layout, regs: u32, log: &mut HazardLog, pc: u32) {
-    let slot = t.grf[(l.payload + 2) as usize];
+pub(super) fn block_read(
+    t: &mut Thread,
+    l: &Layout,
+    slot: u32,
+    regs: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) {
     let size = t.scratch.len() as u64;
     for r in 0..regs {
         let dst = l.dst + r * 8;

@@ -242,11 +242,17 @@ pub enum Message {
         /// Dwords per lane, 1..=4.
         channels: u8,
     },
-    /// Scratch block read (spill fill), NoMask semantics: `regs` whole GRFs from scratch
-    /// offset `header.dword[2]` (in 32-byte units). Header required, `mlen = 1`, `rlen = regs`.
+    /// Scratch block read (spill fill), NoMask semantics: `regs` whole GRFs from a scratch
+    /// offset in 32-byte units. Header required, `mlen = 1`, `rlen = regs`.
     ScratchBlockRead {
         /// GRFs read, 1..=8.
         regs: u8,
+        /// Where the offset comes from. `None`: the header's dword 2 (the OWord block read,
+        /// whose header is a copy of g0 with the offset set). `Some(o)`: the descriptor, 12
+        /// bits, so below [`SCRATCH_DESCRIPTOR_OFFSETS`] (gen7's scratch read, Mesa's
+        /// `gen7_block_read_scratch`: the header is g0 as dispatched, which carries the
+        /// thread's scratch base, so a fill needs no header of its own).
+        offset: Option<u16>,
     },
     /// Scratch block write (spill), NoMask semantics: the `regs` GRFs after the header are
     /// stored at scratch offset `header.dword[2]` (32-byte units). Header required,
@@ -269,6 +275,10 @@ pub enum Message {
         channels: u8,
     },
 }
+
+/// Scratch offsets a [`Message::ScratchBlockRead`] descriptor can name (a 12-bit field of
+/// 32-byte units).
+pub const SCRATCH_DESCRIPTOR_OFFSETS: u32 = 1 << 12;
 
 /// The shared function a message goes to (timing and statistics group).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,6 +17,7 @@
 use super::isa::{CondMod, Dst, ExecSize, Gen, Inst, MathFn, Op, Pred, Program, Region, Src};
 use super::send::{
     sampler_params, Message, SamplerOp, SendDesc, Surface, MAX_MLEN, MAX_SAMPLER_MLEN,
+    SCRATCH_DESCRIPTOR_OFFSETS,
 };
 use crate::dispatch::Dispatch;
 use crate::semantics::TexDim;
@@ -432,9 +433,12 @@ impl Checker<'_> {
                     self.err(Problem::NoSuchResource);
                 }
             }
-            Message::ScratchBlockRead { regs } => {
+            Message::ScratchBlockRead { regs, offset } => {
                 if !d.header || !(1..=8).contains(&regs) || mlen != 1 || rlen != regs {
                     self.err(Problem::Message("scratch block read header/mlen/rlen"));
+                }
+                if offset.is_some_and(|o| u32::from(o) >= SCRATCH_DESCRIPTOR_OFFSETS) {
+                    self.err(Problem::Message("scratch block read offset past 12 bits"));
                 }
             }
             Message::ScratchBlockWrite { regs } => {

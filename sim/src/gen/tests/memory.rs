@@ -148,7 +148,12 @@ fn uniform_reads_wrap_and_empty_uniforms_read_zero() {
 
 #[test]
 fn scratch_block_spill_and_fill_round_trip() {
-    for w in [ExecSize::S8, ExecSize::S16] {
+    // The fill takes its offset from a header of its own, or from the descriptor with g0 as
+    // its header.
+    for (w, offset) in [ExecSize::S8, ExecSize::S16]
+        .into_iter()
+        .flat_map(|w| [(w, None), (w, Some(3))])
+    {
         let p = per(w);
         let mut v = vec![
             bin(Op::Mul, w, 10, Type::UD, Src::grf(1, Type::UD), Src::ud(7)),
@@ -177,20 +182,28 @@ fn scratch_block_spill_and_fill_round_trip() {
             )
             .no_mask(),
             mov(w, 10, Type::UD, Src::ud(0)),
-            // The fill's header in the last GRF: a send reads `mlen` GRFs of payload whatever
-            // its execution size, so this is legal at SIMD16 too.
-            mov(ExecSize::S8, 127, Type::UD, Src::grf(50, Type::UD)).no_mask(),
+        ];
+        // The fill's header in the last GRF: a send reads `mlen` GRFs of payload whatever
+        // its execution size, so this is legal at SIMD16 too.
+        let header = match offset {
+            Some(_) => 0,
+            None => {
+                v.push(mov(ExecSize::S8, 127, Type::UD, Src::grf(50, Type::UD)).no_mask());
+                127
+            }
+        };
+        v.push(
             send(
                 w,
                 Dst::grf(60, Type::UD),
-                127,
-                Message::ScratchBlockRead { regs: p },
+                header,
+                Message::ScratchBlockRead { regs: p, offset },
                 1,
                 p,
                 true,
             )
             .no_mask(),
-        ];
+        );
         v.extend(store(w, 60, 0, 1));
         let d = dispatch(13, 1);
         let r = go(&prog(w, Gen::Gen9, v), &d);
@@ -217,6 +230,20 @@ fn scratch_block_spill_and_fill_round_trip() {
         assert_eq!(
             e[0].problem,
             Problem::RegisterOutOfRange { operand: "payload" }
+        );
+        // So is a descriptor offset wider than its 12 bits.
+        let far = |o: u32| {
+            let read = Message::ScratchBlockRead {
+                regs: p,
+                offset: Some(o as u16),
+            };
+            send(w, Dst::grf(60, Type::UD), 0, read, 1, p, true).no_mask()
+        };
+        assert!(validate(&prog(w, Gen::Gen9, vec![far(4095)]), None).is_ok());
+        let e = validate(&prog(w, Gen::Gen9, vec![far(4096)]), None).unwrap_err();
+        assert_eq!(
+            e[0].problem,
+            Problem::Message("scratch block read offset past 12 bits")
         );
     }
 }

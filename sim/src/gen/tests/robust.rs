@@ -57,6 +57,7 @@ fn inst(g: &mut Lcg, len: u32) -> Inst {
         },
         3 => Message::ScratchBlockRead {
             regs: (g.next() % 10) as u8,
+            offset: [None, Some(g.next() as u16 % 5000)][(g.next() % 2) as usize],
         },
         4 => Message::ScratchBlockWrite {
             regs: (g.next() % 10) as u8,
