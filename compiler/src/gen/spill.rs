@@ -10,20 +10,20 @@
 //!   header, so a fill is one instruction and needs no register but its temporary. The
 //!   descriptor holds 12 bits of offset; once the slots could reach past that, further fills
 //!   build a header of their own (g0 with the offset, NoMask) as Mesa does past 4096 GRFs;
-//! * a write goes to the data part of a fresh payload (header + data) and is followed by the
-//!   header and a scratch block write of the GRFs written. Block messages move whole
-//!   registers (NoMask), so the data part first gets those GRFs' old contents (a
-//!   *pre-fill*, read through the payload's own header GRF) when the write happens under
-//!   control flow, or zeroes (NoMask `mov`) at the top level: channels the write does not
-//!   enable keep what they had, and nothing unwritten reaches scratch.
+//! * a write goes to the data part of a fresh payload (header + data) and is followed by a
+//!   scratch block write of the GRFs written. Block messages move whole registers (NoMask),
+//!   so the data part first gets those GRFs' old contents (a *pre-fill*, read through the
+//!   payload's own header GRF, which the write then uses as it is) when the write happens
+//!   under control flow, or zeroes (NoMask `mov`) at the top level, where the header is
+//!   built after the instruction: channels the write does not enable keep what they had,
+//!   and nothing unwritten reaches scratch.
 //!
 //! Temporaries are never spilled again. Slots are numbered per spilled register; after
 //! allocation [`assign_slots`] gives them scratch offsets: a slot is a variable defined by its
 //! block writes and used by its block reads, with liveness over the structured CFG (loop
 //! extension included), and slots whose live intervals do not overlap share an offset (slots
-//! a descriptor names first, so they stay within its 12 bits). The
-//! emitter initialises every slot at thread start, so a pre-fill before the first write reads
-//! defined data.
+//! a descriptor names first, so they stay within its 12 bits). The emitter initialises every
+//! slot at thread start, so a pre-fill before the first write reads defined data.
 
 use super::flow;
 use super::liveness::{flows, BitSet};
@@ -186,7 +186,11 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) ->
         let like = inst.clone();
         moved.at.push(out.len() as u32);
         out.push(inst);
-        out.push(at(header(s, slot, lo, exec), &like));
+        if like.depth == 0 {
+            // A pre-filled payload has its header already: the instruction writes only the
+            // data part.
+            out.push(at(header(s, slot, lo, exec), &like));
+        }
         let desc = SendDesc::new(Message::ScratchBlockWrite { regs }, 1 + regs, 0, true);
         let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
         let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
