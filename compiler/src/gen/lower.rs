@@ -23,7 +23,7 @@ use super::spill::MAX_SPILL_GRFS;
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use super::CompileError;
 use crate::ir::{self, Block, CfNode, Function, InstKind, Value, VarType};
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{PrimaryMap, SecondaryMap};
 use sim::gen::{CondMod, ExecSize, Gen, Op, Pred, Type};
 use std::collections::{HashMap, HashSet};
 
@@ -98,8 +98,10 @@ pub fn lower(
         // Most IR instructions lower to one or two: reserved up front, the list is not
         // copied again and again as it grows (a sixth of lowering on `gpufuzz bench`).
         p: VProgram {
+            regs: PrimaryMap::new(),
             insts: Vec::with_capacity(2 * f.insts.len()),
-            ..VProgram::default()
+            var_scratch_grfs: 0,
+            gen,
         },
         width,
         gen,

@@ -5,11 +5,13 @@
 //! no more registers with its operands spilled than the GRFs it reads and writes itself — the
 //! floor the register budget may go down to (`docs/budgets.md`):
 //! * a read gets a fill before it: a scratch block read into a fresh temporary, which the
-//!   instruction reads instead. The read is gen7's scratch message (Mesa's
-//!   `gen7_block_read_scratch`): the offset in its descriptor and g0 as dispatched for its
-//!   header, so a fill is one instruction and needs no register but its temporary. The
-//!   descriptor holds 12 bits of offset; once the slots could reach past that, further fills
-//!   build a header of their own (g0 with the offset, NoMask) as Mesa does past 4096 GRFs;
+//!   instruction reads instead. As in brw's `emit_unspill`, on gen7 the read is gen7's
+//!   scratch message: the offset in its descriptor and g0 as dispatched for its header, so a
+//!   fill is one instruction and needs no register but its temporary. On gen9, and on gen7
+//!   once the slots could reach past the descriptor's 12 bits of offset, the fill builds a
+//!   header of its own (g0 with the offset, NoMask) for an OWord block read — brw's choice on
+//!   gen9, where the gen7 message's fixed binding table entry makes the data cache read
+//!   coherently with the instruction cache, slower than sending a header;
 //! * a write goes to the data part of a fresh payload (header + data) and is followed by a
 //!   scratch block write of the GRFs written. Block messages move whole registers (NoMask),
 //!   so the data part first gets those GRFs' old contents (a *pre-fill*, read through the
@@ -32,7 +34,7 @@ use crate::executed::Role;
 use crate::planted::{Plant, Plants};
 use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
-use sim::gen::{ExecSize, Message, Op, SendDesc, Type, SCRATCH_DESCRIPTOR_OFFSETS};
+use sim::gen::{ExecSize, Gen, Message, Op, SendDesc, Type, SCRATCH_DESCRIPTOR_OFFSETS};
 
 /// The most GRFs one scratch block message moves: the largest register spill code can move
 /// (larger ones are never spilled, so they must not live across other code).
@@ -55,9 +57,9 @@ pub struct Moved {
 /// an instruction's fills come in the order of `spills`, before the pre-fill of its
 /// destination. `scratch_end` bounds the scratch GRFs the program takes with these slots
 /// (its locals and every slot so far, unshared): while it is within the descriptor's 12 bits,
-/// fills name their offset there. Says where the instructions went.
+/// gen7 fills name their offset there. Says where the instructions went.
 pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) -> Moved {
-    let descriptor = scratch_end <= SCRATCH_DESCRIPTOR_OFFSETS;
+    let descriptor = p.gen == Gen::Gen7 && scratch_end <= SCRATCH_DESCRIPTOR_OFFSETS;
     // Each spilled register's place in `spills`, which orders an instruction's fills.
     let mut rank = vec![None; p.regs.len()];
     for (k, &(v, _)) in spills.iter().enumerate() {

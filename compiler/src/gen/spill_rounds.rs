@@ -1,6 +1,7 @@
 //! Test support: the Gen test programs (`tests/gen_programs`) lowered at both widths and
-//! spilled a few registers per round (fills of both forms), for the checks that state carried through a spill
-//! (live intervals, the interference graph) is what a recomputation gives.
+//! spilled a few registers per round (gen7, with fills of both forms), for the checks that
+//! state carried through a spill (live intervals, the interference graph) is what a
+//! recomputation gives.
 
 use super::intervals::Intervals;
 use super::spill::{self, Moved};
@@ -52,7 +53,8 @@ pub fn for_each<S>(
                 &ir.func,
                 &ir.dispatch.textures,
                 width,
-                Gen::Gen9,
+                // Gen7, whose fills take either form (see below).
+                Gen::Gen7,
                 Plants::NONE,
             )
             .expect("lowers");

@@ -15,7 +15,7 @@
 
 use crate::executed::Role;
 use cranelift_entity::{entity_impl, PrimaryMap};
-use sim::gen::{CondMod, ExecSize, Op, Pred, Type};
+use sim::gen::{CondMod, ExecSize, Gen, Op, Pred, Type};
 
 /// A virtual register.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -266,7 +266,7 @@ pub fn is_control(op: Op) -> bool {
 }
 
 /// A program in virtual registers.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct VProgram {
     /// Registers.
     pub regs: PrimaryMap<VReg, VRegInfo>,
@@ -274,6 +274,8 @@ pub struct VProgram {
     pub insts: Vec<VInst>,
     /// Scratch GRFs used by local variables (offset 0 on); spill slots follow.
     pub var_scratch_grfs: u32,
+    /// The generation it is lowered for (which scratch read its fills use).
+    pub gen: Gen,
 }
 
 impl VProgram {
