@@ -13,22 +13,27 @@
 //!   gen9, where the gen7 message's fixed binding table entry makes the data cache read
 //!   coherently with the instruction cache, slower than sending a header;
 //! * a write goes to the data part of a fresh payload (header + data) and is followed by a
-//!   scratch block write of the GRFs written. Block messages move whole registers (NoMask),
-//!   so the data part first gets those GRFs' old contents (a *pre-fill*, read through the
-//!   payload's own header GRF, which the write then uses as it is) when the write happens
-//!   under control flow, or zeroes (NoMask `mov`) at the top level, where the header is
-//!   built after the instruction: channels the write does not enable keep what they had,
-//!   and nothing unwritten reaches scratch.
+//!   scratch block write of the GRFs written. As in brw's `spill_reg`, an unpredicated write
+//!   of whole 32-bit channels is written back *per channel*: the header (NoMask) and a block
+//!   write under the instruction's own channel mask, which stores only the enabled channels'
+//!   dwords. Any other write (predicated, partial, NoMask, a payload) is written back whole
+//!   (NoMask), so the data part first gets those GRFs' old contents (a *pre-fill*, read
+//!   through the payload's own header GRF, which the write then uses as it is) when the
+//!   write happens under control flow, or zeroes (NoMask `mov`) at the top level, where the
+//!   header is built after the instruction: channels the write does not enable keep what
+//!   they had, and nothing unwritten reaches scratch.
 //!
 //! Temporaries are never spilled again. Slots are numbered per spilled register; after
 //! allocation [`assign_slots`] gives them scratch offsets: a slot is a variable defined by its
 //! block writes and used by its block reads, with liveness over the structured CFG (loop
-//! extension included), and slots whose live intervals do not overlap share an offset (slots
-//! a descriptor names first, so they stay within its 12 bits). The emitter initialises every
-//! slot at thread start, so a pre-fill before the first write reads defined data.
+//! extension included; a per-channel write under control flow leaves the other channels'
+//! contents, so it does not end the slot's previous life), and slots whose live intervals do
+//! not overlap share an offset (slots a descriptor names first, so they stay within its 12
+//! bits). The emitter initialises every slot at thread start, so a pre-fill before the first
+//! write reads defined data.
 
 use super::flow;
-use super::liveness::{flows, BitSet};
+use super::liveness::{flows, kills, BitSet};
 use super::vinst::{Payload, VInst, VOp, VProgram, VRef, VReg, VSrc};
 use crate::executed::Role;
 use crate::planted::{Plant, Plants};
@@ -154,7 +159,15 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) ->
         let lo = inst.dst.expect("defines").off;
         let regs = inst.dst_regs(|r| p.regs[r].size).min(size - lo).max(1);
         let s = p.new_reg(regs + 1, false);
-        if inst.depth > 0 {
+        // brw's per-channel spill: an unpredicated write of whole 32-bit channels at the
+        // program's width writes back through a scratch write masked like itself, so the
+        // data part needs no old contents.
+        let per_channel = matches!(inst.op, VOp::Hw(_))
+            && !inst.no_mask
+            && kills(&inst)
+            && inst.exec.lanes() >= 8;
+        let prefilled = !per_channel && inst.depth > 0;
+        if prefilled {
             // Read through the payload's own header GRF: the pre-fill needs no other.
             out.push(at(header(s, slot, lo, exec), &inst));
             let own_header = VSrc::Reg(VRef::new(s, 0, Type::UD));
@@ -168,7 +181,7 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) ->
             );
             pre.role = Role::PreFill;
             out.push(at(pre, &inst));
-        } else {
+        } else if !per_channel {
             let per = exec.regs() as u8;
             for j in (0..regs).step_by(per as usize) {
                 let dst = VRef::new(s, 1 + j, Type::UD);
@@ -184,11 +197,12 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) ->
         let d = inst.dst.as_mut().expect("defines");
         d.reg = s;
         d.off = 1;
-        inst.partial = true;
+        // Merged with the old contents (or zeroes), unless written back channel by channel.
+        inst.partial = !per_channel;
         let like = inst.clone();
         moved.at.push(out.len() as u32);
         out.push(inst);
-        if like.depth == 0 {
+        if !prefilled {
             // A pre-filled payload has its header already: the instruction writes only the
             // data part.
             out.push(at(header(s, slot, lo, exec), &like));
@@ -196,7 +210,7 @@ pub fn spill_regs(p: &mut VProgram, spills: &[(VReg, u32)], scratch_end: u32) ->
         let desc = SendDesc::new(Message::ScratchBlockWrite { regs }, 1 + regs, 0, true);
         let src = VSrc::Reg(VRef::new(s, 0, Type::UD));
         let mut w = VInst::new(Op::Send(desc), exec, None, [src, VSrc::Null, VSrc::Null]);
-        w.no_mask = true;
+        w.no_mask = !per_channel;
         w.slot = Some(slot);
         w.role = Role::Spill;
         out.push(at(w, &like));
@@ -323,10 +337,12 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
     let access = |i: &VInst| -> Option<(usize, bool)> {
         let k = i.slot? as usize;
         match i.hw() {
-            // A write kills the slot only when it writes all of it.
+            // A write kills the slot only when it writes all of it, every channel included:
+            // NoMask, or masked at the top level, where every channel of the thread runs.
             Some(Op::Send(d)) => Some((
                 k,
-                matches!(d.msg, Message::ScratchBlockWrite { regs } if regs == slots[k]),
+                matches!(d.msg, Message::ScratchBlockWrite { regs } if regs == slots[k])
+                    && (i.no_mask || i.depth == 0),
             )),
             _ => None,
         }

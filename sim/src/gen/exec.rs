@@ -467,7 +467,14 @@ impl Machine<'_> {
         let Kind::Send(desc) = d.kind else {
             unreachable!("a scratch block step of another kind")
         };
-        payload::check(t, &desc, &d.layout, Layout::live(d, en), self.log, pc);
+        // A block write moves the enabled channels' dwords unless it is NoMask (spill code
+        // writing back a whole register).
+        let live = if d.no_mask {
+            payload::WHOLE_GRFS
+        } else {
+            Layout::live(d, en)
+        };
+        payload::check(t, &desc, &d.layout, live, self.log, pc);
         self.stats.sends += 1;
         self.stats.send_mlen += desc.mlen as u64;
         match desc.msg {
@@ -481,7 +488,7 @@ impl Machine<'_> {
             }
             Message::ScratchBlockWrite { regs } => {
                 self.stats.scratch_writes += 1;
-                scratch::block_write(t, &d.layout, regs as u32, self.log, pc);
+                scratch::block_write(t, &d.layout, regs as u32, live, self.log, pc);
             }
             _ => unreachable!("a scratch block step of another message"),
         }

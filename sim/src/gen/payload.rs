@@ -94,9 +94,21 @@ impl Layout {
     }
 }
 
+/// The channels of a NoMask scratch block message: it moves whole GRFs whatever the channel
+/// enables.
+pub(super) const WHOLE_GRFS: u32 = u32::MAX;
+
+/// The channels dword `j` of data or parameter GRF `r` belongs to, among `live` (relative
+/// channels): bit `j` of the result. A parameter or a block-write GRF of a SIMD16 message
+/// holds channels 0–7 and the next one 8–15.
+#[inline(always)]
+pub(super) fn grf_lanes(live: u32, r: u32, per: u32) -> u32 {
+    (live >> ((r % per) * 8)) & 0xff
+}
+
 /// Report payload registers that matter but were not written: the header's 8 dwords, the
-/// dwords of each per-lane parameter in lanes `live` (relative channels), any dword of
-/// block-write data.
+/// dwords of each per-lane parameter in lanes `live` (relative channels), and of block-write
+/// data the same — or, for a NoMask block write (`live` = [`WHOLE_GRFS`]), any dword.
 #[inline(always)]
 pub(super) fn check(
     t: &Thread,
@@ -122,15 +134,14 @@ pub(super) fn check(
         report(first);
     }
     let regs = (desc.mlen as u32).saturating_sub(h);
-    let block = matches!(desc.msg, Message::ScratchBlockWrite { .. });
+    let whole = live == WHOLE_GRFS && matches!(desc.msg, Message::ScratchBlockWrite { .. });
     for r in 0..regs {
         let reg = first + h + r;
         let w = t.reg_written(reg);
-        let missing = if block {
+        let missing = if whole {
             w == 0
         } else {
-            let lanes = (live >> ((r % l.per) * 8)) & 0xff;
-            lanes & !w != 0
+            grf_lanes(live, r, l.per) & !w != 0
         };
         if missing {
             report(reg);

@@ -1,6 +1,8 @@
 //! Scratch: per-thread private memory for spills and dynamically indexed arrays, through
 //! block messages (whole GRFs at a 32-byte-unit offset from header dword 2 or, for a read, from
-//! the descriptor; NoMask) and scattered messages (per-lane dword offsets, masked).
+//! the descriptor; a write without NoMask stores only its enabled channels' dwords, dword `j`
+//! of a data GRF being channel `j`, or `8 + j` in the second GRF of a SIMD16 value) and
+//! scattered messages (per-lane dword offsets, masked).
 //!
 //! Scratch starts at zero but unwritten: reading a dword (scattered) or a whole 32-byte slot
 //! (block) this thread never wrote is a `ScratchUnwritten` hazard and reads 0. Block reads
@@ -9,7 +11,7 @@
 //! `ScratchOutOfRange` hazard: reads give 0 (marked written), writes are dropped.
 
 use super::hazard::{Hazard, HazardKind, HazardLog};
-use super::payload::Layout;
+use super::payload::{self, Layout};
 use super::state::Thread;
 
 fn hazard(t: &Thread, pc: u32, dword: u32, kind: HazardKind, log: &mut HazardLog) {
@@ -83,9 +85,17 @@ pub(super) fn block_read(
     }
 }
 
-/// Block write: the `regs` GRFs after the header to the slot in header dword 2.
+/// Block write: the `regs` GRFs after the header to the slot in header dword 2, the dwords
+/// of channels `live` only ([`payload::WHOLE_GRFS`]: all of them).
 #[inline(always)]
-pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut HazardLog, pc: u32) {
+pub(super) fn block_write(
+    t: &mut Thread,
+    l: &Layout,
+    regs: u32,
+    live: u32,
+    log: &mut HazardLog,
+    pc: u32,
+) {
     let slot = t.grf[(l.payload + 2) as usize];
     let size = t.scratch.len() as u64;
     for r in 0..regs {
@@ -104,9 +114,20 @@ pub(super) fn block_write(t: &mut Thread, l: &Layout, regs: u32, log: &mut Hazar
         let w = t.reg_written(src / 8);
         let at = at as usize;
         let v = t.get8(src as usize);
-        *<&mut [u32; 8]>::try_from(&mut t.scratch[at..at + 8]).expect("a slot") = v;
+        let lanes = payload::grf_lanes(live, r, l.per);
+        let slot = <&mut [u32; 8]>::try_from(&mut t.scratch[at..at + 8]).expect("a slot");
+        if lanes == 0xff {
+            *slot = v;
+        } else {
+            for (j, (s, v)) in slot.iter_mut().zip(v).enumerate() {
+                if lanes >> j & 1 != 0 {
+                    *s = v;
+                }
+            }
+        }
         let word = &mut t.scratch_written[at / 64];
-        *word = (*word & !(0xff << (at % 64))) | ((w as u64) << (at % 64));
+        let keep = !((lanes as u64) << (at % 64));
+        *word = (*word & keep) | (((w & lanes) as u64) << (at % 64));
         t.scratch_high = t.scratch_high.max(at + 8);
     }
 }

@@ -254,9 +254,11 @@ pub enum Message {
         /// thread's scratch base, so a fill needs no header of its own).
         offset: Option<u16>,
     },
-    /// Scratch block write (spill), NoMask semantics: the `regs` GRFs after the header are
-    /// stored at scratch offset `header.dword[2]` (32-byte units). Header required,
-    /// `mlen = 1 + regs`, `rlen = 0`.
+    /// Scratch block write (spill): the `regs` GRFs after the header are stored at scratch
+    /// offset `header.dword[2]` (32-byte units) — whole under NoMask, else only the dwords
+    /// of enabled channels (dword `j` of a data GRF is channel `j`, `8 + j` in the second
+    /// GRF of a SIMD16 value), as brw's per-channel spills of whole 32-bit writes rely on.
+    /// Header required, `mlen = 1 + regs`, `rlen = 0`.
     ScratchBlockWrite {
         /// GRFs written, 1..=8.
         regs: u8,

@@ -248,6 +248,72 @@ fn scratch_block_spill_and_fill_round_trip() {
     }
 }
 
+/// A block write without NoMask stores only its enabled channels' dwords: the lanes an `if`
+/// leaves out keep what a NoMask write put in the slot before it.
+#[test]
+fn masked_scratch_block_write_keeps_the_disabled_channels() {
+    for w in [ExecSize::S8, ExecSize::S16] {
+        let p = per(w);
+        let block_write = || {
+            send(
+                w,
+                Dst::Null(Type::UD),
+                50,
+                Message::ScratchBlockWrite { regs: p },
+                1 + p,
+                0,
+                true,
+            )
+        };
+        let at3 = Dst::Grf {
+            reg: 50,
+            subreg: 2,
+            ty: Type::UD,
+        };
+        let mut v = vec![
+            mov(ExecSize::S8, 50, Type::UD, Src::grf(0, Type::UD)).no_mask(),
+            Inst::unary(Op::Mov, ExecSize::S1, at3, Src::ud(3)).no_mask(),
+            mov(w, 51, Type::UD, Src::ud(7)).no_mask(),
+            block_write().no_mask(),
+            // What a write of whole GRFs would store in the disabled channels.
+            mov(w, 51, Type::UD, Src::ud(9)).no_mask(),
+            Inst::binary(
+                Op::Cmp,
+                w,
+                Dst::Null(Type::UD),
+                Src::grf(1, Type::D),
+                Src::d(3),
+            )
+            .with_cmod(CondMod::L, Flag::F0_0),
+            Inst::control(Op::If { jip: 9, uip: 9 }, w).predicated(Flag::F0_0, false),
+            bin(Op::Mul, w, 51, Type::UD, Src::grf(1, Type::UD), Src::ud(5)),
+            block_write(),
+            Inst::control(Op::EndIf, w),
+            send(
+                w,
+                Dst::grf(60, Type::UD),
+                0,
+                Message::ScratchBlockRead {
+                    regs: p,
+                    offset: Some(3),
+                },
+                1,
+                p,
+                true,
+            )
+            .no_mask(),
+        ];
+        v.extend(store(w, 60, 0, 1));
+        let d = dispatch(13, 1);
+        let r = go(&prog(w, Gen::Gen9, v), &d);
+        assert!(r.hazards.is_empty(), "{:?}", r.hazards);
+        for i in 0..13 {
+            let expected = if i < 3 { i * 5 } else { 7 };
+            assert_eq!(out(&r, &d, i, 0), expected, "{w:?} inv {i}");
+        }
+    }
+}
+
 #[test]
 fn scratch_scattered_round_trip_and_unwritten_reads() {
     let w = ExecSize::S16;
