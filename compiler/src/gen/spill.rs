@@ -491,3 +491,100 @@ fn place(
     }
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_entity::PrimaryMap;
+
+    /// What an instruction of spill code is, in a word.
+    fn shape(i: &VInst) -> String {
+        match (&i.op, i.hw()) {
+            (VOp::LoadPayload(pl), _) if pl.header.is_some() => "header".into(),
+            (_, Some(Op::Send(d))) => match d.msg {
+                Message::ScratchBlockRead {
+                    offset: Some(o), ..
+                } => format!("fill at {o} through g0"),
+                Message::ScratchBlockRead { .. } if i.role == Role::PreFill => "pre-fill".into(),
+                Message::ScratchBlockRead { .. } => "fill through header".into(),
+                Message::ScratchBlockWrite { .. } if i.no_mask => "write whole".into(),
+                Message::ScratchBlockWrite { .. } => "write enabled channels".into(),
+                _ => "send".into(),
+            },
+            (_, Some(Op::Mov))
+                if i.no_mask
+                    && i.src[0]
+                        == VSrc::Imm {
+                            bits: 0,
+                            ty: Type::UD,
+                        } =>
+            {
+                "zeroes".into()
+            }
+            _ => format!("{:?}", i.hw().expect("hardware")),
+        }
+    }
+
+    /// v0 = 1 (plain), v1 = 2 (NoMask, in an `if`), v2 = 3 (NoMask, top level), then
+    /// v0 + v1 + v2, all three spilled: the three ways a write goes back, and the fills.
+    fn spilled(gen: Gen) -> Vec<String> {
+        let mut p = VProgram {
+            regs: PrimaryMap::new(),
+            insts: Vec::new(),
+            var_scratch_grfs: 0,
+            gen,
+        };
+        let v: Vec<VReg> = (0..4).map(|_| p.new_reg(1, true)).collect();
+        let imm = |bits| VSrc::Imm { bits, ty: Type::UD };
+        let def = |k: usize, bits, depth, no_mask| {
+            let dst = Some(VRef::new(v[k], 0, Type::UD));
+            let mut i = VInst::new(
+                Op::Mov,
+                ExecSize::S8,
+                dst,
+                [imm(bits), VSrc::Null, VSrc::Null],
+            );
+            i.depth = depth;
+            i.no_mask = no_mask;
+            i
+        };
+        let read = |k: usize| VSrc::Reg(VRef::new(v[k], 0, Type::UD));
+        p.insts = vec![
+            def(0, 1, 0, false),
+            def(1, 2, 1, true),
+            def(2, 3, 0, true),
+            VInst::new(
+                Op::Mad,
+                ExecSize::S8,
+                Some(VRef::new(v[3], 0, Type::UD)),
+                [read(0), read(1), read(2)],
+            ),
+        ];
+        spill_regs(&mut p, &[(v[0], 0), (v[1], 1), (v[2], 2)], 3);
+        p.insts.iter().map(shape).collect()
+    }
+
+    /// The plain write goes back per channel; the NoMask ones whole, after a pre-fill in the
+    /// `if` (whose header the write reuses) or zeroes at the top level. Fills name their
+    /// offset in the descriptor on gen7 and build a header on gen9.
+    #[test]
+    fn writes_go_back_per_channel_or_whole_and_fills_take_gen_s_form() {
+        let writes = [
+            "Mov",
+            "header",
+            "write enabled channels",
+            "header",
+            "pre-fill",
+            "Mov",
+            "write whole",
+            "zeroes",
+            "Mov",
+            "header",
+            "write whole",
+        ];
+        let gen7 = ["fill at 0 through g0"; 3];
+        assert_eq!(spilled(Gen::Gen7), [&writes[..], &gen7, &["Mad"]].concat());
+        let gen9 = ["header", "fill through header"].repeat(3);
+        assert_eq!(spilled(Gen::Gen9), [&writes[..], &gen9, &["Mad"]].concat());
+    }
+}
