@@ -609,7 +609,8 @@ mod tests {
     }
 
     /// Spills virtual register 7 to scratch GRF `offset`, fills it back — through a header
-    /// in g6, or with the offset in the descriptor and `header` as the payload — and reads it.
+    /// built in g6, or with the offset in the descriptor and GRF `header_at` as the header —
+    /// and reads it.
     fn spill_and_fill(offset: u32, header_at: Option<u8>) -> Result<(), CheckError> {
         let w = ExecSize::S8;
         let def = Annot {

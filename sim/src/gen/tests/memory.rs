@@ -146,6 +146,32 @@ fn uniform_reads_wrap_and_empty_uniforms_read_zero() {
     assert!(r.results.outputs.iter().all(|&x| x == 0));
 }
 
+/// `mov(8) g50 = g0; mov(1) g50.2 = 3`: a scratch header for slot 3.
+fn slot3_header() -> [Inst; 2] {
+    let dword2 = Dst::Grf {
+        reg: 50,
+        subreg: 2,
+        ty: Type::UD,
+    };
+    [
+        mov(ExecSize::S8, 50, Type::UD, Src::grf(0, Type::UD)).no_mask(),
+        Inst::unary(Op::Mov, ExecSize::S1, dword2, Src::ud(3)).no_mask(),
+    ]
+}
+
+/// A scratch block write of the `regs` GRFs after the header in g50.
+fn block_write(w: ExecSize, regs: u8) -> Inst {
+    let msg = Message::ScratchBlockWrite { regs };
+    send(w, Dst::Null(Type::UD), 50, msg, 1 + regs, 0, true)
+}
+
+/// A NoMask scratch block read of `regs` GRFs into g60 through the header in `header`, at
+/// the descriptor's `offset` or the header's.
+fn block_read(w: ExecSize, header: u8, regs: u8, offset: Option<u16>) -> Inst {
+    let msg = Message::ScratchBlockRead { regs, offset };
+    send(w, Dst::grf(60, Type::UD), header, msg, 1, regs, true).no_mask()
+}
+
 #[test]
 fn scratch_block_spill_and_fill_round_trip() {
     // The fill takes its offset from a header of its own, or from the descriptor with g0 as
@@ -155,34 +181,14 @@ fn scratch_block_spill_and_fill_round_trip() {
         .flat_map(|w| [(w, None), (w, Some(3))])
     {
         let p = per(w);
-        let mut v = vec![
-            bin(Op::Mul, w, 10, Type::UD, Src::grf(1, Type::UD), Src::ud(7)),
-            // header: g0 with the slot (3) in dword 2
-            mov(ExecSize::S8, 50, Type::UD, Src::grf(0, Type::UD)).no_mask(),
-            Inst::unary(
-                Op::Mov,
-                ExecSize::S1,
-                Dst::Grf {
-                    reg: 50,
-                    subreg: 2,
-                    ty: Type::UD,
-                },
-                Src::ud(3),
-            )
-            .no_mask(),
+        let seven_times_id = bin(Op::Mul, w, 10, Type::UD, Src::grf(1, Type::UD), Src::ud(7));
+        let mut v = slot3_header().to_vec();
+        v.extend([
+            seven_times_id,
             mov(w, 51, Type::UD, Src::grf(10, Type::UD)).no_mask(),
-            send(
-                w,
-                Dst::Null(Type::UD),
-                50,
-                Message::ScratchBlockWrite { regs: p },
-                1 + p,
-                0,
-                true,
-            )
-            .no_mask(),
+            block_write(w, p).no_mask(),
             mov(w, 10, Type::UD, Src::ud(0)),
-        ];
+        ]);
         // The fill's header in the last GRF: a send reads `mlen` GRFs of payload whatever
         // its execution size, so this is legal at SIMD16 too.
         let header = match offset {
@@ -192,18 +198,7 @@ fn scratch_block_spill_and_fill_round_trip() {
                 127
             }
         };
-        v.push(
-            send(
-                w,
-                Dst::grf(60, Type::UD),
-                header,
-                Message::ScratchBlockRead { regs: p, offset },
-                1,
-                p,
-                true,
-            )
-            .no_mask(),
-        );
+        v.push(block_read(w, header, p, offset));
         v.extend(store(w, 60, 0, 1));
         let d = dispatch(13, 1);
         let r = go(&prog(w, Gen::Gen9, v), &d);
@@ -232,15 +227,9 @@ fn scratch_block_spill_and_fill_round_trip() {
             Problem::RegisterOutOfRange { operand: "payload" }
         );
         // So is a descriptor offset wider than its 12 bits.
-        let far = |o: u32| {
-            let read = Message::ScratchBlockRead {
-                regs: p,
-                offset: Some(o as u16),
-            };
-            send(w, Dst::grf(60, Type::UD), 0, read, 1, p, true).no_mask()
-        };
-        assert!(validate(&prog(w, Gen::Gen9, vec![far(4095)]), None).is_ok());
-        let e = validate(&prog(w, Gen::Gen9, vec![far(4096)]), None).unwrap_err();
+        let far = |o| vec![block_read(w, 0, p, Some(o))];
+        assert!(validate(&prog(w, Gen::Gen9, far(4095)), None).is_ok());
+        let e = validate(&prog(w, Gen::Gen9, far(4096)), None).unwrap_err();
         assert_eq!(
             e[0].problem,
             Problem::Message("scratch block read offset past 12 bits")
@@ -254,27 +243,10 @@ fn scratch_block_spill_and_fill_round_trip() {
 fn masked_scratch_block_write_keeps_the_disabled_channels() {
     for w in [ExecSize::S8, ExecSize::S16] {
         let p = per(w);
-        let block_write = || {
-            send(
-                w,
-                Dst::Null(Type::UD),
-                50,
-                Message::ScratchBlockWrite { regs: p },
-                1 + p,
-                0,
-                true,
-            )
-        };
-        let at3 = Dst::Grf {
-            reg: 50,
-            subreg: 2,
-            ty: Type::UD,
-        };
-        let mut v = vec![
-            mov(ExecSize::S8, 50, Type::UD, Src::grf(0, Type::UD)).no_mask(),
-            Inst::unary(Op::Mov, ExecSize::S1, at3, Src::ud(3)).no_mask(),
+        let mut v = slot3_header().to_vec();
+        v.extend([
             mov(w, 51, Type::UD, Src::ud(7)).no_mask(),
-            block_write().no_mask(),
+            block_write(w, p).no_mask(),
             // What a write of whole GRFs would store in the disabled channels.
             mov(w, 51, Type::UD, Src::ud(9)).no_mask(),
             Inst::binary(
@@ -287,22 +259,10 @@ fn masked_scratch_block_write_keeps_the_disabled_channels() {
             .with_cmod(CondMod::L, Flag::F0_0),
             Inst::control(Op::If { jip: 9, uip: 9 }, w).predicated(Flag::F0_0, false),
             bin(Op::Mul, w, 51, Type::UD, Src::grf(1, Type::UD), Src::ud(5)),
-            block_write(),
+            block_write(w, p),
             Inst::control(Op::EndIf, w),
-            send(
-                w,
-                Dst::grf(60, Type::UD),
-                0,
-                Message::ScratchBlockRead {
-                    regs: p,
-                    offset: Some(3),
-                },
-                1,
-                p,
-                true,
-            )
-            .no_mask(),
-        ];
+            block_read(w, 0, p, Some(3)),
+        ]);
         v.extend(store(w, 60, 0, 1));
         let d = dispatch(13, 1);
         let r = go(&prog(w, Gen::Gen9, v), &d);
