@@ -115,11 +115,11 @@ pub(super) fn block_write(
         let at = at as usize;
         let v = t.get8(src as usize);
         let lanes = payload::grf_lanes(live, r, l.per);
-        let slot = <&mut [u32; 8]>::try_from(&mut t.scratch[at..at + 8]).expect("a slot");
+        let dwords = <&mut [u32; 8]>::try_from(&mut t.scratch[at..at + 8]).expect("a slot");
         if lanes == 0xff {
-            *slot = v;
+            *dwords = v;
         } else {
-            for (j, (s, v)) in slot.iter_mut().zip(v).enumerate() {
+            for (j, (s, v)) in dwords.iter_mut().zip(v).enumerate() {
                 if lanes >> j & 1 != 0 {
                     *s = v;
                 }
