@@ -9,6 +9,9 @@ use sim::gen::{
 use std::hint::black_box;
 use std::time::Instant;
 
+mod cpu_time;
+use cpu_time::cpu_seconds;
+
 /// A loop of `trips` iterations of eight integer and float ALU ops, then a store of two values.
 fn program(w: ExecSize, trips: u32) -> Program {
     let p = w.regs() as u8;
@@ -63,13 +66,6 @@ fn program(w: ExecSize, trips: u32) -> Program {
         gen: Gen::Gen9,
         insts,
     }
-}
-
-/// CPU time of this thread in seconds (the machine is shared, so wall time undercounts).
-fn cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
 }
 
 fn main() {

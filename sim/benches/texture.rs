@@ -7,12 +7,8 @@ use sim::semantics::{texture_result, TexAccess, TexRequest, TextureDesc};
 use std::hint::black_box;
 use std::time::Instant;
 
-/// CPU time of this thread in seconds (the machine is shared, so wall time undercounts).
-fn cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
-}
+mod cpu_time;
+use cpu_time::cpu_seconds;
 
 fn main() {
     let t = TextureDesc {

@@ -347,8 +347,20 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
             _ => None,
         }
     };
+    // The slots some fill names in its descriptor.
+    let mut named = vec![false; n];
     for (i, inst) in p.insts.iter().enumerate() {
         if let Some((k, write)) = access(inst) {
+            named[k] |= matches!(
+                inst.hw(),
+                Some(Op::Send(SendDesc {
+                    msg: Message::ScratchBlockRead {
+                        offset: Some(_),
+                        ..
+                    },
+                    ..
+                }))
+            );
             let pos = 2 * i as u32;
             if write {
                 widen(k, pos + 1, pos + 2);
@@ -407,18 +419,6 @@ pub fn assign_slots(p: &mut VProgram, slots: &[u8], base: u32, plants: Plants) -
                     }
                 }
             }
-        }
-    }
-    let mut named = vec![false; n];
-    for inst in &p.insts {
-        if let (Some(k), Some(Op::Send(d))) = (inst.slot, inst.hw()) {
-            named[k as usize] |= matches!(
-                d.msg,
-                Message::ScratchBlockRead {
-                    offset: Some(_),
-                    ..
-                }
-            );
         }
     }
     let mut order: Vec<usize> = (0..n).collect();

@@ -8,10 +8,6 @@ fn widths() -> [ExecSize; 2] {
     [ExecSize::S8, ExecSize::S16]
 }
 
-fn cmp(w: ExecSize, cm: CondMod, flag: Flag, a: Src, b: Src) -> Inst {
-    Inst::binary(Op::Cmp, w, Dst::Null(Type::UD), a, b).with_cmod(cm, flag)
-}
-
 fn cf(op: Op, w: ExecSize) -> Inst {
     Inst::control(op, w)
 }

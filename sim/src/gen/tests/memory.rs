@@ -249,14 +249,7 @@ fn masked_scratch_block_write_keeps_the_disabled_channels() {
             block_write(w, p).no_mask(),
             // What a write of whole GRFs would store in the disabled channels.
             mov(w, 51, Type::UD, Src::ud(9)).no_mask(),
-            Inst::binary(
-                Op::Cmp,
-                w,
-                Dst::Null(Type::UD),
-                Src::grf(1, Type::D),
-                Src::d(3),
-            )
-            .with_cmod(CondMod::L, Flag::F0_0),
+            cmp(w, CondMod::L, Flag::F0_0, Src::grf(1, Type::D), Src::d(3)),
             Inst::control(Op::If { jip: 9, uip: 9 }, w).predicated(Flag::F0_0, false),
             bin(Op::Mul, w, 51, Type::UD, Src::grf(1, Type::UD), Src::ud(5)),
             block_write(w, p),

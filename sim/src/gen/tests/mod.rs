@@ -37,6 +37,11 @@ pub fn mov(w: ExecSize, dst: u8, ty: Type, src: Src) -> Inst {
 }
 
 /// `op(w) g<dst><1>T a b`.
+/// `cmp.cm flag null, a, b`.
+pub fn cmp(w: ExecSize, cm: CondMod, flag: Flag, a: Src, b: Src) -> Inst {
+    Inst::binary(Op::Cmp, w, Dst::Null(Type::UD), a, b).with_cmod(cm, flag)
+}
+
 pub fn bin(op: Op, w: ExecSize, dst: u8, ty: Type, a: Src, b: Src) -> Inst {
     Inst::binary(op, w, Dst::grf(dst, ty), a, b)
 }
