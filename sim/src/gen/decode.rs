@@ -250,6 +250,18 @@ pub(super) struct Decoded {
     pub layout: Layout,
 }
 
+impl Regs {
+    /// The GRFs of the range as bits of a 128-bit set (validation keeps them below
+    /// `GRF_COUNT`, so no bit is shifted out).
+    fn bits(self) -> u128 {
+        if self.count == 0 {
+            0
+        } else {
+            (u128::MAX >> (128 - self.count as u32)) << self.first
+        }
+    }
+}
+
 fn regs_of(start: u32, dwords: u32) -> Regs {
     if dwords == 0 {
         return Regs::default();
@@ -262,6 +274,7 @@ fn regs_of(start: u32, dwords: u32) -> Regs {
     }
 }
 
+#[inline]
 fn kind_of(op: Op, exec: Type, dst: Type, cmod: Option<CondMod>, pred: Pred) -> Kind {
     let int = exec.is_int();
     let signed = exec == Type::D;
@@ -342,198 +355,215 @@ fn modifier(neg: bool, abs: bool, ty: Type) -> Modifier {
     }
 }
 
+/// Lists the GRFs of `touched` (a bit each) and then `flag`, padded with [`NO_WAIT`] to a
+/// multiple of [`WAIT_CHUNK`] entries (at least one chunk): returns the first chunk and
+/// appends the rest to `more`.
+fn list_waits(touched: u128, flag: Option<u8>, more: &mut Vec<u8>) -> [u8; WAIT_CHUNK] {
+    let mut first = [NO_WAIT; WAIT_CHUNK];
+    let mut n = 0;
+    let mut left = touched;
+    let grfs = std::iter::from_fn(|| {
+        (left != 0).then(|| {
+            let g = left.trailing_zeros() as u8;
+            left &= left - 1;
+            g
+        })
+    });
+    for g in grfs.chain(flag) {
+        if n < WAIT_CHUNK {
+            first[n] = g;
+        } else {
+            more.push(g);
+        }
+        n += 1;
+    }
+    // A first chunk is padded already.
+    if n > WAIT_CHUNK {
+        more.resize(more.len() + n.next_multiple_of(WAIT_CHUNK) - n, NO_WAIT);
+    }
+    first
+}
+
 /// Decode every instruction of a program that passed validation.
 pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
     let mut waits = Vec::new();
-    let mut list = Vec::new();
-    let mut grfs_touched = 0;
-    let mut insts: Vec<Decoded> = program
-        .insts
-        .iter()
-        .enumerate()
-        .map(|(pc, inst)| {
-            let lanes = inst.exec_size.lanes();
-            let group = inst.group as u32;
-            let exec_ty = inst.src[0].ty().unwrap_or(inst.dst.ty());
-            let kind = kind_of(inst.op, exec_ty, inst.dst.ty(), inst.cmod, inst.pred);
-            let mut src = [Operand::None; 3];
-            let mut mods = [Modifier::None; 3];
-            let mut reads = [Regs::default(); 3];
-            for k in 0..3 {
-                match inst.src[k] {
-                    Src::Null => {}
-                    Src::Imm { bits, .. } => src[k] = Operand::Imm(bits),
-                    Src::Grf(g) => {
-                        let start = g.reg as u32 * 8 + g.subreg as u32;
-                        let n = if g.region == Region::Vector { lanes } else { 1 };
-                        src[k] = match g.region {
-                            Region::Vector => Operand::Vector(start),
-                            Region::Scalar => Operand::Scalar(start),
-                        };
-                        mods[k] = modifier(g.neg, g.abs, g.ty);
-                        reads[k] = regs_of(start, n);
-                    }
-                }
-            }
-            let mut dst = match inst.dst {
-                Dst::Null(_) => None,
-                Dst::Grf { reg, subreg, .. } => Some(reg as u32 * 8 + subreg as u32),
-            };
-            let mut writes = dst.map_or(Regs::default(), |s| regs_of(s, lanes));
-            let grfs = inst.exec_size.regs();
-            let (mut issue, mut latency) = (timing::ALU_ISSUE_PER_GRF * grfs, timing::ALU_LATENCY);
-            let mut target = 0;
-            match inst.op {
-                Op::Math(f) => {
-                    issue = timing::MATH_ISSUE_PER_GRF * grfs;
-                    latency = match f {
-                        MathFn::Pow => timing::POW_LATENCY,
-                        MathFn::IntDiv | MathFn::IntMod => timing::INT_DIV_LATENCY,
-                        _ => timing::MATH_LATENCY,
+    // Every GRF some instruction touches, a bit each.
+    let mut touched_all = 0u128;
+    let mut insts: Vec<Decoded> = Vec::with_capacity(program.insts.len());
+    for (pc, inst) in program.insts.iter().enumerate() {
+        let lanes = inst.exec_size.lanes();
+        let group = inst.group as u32;
+        let exec_ty = inst.src[0].ty().unwrap_or(inst.dst.ty());
+        let kind = kind_of(inst.op, exec_ty, inst.dst.ty(), inst.cmod, inst.pred);
+        let mut src = [Operand::None; 3];
+        let mut mods = [Modifier::None; 3];
+        let mut reads = [Regs::default(); 3];
+        for k in 0..3 {
+            match inst.src[k] {
+                Src::Null => {}
+                Src::Imm { bits, .. } => src[k] = Operand::Imm(bits),
+                Src::Grf(g) => {
+                    let start = g.reg as u32 * 8 + g.subreg as u32;
+                    let n = if g.region == Region::Vector { lanes } else { 1 };
+                    src[k] = match g.region {
+                        Region::Vector => Operand::Vector(start),
+                        Region::Scalar => Operand::Scalar(start),
                     };
-                }
-                Op::If { jip, .. } | Op::Else { jip } | Op::While { jip } => {
-                    (issue, latency, target) = (timing::CONTROL_ISSUE, 0, jip);
-                }
-                Op::Break { uip } | Op::Cont { uip } => {
-                    (issue, latency, target) = (timing::CONTROL_ISSUE, 0, uip);
-                }
-                Op::EndIf => (issue, latency) = (timing::CONTROL_ISSUE, 0),
-                Op::Do => {
-                    (issue, latency) = (0, 0);
-                    target = structure.while_of[pc];
-                }
-                Op::Nop => (issue, latency) = (timing::SEND_ISSUE, 0),
-                Op::Send(d) => {
-                    issue = timing::SEND_ISSUE;
-                    latency = timing::send_latency(d.msg.shared_function(), d.mlen);
-                    if let Operand::Vector(s) = src[0] {
-                        reads[0] = regs_of(s, d.mlen as u32 * 8);
-                    }
-                    if d.rlen == 0 {
-                        dst = None;
-                    }
-                    writes = dst.map_or(Regs::default(), |s| regs_of(s, d.rlen as u32 * 8));
-                }
-                _ => {}
-            }
-            let dst_cmp = match inst.dst.ty() {
-                Type::F => Cmp::F,
-                Type::D => Cmp::D,
-                Type::UD => Cmp::U,
-            };
-            let flag_write = match (kind, inst.cmod) {
-                (_, None) => FlagWrite::None,
-                (Kind::Cmp(_), Some(_)) => FlagWrite::Outcome,
-                (Kind::MinF | Kind::MinD | Kind::MinU, _) => FlagWrite::None,
-                (Kind::MaxF | Kind::MaxD | Kind::MaxU, _) => FlagWrite::None,
-                (_, Some(c)) => FlagWrite::Result(c, dst_cmp),
-            };
-            list.clear();
-            for r in reads.iter().chain([&writes]) {
-                for g in r.first..r.first + r.count {
-                    if !list.contains(&g) {
-                        grfs_touched = grfs_touched.max(g as usize + 1);
-                        list.push(g);
-                    }
+                    mods[k] = modifier(g.neg, g.abs, g.ty);
+                    reads[k] = regs_of(start, n);
                 }
             }
-            let flag_ready = FLAG_READY + inst.flag.index() as u8;
-            if inst.pred != Pred::None || inst.cmod.is_some() {
-                list.push(flag_ready);
+        }
+        let mut dst = match inst.dst {
+            Dst::Null(_) => None,
+            Dst::Grf { reg, subreg, .. } => Some(reg as u32 * 8 + subreg as u32),
+        };
+        let mut writes = dst.map_or(Regs::default(), |s| regs_of(s, lanes));
+        let grfs = inst.exec_size.regs();
+        let (mut issue, mut latency) = (timing::ALU_ISSUE_PER_GRF * grfs, timing::ALU_LATENCY);
+        let mut target = 0;
+        match inst.op {
+            Op::Math(f) => {
+                issue = timing::MATH_ISSUE_PER_GRF * grfs;
+                latency = match f {
+                    MathFn::Pow => timing::POW_LATENCY,
+                    MathFn::IntDiv | MathFn::IntMod => timing::INT_DIV_LATENCY,
+                    _ => timing::MATH_LATENCY,
+                };
             }
-            let books_flag = latency > 0 && inst.cmod.is_some();
-            let mut books = [NO_BOOK; WAIT_CHUNK];
-            let mut more_books = Regs::default();
-            if latency > 0 && writes.count as usize + books_flag as usize <= WAIT_CHUNK {
-                for k in 0..writes.count {
-                    books[k as usize] = writes.first + k;
+            Op::If { jip, .. } | Op::Else { jip } | Op::While { jip } => {
+                (issue, latency, target) = (timing::CONTROL_ISSUE, 0, jip);
+            }
+            Op::Break { uip } | Op::Cont { uip } => {
+                (issue, latency, target) = (timing::CONTROL_ISSUE, 0, uip);
+            }
+            Op::EndIf => (issue, latency) = (timing::CONTROL_ISSUE, 0),
+            Op::Do => {
+                (issue, latency) = (0, 0);
+                target = structure.while_of[pc];
+            }
+            Op::Nop => (issue, latency) = (timing::SEND_ISSUE, 0),
+            Op::Send(d) => {
+                issue = timing::SEND_ISSUE;
+                latency = timing::send_latency(d.msg.shared_function(), d.mlen);
+                if let Operand::Vector(s) = src[0] {
+                    reads[0] = regs_of(s, d.mlen as u32 * 8);
                 }
-            } else if latency > 0 {
-                more_books = writes;
+                if d.rlen == 0 {
+                    dst = None;
+                }
+                writes = dst.map_or(Regs::default(), |s| regs_of(s, d.rlen as u32 * 8));
             }
-            if books_flag {
-                books[WAIT_CHUNK - 1] = flag_ready;
+            _ => {}
+        }
+        let dst_cmp = match inst.dst.ty() {
+            Type::F => Cmp::F,
+            Type::D => Cmp::D,
+            Type::UD => Cmp::U,
+        };
+        let flag_write = match (kind, inst.cmod) {
+            (_, None) => FlagWrite::None,
+            (Kind::Cmp(_), Some(_)) => FlagWrite::Outcome,
+            (Kind::MinF | Kind::MinD | Kind::MinU, _) => FlagWrite::None,
+            (Kind::MaxF | Kind::MaxD | Kind::MaxU, _) => FlagWrite::None,
+            (_, Some(c)) => FlagWrite::Result(c, dst_cmp),
+        };
+        // The GRFs read or written, each once: the scoreboard takes the latest ready
+        // cycle among them, so the order they are listed in does not matter.
+        let touched = reads
+            .iter()
+            .chain([&writes])
+            .fold(0u128, |bits, r| bits | r.bits());
+        touched_all |= touched;
+        let flag_ready = FLAG_READY + inst.flag.index() as u8;
+        let waits_flag = inst.pred != Pred::None || inst.cmod.is_some();
+        let books_flag = latency > 0 && inst.cmod.is_some();
+        let mut books = [NO_BOOK; WAIT_CHUNK];
+        let mut more_books = Regs::default();
+        if latency > 0 && writes.count as usize + books_flag as usize <= WAIT_CHUNK {
+            for k in 0..writes.count {
+                books[k as usize] = writes.first + k;
             }
-            while list.len() % WAIT_CHUNK != 0 || list.is_empty() {
-                list.push(NO_WAIT);
-            }
-            let first_more = waits.len() as u32;
-            if list.len() > WAIT_CHUNK {
-                waits.extend_from_slice(&list[WAIT_CHUNK..]);
-            }
-            let plain = mods[0] == Modifier::None && flag_write == FlagWrite::None;
-            let kind = match kind {
-                Kind::MovRaw if plain && matches!(src[0], Operand::Imm(_)) => Kind::CopyImm,
-                Kind::MovRaw if plain => Kind::Copy,
-                k => k,
-            };
-            let every_channel = inst.no_mask && inst.pred == Pred::None;
-            let exec_bits = if lanes >= 32 {
-                u32::MAX
-            } else {
-                ((1u32 << lanes) - 1) << group
-            };
-            let mut decoded = Decoded {
-                kind,
-                lanes,
-                group,
-                exec_bits,
-                exec_count: exec_bits.count_ones(),
-                step: match kind {
-                    Kind::CopyImm if every_channel && lanes == 1 && dst.is_some() => Step::SetDword,
-                    Kind::CopyImm => Step::CopyImm,
-                    Kind::Copy
-                        if every_channel
-                            && lanes == 8
-                            && group == 0
-                            && dst.is_some()
-                            && matches!(src[0], Operand::Vector(_)) =>
-                    {
-                        Step::CopyGrf
-                    }
-                    Kind::Copy => Step::Copy,
-                    Kind::Send(SendDesc {
-                        msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. },
-                        ..
-                    }) => Step::ScratchBlock,
-                    Kind::Send(_) => Step::Send,
-                    Kind::Nop => Step::Nop,
-                    k if k.is_control() => Step::Control,
-                    _ => Step::Alu,
-                },
-                halves: lanes.div_ceil(8),
-                half_bits: (1u32 << lanes.min(8)) - 1,
-                no_mask: inst.no_mask,
-                mask_exempt: 0u32.wrapping_sub(inst.no_mask as u32),
-                pred: inst.pred,
-                pred_narrows: inst.pred != Pred::None && !matches!(kind, Kind::SelPred),
-                pred_invert: 0u32.wrapping_sub((inst.pred == Pred::Inverted) as u32),
-                pred_free: 0u32.wrapping_sub((inst.pred == Pred::None) as u32),
-                flag: inst.flag.index(),
-                cmod: inst.cmod,
-                flag_write,
-                src,
-                mods,
-                dst,
-                target,
-                issue,
-                latency,
-                waits: std::array::from_fn(|k| list[k]),
-                more_waits: (first_more, waits.len() as u32),
-                books,
-                more_books,
-                long_lists: first_more != waits.len() as u32 || more_books.count != 0,
-                run_len: 1,
-                run_cycles: 0,
-                layout: Layout::default(),
-            };
-            if let Kind::Send(desc) = kind {
-                decoded.layout = Layout::of(&decoded, &desc);
-            }
-            decoded
-        })
-        .collect();
+        } else if latency > 0 {
+            more_books = writes;
+        }
+        if books_flag {
+            books[WAIT_CHUNK - 1] = flag_ready;
+        }
+        let first_more = waits.len() as u32;
+        let first_waits = list_waits(touched, waits_flag.then_some(flag_ready), &mut waits);
+        let plain = mods[0] == Modifier::None && matches!(flag_write, FlagWrite::None);
+        let kind = match kind {
+            Kind::MovRaw if plain && matches!(src[0], Operand::Imm(_)) => Kind::CopyImm,
+            Kind::MovRaw if plain => Kind::Copy,
+            k => k,
+        };
+        let every_channel = inst.no_mask && inst.pred == Pred::None;
+        let exec_bits = if lanes >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << lanes) - 1) << group
+        };
+        insts.push(Decoded {
+            kind,
+            lanes,
+            group,
+            exec_bits,
+            // `exec_bits` is `lanes` ones.
+            exec_count: lanes,
+            step: match kind {
+                Kind::CopyImm if every_channel && lanes == 1 && dst.is_some() => Step::SetDword,
+                Kind::CopyImm => Step::CopyImm,
+                Kind::Copy
+                    if every_channel
+                        && lanes == 8
+                        && group == 0
+                        && dst.is_some()
+                        && matches!(src[0], Operand::Vector(_)) =>
+                {
+                    Step::CopyGrf
+                }
+                Kind::Copy => Step::Copy,
+                Kind::Send(SendDesc {
+                    msg: Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. },
+                    ..
+                }) => Step::ScratchBlock,
+                Kind::Send(_) => Step::Send,
+                Kind::Nop => Step::Nop,
+                k if k.is_control() => Step::Control,
+                _ => Step::Alu,
+            },
+            halves: lanes.div_ceil(8),
+            half_bits: (1u32 << lanes.min(8)) - 1,
+            no_mask: inst.no_mask,
+            mask_exempt: 0u32.wrapping_sub(inst.no_mask as u32),
+            pred: inst.pred,
+            pred_narrows: inst.pred != Pred::None && !matches!(kind, Kind::SelPred),
+            pred_invert: 0u32.wrapping_sub((inst.pred == Pred::Inverted) as u32),
+            pred_free: 0u32.wrapping_sub((inst.pred == Pred::None) as u32),
+            flag: inst.flag.index(),
+            cmod: inst.cmod,
+            flag_write,
+            src,
+            mods,
+            dst,
+            target,
+            issue,
+            latency,
+            waits: first_waits,
+            more_waits: (first_more, waits.len() as u32),
+            books,
+            more_books,
+            long_lists: first_more != waits.len() as u32 || more_books.count != 0,
+            run_len: 1,
+            run_cycles: 0,
+            layout: match kind {
+                Kind::Send(desc) => Layout::of(src[0], lanes, dst, &desc),
+                _ => Layout::default(),
+            },
+        });
+    }
+    let grfs_touched = 128 - touched_all.leading_zeros() as usize;
     // Runs, from the end: an instruction that leaves the straight line ends its run.
     let mut next: Option<(u32, u64)> = None;
     for d in insts.iter_mut().rev() {

@@ -28,23 +28,23 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// The layout of send `d` with descriptor `desc`, no channel enabled (computed once, at
-    /// decode time).
-    pub fn of(d: &Decoded, desc: &SendDesc) -> Layout {
-        let payload = match d.src[0] {
+    /// The layout of a send of `lanes` channels with payload `src0`, response at `dst` and
+    /// descriptor `desc`, no channel enabled (computed once, at decode time).
+    pub fn of(src0: Operand, lanes: u32, dst: Option<u32>, desc: &SendDesc) -> Layout {
+        let payload = match src0 {
             Operand::Vector(s) => s,
             _ => 0,
         };
-        let per = d.lanes.div_ceil(8);
+        let per = lanes.div_ceil(8);
         let h = desc.header as u32;
         Layout {
             payload,
             params: payload + h * 8,
             per,
             sent: (desc.mlen as u32).saturating_sub(h) / per,
-            dst: d.dst.unwrap_or(0),
+            dst: dst.unwrap_or(0),
             live: 0,
-            lanes: d.lanes,
+            lanes,
         }
     }
 
