@@ -38,12 +38,16 @@ macro_rules! alu_ops {
 
             /// Operand kinds, in order.
             pub fn srcs(self) -> &'static [Kind] {
-                match self { $(AluOp::$variant => &[$(Kind::$src),*],)* }
+                // Tables indexed by the opcode rather than matches: the operand walk and the
+                // verifier ask for every ALU instruction.
+                const SRCS: &[&[Kind]] = &[$(&[$(Kind::$src),*],)*];
+                SRCS[self as usize]
             }
 
             /// Result kind.
             pub fn dst(self) -> Kind {
-                match self { $(AluOp::$variant => Kind::$dst,)* }
+                const DST: &[Kind] = &[$(Kind::$dst,)*];
+                DST[self as usize]
             }
         }
     };

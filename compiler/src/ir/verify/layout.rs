@@ -117,7 +117,8 @@ impl Verifier<'_> {
                 block: b.into(),
                 index: k as u32,
             };
-            if self.seen_inst[inst] {
+            // One lookup both asks and marks.
+            if std::mem::replace(&mut self.seen_inst[inst], true) {
                 let m = format!("{inst} is placed more than once (again in {b})");
                 self.inst_err(inst, Rule::DuplicatePlacement, m);
                 if let Some(v) = data.result.expand() {
@@ -131,7 +132,6 @@ impl Verifier<'_> {
                 }
                 continue;
             }
-            self.seen_inst[inst] = true;
             self.placed.push((b, inst, k));
             if let Some(v) = data.result.expand() {
                 match func.values.get(v) {

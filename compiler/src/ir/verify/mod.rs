@@ -246,11 +246,12 @@ thread_local! {
 
 /// Checks every rule listed in the module documentation.
 pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
-    // Taken out for the run (a nested run would simply start from empty buffers).
-    let mut s = SCRATCH.with_borrow_mut(std::mem::take);
-    let result = verify_with(p, &mut s);
-    SCRATCH.with_borrow_mut(|slot| *slot = s);
-    result
+    // Borrowed in place (taking the buffers out and putting them back cost a default
+    // `Scratch` built and dropped per run); a nested run would start from empty buffers.
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => verify_with(p, &mut s),
+        Err(_) => verify_with(p, &mut Scratch::default()),
+    })
 }
 
 fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
@@ -287,8 +288,10 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     v.check_layout();
     for k in 0..v.placed.len() {
         let (block, inst, index) = v.placed[k];
-        v.check_operands(block, inst, index);
-        v.check_inst(inst);
+        // Looked up once for both checks.
+        let data = &func.insts[inst];
+        v.check_operands(block, inst, data, index);
+        v.check_inst(inst, data);
     }
     v.check_if_conds();
     s.cfg = v.cfg;

@@ -2,8 +2,13 @@
 //! have exactly one source per CFG predecessor, each available at the end of that edge.
 
 use super::{Location, Rule, Verifier};
-use crate::ir::{Block, Inst, InstKind, PhiSource, Type, Value};
+use crate::ir::{Block, Inst, InstData, InstKind, PhiSource, Type, Value};
+use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
+
+/// The most value operands an instruction other than a phi has (`tex`: a coordinate and six
+/// parameters).
+const MAX_ARGS: usize = 7;
 
 impl Verifier<'_> {
     /// The definition of `v` as (block, index) if `v` is defined by a placed instruction
@@ -51,28 +56,50 @@ impl Verifier<'_> {
         self.report(loc, Rule::UndefinedValue, m);
     }
 
-    /// Checks that every operand of `inst` (at `index` in `block`) is defined and, outside
-    /// phis, dominated by its definition; checks phi sources against the predecessors.
-    pub(super) fn check_operands(&mut self, block: Block, inst: Inst, index: usize) {
-        let func = self.func;
-        let kind = &func.insts[inst].kind;
+    /// Checks that every operand of `inst` (`data`, at `index` in `block`) is defined and,
+    /// outside phis, dominated by its definition; checks phi sources against the predecessors.
+    pub(super) fn check_operands(
+        &mut self,
+        block: Block,
+        inst: Inst,
+        data: &InstData,
+        index: usize,
+    ) {
+        let kind = &data.kind;
         if let InstKind::Phi { sources } = kind {
             self.check_phi(block, inst, sources);
             return;
         }
         let loc = Location::Inst(inst);
+        // Gathered first, so that the checks below run in one loop here rather than in a
+        // closure called (not inlined) from every arm of the operand walk.
+        let mut args = [Value::reserved_value(); MAX_ARGS];
+        let mut n = 0;
         kind.visit_args(|v| {
-            let Some(def) = self.placed_def(loc, v) else {
-                return;
+            args[n] = v;
+            n += 1;
+        });
+        // Decided once per instruction: dominance is checked only in a well-formed tree, and
+        // uses in unreachable blocks are exempt.
+        let check_dom = self.tree_ok && self.cfg.is_reachable(block);
+        for &v in &args[..n] {
+            let Some((def_block, def_index)) = self.placed_def(loc, v) else {
+                continue;
             };
-            if self.tree_ok
-                && self.cfg.is_reachable(block)
-                && !self.dom.def_dominates_use(def, (block, index))
-            {
-                let m = format!("{v} (defined in {}) does not dominate this use", def.0);
+            if !check_dom {
+                continue;
+            }
+            // `def_dominates_use` for a use in a reachable block.
+            let dominated = if def_block == block {
+                def_index < index
+            } else {
+                self.dom.dominates(def_block, block)
+            };
+            if !dominated {
+                let m = format!("{v} (defined in {def_block}) does not dominate this use");
                 self.inst_err(inst, Rule::NotDominated, m);
             }
-        });
+        }
     }
 
     fn check_phi(&mut self, block: Block, inst: Inst, sources: &[PhiSource]) {

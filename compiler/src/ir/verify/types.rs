@@ -4,7 +4,9 @@
 
 use super::{exists, Location, Rule, Verifier};
 use crate::ir::alu::Kind;
-use crate::ir::{BitSize, Function, Inst, InstKind, TexDim, TexParams, Type, Value, VarType};
+use crate::ir::{
+    BitSize, Function, Inst, InstData, InstKind, TexDim, TexParams, Type, Value, VarType,
+};
 use cranelift_entity::packed_option::ReservedValue;
 
 /// Operand names for messages (no formatting on the hot path: the verifier runs after every
@@ -108,6 +110,18 @@ impl Verifier<'_> {
         }
     }
 
+    /// [`Verifier::data`] for operand `i`, named only when reported.
+    #[inline]
+    fn operand_data(&mut self, inst: Inst, v: Value, i: usize) -> Option<(BitSize, u8)> {
+        match self.vty(v)? {
+            Type::Data { bits, comps } => Some((bits, comps)),
+            ty => {
+                self.not_data(inst, v, ty, OPERAND[i]);
+                None
+            }
+        }
+    }
+
     #[cold]
     fn not_data(&mut self, inst: Inst, v: Value, ty: Type, what: &str) {
         if ty == Type::Deref {
@@ -164,9 +178,7 @@ impl Verifier<'_> {
     }
 
     /// Checks the operands and result type of one placed instruction.
-    pub(super) fn check_inst(&mut self, inst: Inst) {
-        let func = self.func;
-        let data = &func.insts[inst];
+    pub(super) fn check_inst(&mut self, inst: Inst, data: &InstData) {
         let result = data.result.expand();
         let rty = result.and_then(|v| self.vty(v));
         match (defines_value(&data.kind), result) {
@@ -421,21 +433,25 @@ impl Verifier<'_> {
     }
 
     fn check_alu(&mut self, inst: Inst, op: crate::ir::AluOp, args: &[Value; 3]) -> Option<Type> {
-        let n = op.arity();
+        let srcs = op.srcs();
+        let n = srcs.len();
         if args[n..].iter().any(|&a| a != Value::reserved_value()) {
             let m = format!("{op} takes {n} operands; slots past them must be empty");
             self.inst_err(inst, Rule::OperandSlots, m);
         }
         let mut comps0 = None;
         let mut any_ty = None;
-        for (i, (&kind, &v)) in op.srcs().iter().zip(args).enumerate() {
-            let what = OPERAND[i];
-            let Some((bits, comps)) = self.data(inst, v, what) else {
+        // Indexed, with the operand's name looked up only for a report: the iterator
+        // adapters and the name cost more than the checks.
+        for i in 0..n {
+            let (kind, v) = (srcs[i], args[i]);
+            let Some((bits, comps)) = self.operand_data(inst, v, i) else {
                 continue;
             };
             let ty = Type::Data { bits, comps };
             match *comps0.get_or_insert(comps) {
                 c if c != comps => {
+                    let what = OPERAND[i];
                     let m = format!("{what} {v} has {comps} components, operand 0 has {c}");
                     self.inst_err(inst, Rule::OperandType, m);
                 }
@@ -448,6 +464,7 @@ impl Verifier<'_> {
             };
             if let Some(want) = want.filter(|&w| w != bits) {
                 let want = Type::Data { bits: want, comps };
+                let what = OPERAND[i];
                 let m = format!("{what} {v} of {op} is {ty}, not {want}");
                 self.inst_err(inst, Rule::OperandType, m);
             }
@@ -455,6 +472,7 @@ impl Verifier<'_> {
                 match any_ty {
                     None => any_ty = Some(ty),
                     Some(t) if t != ty => {
+                        let what = OPERAND[i];
                         let m = format!("{what} {v} of {op} is {ty}, the other is {t}");
                         self.inst_err(inst, Rule::OperandType, m);
                     }
@@ -479,10 +497,10 @@ impl Verifier<'_> {
         }
         let mut bits0 = None;
         for (i, &v) in args[..n].iter().enumerate() {
-            let what = OPERAND[i];
-            let Some((bits, comps)) = self.data(inst, v, what) else {
+            let Some((bits, comps)) = self.operand_data(inst, v, i) else {
                 continue;
             };
+            let what = OPERAND[i];
             if comps != 1 {
                 let m = format!("{what} {v} has {comps} components, not 1");
                 self.inst_err(inst, Rule::OperandType, m);
