@@ -404,7 +404,10 @@ impl Verifier<'_> {
     /// Checks `deref` points at a vector; returns its component count.
     fn deref_vector(&mut self, inst: Inst, deref: Value) -> Option<u8> {
         match self.expect_deref(inst, deref, "deref")? {
-            VarType::Vector(n) => Some(*n),
+            VarType::Vector(n @ 1..=4) => Some(*n),
+            // A vector of no or too many components is a `declaration` or `deref-chain` error
+            // where it was declared or cast; here it has no access type to derive.
+            VarType::Vector(_) => None,
             t => {
                 let m = format!("{deref} points at {t}, not a vector");
                 self.inst_err(inst, Rule::DerefAccess, m);

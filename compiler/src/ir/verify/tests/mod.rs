@@ -512,6 +512,30 @@ fn deref_misuse() {
 }
 
 #[test]
+fn access_through_a_cast_to_a_malformed_vector_is_an_error_not_a_panic() {
+    for comps in [0, 5] {
+        let mut bld = Builder::new();
+        let v = bld.var(VarType::Vector(2));
+        let d = bld.ins(InstKind::DerefVar { var: v }, Type::Deref).unwrap();
+        let cast = InstKind::DerefCast {
+            parent: d,
+            ty: VarType::Vector(comps),
+        };
+        let c = bld.ins(cast, Type::Deref).unwrap();
+        bld.ins(InstKind::LoadDeref { deref: c }, Type::I32);
+        let one = bld.iconst(1);
+        bld.ins(
+            InstKind::StoreDeref {
+                deref: c,
+                value: one,
+            },
+            Type::None,
+        );
+        assert_rule(&program(bld.finish()), Rule::DerefChain);
+    }
+}
+
+#[test]
 fn deref_type_follows_chains() {
     let f = kitchen_sink();
     let derefs: Vec<_> = f
