@@ -40,27 +40,46 @@ pub struct Cfg {
     prev_blocks: usize,
     /// Whether the last recomputation found the edges, entry and block count unchanged.
     edges_unchanged: bool,
-    /// `succ_list[succ_range[b].0 .. succ_range[b].1]` are the successors of `b`.
-    succ_range: SecondaryMap<Block, (u32, u32)>,
+    /// Per block: where its adjacency lists sit and its reverse post-order number (one map,
+    /// so a recomputation clears and sizes one map rather than three).
+    adj: SecondaryMap<Block, BlockAdj>,
     succ_list: Vec<Block>,
-    pred_range: SecondaryMap<Block, (u32, u32)>,
     pred_list: Vec<Block>,
     rpo: Vec<Block>,
-    /// One more than the block's index in `rpo`; 0 for blocks the entry does not reach.
-    rpo_num: SecondaryMap<Block, u32>,
     /// Scratch for the depth-first search.
     stack: Vec<(Block, u32)>,
     /// Scratch for the adjacency build: edge counts, then insertion cursors.
     succ_count: Vec<u32>,
     pred_count: Vec<u32>,
+    /// Per block: its place in the tree and the loop nest (one map, so a recomputation
+    /// clears and sizes one map rather than five).
+    nest: SecondaryMap<Block, BlockNest>,
+}
+
+/// A block's adjacency ranges and reverse post-order number.
+#[derive(Clone, Copy, Debug, Default)]
+struct BlockAdj {
+    /// `succ_list[succ.0 .. succ.1]` are the successors of the block.
+    succ: (u32, u32),
+    /// `pred_list[pred.0 .. pred.1]` are its predecessors.
+    pred: (u32, u32),
+    /// One more than the block's index in `rpo`; 0 for blocks the entry does not reach.
+    rpo_num: u32,
+}
+
+/// A block's place in the tree and the loop nest.
+#[derive(Clone, Copy, Debug, Default)]
+struct BlockNest {
     /// Header of the innermost loop containing the block (a header maps to itself).
-    loop_of: SecondaryMap<Block, PackedOption<Block>>,
+    loop_of: PackedOption<Block>,
     /// For headers: the header of the enclosing loop.
-    loop_parent: SecondaryMap<Block, PackedOption<Block>>,
+    loop_parent: PackedOption<Block>,
     /// For headers: the block after the loop (where `break` goes).
-    loop_exit: SecondaryMap<Block, PackedOption<Block>>,
-    depth: SecondaryMap<Block, u32>,
-    placed: SecondaryMap<Block, bool>,
+    loop_exit: PackedOption<Block>,
+    /// Number of loops containing the block.
+    depth: u32,
+    /// Whether the block appears in the tree.
+    placed: bool,
 }
 
 /// The loop a list sits in: where `continue` and `break` go.
@@ -81,18 +100,8 @@ impl Cfg {
     /// Recomputes the CFG of `func` in place, reusing allocations.
     pub fn recompute(&mut self, func: &Function) {
         let nb = func.blocks.len();
-        for map in [
-            &mut self.loop_of,
-            &mut self.loop_parent,
-            &mut self.loop_exit,
-        ] {
-            map.clear();
-            map.resize(nb);
-        }
-        self.depth.clear();
-        self.depth.resize(nb);
-        self.placed.clear();
-        self.placed.resize(nb);
+        self.nest.clear();
+        self.nest.resize(nb);
         std::mem::swap(&mut self.edges, &mut self.prev_edges);
         self.edges.clear();
 
@@ -105,12 +114,8 @@ impl Cfg {
         if self.edges_unchanged {
             return;
         }
-        for map in [&mut self.succ_range, &mut self.pred_range] {
-            map.clear();
-            map.resize(nb);
-        }
-        self.rpo_num.clear();
-        self.rpo_num.resize(nb);
+        self.adj.clear();
+        self.adj.resize(nb);
         self.succ_list.clear();
         self.pred_list.clear();
         self.rpo.clear();
@@ -143,9 +148,10 @@ impl Cfg {
                     if b.index() >= func.blocks.len() {
                         continue;
                     }
-                    self.placed[b] = true;
-                    self.loop_of[b] = outer.into();
-                    self.depth[b] = depth;
+                    let nest = &mut self.nest[b];
+                    nest.placed = true;
+                    nest.loop_of = outer.into();
+                    nest.depth = depth;
                     let last = func.blocks[b].insts.last().and_then(|&i| func.insts.get(i));
                     match last.map(|d| &d.kind) {
                         Some(InstKind::Break) => self.edge(func, b, lp.and_then(|l| l.exit)),
@@ -170,8 +176,9 @@ impl Cfg {
                     let header = first_block(&l.body).filter(|b| b.index() < func.blocks.len());
                     let exit = target_after(list, i, cont);
                     if let Some(h) = header {
-                        self.loop_parent[h] = outer.into();
-                        self.loop_exit[h] = exit.into();
+                        let nest = &mut self.nest[h];
+                        nest.loop_parent = outer.into();
+                        nest.loop_exit = exit.into();
                     }
                     let ctx = LoopCtx { header, exit };
                     let inner = header.or(outer);
@@ -206,8 +213,9 @@ impl Cfg {
         }
         for k in 0..nb {
             let b = Block::new(k);
-            self.succ_range[b] = (succ_count[k], succ_count[k + 1]);
-            self.pred_range[b] = (pred_count[k], pred_count[k + 1]);
+            let adj = &mut self.adj[b];
+            adj.succ = (succ_count[k], succ_count[k + 1]);
+            adj.pred = (pred_count[k], pred_count[k + 1]);
         }
         let dummy = Block::new(0);
         self.succ_list.resize(self.edges.len(), dummy);
@@ -232,15 +240,15 @@ impl Cfg {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         stack.push((entry, 0));
-        self.rpo_num[entry] = u32::MAX;
+        self.adj[entry].rpo_num = u32::MAX;
         while let Some(top) = stack.last_mut() {
             let (b, k) = *top;
-            let (lo, hi) = self.succ_range[b];
+            let (lo, hi) = self.adj[b].succ;
             if lo + k < hi {
                 top.1 += 1;
                 let s = self.succ_list[(hi - 1 - k) as usize];
-                if self.rpo_num[s] == 0 {
-                    self.rpo_num[s] = u32::MAX;
+                if self.adj[s].rpo_num == 0 {
+                    self.adj[s].rpo_num = u32::MAX;
                     stack.push((s, 0));
                 }
             } else {
@@ -251,7 +259,7 @@ impl Cfg {
         self.stack = stack;
         self.rpo.reverse();
         for (n, &b) in self.rpo.iter().enumerate() {
-            self.rpo_num[b] = n as u32 + 1;
+            self.adj[b].rpo_num = n as u32 + 1;
         }
     }
 
@@ -262,13 +270,13 @@ impl Cfg {
 
     /// Successors of `b`, then-branch before else-branch.
     pub fn succs(&self, b: Block) -> &[Block] {
-        let (lo, hi) = self.succ_range[b];
+        let (lo, hi) = self.adj[b].succ;
         &self.succ_list[lo as usize..hi as usize]
     }
 
     /// Predecessors of `b`, in program order of the predecessors.
     pub fn preds(&self, b: Block) -> &[Block] {
-        let (lo, hi) = self.pred_range[b];
+        let (lo, hi) = self.adj[b].pred;
         &self.pred_list[lo as usize..hi as usize]
     }
 
@@ -279,53 +287,53 @@ impl Cfg {
 
     /// Position of `b` in [`Cfg::rpo`]; none if the entry does not reach it.
     pub fn rpo_index(&self, b: Block) -> Option<usize> {
-        self.rpo_num[b].checked_sub(1).map(|n| n as usize)
+        self.adj[b].rpo_num.checked_sub(1).map(|n| n as usize)
     }
 
     /// Whether the entry reaches `b`.
     pub fn is_reachable(&self, b: Block) -> bool {
-        self.rpo_num[b] != 0
+        self.adj[b].rpo_num != 0
     }
 
     /// Whether `b` appears in the control-flow tree.
     pub fn is_placed(&self, b: Block) -> bool {
-        self.placed[b]
+        self.nest[b].placed
     }
 
     /// Whether `b` is the header of a loop.
     pub fn is_loop_header(&self, b: Block) -> bool {
-        self.loop_of[b].expand() == Some(b)
+        self.nest[b].loop_of.expand() == Some(b)
     }
 
     /// Header of the innermost loop containing `b` (a header is in its own loop); none at
     /// the top level.
     pub fn loop_header_of(&self, b: Block) -> Option<Block> {
-        self.loop_of[b].expand()
+        self.nest[b].loop_of.expand()
     }
 
     /// Header of the loop enclosing the loop headed by `header`.
     pub fn parent_loop(&self, header: Block) -> Option<Block> {
-        self.loop_parent[header].expand()
+        self.nest[header].loop_parent.expand()
     }
 
     /// The block after the loop headed by `header`, where its `break`s go.
     pub fn loop_exit(&self, header: Block) -> Option<Block> {
-        self.loop_exit[header].expand()
+        self.nest[header].loop_exit.expand()
     }
 
     /// Number of loops containing `b` (0 at the top level).
     pub fn loop_depth(&self, b: Block) -> u32 {
-        self.depth[b]
+        self.nest[b].depth
     }
 
     /// Whether `b` lies inside the loop headed by `header` (at any depth).
     pub fn is_in_loop(&self, b: Block, header: Block) -> bool {
-        let mut cur = self.loop_of[b].expand();
+        let mut cur = self.nest[b].loop_of.expand();
         while let Some(h) = cur {
             if h == header {
                 return true;
             }
-            cur = self.loop_parent[h].expand();
+            cur = self.nest[h].loop_parent.expand();
         }
         false
     }
