@@ -2,6 +2,7 @@
 
 use super::{exists, DefSite, Location, Rule, Verifier};
 use crate::ir::{Block, CfNode, InstKind};
+use cranelift_entity::EntityRef;
 
 /// Which list of the tree is being walked, for messages.
 #[derive(Copy, Clone)]
@@ -25,7 +26,7 @@ impl ListKind {
 
 impl Verifier<'_> {
     /// Walks the tree: list shapes, block and instruction placement, jumps and phis.
-    /// Records the placed instructions and `if` conditions for the later checks.
+    /// Records the placed blocks and `if` conditions for the later checks.
     pub(super) fn check_layout(&mut self) {
         let mut prev = None;
         let body = &self.func.body;
@@ -98,17 +99,18 @@ impl Verifier<'_> {
             self.report(Location::Block(b), Rule::UnknownEntity, m);
             return;
         }
-        if self.seen_block[b] {
+        if std::mem::replace(&mut self.seen_block[b.index()], true) {
             self.tree_ok = false;
             let m = format!("{b} is placed more than once");
             self.report(Location::Block(b), Rule::DuplicatePlacement, m);
             return;
         }
-        self.seen_block[b] = true;
+        self.placed_blocks.push(b);
         let insts = &func.blocks[b].insts;
         let mut phis_done = false;
         for (k, &inst) in insts.iter().enumerate() {
             let Some(data) = func.insts.get(inst) else {
+                self.insts_clean = false;
                 let m = format!("{inst} is placed in {b} but does not exist");
                 self.report(Location::Block(b), Rule::UnknownEntity, m);
                 continue;
@@ -118,7 +120,8 @@ impl Verifier<'_> {
                 index: k as u32,
             };
             // One lookup both asks and marks.
-            if std::mem::replace(&mut self.seen_inst[inst], true) {
+            if std::mem::replace(&mut self.seen_inst[inst.index()], true) {
+                self.insts_clean = false;
                 let m = format!("{inst} is placed more than once (again in {b})");
                 self.inst_err(inst, Rule::DuplicatePlacement, m);
                 if let Some(v) = data.result.expand() {
@@ -127,12 +130,11 @@ impl Verifier<'_> {
                         .get(v)
                         .is_some_and(|vd| vd.def.expand() == Some(inst))
                     {
-                        self.def_at[v] = site;
+                        self.def_at[v.index()] = site;
                     }
                 }
                 continue;
             }
-            self.placed.push((b, inst, k));
             if let Some(v) = data.result.expand() {
                 match func.values.get(v) {
                     None => {
@@ -144,26 +146,29 @@ impl Verifier<'_> {
                         let m = format!("result {v} says it is defined by {def}");
                         self.inst_err(inst, Rule::ResultDef, m);
                     }
-                    Some(_) => self.def_at[v] = site,
+                    Some(_) => self.def_at[v.index()] = site,
                 }
             }
+            // The kind decoded once for the phi and the jump rules.
             match &data.kind {
-                InstKind::Phi { .. } if phis_done => {
-                    let m = format!("phi after a non-phi instruction in {b}");
-                    self.inst_err(inst, Rule::PhiPlacement, m);
+                InstKind::Phi { .. } => {
+                    if phis_done {
+                        let m = format!("phi after a non-phi instruction in {b}");
+                        self.inst_err(inst, Rule::PhiPlacement, m);
+                    }
                 }
-                InstKind::Phi { .. } => {}
+                InstKind::Break | InstKind::Continue => {
+                    phis_done = true;
+                    if k + 1 != insts.len() {
+                        let m = format!("{} is not the last instruction of {b}", data.kind.name());
+                        self.inst_err(inst, Rule::JumpPlacement, m);
+                    }
+                    if loops == 0 {
+                        let m = format!("{} outside any loop", data.kind.name());
+                        self.inst_err(inst, Rule::JumpOutsideLoop, m);
+                    }
+                }
                 _ => phis_done = true,
-            }
-            if data.kind.is_jump() {
-                if k + 1 != insts.len() {
-                    let m = format!("{} is not the last instruction of {b}", data.kind.name());
-                    self.inst_err(inst, Rule::JumpPlacement, m);
-                }
-                if loops == 0 {
-                    let m = format!("{} outside any loop", data.kind.name());
-                    self.inst_err(inst, Rule::JumpOutsideLoop, m);
-                }
             }
         }
     }

@@ -75,7 +75,7 @@ pub use types::deref_type;
 
 use super::{Block, Cfg, DomTree, Function, Inst, Program, Value};
 use cranelift_entity::packed_option::PackedOption;
-use cranelift_entity::{EntityRef, SecondaryMap};
+use cranelift_entity::EntityRef;
 use std::fmt;
 
 /// A rule of the verifier (see the module documentation for what each one requires).
@@ -225,10 +225,10 @@ impl std::error::Error for VerifyErrors {}
 struct Scratch {
     cfg: Cfg,
     dom: DomTree,
-    seen_inst: SecondaryMap<Inst, bool>,
-    seen_block: SecondaryMap<Block, bool>,
-    def_at: SecondaryMap<Value, DefSite>,
-    placed: Vec<(Block, Inst, usize)>,
+    seen_inst: Vec<bool>,
+    seen_block: Vec<bool>,
+    def_at: Vec<DefSite>,
+    placed_blocks: Vec<Block>,
     if_conds: Vec<(Option<Block>, Value)>,
 }
 
@@ -257,14 +257,14 @@ pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
 fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     let func = &p.func;
     s.cfg.recompute(func);
-    // Sized up front: growing a `SecondaryMap` one index at a time showed in the profile.
+    // Sized up front, and indexed only by entities checked to exist.
     s.seen_inst.clear();
-    s.seen_inst.resize(func.insts.len());
+    s.seen_inst.resize(func.insts.len(), false);
     s.seen_block.clear();
-    s.seen_block.resize(func.blocks.len());
+    s.seen_block.resize(func.blocks.len(), false);
     s.def_at.clear();
-    s.def_at.resize(func.values.len());
-    s.placed.clear();
+    s.def_at.resize(func.values.len(), DefSite::default());
+    s.placed_blocks.clear();
     s.if_conds.clear();
     let mut v = Verifier {
         p,
@@ -273,10 +273,11 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         cfg: std::mem::take(&mut s.cfg),
         dom: std::mem::take(&mut s.dom),
         tree_ok: true,
+        insts_clean: true,
         seen_inst: std::mem::take(&mut s.seen_inst),
         seen_block: std::mem::take(&mut s.seen_block),
         def_at: std::mem::take(&mut s.def_at),
-        placed: std::mem::take(&mut s.placed),
+        placed_blocks: std::mem::take(&mut s.placed_blocks),
         if_conds: std::mem::take(&mut s.if_conds),
     };
     // The dominator tree is a function of the edges and the entry alone; most passes leave
@@ -286,12 +287,23 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     }
     v.check_declarations();
     v.check_layout();
-    for k in 0..v.placed.len() {
-        let (block, inst, index) = v.placed[k];
-        // Looked up once for both checks.
-        let data = &func.insts[inst];
-        v.check_operands(block, inst, data, index);
-        v.check_inst(inst, data);
+    // The placed instructions, first placements only, in the order the walk met them: the
+    // placed blocks' lists again (cheaper than recording every instruction in the walk),
+    // skipping missing and repeated instructions when the walk found any.
+    if !v.insts_clean {
+        v.seen_inst.fill(false);
+    }
+    for k in 0..v.placed_blocks.len() {
+        let block = v.placed_blocks[k];
+        for (index, &inst) in func.blocks[block].insts.iter().enumerate() {
+            if !v.insts_clean && !v.first_placement(inst) {
+                continue;
+            }
+            // Looked up once for both checks.
+            let data = &func.insts[inst];
+            v.check_operands(block, inst, data, index);
+            v.check_inst(inst, data);
+        }
     }
     v.check_if_conds();
     s.cfg = v.cfg;
@@ -299,7 +311,7 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     s.seen_inst = v.seen_inst;
     s.seen_block = v.seen_block;
     s.def_at = v.def_at;
-    s.placed = v.placed;
+    s.placed_blocks = v.placed_blocks;
     s.if_conds = v.if_conds;
     if v.errors.is_empty() {
         Ok(())
@@ -317,16 +329,22 @@ struct Verifier<'a> {
     dom: DomTree,
     /// Whether the tree is well formed enough for the CFG to mean anything.
     tree_ok: bool,
-    seen_inst: SecondaryMap<Inst, bool>,
-    seen_block: SecondaryMap<Block, bool>,
+    /// Whether every instruction the walk met exists and is placed once (so the placed
+    /// blocks' lists are exactly the placed instructions).
+    insts_clean: bool,
+    /// By instruction index: placed (by the walk; then by the checks' pass when the layout
+    /// is not clean).
+    seen_inst: Vec<bool>,
+    /// By block index: placed.
+    seen_block: Vec<bool>,
     /// For each value: where its defining instruction sits, when the layout walk found that
     /// instruction placed with the value as its result and the value's `def` pointing back
     /// at it (everything [`Verifier::placed_def`] checks). An instruction placed more than
     /// once (reported) counts at its last placement, a block placed more than once at its
     /// first (reported, and dominance is not checked then).
-    def_at: SecondaryMap<Value, DefSite>,
-    /// Placed instructions (first placement only) with their block and index.
-    placed: Vec<(Block, Inst, usize)>,
+    def_at: Vec<DefSite>,
+    /// Blocks placed (once, existing), in the order walked.
+    placed_blocks: Vec<Block>,
     /// `if` conditions with the block before the `if`.
     if_conds: Vec<(Option<Block>, Value)>,
 }
@@ -347,6 +365,14 @@ impl Verifier<'_> {
 
     fn inst_err(&mut self, inst: Inst, rule: Rule, message: String) {
         self.report(Location::Inst(inst), rule, message);
+    }
+
+    /// Whether `inst` exists and is met here for the first time (marks it met).
+    fn first_placement(&mut self, inst: Inst) -> bool {
+        match self.seen_inst.get_mut(inst.index()) {
+            Some(seen) => !std::mem::replace(seen, true),
+            None => false,
+        }
     }
 }
 

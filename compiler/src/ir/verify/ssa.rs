@@ -14,7 +14,7 @@ impl Verifier<'_> {
     /// The definition of `v` as (block, index) if `v` is defined by a placed instruction
     /// whose result it is; otherwise reports why not (at `loc`) and returns none.
     fn placed_def(&mut self, loc: Location, v: Value) -> Option<(Block, usize)> {
-        let site = self.def_at.get(v).copied().unwrap_or_default();
+        let site = self.def_at.get(v.index()).copied().unwrap_or_default();
         match site.block.expand() {
             Some(block) => Some((block, site.index as usize)),
             None => {
