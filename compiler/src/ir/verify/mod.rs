@@ -257,6 +257,11 @@ pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
 fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
     let func = &p.func;
     s.cfg.recompute(func);
+    // The dominator tree is a function of the edges and the entry alone; most passes leave
+    // both alone, so the tree of the previous run (kept with this CFG) still holds.
+    if !s.cfg.edges_unchanged() {
+        s.dom.recompute(&s.cfg);
+    }
     // Sized up front, and indexed only by entities checked to exist.
     s.seen_inst.clear();
     s.seen_inst.resize(func.insts.len(), false);
@@ -270,8 +275,8 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         p,
         func,
         errors: Vec::new(),
-        cfg: std::mem::take(&mut s.cfg),
-        dom: std::mem::take(&mut s.dom),
+        cfg: &s.cfg,
+        dom: &s.dom,
         tree_ok: true,
         insts_clean: true,
         seen_inst: std::mem::take(&mut s.seen_inst),
@@ -280,11 +285,6 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         placed_blocks: std::mem::take(&mut s.placed_blocks),
         if_conds: std::mem::take(&mut s.if_conds),
     };
-    // The dominator tree is a function of the edges and the entry alone; most passes leave
-    // both alone, so the tree of the previous run (kept with this CFG) still holds.
-    if !v.cfg.edges_unchanged() {
-        v.dom.recompute(&v.cfg);
-    }
     v.check_declarations();
     v.check_layout();
     // The placed instructions, first placements only, in the order the walk met them: the
@@ -306,8 +306,6 @@ fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {
         }
     }
     v.check_if_conds();
-    s.cfg = v.cfg;
-    s.dom = v.dom;
     s.seen_inst = v.seen_inst;
     s.seen_block = v.seen_block;
     s.def_at = v.def_at;
@@ -325,8 +323,10 @@ struct Verifier<'a> {
     p: &'a Program,
     func: &'a Function,
     errors: Vec<VerifierError>,
-    cfg: Cfg,
-    dom: DomTree,
+    /// Borrowed from the scratch (moving them out and back copied and dropped two large
+    /// structs per run).
+    cfg: &'a Cfg,
+    dom: &'a DomTree,
     /// Whether the tree is well formed enough for the CFG to mean anything.
     tree_ok: bool,
     /// Whether every instruction the walk met exists and is placed once (so the placed
