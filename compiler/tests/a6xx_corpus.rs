@@ -293,3 +293,43 @@ fn executed_reloads_and_spills_are_counted_from_the_profile() {
     assert_eq!(e.fills, r.stats.ldp);
     assert_eq!(e.spill_bytes, 4 * (e.spills + e.fills));
 }
+
+/// A program whose spill slots need more private memory than every program is given: `n`
+/// values computed in a chain, all live until a sum reads them in order.
+fn all_live_until_summed(n: usize) -> String {
+    let mut s = String::from("invocations 64\noutputs 1\n\nblock_0:\n");
+    s += "  vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = load_const (0x00000007)\n";
+    // ssa_2 ..= ssa_{n+1}: the chain.
+    for k in 2..n + 2 {
+        s += &format!("  vec1 32 ssa_{k} = iadd ssa_{}, ssa_1\n", k - 1);
+    }
+    // The sum, first value first, so that every value is live when the chain ends.
+    let mut sum = 2;
+    for k in 3..n + 2 {
+        let next = n + k;
+        s += &format!("  vec1 32 ssa_{next} = ixor ssa_{sum}, ssa_{k}\n");
+        sum = next;
+    }
+    s + &format!("  store_output 0, ssa_{sum}\n")
+}
+
+#[test]
+fn spill_slots_past_the_default_private_memory_get_what_they_need() {
+    use compiler::a6xx::{compile, lower::PRIVATE_WORDS, Options};
+    let p = parse(&all_live_until_summed(1200));
+    let opts = Options {
+        registers: 8,
+        ..Options::default()
+    };
+    let stats = agree(&p, &opts).expect("compiles at 8 GPRs");
+    assert!(stats.private_words > PRIVATE_WORDS, "{stats:?}");
+    // Beyond what any fiber can be given, it is still an error.
+    let p = parse(&all_live_until_summed(33_000));
+    assert!(
+        matches!(
+            compile(&p, &opts),
+            Err(compiler::a6xx::CompileError::PrivateMemory { .. })
+        ),
+        "33,000 live values fit private memory"
+    );
+}

@@ -19,10 +19,17 @@ use crate::ir::{self, CfNode, Cfg, InstKind, Value, VarType};
 use cranelift_entity::EntityRef;
 use sim::a6xx::{Binary, CmpCond, CmpType, DivOp, Space};
 
-/// Words of private memory per fiber the compiled code may use (locals + spill slots).
+/// Words of private memory every program is given per fiber, at least: the simulator is
+/// given more when a program's locals and spill slots need it ([`super::Compiled::sim_config`]),
+/// as freedreno and turnip size private memory from each shader's own `pvtmem_size`.
 pub const PRIVATE_WORDS: u32 = 1024;
 
-/// Words of private memory local variables may take: the other half is kept for spill slots.
+/// The most private memory a fiber can be given (128 KiB): a program whose locals and spill
+/// slots need more cannot run. Far more than any case needs; below it, how much spill slots
+/// take is the compiler's own business, so heavy spilling is no false `PrivateMemory`.
+pub const MAX_PRIVATE_WORDS: u32 = 32768;
+
+/// Words of private memory local variables may take (half of what every program is given).
 pub const MAX_LOCAL_WORDS: u32 = PRIVATE_WORDS / 2;
 
 /// A deref: word address `dynamic + offset` in private memory, pointing at `ty`.

@@ -87,6 +87,8 @@ pub struct CompileStats {
     pub pred_reloads: u32,
     /// GPRs used (highest index + 1).
     pub registers_used: u32,
+    /// Private words per fiber the locals and spill slots take.
+    pub private_words: u32,
 }
 
 /// A compiled program.
@@ -106,6 +108,17 @@ impl Compiled {
     /// What spill code and predicate reloads executed in `run` (a run of this program).
     pub fn executed(&self, run: &sim::a6xx::RunResult) -> Executed {
         crate::executed::a6xx(&self.program, &self.roles, &run.profile)
+    }
+
+    /// The simulator configuration for `opts` (the options this program was compiled with),
+    /// with private memory enough for its locals and spill slots: never less than
+    /// [`lower::PRIVATE_WORDS`], so that accesses past them are still caught.
+    pub fn sim_config(&self, opts: &Options) -> Config {
+        let base = sim_config(opts);
+        Config {
+            private_words: self.stats.private_words.max(base.private_words),
+            ..base
+        }
     }
 }
 
@@ -135,7 +148,8 @@ pub enum CompileError {
     },
 }
 
-/// The simulator configuration matching `opts`.
+/// The simulator configuration matching `opts`, with the private memory every program is
+/// given; [`Compiled::sim_config`] adds what a compiled program's spill slots need.
 pub fn sim_config(opts: &Options) -> Config {
     Config {
         wave: opts.wave,
@@ -183,6 +197,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         fills: alloc.fills,
         pred_reloads,
         registers_used: alloc.registers_used,
+        private_words: alloc.private_words,
     };
     let roles = leg
         .recs

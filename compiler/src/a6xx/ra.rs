@@ -43,6 +43,8 @@ pub struct Allocated {
     pub fills: u32,
     /// Highest GPR used + 1.
     pub registers_used: u32,
+    /// Private words per fiber the locals and spill slots take.
+    pub private_words: u32,
 }
 
 /// Allocates GPRs; `f` must have its predicates allocated.
@@ -92,11 +94,11 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
             slot += 1;
         }
     }
-    if slot > super::lower::PRIVATE_WORDS {
+    if slot > super::lower::MAX_PRIVATE_WORDS {
         return Err(CompileError::PrivateMemory {
             what: "local variables and spill slots",
             words: slot,
-            available: super::lower::PRIVATE_WORDS,
+            available: super::lower::MAX_PRIVATE_WORDS,
         });
     }
     let mut rw = Rewriter::new(&locs, avail, payload, avail + payload);
@@ -108,6 +110,7 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
         spills: rw.spills,
         fills: rw.fills,
         registers_used,
+        private_words: slot,
     })
 }
 

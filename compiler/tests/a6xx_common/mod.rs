@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use compiler::a6xx::{compile, sim_config, CompileStats, Options};
+use compiler::a6xx::{compile, CompileStats, Options};
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{parse_program, verify, Program};
 use compiler::planted::Plants;
@@ -23,7 +23,7 @@ pub fn run_with(p: &Program, opts: &Options) -> (RunResult, CompileStats, String
     if let Err(e) = &c.check {
         panic!("{opts:?}: checker: {e}\n{dis}");
     }
-    let r = run(&c.program, &p.dispatch, &sim_config(opts));
+    let r = run(&c.program, &p.dispatch, &c.sim_config(opts));
     (r, c.stats, dis)
 }
 
@@ -85,7 +85,7 @@ pub fn shows_bug(p: &Program, opts: &Options) -> bool {
     if c.check.is_err() {
         return true;
     }
-    let r = run(&c.program, &p.dispatch, &sim_config(opts));
+    let r = run(&c.program, &p.dispatch, &c.sim_config(opts));
     r.outcome != Outcome::Completed
         || !r.hazards.is_empty()
         || want.first_difference(&r.results, &p.dispatch).is_some()

@@ -18,7 +18,7 @@
 //! and `d` 2 for 128-fiber waves (1 for 64); 16 when no register is used.
 
 use super::Record;
-use compiler::a6xx::{compile, sim_config};
+use compiler::a6xx::compile;
 use fuzz::oracle::{Case, OracleOptions};
 use sim::a6xx::{Op, Outcome, WaveSize};
 
@@ -75,7 +75,7 @@ pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;
-    let r = sim::a6xx::run(&c.program, &p.dispatch, &sim_config(&opts));
+    let r = sim::a6xx::run(&c.program, &p.dispatch, &c.sim_config(&opts));
     match r.outcome {
         Outcome::Completed => {}
         Outcome::Timeout => return Err("simulator: out of cycles".into()),
