@@ -3,7 +3,7 @@
 //! their cases' budgets, runs each on the simulator, and prints per width the compiles, those
 //! that spill, the registers spilled, the static instructions, and what ran: instructions,
 //! scratch reads and writes, spill stores, fills and pre-fills. The README's Performance
-//! section quotes it:
+//! section and `docs/performance.md` quote it:
 //!
 //!     cargo run --release -p fuzz --example spill_traffic -- 1 300 > after.txt
 //!
