@@ -110,18 +110,6 @@ impl Verifier<'_> {
         }
     }
 
-    /// [`Verifier::data`] for operand `i`, named only when reported.
-    #[inline]
-    fn operand_data(&mut self, inst: Inst, v: Value, i: usize) -> Option<(BitSize, u8)> {
-        match self.vty(v)? {
-            Type::Data { bits, comps } => Some((bits, comps)),
-            ty => {
-                self.not_data(inst, v, ty, OPERAND[i]);
-                None
-            }
-        }
-    }
-
     #[cold]
     fn not_data(&mut self, inst: Inst, v: Value, ty: Type, what: &str) {
         if ty == Type::Deref {
@@ -444,17 +432,15 @@ impl Verifier<'_> {
         }
         let mut comps0 = None;
         let mut any_ty = None;
-        // Indexed, with the operand's name looked up only for a report: the iterator
-        // adapters and the name cost more than the checks.
+        // Indexed: zipping the kinds, values and names cost more than the checks.
         for i in 0..n {
-            let (kind, v) = (srcs[i], args[i]);
-            let Some((bits, comps)) = self.operand_data(inst, v, i) else {
+            let (kind, v, what) = (srcs[i], args[i], OPERAND[i]);
+            let Some((bits, comps)) = self.data(inst, v, what) else {
                 continue;
             };
             let ty = Type::Data { bits, comps };
             match *comps0.get_or_insert(comps) {
                 c if c != comps => {
-                    let what = OPERAND[i];
                     let m = format!("{what} {v} has {comps} components, operand 0 has {c}");
                     self.inst_err(inst, Rule::OperandType, m);
                 }
@@ -467,7 +453,6 @@ impl Verifier<'_> {
             };
             if let Some(want) = want.filter(|&w| w != bits) {
                 let want = Type::Data { bits: want, comps };
-                let what = OPERAND[i];
                 let m = format!("{what} {v} of {op} is {ty}, not {want}");
                 self.inst_err(inst, Rule::OperandType, m);
             }
@@ -475,7 +460,6 @@ impl Verifier<'_> {
                 match any_ty {
                     None => any_ty = Some(ty),
                     Some(t) if t != ty => {
-                        let what = OPERAND[i];
                         let m = format!("{what} {v} of {op} is {ty}, the other is {t}");
                         self.inst_err(inst, Rule::OperandType, m);
                     }
@@ -500,10 +484,10 @@ impl Verifier<'_> {
         }
         let mut bits0 = None;
         for (i, &v) in args[..n].iter().enumerate() {
-            let Some((bits, comps)) = self.operand_data(inst, v, i) else {
+            let what = OPERAND[i];
+            let Some((bits, comps)) = self.data(inst, v, what) else {
                 continue;
             };
-            let what = OPERAND[i];
             if comps != 1 {
                 let m = format!("{what} {v} has {comps} components, not 1");
                 self.inst_err(inst, Rule::OperandType, m);
