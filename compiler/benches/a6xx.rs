@@ -1,7 +1,7 @@
 //! a6xx backend numbers: compile time per program and simulated fiber-instructions per
 //! second of the compiled code, over the test corpus programs (`cargo bench --bench a6xx`).
 
-use compiler::a6xx::{compile, sim_config, Options};
+use compiler::a6xx::{compile, Options};
 use compiler::ir::parse_program;
 use std::time::Instant;
 
@@ -29,7 +29,7 @@ fn main() {
             }
             let per = t.elapsed().as_secs_f64() / n as f64;
             let c = c.expect("compiled");
-            let cfg = sim_config(&opts);
+            let cfg = c.sim_config();
             let runs = 200;
             let t = Instant::now();
             let mut fi = 0u64;

@@ -264,7 +264,7 @@ fn loop_needs_predicate_reloads() {
 
 #[test]
 fn executed_reloads_and_spills_are_counted_from_the_profile() {
-    use compiler::a6xx::{compile, sim_config, Options};
+    use compiler::a6xx::{compile, Options};
     let p = parse(&PRED_BACKEDGE.replace("imov ssa_11", "iadd ssa_11, ssa_1"));
     let opts = Options {
         predicates: 1,
@@ -272,7 +272,7 @@ fn executed_reloads_and_spills_are_counted_from_the_profile() {
         ..Options::default()
     };
     let c = compile(&p, &opts).expect("compiles");
-    let r = sim::a6xx::run(&c.program, &p.dispatch, &sim_config(&opts));
+    let r = sim::a6xx::run(&c.program, &p.dispatch, &c.sim_config());
     let e = c.executed(&r);
     // `ssa_4` is defined before the loop and read by a branch in it; with one predicate
     // register the loop's exit test evicts it, so it is reloaded inside the loop, once per

@@ -86,7 +86,7 @@ fn a6xx_text(p: &Program, wave: sim::a6xx::WaveSize, registers: u32, plants: Pla
     // As for Gen: a planted runaway loop would otherwise run its whole million cycles.
     let base = sim::a6xx::Config {
         cycle_budget: 100_000,
-        ..c.sim_config(&opts)
+        ..c.sim_config()
     };
     let configs = [
         base,

@@ -6,7 +6,7 @@
 //! `A6XX_SEEDS=n` runs more seeds.
 
 use arbitrary::Unstructured;
-use compiler::a6xx::{compile, sim_config, CompileError, Options};
+use compiler::a6xx::{compile, CompileError, Options};
 use compiler::heuristics::{A6xxHeuristics, Pick, Victim};
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{print_program, Program};
@@ -65,7 +65,7 @@ fn check(p: &Program, opts: &Options, totals: &mut [u64; 4]) -> Result<bool, Str
     if let Err(e) = &c.check {
         return Err(format!("checker: {e}\n{dis}"));
     }
-    let r = run(&c.program, &p.dispatch, &sim_config(opts));
+    let r = run(&c.program, &p.dispatch, &c.sim_config());
     totals[3] += r.stats.fiber_instructions;
     if r.outcome != Outcome::Completed {
         return Err(format!("outcome {:?}\n{dis}", r.outcome));

@@ -68,7 +68,7 @@ pub fn listing(
             if let Err(e) = &compiled.check {
                 s += &format!("// allocation checker: {e}\n");
             }
-            let config = compiled.sim_config(&a6xx::options(case, opts));
+            let config = compiled.sim_config();
             let run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &config);
             for h in &run.hazards {
                 s += &format!("// hazard: {h}\n");

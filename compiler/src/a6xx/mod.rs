@@ -102,6 +102,8 @@ pub struct Compiled {
     pub check: Result<(), CheckError>,
     /// What each instruction of `program` is for (spill code, predicate reloads).
     pub roles: Vec<Role>,
+    /// The simulator configuration it runs under: see [`Compiled::sim_config`].
+    sim: Config,
 }
 
 impl Compiled {
@@ -110,15 +112,11 @@ impl Compiled {
         crate::executed::a6xx(&self.program, &self.roles, &run.profile)
     }
 
-    /// The simulator configuration for `opts` (the options this program was compiled with),
-    /// with private memory enough for its locals and spill slots: never less than
+    /// The simulator configuration matching the options this program was compiled with, and
+    /// private memory enough for its locals and spill slots: never less than
     /// [`lower::PRIVATE_WORDS`], so that accesses past them are still caught.
-    pub fn sim_config(&self, opts: &Options) -> Config {
-        let base = sim_config(opts);
-        Config {
-            private_words: self.stats.private_words.max(base.private_words),
-            ..base
-        }
+    pub fn sim_config(&self) -> Config {
+        self.sim
     }
 }
 
@@ -148,14 +146,14 @@ pub enum CompileError {
     },
 }
 
-/// The simulator configuration matching `opts`, with the private memory every program is
-/// given; [`Compiled::sim_config`] adds what a compiled program's spill slots need.
-pub fn sim_config(opts: &Options) -> Config {
+/// The simulator configuration matching `opts`, for a program whose locals and spill slots
+/// take `private_words` per fiber.
+fn sim_config(opts: &Options, private_words: u32) -> Config {
     Config {
         wave: opts.wave,
         predicates: opts.predicates,
         registers: opts.registers.min(sim::a6xx::GPRS as u32) as u16,
-        private_words: lower::PRIVATE_WORDS,
+        private_words: private_words.max(lower::PRIVATE_WORDS),
         // Spill fills wait ~110 cycles each: starved budgets run far longer than the default.
         cycle_budget: 50_000_000,
         ..Config::default()
@@ -219,6 +217,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     );
     Ok(Compiled {
         program: leg.program,
+        sim: sim_config(opts, stats.private_words),
         stats,
         check,
         roles,

@@ -23,7 +23,7 @@ pub fn run_with(p: &Program, opts: &Options) -> (RunResult, CompileStats, String
     if let Err(e) = &c.check {
         panic!("{opts:?}: checker: {e}\n{dis}");
     }
-    let r = run(&c.program, &p.dispatch, &c.sim_config(opts));
+    let r = run(&c.program, &p.dispatch, &c.sim_config());
     (r, c.stats, dis)
 }
 
@@ -85,7 +85,7 @@ pub fn shows_bug(p: &Program, opts: &Options) -> bool {
     if c.check.is_err() {
         return true;
     }
-    let r = run(&c.program, &p.dispatch, &c.sim_config(opts));
+    let r = run(&c.program, &p.dispatch, &c.sim_config());
     r.outcome != Outcome::Completed
         || !r.hazards.is_empty()
         || want.first_difference(&r.results, &p.dispatch).is_some()

@@ -77,7 +77,7 @@ impl Pipeline for A6xx {
             return Err(fail(FindingKind::RaCheck, e.to_string(), class));
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
-        let config = compiled.sim_config(&options);
+        let config = compiled.sim_config();
         // Timeouts are judged against the program's own work: see `work`.
         let waves = u64::from(
             optimised

@@ -152,7 +152,7 @@ fn show_a6xx(
     let run = sim::a6xx::run(
         &compiled.program,
         &optimised.dispatch,
-        &compiled.sim_config(&options),
+        &compiled.sim_config(),
     );
     out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
     for h in &run.hazards {

@@ -75,7 +75,7 @@ pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;
-    let r = sim::a6xx::run(&c.program, &p.dispatch, &c.sim_config(&opts));
+    let r = sim::a6xx::run(&c.program, &p.dispatch, &c.sim_config());
     match r.outcome {
         Outcome::Completed => {}
         Outcome::Timeout => return Err("simulator: out of cycles".into()),
