@@ -197,9 +197,6 @@ pub(super) struct Decoded {
     pub halves: u32,
     /// Channels of one half, relative to its first channel: 0xff, or 1 for SIMD1.
     pub half_bits: u32,
-    /// The number of channels in `exec_bits`, the lane count of a fully enabled execution
-    /// (counting bits is a loop on CPUs without a popcount instruction).
-    pub exec_count: u32,
     pub no_mask: bool,
     /// All ones for a NoMask instruction, else 0: or-ed into the control-flow mask.
     pub mask_exempt: u32,
@@ -509,8 +506,6 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
             lanes,
             group,
             exec_bits,
-            // `exec_bits` is `lanes` ones.
-            exec_count: lanes,
             step: match kind {
                 Kind::CopyImm if every_channel && lanes == 1 && dst.is_some() => Step::SetDword,
                 Kind::CopyImm => Step::CopyImm,

@@ -201,7 +201,8 @@ fn profile_of(run_edges: &[i64]) -> Vec<u64> {
 #[inline]
 fn enabled_count(d: &Decoded, en: u32) -> u64 {
     if en == d.exec_bits {
-        d.exec_count as u64
+        // `exec_bits` is `lanes` ones.
+        d.lanes as u64
     } else {
         // `en` lies within the instruction's at most 16 channels from `group`: two bytes.
         let [lo, hi, ..] = (en >> d.group).to_le_bytes();
@@ -317,11 +318,11 @@ impl Machine<'_> {
                 alu::copy_imm(t, d, en);
             }
             Step::CopyGrf => {
-                tally.lanes += d.exec_count as u64;
+                tally.lanes += d.lanes as u64;
                 alu::copy_grf(t, d, self.log, pc);
             }
             Step::SetDword => {
-                tally.lanes += d.exec_count as u64;
+                tally.lanes += d.lanes as u64;
                 alu::set_dword(t, d);
             }
             Step::Copy => {
