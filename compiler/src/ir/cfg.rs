@@ -502,6 +502,7 @@ impl DomTree {
     /// Whether a value defined by the instruction at `def` = (block, index) is available at
     /// the instruction at `user` = (block, index): earlier in the same block, or in a block
     /// strictly dominating the user's. False when the user's block is unreachable.
+    #[inline]
     pub fn def_dominates_use(&self, def: (Block, usize), user: (Block, usize)) -> bool {
         if def.0 == user.0 {
             self.is_reachable(user.0) && def.1 < user.1

@@ -89,13 +89,10 @@ impl Verifier<'_> {
             if !check_dom {
                 continue;
             }
-            // `def_dominates_use` for a use in a reachable block.
-            let dominated = if def_block == block {
-                def_index < index
-            } else {
-                self.dom.dominates(def_block, block)
-            };
-            if !dominated {
+            if !self
+                .dom
+                .def_dominates_use((def_block, def_index), (block, index))
+            {
                 let m = format!("{v} (defined in {def_block}) does not dominate this use");
                 self.inst_err(inst, Rule::NotDominated, m);
             }
