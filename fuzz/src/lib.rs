@@ -7,6 +7,7 @@ pub mod case_file;
 pub mod driver;
 pub mod finding;
 pub mod gen;
+pub mod mutate;
 pub mod oracle;
 pub mod panics;
 pub mod pipelines;

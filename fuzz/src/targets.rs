@@ -1,13 +1,72 @@
 //! The bodies of the libFuzzer targets, kept in the library so `cargo test` runs the same code
 //! as seeded smoke tests.
+//!
+//! `diff` reads what [`crate::mutate::read_input`] reads: raw bytes for the generator, or a
+//! case file (what the structure-aware mutator writes). Two environment variables select
+//! what the in-process loop's flags select, so `cargo fuzz run` can hunt planted bugs
+//! (`GPUFUZZ_PLANT=from-ssa-swap`) or run other targets (`GPUFUZZ_TARGET=gen8,a6xx`); an
+//! unknown name stops the fuzzer with exit status 2 before the first input.
 
 use crate::finding::Verdict;
 use crate::oracle::{self, OracleOptions};
 use compiler::ir::text;
+use compiler::planted::Plant;
+use std::sync::OnceLock;
 
-/// `diff`: judge the input; panic on a finding so libFuzzer keeps it.
+/// Names the planted bugs to switch on, comma-separated.
+pub const PLANT_VAR: &str = "GPUFUZZ_PLANT";
+/// Names the pipelines to judge, comma-separated (default: the default set).
+pub const TARGET_VAR: &str = "GPUFUZZ_TARGET";
+
+/// The oracle options the environment asks for.
+pub fn options_from_env() -> Result<OracleOptions, String> {
+    let list = |var: &str| -> Vec<String> {
+        std::env::var(var)
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let mut opts = OracleOptions::default();
+    for name in list(PLANT_VAR) {
+        let p = Plant::from_name(&name).ok_or_else(|| {
+            format!("{PLANT_VAR}: unknown plant {name:?}; `gpufuzz plant --list` shows the catalog")
+        })?;
+        opts.plants = opts.plants.with(p);
+    }
+    let targets = list(TARGET_VAR);
+    if !targets.is_empty() {
+        let chosen =
+            crate::pipelines::select(&targets).map_err(|e| format!("{TARGET_VAR}: {e}"))?;
+        opts.targets = chosen.into_iter().map(String::from).collect();
+    }
+    Ok(opts)
+}
+
+fn options() -> &'static OracleOptions {
+    static OPTIONS: OnceLock<OracleOptions> = OnceLock::new();
+    OPTIONS.get_or_init(|| {
+        options_from_env().unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            std::process::exit(2)
+        })
+    })
+}
+
+/// `diff`: judge the input; panic on a finding so libFuzzer keeps it. A case file that does
+/// not parse (a byte mutation of one) is no program, not a finding.
 pub fn diff(data: &[u8]) {
-    let j = oracle::judge_bytes(data, &OracleOptions::default());
+    let opts = options();
+    let j = if crate::case_file::looks_like_text(data) {
+        match crate::mutate::read_input(data) {
+            Some(case) => oracle::judge(&case, opts),
+            None => return,
+        }
+    } else {
+        oracle::judge_bytes(data, opts)
+    };
     if let Verdict::Finding(f) = j.verdict {
         panic!("{f}\n{}", j.program_text.unwrap_or_default());
     }
