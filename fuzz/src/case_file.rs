@@ -189,6 +189,27 @@ pub fn parse_case_within(src: &str, file: &str, limits: &text::Limits) -> Result
     Ok(Case { config, program })
 }
 
+/// Reads fuzz input bytes as the `diff` target and `gpufuzz repro` do: a case file if they
+/// look like one ([`looks_like_text`]), else raw bytes for the generator. `name` names the
+/// input in errors (a case that does not parse or verify, raw bytes that give no program or
+/// panic the generator).
+pub fn read_input(bytes: &[u8], name: &str) -> Result<Case, String> {
+    if looks_like_text(bytes) {
+        let text = std::str::from_utf8(bytes).map_err(|e| format!("{name}: {e}"))?;
+        return parse_case(text, name);
+    }
+    match crate::panics::catch(|| crate::oracle::decode(bytes)) {
+        Ok(Some(case)) => Ok(case),
+        Ok(None) => Err(format!(
+            "{name}: the generator makes no program of these bytes"
+        )),
+        Err(p) => Err(format!(
+            "{name}: the generator panicked decoding it at {}: {}",
+            p.location, p.message
+        )),
+    }
+}
+
 /// Whether `bytes` are a program in the text format rather than a raw fuzz input: UTF-8 whose
 /// first word outside comments is `invocations` (every program's first line).
 pub fn looks_like_text(bytes: &[u8]) -> bool {

@@ -1,14 +1,14 @@
 //! The bodies of the libFuzzer targets, kept in the library so `cargo test` runs the same code
 //! as seeded smoke tests.
 //!
-//! `diff` reads what [`crate::mutate::read_input`] reads: raw bytes for the generator, or a
-//! case file (what the structure-aware mutator writes). Two environment variables select
+//! `diff` reads raw bytes for the generator or a case file (what the structure-aware mutator
+//! writes), as [`crate::case_file::read_input`] does. Two environment variables select
 //! what the in-process loop's flags select, so `cargo fuzz run` can hunt planted bugs
 //! (`GPUFUZZ_PLANT=from-ssa-swap`) or run other targets (`GPUFUZZ_TARGET=gen8,a6xx`); an
 //! unknown name stops the fuzzer with exit status 2 before the first input.
 
 use crate::finding::Verdict;
-use crate::oracle::{self, OracleOptions};
+use crate::oracle::{self, Judgement, OracleOptions};
 use compiler::ir::text;
 use compiler::planted::Plant;
 use std::sync::OnceLock;
@@ -55,17 +55,22 @@ fn options() -> &'static OracleOptions {
     })
 }
 
-/// `diff`: judge the input; panic on a finding so libFuzzer keeps it. A case file that does
-/// not parse (a byte mutation of one) is no program, not a finding.
-pub fn diff(data: &[u8]) {
-    let opts = options();
-    let j = if crate::case_file::looks_like_text(data) {
-        match crate::mutate::read_input(data) {
-            Some(case) => oracle::judge(&case, opts),
-            None => return,
-        }
+/// Judges an input as `diff` does: a case file parsed, raw bytes through the generator
+/// (whose panic is a finding). `None`: a case file that does not parse or verify (a byte
+/// mutation of one), which is no program rather than a finding.
+pub fn judge_input(data: &[u8], opts: &OracleOptions) -> Option<Judgement> {
+    if crate::case_file::looks_like_text(data) {
+        let case = crate::case_file::read_input(data, "input").ok()?;
+        Some(oracle::judge(&case, opts))
     } else {
-        oracle::judge_bytes(data, opts)
+        Some(oracle::judge_bytes(data, opts))
+    }
+}
+
+/// `diff`: judge the input; panic on a finding so libFuzzer keeps it.
+pub fn diff(data: &[u8]) {
+    let Some(j) = judge_input(data, options()) else {
+        return;
     };
     if let Verdict::Finding(f) = j.verdict {
         panic!("{f}\n{}", j.program_text.unwrap_or_default());

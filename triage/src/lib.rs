@@ -6,12 +6,14 @@
 //! * [`bucket`] — one bucket per signature, with an index that survives re-triage;
 //! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
 //! * [`session`] — triage of a whole fuzz output folder;
+//! * [`artifacts`] — libFuzzer's `crash-*` files as finding folders, for triage;
 //! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
 //! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`);
 //! * [`target_code`] — a backend's machine code for a case, as the oracle compiles it.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod artifacts;
 pub mod bisect;
 pub mod bucket;
 pub mod reduce;

@@ -13,7 +13,7 @@ use crate::signature::{self, Signature};
 use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::{Finding, FindingKind};
-use fuzz::oracle::{self, Case, OracleOptions};
+use fuzz::oracle::{Case, OracleOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -228,13 +228,19 @@ pub struct TriageSummary {
     pub reductions: Vec<(usize, usize, f64)>,
 }
 
-/// Triage of `dir` (a `gpufuzz fuzz --out` folder): reports go to `dir/bugs/`.
+/// Triage of `dir` (a `gpufuzz fuzz --out` folder, or a libFuzzer artifact folder whose
+/// `crash-*` files are imported first, [`crate::artifacts`]): reports go to `dir/bugs/`.
 pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, String> {
+    let mut summary = TriageSummary::default();
+    let imported = crate::artifacts::import(dir, t.plants)?;
+    for (name, why) in &imported.unreproduced {
+        eprintln!("triage: {name}: not reproduced: {why}");
+    }
+    summary.unreproduced += imported.unreproduced.len();
     let bugs = dir.join("bugs");
     let io = |e: std::io::Error| format!("{}: {e}", bugs.display());
     std::fs::create_dir_all(&bugs).map_err(io)?;
     let mut index = Index::load(&bugs).map_err(io)?;
-    let mut summary = TriageSummary::default();
     for folder in finding_folders(dir)? {
         let name = folder
             .file_name()
@@ -335,7 +341,8 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         targets,
         ..OracleOptions::default()
     };
-    let case = oracle::decode(&bytes).ok_or("the input decodes to no program")?;
+    let case =
+        fuzz::case_file::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
     if target == fuzz::worker::PROCESS {
         return Ok((opts, unreduced(case, &record)?));
     }

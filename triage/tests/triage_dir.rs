@@ -102,3 +102,43 @@ fn two_bugs_two_buckets_with_working_reports() {
     assert_eq!(body, compiler::ir::text::print_program(&p));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// libFuzzer's artifacts (raw bytes, or a case file under the structure-aware mutator) are
+/// triaged like the fuzz loop's findings; one that does not reproduce is counted, not lost;
+/// a second triage does not import them again.
+#[test]
+fn libfuzzer_crash_files_are_triaged() {
+    let found = common::temp_dir("libfuzzer-found");
+    assert!(common::fuzz_into(&found, Plant::FromSsaSwap, 11, 400, 1) >= 1);
+    let finding = std::fs::read_dir(found.join("findings"))
+        .unwrap()
+        .flatten()
+        .find(|e| e.path().join("input.bin").is_file())
+        .unwrap()
+        .path();
+    let dir = common::temp_dir("libfuzzer-artifacts");
+    let raw = std::fs::read(finding.join("input.bin")).unwrap();
+    std::fs::write(dir.join("crash-0123"), &raw).unwrap();
+    let text = std::fs::read(finding.join("program.ir")).unwrap();
+    std::fs::write(dir.join("crash-4567"), &text).unwrap();
+    std::fs::write(
+        dir.join("timeout-89ab"),
+        b"invocations 1\noutputs 1\n\nblock_0:\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("notes.txt"), b"not an artifact").unwrap();
+    let t = TriageOptions {
+        reducer: Reducer::default().time_limit(Duration::from_secs(5)),
+        plants: Plants::NONE.with(Plant::FromSsaSwap),
+        ..TriageOptions::default()
+    };
+    let s = session::triage(&dir, &t).unwrap();
+    assert_eq!((s.triaged, s.unreproduced), (2, 1), "{s:?}");
+    let index = Index::load(&dir.join("bugs")).unwrap();
+    assert_eq!(
+        index.buckets.keys().collect::<Vec<_>>(),
+        ["middle:from_ssa"]
+    );
+    let again = session::triage(&dir, &t).unwrap();
+    assert_eq!((again.triaged, again.unreproduced), (0, 0), "{again:?}");
+}

@@ -25,7 +25,7 @@ mod texture;
 mod values;
 
 use crate::case_file;
-use crate::oracle::{self, Case};
+use crate::oracle::Case;
 use crate::rng::SplitMix64;
 use compiler::ir::verify;
 
@@ -94,17 +94,10 @@ pub fn crossover(a: &Case, b: &Case, rng: &mut SplitMix64) -> Case {
     }
 }
 
-/// Reads an input as the `diff` target does: a case file if it looks like one (`None` if it
-/// does not parse or verify), else raw bytes for the generator.
+/// Reads an input as the `diff` target does ([`case_file::read_input`]); `None` for one that
+/// gives no case.
 pub fn read_input(bytes: &[u8]) -> Option<Case> {
-    if case_file::looks_like_text(bytes) {
-        let text = std::str::from_utf8(bytes).ok()?;
-        case_file::parse_case(text, "input.ir").ok()
-    } else {
-        crate::panics::catch(|| oracle::decode(bytes))
-            .ok()
-            .flatten()
-    }
+    case_file::read_input(bytes, "input").ok()
 }
 
 /// The bytes of a case: its case file.

@@ -244,3 +244,22 @@ fn crossover_mixes_configurations_and_keeps_the_first_program() {
     }
     assert!(from_b > 0);
 }
+
+#[test]
+fn mutants_of_the_seeds_pass_the_oracle_with_nothing_planted() {
+    // A mutant that a correct compiler miscompiles, or that the interpreter refuses, would
+    // be a false finding under libFuzzer; out of fuel (a loop wrapped around a long one) is
+    // a rejection, not a finding.
+    let opts = crate::oracle::OracleOptions::default();
+    for (name, case) in seeds().iter().step_by(3) {
+        for &kind in Kind::ALL {
+            let Some(m) = apply(case, kind, &mut SplitMix64::for_input(11, 0)) else {
+                continue;
+            };
+            let j = crate::oracle::judge(&m, &opts);
+            if let crate::finding::Verdict::Finding(f) = j.verdict {
+                panic!("{kind:?} on {name}: {f}\n{}", encode(&m).escape_ascii());
+            }
+        }
+    }
+}
