@@ -12,6 +12,8 @@ Two measurements:
           `inprocess` (`gpufuzz selftest`, one core), `none` (the `diff` target built with
           `-s none`), `none+mutator` (`diff_mutate`, the structure-aware mutator), `asan`
           (`diff`, address sanitizer). Runs interleave modes, so they share the load.
+          libFuzzer starts from corpus/diff, as a user would, or from nothing
+          (`--empty-corpus`); the in-process loop always draws random bytes.
 
 Build first (from the repository root):
 
@@ -40,7 +42,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GPUFUZZ = os.path.join(ROOT, "target/release/gpufuzz")
-FUZZ_BIN = os.path.join(ROOT, "fuzz/target/x86_64-unknown-linux-gnu/release")
+# `fuzz` is a workspace member, so cargo-fuzz builds into the workspace's target folder.
+FUZZ_BIN = os.path.join(ROOT, "target/x86_64-unknown-linux-gnu/release")
 MASK = (1 << 64) - 1
 
 # libFuzzer flags every mode uses: programs of the in-process loop's size from the start
@@ -167,13 +170,14 @@ def find_seed_run(report):
     return None
 
 
-def hunt_libfuzzer(mode, plant, targets, seed, budget, d, asan_dir):
+def hunt_libfuzzer(mode, plant, targets, seed, budget, d, asan_dir, empty):
     work = os.path.join(d, f"{mode}-{plant}-{seed}")
     corpus = os.path.join(work, "corpus")
     os.makedirs(corpus)
     env = dict(os.environ, GPUFUZZ_PLANT=plant, GPUFUZZ_TARGET=targets)
     flags = MUTATOR_FLAGS if mode == "none+mutator" else LIBFUZZER_FLAGS
-    cmd = [libfuzzer_binary(mode, asan_dir), corpus, os.path.join(ROOT, "corpus/diff"),
+    seeds = [] if empty else [os.path.join(ROOT, "corpus/diff")]
+    cmd = [libfuzzer_binary(mode, asan_dir), corpus] + seeds + [
            f"-seed={seed}", f"-max_total_time={budget}", f"-artifact_prefix={work}/"] + flags
     t = time.time()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -206,7 +210,7 @@ def hunt(args):
                         r = hunt_inprocess(plant, seed, args.budget, d)
                     else:
                         r = hunt_libfuzzer(mode, plant, targets, seed, args.budget, d,
-                                           args.asan_dir)
+                                           args.asan_dir, args.empty_corpus)
                     r.update(plant=plant, targets=targets, seed=seed, mode=mode, load=load)
                     runs.append(r)
                     print(f"{plant:28} seed {seed} {mode:13} found={r['found']!s:5} "
@@ -258,6 +262,9 @@ def main():
     h.add_argument("--seeds", type=int, default=3)
     h.add_argument("--plants", default="", help="comma-separated; default the catalog")
     h.add_argument("--modes", default="inprocess,none,none+mutator")
+    h.add_argument("--empty-corpus", action="store_true",
+                   help="start libFuzzer from nothing rather than corpus/diff (whose seeds "
+                        "already show some plants): the mutations' power alone")
     for p in (c, h):
         p.add_argument("--asan-dir", default=FUZZ_BIN,
                        help="folder of an address-sanitizer build of `diff`")
