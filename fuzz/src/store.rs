@@ -5,9 +5,9 @@
 
 use crate::finding::Finding;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The JSON record saved beside each finding.

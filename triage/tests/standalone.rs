@@ -87,11 +87,15 @@ fn read_vk_shader_test(text: &str) -> Script {
                     [c, ..] if c.starts_with('#') => {}
                     ["ssbo", b, size] => {
                         let b = b.parse().unwrap();
-                        s.buffers.insert(b, vec![0; size.parse::<usize>().unwrap() / 4]);
+                        s.buffers
+                            .insert(b, vec![0; size.parse::<usize>().unwrap() / 4]);
                     }
-                    ["ssbo", b, "subdata", "uint", off, vals @ ..] => {
-                        set(&mut s.buffers, b.parse().unwrap(), off.parse().unwrap(), &numbers(vals))
-                    }
+                    ["ssbo", b, "subdata", "uint", off, vals @ ..] => set(
+                        &mut s.buffers,
+                        b.parse().unwrap(),
+                        off.parse().unwrap(),
+                        &numbers(vals),
+                    ),
                     ["compute", x, y, z] => s.workgroups = [x, y, z].map(|v| v.parse().unwrap()),
                     ["probe", "ssbo", "uint", b, off, "==", vals @ ..] => {
                         let (b, off): (u32, usize) = (b.parse().unwrap(), off.parse().unwrap());
@@ -149,7 +153,8 @@ fn read_amber(text: &str) -> Script {
         }
     }
     for (name, b) in names {
-        s.buffers.insert(b, data.remove(&name).expect("a bound buffer is declared"));
+        s.buffers
+            .insert(b, data.remove(&name).expect("a bound buffer is declared"));
     }
     s
 }
@@ -158,7 +163,10 @@ fn read_amber(text: &str) -> Script {
 fn assemble(spvasm: &str, tag: &str) -> Option<Vec<u32>> {
     let dir = std::env::temp_dir().join(format!("gpufuzz-standalone-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (src, out) = (dir.join(format!("{tag}.spvasm")), dir.join(format!("{tag}.spv")));
+    let (src, out) = (
+        dir.join(format!("{tag}.spvasm")),
+        dir.join(format!("{tag}.spv")),
+    );
     std::fs::write(&src, spvasm).unwrap();
     match Command::new("spirv-as")
         .args(["--target-env", "vulkan1.1", "-o"])
@@ -182,7 +190,11 @@ fn assemble(spvasm: &str, tag: &str) -> Option<Vec<u32>> {
 }
 
 /// Runs a script on the device; the probes that fail, as (binding, word, expected, got).
-fn failing_probes(w: &mut Worker, script: &Script, tag: &str) -> Option<Vec<(u32, usize, u32, u32)>> {
+fn failing_probes(
+    w: &mut Worker,
+    script: &Script,
+    tag: &str,
+) -> Option<Vec<(u32, usize, u32, u32)>> {
     let spirv = assemble(&script.spvasm, tag)?;
     let bindings: Vec<u32> = script.buffers.keys().copied().collect();
     let job = Job {
@@ -198,13 +210,19 @@ fn failing_probes(w: &mut Worker, script: &Script, tag: &str) -> Option<Vec<(u32
             .collect(),
     };
     let out = w.run(&job).expect("the script's job runs");
-    assert!(!script.probes.is_empty(), "a script without probes tests nothing");
+    assert!(
+        !script.probes.is_empty(),
+        "a script without probes tests nothing"
+    );
     Some(
         script
             .probes
             .iter()
             .filter_map(|&(b, word, want)| {
-                let i = bindings.iter().position(|&x| x == b).expect("probed binding exists");
+                let i = bindings
+                    .iter()
+                    .position(|&x| x == b)
+                    .expect("probed binding exists");
                 let got = out.buffers[i][word];
                 (got != want).then_some((b, word, want, got))
             })
@@ -223,7 +241,11 @@ fn emitted(program: &str, format: &str, tag: &str) -> String {
         .arg(&file)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -273,7 +295,11 @@ fn check(buggy: &str, clean: &str, name: &str) {
             .iter()
             .any(|v| info.driver_info.starts_with(v));
     let has_bug = oracle_finds(buggy);
-    assert!(has_bug || !lavapipe_with_bugs, "{}: {name} not found", info.describe());
+    assert!(
+        has_bug || !lavapipe_with_bugs,
+        "{}: {name} not found",
+        info.describe()
+    );
     for (format, read) in [
         ("vk_shader_test", read_vk_shader_test as fn(&str) -> Script),
         ("amber", read_amber),
@@ -290,7 +316,10 @@ fn check(buggy: &str, clean: &str, name: &str) {
         );
         let script = read(&emitted(clean, format, &format!("{name}-clean-{format}")));
         let failing = failing_probes(&mut w, &script, &format!("{name}-clean-{format}")).unwrap();
-        assert!(failing.is_empty(), "{name} (clean) as {format}: {failing:?}");
+        assert!(
+            failing.is_empty(),
+            "{name} (clean) as {format}: {failing:?}"
+        );
         eprintln!("{name} as {format} on {}: bug {has_bug}", info.describe());
     }
 }

@@ -109,7 +109,9 @@ const STANDALONE: [&str; 3] = ["vk_shader_test", "amber", "spvasm"];
 /// target has one.
 fn print_standalone(case: &Case, config: &ConfigArgs, format: &str) -> Result<ExitCode, String> {
     if config.targets != ["vulkan"] {
-        return Err(format!("--emit {format} needs --target vulkan (and no other target)"));
+        return Err(format!(
+            "--emit {format} needs --target vulkan (and no other target)"
+        ));
     }
     let opts = config.oracle()?;
     let s = fuzz::pipelines::vulkan::standalone::of_case(case, &opts)?;

@@ -144,7 +144,10 @@ impl Standalone {
     /// `stem.before.spvasm` and `stem.spirv-opt.sh`) into `dir`; returns the paths.
     pub fn write(&self, dir: &Path, stem: &str) -> std::io::Result<Vec<PathBuf>> {
         let mut files = vec![
-            (format!("{stem}.vk_shader_test"), self.vk_shader_test.clone()),
+            (
+                format!("{stem}.vk_shader_test"),
+                self.vk_shader_test.clone(),
+            ),
             (format!("{stem}.amber"), self.amber.clone()),
             (format!("{stem}.spvasm"), self.spvasm.clone()),
         ];
