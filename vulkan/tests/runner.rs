@@ -248,7 +248,9 @@ fn lavapipe_stops_a_shader_after_65535_loop_iterations() {
     assert_eq!(small, 200 * 200, "below the limit every iteration runs");
     let big = w.run(&job(1000)).expect("runs").buffers[0][1];
     eprintln!("1000² atomics on {}: {big}", w.info().describe());
-    if w.info().driver_name == "llvmpipe" {
+    // Mesa 22.3.6's gallivm limits loops; 25.0.7's lavapipe (bookworm-backports) runs all
+    // 10^6 iterations.
+    if w.info().driver_name == "llvmpipe" && w.info().driver_info.starts_with("Mesa 22.") {
         // The limit counts back-edges of all loops together, outer ones included.
         assert!((64_000..=65_535).contains(&big), "{big}");
     } else {
