@@ -60,6 +60,12 @@ pub fn import(dir: &Path, plants: Plants) -> Result<Imported, String> {
         ..OracleOptions::default()
     };
     let flags: String = plants.iter().map(|p| format!("--plant {p} ")).collect();
+    let environment = Default::default();
+    let run = fuzz::store::Provenance {
+        flags: flags.trim_end(),
+        environment: &environment,
+        seed: 0,
+    };
     let mut out = Imported::default();
     for path in artifacts(dir) {
         let name = path
@@ -73,16 +79,8 @@ pub fn import(dir: &Path, plants: Plants) -> Result<Imported, String> {
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         match judge(&bytes, &path, &opts) {
             Ok((f, program)) => {
-                let saved = fuzz::store::save_finding(
-                    dir,
-                    &f,
-                    &bytes,
-                    program.as_deref(),
-                    flags.trim_end(),
-                    0,
-                    0,
-                )
-                .map_err(|e| format!("{}: could not save: {e}", path.display()))?;
+                let saved = fuzz::store::save_finding(dir, &f, &bytes, program.as_deref(), &run, 0)
+                    .map_err(|e| format!("{}: could not save: {e}", path.display()))?;
                 out.saved.push(saved);
             }
             Err(why) => out.unreproduced.push((name.clone(), why)),

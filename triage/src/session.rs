@@ -13,7 +13,7 @@ use crate::signature::{self, Signature};
 use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::{Finding, FindingKind};
-use fuzz::oracle::{self, Case, OracleOptions};
+use fuzz::oracle::{Case, OracleOptions};
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
