@@ -100,10 +100,10 @@ def plants():
     return rows
 
 
-def libfuzzer_binary(mode, asan_dir):
+def libfuzzer_binary(mode, args):
     if mode == "asan":
-        return os.path.join(asan_dir, "diff")
-    return os.path.join(FUZZ_BIN, "diff_mutate" if mode == "none+mutator" else "diff")
+        return os.path.join(args.asan_dir, "diff")
+    return os.path.join(args.bin_dir, "diff_mutate" if mode == "none+mutator" else "diff")
 
 
 def cost(args):
@@ -124,7 +124,7 @@ def cost(args):
                                     os.path.join(d, "out")], check=True,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 else:
-                    subprocess.run([libfuzzer_binary(mode, args.asan_dir), inputs, "-runs=0",
+                    subprocess.run([libfuzzer_binary(mode, args), inputs, "-runs=0",
                                     "-max_len=2048"], check=True, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
                 secs = time.time() - t
@@ -170,14 +170,14 @@ def find_seed_run(report):
     return None
 
 
-def hunt_libfuzzer(mode, plant, targets, seed, budget, d, asan_dir, empty):
+def hunt_libfuzzer(mode, plant, targets, seed, budget, d, args):
     work = os.path.join(d, f"{mode}-{plant}-{seed}")
     corpus = os.path.join(work, "corpus")
     os.makedirs(corpus)
     env = dict(os.environ, GPUFUZZ_PLANT=plant, GPUFUZZ_TARGET=targets)
     flags = MUTATOR_FLAGS if mode == "none+mutator" else LIBFUZZER_FLAGS
-    seeds = [] if empty else [os.path.join(ROOT, "corpus/diff")]
-    cmd = [libfuzzer_binary(mode, asan_dir), corpus] + seeds + [
+    seeds = [] if args.empty_corpus else [os.path.join(ROOT, "corpus/diff")]
+    cmd = [libfuzzer_binary(mode, args), corpus] + seeds + [
            f"-seed={seed}", f"-max_total_time={budget}", f"-artifact_prefix={work}/"] + flags
     t = time.time()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -209,8 +209,7 @@ def hunt(args):
                     if mode == "inprocess":
                         r = hunt_inprocess(plant, seed, args.budget, d)
                     else:
-                        r = hunt_libfuzzer(mode, plant, targets, seed, args.budget, d,
-                                           args.asan_dir, args.empty_corpus)
+                        r = hunt_libfuzzer(mode, plant, targets, seed, args.budget, d, args)
                     r.update(plant=plant, targets=targets, seed=seed, mode=mode, load=load)
                     runs.append(r)
                     print(f"{plant:28} seed {seed} {mode:13} found={r['found']!s:5} "
@@ -266,6 +265,8 @@ def main():
                    help="start libFuzzer from nothing rather than corpus/diff (whose seeds "
                         "already show some plants): the mutations' power alone")
     for p in (c, h):
+        p.add_argument("--bin-dir", default=FUZZ_BIN,
+                       help="folder of the -s none builds of `diff` and `diff_mutate`")
         p.add_argument("--asan-dir", default=FUZZ_BIN,
                        help="folder of an address-sanitizer build of `diff`")
         p.add_argument("--json", help="write every run here")
