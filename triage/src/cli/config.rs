@@ -1,19 +1,36 @@
-//! The flags every compiling command shares: `--plant NAME`, `--target T`,
-//! `--disable-pass NAME`, `--case KEY=VALUE` (all repeatable). They are exactly what a report's
-//! repro command prints, so a reduced finding reproduces with its configuration. Every name is
-//! checked here, before any work: an unknown target, plant, pass or knob is a usage error that
-//! lists what exists.
+//! The flags every compiling command shares ([`ConfigArgs`]: `--plant NAME`, `--target T`,
+//! the `vulkan` target's device) and the ones that set one case's configuration
+//! ([`CaseArgs`]: `--disable-pass NAME`, `--case KEY=VALUE`, `--limit NAME=N`), all
+//! repeatable. They are exactly what a report's repro command prints, so a reduced finding
+//! reproduces with its configuration. Every name is checked here, before any work: an unknown
+//! target, plant, pass or knob is a usage error that lists what exists, and a flag that would
+//! have no effect is one too.
 
 use clap::Args;
 use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
+use fuzz::case_file;
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
-#[derive(Args, Debug, Clone, Default)]
+/// The `vulkan` target's default dispatch limit, in milliseconds.
+const VK_TIMEOUT_MS: u64 = 2000;
+
+/// The planted bugs named; an unknown name lists the catalog.
+pub fn plants(names: &[String]) -> Result<Plants, String> {
+    names.iter().try_fold(Plants::NONE, |set, name| {
+        let p = Plant::from_name(name).ok_or_else(|| {
+            let all: Vec<&str> = Plant::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown plant {name:?}; known: {}", all.join(", "))
+        })?;
+        Ok(set.with(p))
+    })
+}
+
+#[derive(Args, Debug, Clone)]
 pub struct ConfigArgs {
     /// Switch a planted bug on (repeatable); `gpufuzz plant --list` shows the catalog.
     #[arg(long = "plant", value_name = "NAME")]
@@ -23,20 +40,6 @@ pub struct ConfigArgs {
     /// listing the targets.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
-    /// Switch an optional middle-end pass off (repeatable); adds to a `.ir` file's
-    /// `; disable-pass:` header.
-    #[arg(long = "disable-pass", value_name = "NAME")]
-    pub disabled: Vec<String>,
-    /// Set a knob of the case configuration (repeatable), overriding the input's own
-    /// (`; case:` header of a `.ir` file, or what raw bytes decode to). `--case help` lists
-    /// every knob with its default. Among them: `gen9=true|false`, `gen_grfs=16..125` (GRFs at
-    /// SIMD8; SIMD16 gets twice a starved budget, capped at 125), `gen_zero_samples=true|false`,
-    /// `a6xx_wave128=true|false`, `a6xx_predicates=1|4`, `a6xx_registers=4..192`,
-    /// `a6xx_opt_predicates=true|false`, the allocators' choices (`gen_spill_choice`,
-    /// `gen_pick`, `a6xx_gpr_pick`, ...; an unknown value lists the known ones) and
-    /// `vulkan_unoptimised=true|false` (the `vulkan` target gets the generator's program).
-    #[arg(long = "case", value_name = "KEY=VALUE")]
-    pub case: Vec<String>,
     /// `vulkan` target: the physical device to run on (index, as `vulkaninfo` lists them).
     #[arg(long = "vk-device", value_name = "N", default_value_t = 0)]
     pub vk_device: u32,
@@ -45,26 +48,14 @@ pub struct ConfigArgs {
     #[arg(long = "vk-icd", value_name = "JSON")]
     pub vk_icd: Option<PathBuf>,
     /// `vulkan` target: milliseconds a dispatch may run before it is a timeout finding.
-    #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = 2000)]
+    #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = VK_TIMEOUT_MS)]
     pub vk_timeout_ms: u64,
-    /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
-    /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
-    /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
-    /// `result_words` (16777216, all invocations' outputs and buffers).
-    #[arg(long = "limit", value_name = "NAME=N")]
-    pub limits: Vec<String>,
 }
 
 impl ConfigArgs {
     /// The planted bugs named.
     pub fn plants(&self) -> Result<Plants, String> {
-        self.plants.iter().try_fold(Plants::NONE, |set, name| {
-            let p = Plant::from_name(name).ok_or_else(|| {
-                let all: Vec<&str> = Plant::ALL.iter().map(|p| p.name()).collect();
-                format!("unknown plant {name:?}; known: {}", all.join(", "))
-            })?;
-            Ok(set.with(p))
-        })
+        plants(&self.plants)
     }
 
     /// The targets named, checked against the registry (empty: the default set).
@@ -78,8 +69,9 @@ impl ConfigArgs {
     }
 
     /// Oracle options with these plants and targets. When `vulkan` is among them its device
-    /// (`--vk-device`, `--vk-icd`) is opened first: without one it is a usage error saying
-    /// what to install.
+    /// (`--vk-device`, `--vk-icd`) is opened first (and named once per process): without one
+    /// it is a usage error saying what to install. Without it, a `--vk-*` flag would have no
+    /// effect, which is an error too.
     pub fn oracle(&self) -> Result<OracleOptions, String> {
         let opts = OracleOptions {
             targets: self.targets()?,
@@ -89,9 +81,28 @@ impl ConfigArgs {
         };
         if opts.targets.iter().any(|t| t == "vulkan") {
             let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
-            eprintln!("vulkan: {}", info.describe());
+            static NAMED: std::sync::Once = std::sync::Once::new();
+            NAMED.call_once(|| eprintln!("vulkan: {}", info.describe()));
+        } else if let Some(flag) = self.vulkan_flag() {
+            return Err(format!(
+                "{flag} sets up the vulkan target, which this command does not run: \
+                 add --target vulkan (or --target all with a Vulkan driver installed)"
+            ));
         }
         Ok(opts)
+    }
+
+    /// The first `--vk-*` flag given, if any.
+    fn vulkan_flag(&self) -> Option<&'static str> {
+        if self.vk_device != 0 {
+            Some("--vk-device")
+        } else if self.vk_icd.is_some() {
+            Some("--vk-icd")
+        } else if self.vk_timeout_ms != VK_TIMEOUT_MS {
+            Some("--vk-timeout-ms")
+        } else {
+            None
+        }
     }
 
     /// The `vulkan` target's device, ICD and time limit.
@@ -104,6 +115,58 @@ impl ConfigArgs {
         }
     }
 
+    /// Checks every name and value the flags give, for commands that use only some of them.
+    pub fn check(&self) -> Result<(), String> {
+        self.oracle().map(|_| ())
+    }
+
+    /// The flags again, for commands printed to the user.
+    pub fn flags(&self) -> String {
+        let mut s = String::new();
+        for p in &self.plants {
+            s.push_str(&format!(" --plant {p}"));
+        }
+        for t in &self.targets {
+            s.push_str(&format!(" --target {t}"));
+        }
+        // The device and limits of the `vulkan` target, when it may run.
+        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
+            if self.vk_device != 0 {
+                s.push_str(&format!(" --vk-device {}", self.vk_device));
+            }
+            if let Some(icd) = &self.vk_icd {
+                s.push_str(&format!(" --vk-icd {}", icd.display()));
+            }
+            if self.vk_timeout_ms != VK_TIMEOUT_MS {
+                s.push_str(&format!(" --vk-timeout-ms {}", self.vk_timeout_ms));
+            }
+        }
+        s.trim_start().to_string()
+    }
+}
+
+/// The flags that set one case's configuration and bounds: for commands that judge a given
+/// program or input (`run`, `repro`, `reduce`), never for `fuzz`, where every input decodes
+/// its own.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CaseArgs {
+    /// Switch an optional middle-end pass off (repeatable); adds to a `.ir` file's
+    /// `; disable-pass:` header.
+    #[arg(long = "disable-pass", value_name = "NAME")]
+    pub disabled: Vec<String>,
+    // The help text is made from the table the values are checked against.
+    #[arg(long = "case", value_name = "KEY=VALUE", help = case_file::case_flag_help(),
+          value_parser = case_value)]
+    pub case: Vec<String>,
+    /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
+    /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
+    /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
+    /// `result_words` (16777216, all invocations' outputs and buffers).
+    #[arg(long = "limit", value_name = "NAME=N")]
+    pub limits: Vec<String>,
+}
+
+impl CaseArgs {
     /// `config` with the command line's `--disable-pass` and `--case` applied on top.
     pub fn apply(&self, mut config: CaseConfig) -> Result<CaseConfig, String> {
         for name in &self.disabled {
@@ -128,34 +191,19 @@ impl ConfigArgs {
         Ok(limits)
     }
 
-    /// Checks every name and value the flags give, for commands that use only some of them.
+    /// Checks every name and value the flags give, before any work.
     pub fn check(&self) -> Result<(), String> {
-        self.oracle()?;
         self.limits()?;
         self.apply(CaseConfig::default()).map(|_| ())
     }
+}
 
-    /// The flags again, for commands printed to the user.
-    pub fn flags(&self) -> String {
-        let mut s = String::new();
-        for p in &self.plants {
-            s.push_str(&format!(" --plant {p}"));
-        }
-        for t in &self.targets {
-            s.push_str(&format!(" --target {t}"));
-        }
-        // The device and limits of the `vulkan` target, when it may run.
-        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
-            if self.vk_device != 0 {
-                s.push_str(&format!(" --vk-device {}", self.vk_device));
-            }
-            if let Some(icd) = &self.vk_icd {
-                s.push_str(&format!(" --vk-icd {}", icd.display()));
-            }
-            if self.vk_timeout_ms != 2000 {
-                s.push_str(&format!(" --vk-timeout-ms {}", self.vk_timeout_ms));
-            }
-        }
-        s.trim_start().to_string()
+/// Reads a `--case` value. `--case help` prints every knob and ends the process with status 0,
+/// as `--help` does, before any other argument is required.
+fn case_value(s: &str) -> Result<String, String> {
+    if s == "help" {
+        print!("{}", case_file::knob_help());
+        std::process::exit(0);
     }
+    Ok(s.to_string())
 }
