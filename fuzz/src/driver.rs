@@ -131,7 +131,7 @@ pub struct FuzzStats {
 /// `OUT/summary.json`: what a run did so far and where to resume it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
-    /// `gpufuzz` version that wrote it.
+    /// `gpufuzz` version and commit that wrote it ([`crate::VERSION`]).
     pub version: String,
     /// Seed of the input stream.
     pub seed: u64,
@@ -340,7 +340,7 @@ impl Run<'_> {
             self.watermark()
         };
         Summary {
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            version: crate::VERSION.to_string(),
             seed: self.opts.seed,
             next_index,
             runs: self.opts.runs,

@@ -22,6 +22,8 @@ pub struct FindingRecord<'a> {
     pub input_index: u64,
     /// The shell command that reproduces it.
     pub reproduce: String,
+    /// The gpufuzz that found it ([`crate::VERSION`]).
+    pub gpufuzz: &'static str,
 }
 
 /// The command that re-runs a saved finding.
@@ -64,6 +66,7 @@ pub fn save_finding(
         seed,
         input_index: index,
         reproduce: repro_command(&dir, flags),
+        gpufuzz: crate::VERSION,
     };
     let json = serde_json::to_string_pretty(&record).map_err(io::Error::other)?;
     write_file(&tmp.join("finding.json"), json.as_bytes())?;

@@ -134,6 +134,9 @@ pub struct BugReport {
     pub program: String,
     /// The target's code, annotated, when the pipeline exposes it.
     pub disassembly: Option<String>,
+    /// The gpufuzz that triaged it: version and commit ([`fuzz::VERSION`]).
+    #[serde(default)]
+    pub gpufuzz: String,
 }
 
 /// The issue title: `[target] kind after pass: detail`.
@@ -326,6 +329,7 @@ pub fn markdown(r: &BugReport) -> String {
              code made from the program"
         );
     }
+    let _ = writeln!(s, "- **gpufuzz:** {}", r.gpufuzz);
     let _ = writeln!(s, "\n## Reproduce\n\n```sh\n{}\n```\n", r.command);
     let _ = writeln!(s, "Repro file: `{}`\n", r.repro_file.display());
     let _ = writeln!(s, "## Configuration\n");

@@ -177,6 +177,7 @@ pub fn build_report(
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
         program: fuzz::case_file::print_case(case),
         disassembly,
+        gpufuzz: fuzz::VERSION.to_string(),
     };
     report::with_bisection(&mut rep, &r.bisection);
     rep
