@@ -84,6 +84,11 @@ fn names_and_values_are_checked_even_where_unused() {
     assert!(err.contains("--target vulkan"), "{err}");
     let err = usage_error(&["triage", &f, "--target", "gen8"]);
     assert!(err.contains("'--target'"), "{err}");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let err = usage_error(&["fuzz", "--runs", "1", "--input-timeout", "5", "--out", out]);
+    assert!(err.contains("--fork"), "{err}");
+    assert!(!dir.join("out").exists(), "a rejected run made its folder");
     let err = usage_error(&["stats", "--generate", "1", "--config", "gen_grfs=20"]);
     assert!(err.contains("target middle"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

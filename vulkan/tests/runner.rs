@@ -273,7 +273,7 @@ fn smod_on_device(w: &mut Worker, spirv: &[u32], pairs: &[(i32, i32)]) -> Vec<i3
 
 #[test]
 fn lavapipe_22_gives_opsmod_the_sign_of_the_dividend() {
-    // The bug gpufuzz's `vulkan` target found first (see the README): Mesa 22.3's gallivm
+    // The bug gpufuzz's `vulkan` target found first (docs/vulkan.md): Mesa 22.3's gallivm
     // lowers NIR `imod` like `irem`, so OpSMod of operands with different signs keeps the
     // dividend's sign. Pinned here so a driver that fixes it (or a new one that has it)
     // shows up.

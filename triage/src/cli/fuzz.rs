@@ -74,9 +74,9 @@ pub struct FuzzArgs {
     /// Judge in this process even for a long run (faster; a hang stops the run).
     #[arg(long)]
     no_fork: bool,
-    /// With worker processes: wall-clock seconds one input may take.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
-    input_timeout: u64,
+    /// With worker processes: wall-clock seconds one input may take [default: 10].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    input_timeout: Option<u64>,
     /// Continue the run whose output folder is OUT: same seed, plants and targets, from the
     /// first input not yet judged, toward the same --runs or the --time left; --runs N or
     /// --time T instead give it N more programs or T more seconds (so a finished run can be
@@ -209,6 +209,14 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
+    if a.input_timeout.is_some() && !fork {
+        return Err(
+            "--input-timeout limits inputs in worker processes, and this run judges \
+                    in-process: add --fork"
+                .into(),
+        );
+    }
+    let input_timeout = a.input_timeout.unwrap_or(10);
     // Where results go is checked before any work: a run must not find bugs it cannot keep,
     // nor mix its findings with an earlier run's.
     if a.resume.is_none() {
@@ -226,7 +234,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         command.extend(flags.split_whitespace().map(Into::into));
         Some(WorkerSpec {
             command,
-            deadline: Duration::from_secs(a.input_timeout),
+            deadline: Duration::from_secs(input_timeout),
         })
     } else {
         None
@@ -251,7 +259,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         p.seed,
         p.jobs,
         if fork {
-            format!(" (worker processes, {}s per input)", a.input_timeout)
+            format!(" (worker processes, {input_timeout}s per input)")
         } else {
             String::new()
         },
