@@ -753,7 +753,24 @@ mod tests {
             let lowest = solve(&p, &annots, &g, &entry, Order::LowestFirst);
             assert_eq!(stack.is_some(), clobber);
             assert_eq!(lowest.is_some(), clobber);
-            assert_eq!(check(&p, &annots, 0).err(), stack);
+            // `check` reports the stack order's error, naming where its registers are written.
+            let checked = check(&p, &annots, 0).err();
+            match (&checked, &stack) {
+                (
+                    Some(CheckError::IncorrectValue { inst, grf, .. }),
+                    Some(CheckError::IncorrectValue {
+                        inst: i, grf: g, ..
+                    }),
+                ) => {
+                    assert_eq!((inst, grf), (i, g));
+                    let message = checked.as_ref().unwrap().to_string();
+                    assert!(
+                        message.contains("vgrf7+0 (written by instruction 0)"),
+                        "{message}"
+                    );
+                }
+                _ => assert_eq!(checked, stack),
+            }
         }
     }
 
