@@ -1,7 +1,7 @@
-//! The flags every compiling command shares ([`ConfigArgs`]: `--plant NAME`, `--target T`,
-//! the `vulkan` target's device) and the ones that set one case's configuration
-//! ([`CaseArgs`]: `--disable-pass NAME`, `--case KEY=VALUE`, `--limit NAME=N`), all
-//! repeatable. They are exactly what a report's repro command prints, so a reduced finding
+//! The flags every compiling command shares ([`ConfigArgs`]: `--plant NAME`, `--target T` and
+//! [`DriverArgs`], the `vulkan` target's device) and the ones that set one case's
+//! configuration ([`CaseArgs`]: `--disable-pass NAME`, `--case KEY=VALUE`, `--limit NAME=N`),
+//! all repeatable. They are exactly what a report's repro command prints, so a reduced finding
 //! reproduces with its configuration. Every name is checked here, before any work: an unknown
 //! target, plant, pass or knob is a usage error that lists what exists, and a flag that would
 //! have no effect is one too.
@@ -13,7 +13,7 @@ use fuzz::case_file;
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The `vulkan` target's default dispatch limit, in milliseconds.
@@ -40,6 +40,14 @@ pub struct ConfigArgs {
     /// listing the targets.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
+    #[command(flatten)]
+    pub driver: DriverArgs,
+}
+
+/// The `vulkan` target's device and limit: for the commands that run it (`fuzz`, `run`,
+/// `repro`, `reduce`) and `triage`, which re-judges `vulkan` findings.
+#[derive(Args, Debug, Clone)]
+pub struct DriverArgs {
     /// `vulkan` target: the physical device to run on (index, as `vulkaninfo` lists them).
     #[arg(long = "vk-device", value_name = "N", default_value_t = 0)]
     pub vk_device: u32,
@@ -50,6 +58,41 @@ pub struct ConfigArgs {
     /// `vulkan` target: milliseconds a dispatch may run before it is a timeout finding.
     #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = VK_TIMEOUT_MS)]
     pub vk_timeout_ms: u64,
+}
+
+impl DriverArgs {
+    /// Whether `--vk-device` or `--vk-icd` names a driver (rather than the loader's default,
+    /// or for triage the one each finding was found on).
+    pub fn driver_given(&self) -> bool {
+        self.vk_icd.is_some() || self.vk_device != 0
+    }
+
+    /// The first `--vk-*` flag given, if any.
+    fn first_given(&self) -> Option<&'static str> {
+        if self.vk_device != 0 {
+            Some("--vk-device")
+        } else if self.vk_icd.is_some() {
+            Some("--vk-icd")
+        } else if self.vk_timeout_ms != VK_TIMEOUT_MS {
+            Some("--vk-timeout-ms")
+        } else {
+            None
+        }
+    }
+
+    /// The `vulkan` target's device, ICD (as an absolute path, so that the commands and
+    /// records that carry it work from any folder) and time limit.
+    pub fn vulkan(&self) -> VulkanOptions {
+        VulkanOptions {
+            device: self.vk_device,
+            icd: self
+                .vk_icd
+                .as_ref()
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())),
+            dispatch_timeout: Duration::from_millis(self.vk_timeout_ms),
+            worker: None,
+        }
+    }
 }
 
 impl ConfigArgs {
@@ -68,51 +111,63 @@ impl ConfigArgs {
         })
     }
 
-    /// Oracle options with these plants and targets. When `vulkan` is among them its device
-    /// (`--vk-device`, `--vk-icd`) is opened first (and named once per process): without one
-    /// it is a usage error saying what to install. Without it, a `--vk-*` flag would have no
-    /// effect, which is an error too.
+    /// Oracle options with these plants and targets.
     pub fn oracle(&self) -> Result<OracleOptions, String> {
+        let opts = self.open()?;
+        self.driver_used(&opts)?;
+        Ok(opts)
+    }
+
+    /// A `--vk-*` flag typed for a command whose targets do not include `vulkan` would have no
+    /// effect: an error.
+    fn driver_used(&self, opts: &OracleOptions) -> Result<(), String> {
+        match self.driver.first_given() {
+            Some(flag) if !opts.targets.iter().any(|t| t == "vulkan") => Err(format!(
+                "{flag} sets up the vulkan target, which this command does not run: add \
+                 --target vulkan (or --target all with a Vulkan driver installed)"
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The oracle options; when `vulkan` is among the targets its device (`--vk-device`,
+    /// `--vk-icd`) is opened first (and named once per process): without one it is a usage
+    /// error saying what to install.
+    fn open(&self) -> Result<OracleOptions, String> {
         let opts = OracleOptions {
             targets: self.targets()?,
             plants: self.plants()?,
-            vulkan: self.vulkan(),
+            vulkan: self.driver.vulkan(),
             ..OracleOptions::default()
         };
         if opts.targets.iter().any(|t| t == "vulkan") {
             let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
             static NAMED: std::sync::Once = std::sync::Once::new();
             NAMED.call_once(|| eprintln!("vulkan: {}", info.describe()));
-        } else if let Some(flag) = self.vulkan_flag() {
-            return Err(format!(
-                "{flag} sets up the vulkan target, which this command does not run: \
-                 add --target vulkan (or --target all with a Vulkan driver installed)"
-            ));
         }
         Ok(opts)
     }
 
-    /// The first `--vk-*` flag given, if any.
-    fn vulkan_flag(&self) -> Option<&'static str> {
-        if self.vk_device != 0 {
-            Some("--vk-device")
-        } else if self.vk_icd.is_some() {
-            Some("--vk-icd")
-        } else if self.vk_timeout_ms != VK_TIMEOUT_MS {
-            Some("--vk-timeout-ms")
-        } else {
-            None
+    /// [`ConfigArgs::oracle`] for judging `file`: when it is a saved finding's input (its
+    /// folder holds `finding.json`) and the flags name no driver, on the device and ICD the
+    /// finding was found on.
+    pub fn oracle_for(&self, file: &Path) -> Result<OracleOptions, String> {
+        if self.driver.driver_given() {
+            return self.oracle();
         }
-    }
-
-    /// The `vulkan` target's device, ICD and time limit.
-    pub fn vulkan(&self) -> VulkanOptions {
-        VulkanOptions {
-            device: self.vk_device,
-            icd: self.vk_icd.clone(),
-            dispatch_timeout: Duration::from_millis(self.vk_timeout_ms),
-            worker: None,
+        let found = vulkan::options_of(&recorded_environment(file), &self.driver.vulkan());
+        let opts = ConfigArgs {
+            driver: DriverArgs {
+                vk_device: found.device,
+                vk_icd: found.icd,
+                ..self.driver.clone()
+            },
+            ..self.clone()
         }
+        .open()?;
+        // The flags as typed are checked, not the driver the finding recorded.
+        self.driver_used(&opts)?;
+        Ok(opts)
     }
 
     /// Checks every name and value the flags give, for commands that use only some of them.
@@ -131,14 +186,15 @@ impl ConfigArgs {
         }
         // The device and limits of the `vulkan` target, when it may run.
         if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
-            if self.vk_device != 0 {
-                s.push_str(&format!(" --vk-device {}", self.vk_device));
+            let d = &self.driver;
+            if d.vk_device != 0 {
+                s.push_str(&format!(" --vk-device {}", d.vk_device));
             }
-            if let Some(icd) = &self.vk_icd {
+            if let Some(icd) = &d.vulkan().icd {
                 s.push_str(&format!(" --vk-icd {}", icd.display()));
             }
-            if self.vk_timeout_ms != VK_TIMEOUT_MS {
-                s.push_str(&format!(" --vk-timeout-ms {}", self.vk_timeout_ms));
+            if d.vk_timeout_ms != VK_TIMEOUT_MS {
+                s.push_str(&format!(" --vk-timeout-ms {}", d.vk_timeout_ms));
             }
         }
         s.trim_start().to_string()
@@ -206,4 +262,15 @@ fn case_value(s: &str) -> Result<String, String> {
         std::process::exit(0);
     }
     Ok(s.to_string())
+}
+
+/// The `environment` a saved finding's `finding.json` (beside `file`) records; null when there
+/// is none.
+pub fn recorded_environment(file: &Path) -> serde_json::Value {
+    let record = file.parent().map(|d| d.join("finding.json"));
+    record
+        .and_then(|r| std::fs::read_to_string(r).ok())
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .map(|v| v["environment"].clone())
+        .unwrap_or_default()
 }

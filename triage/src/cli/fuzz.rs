@@ -249,6 +249,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         status_detail: a.reach,
         keep_per_signature: a.keep,
         repro_flags: flags.clone(),
+        environment: oracle_opts.environment(),
         start: p.start,
         earlier: p.earlier.clone(),
         worker,

@@ -15,9 +15,12 @@ pub struct TriageArgs {
     /// A `gpufuzz fuzz --out` folder.
     dir: PathBuf,
     /// Switch a planted bug on while re-judging (repeatable): the plants the fuzz run had
-    /// (each finding's target and configuration come from the folder).
+    /// (each finding's target, configuration and driver come from the folder; the `--vk-*`
+    /// flags below choose another driver for `vulkan` findings).
     #[arg(long = "plant", value_name = "NAME")]
     plants: Vec<String>,
+    #[command(flatten)]
+    driver: super::config::DriverArgs,
     /// Wall-clock limit per reduction, in seconds.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     time: u64,
@@ -48,6 +51,8 @@ pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
         plants,
         reducer: Reducer::default().time_limit(Duration::from_secs(a.time)),
         verbose: true,
+        vulkan: a.driver.vulkan(),
+        driver_given: a.driver.driver_given(),
     };
     let s = session::triage(&a.dir, &t)?;
     let bugs = a.dir.join("bugs");
