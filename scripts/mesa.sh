@@ -119,9 +119,9 @@ if [ ! -f "$shim" ]; then
 	cp "$build/src/intel/tools/libintel_noop_drm_shim.so" "$shim.tmp" && mv "$shim.tmp" "$shim"
 fi
 
-# 5. The release anv of the same version, unpacked by the backports script, which prints the
-#    ICD manifest's path on its last line.
-icd=$("$here/mesa-backports.sh" | tail -n 1)
+# 5. The release anv of the same version, unpacked by the backports script, which prints its
+#    ICD manifests' paths (lvp, intel, radeon), one a line.
+icd=$("$here/mesa-backports.sh" | grep '/intel\.json$' | head -n 1) || true
 [ -f "$icd" ] || die "scripts/mesa-backports.sh gave no ICD manifest (got '$icd')"
 grep -q libvulkan_intel "$icd" || die "$icd names no libvulkan_intel"
 
