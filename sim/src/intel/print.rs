@@ -23,7 +23,9 @@ impl Labels {
         let mut labels = Labels::default();
         for (offset, inst) in program {
             for jump in [inst.uip, inst.jip].into_iter().flatten() {
-                let target = (*offset as i64 + i64::from(jump)) as usize;
+                let Ok(target) = usize::try_from(*offset as i64 + i64::from(jump)) else {
+                    continue;
+                };
                 if !labels.0.contains(&target) {
                     labels.0.push(target);
                 }
@@ -427,7 +429,8 @@ fn three_src_src(out: &mut Out, s: &Src) {
 }
 
 fn label(out: &mut Out, labels: Option<&Labels>, offset: usize, jump: i32) {
-    if let Some(n) = labels.and_then(|l| l.at((offset as i64 + i64::from(jump)) as usize)) {
+    let target = usize::try_from(offset as i64 + i64::from(jump)).ok();
+    if let Some(n) = labels.zip(target).and_then(|(l, t)| l.at(t)) {
         out.s(&format!(" LABEL{n}"));
     }
 }

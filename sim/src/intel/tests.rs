@@ -121,3 +121,67 @@ fn the_end_of_thread_send_prints_eot_in_its_descriptor_word() {
     assert_eq!((s.sfid, s.desc), (7, Some(0x0200_0010)));
     assert!(i.to_string().contains("0x82000010"), "{i}");
 }
+
+#[test]
+fn a_three_source_instruction_reads_scalar_and_vector_regions() {
+    // `mad(8) g59<1>F g79.0<0,1,0>F g49<4,4,1>F g81.1<0,1,0>F { align16 1Q }` (native).
+    let i = decode(&hex("5b 01 60 00 00 00 1e 3b 01 f0 04 39 62 04 48 14")).unwrap();
+    assert!(i.is_3src() && i.align16 && !i.compacted);
+    let srcs: Vec<RegSrc> = i
+        .src
+        .iter()
+        .map(|s| match s {
+            Some(Src::Reg(r)) => *r,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        srcs.iter().map(|r| (r.nr, r.subreg)).collect::<Vec<_>>(),
+        [(79, 0), (49, 0), (81, 4)]
+    );
+    assert_eq!(srcs[0].region.vstride, Some(0));
+    assert_eq!(srcs[1].region.width, 4);
+    assert_eq!(i.dst.unwrap().nr, 59);
+    assert!(srcs.iter().all(|r| r.ty == Type::F));
+    // The compacted form of another mad: `mad(16) g89<1>F g37 g37 g35 { align16 1H compacted }`.
+    let c = decode(&hex("5b 92 05 20 00 28 95 46")).unwrap();
+    assert!(c.compacted && c.is_3src());
+    assert_eq!(c.exec_size, 16);
+    let nrs: Vec<u8> = c
+        .src
+        .iter()
+        .map(|s| match s {
+            Some(Src::Reg(r)) => r.nr,
+            _ => 0,
+        })
+        .collect();
+    assert_eq!((c.dst.unwrap().nr, nrs), (89, vec![37, 37, 35]));
+}
+
+#[test]
+fn jip_and_uip_are_byte_offsets_from_the_instruction() {
+    // `else(16) JIP: LABEL4 UIP: LABEL2 { align1 1H BranchCtrl }`.
+    let e = decode(&hex("24 00 80 10 20 0e 00 20 28 00 00 00 18 00 00 00")).unwrap();
+    assert_eq!((e.jip, e.uip), (Some(24), Some(40)));
+    assert!(e.acc_wr_or_branch);
+    // `while(16) JIP: LABEL5`: a backward jump, no UIP.
+    let w = decode(&hex("27 00 80 00 20 0e 00 20 00 00 00 08 30 ff ff ff")).unwrap();
+    assert_eq!((w.jip, w.uip), (Some(-208), None));
+    // Labels are numbered UIP first, then JIP, in program order, as brw numbers them.
+    let program = vec![(0, e.clone()), (16, w.clone())];
+    let labels = Labels::of(&program);
+    assert_eq!(labels.at(40), Some(0));
+    assert_eq!(labels.at(24), Some(1));
+    assert_eq!(labels.at(0), None);
+}
+
+#[test]
+fn bytes_that_are_no_gen9_instruction_are_refused_with_a_reason() {
+    // Opcode 127 does not exist; a truncated native instruction is too short.
+    let err = decode(&hex("7f 00 60 00 00 00 00 00 00 00 00 00 00 00 00 00")).unwrap_err();
+    assert!(err.contains("opcode 127"), "{err}");
+    let err = decode(&hex("01 00 60 00 4c 36 40 20")).unwrap_err();
+    assert!(err.contains("16"), "{err}");
+    let err = decode_program(&hex("01 4d 14 20 00 0a 00 00 01 00")).unwrap_err();
+    assert_eq!(err.offset, 8);
+}
