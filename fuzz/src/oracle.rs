@@ -265,7 +265,7 @@ impl CaseConfig {
         let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
         });
-        let r = &mut SplitMix64::for_input(hash, 0x616e_76);
+        let r = &mut SplitMix64::for_input(hash, 0x0061_6e76);
         self.anv_platform = crate::pipelines::anv::draw_platform(r.next_u64());
         self.anv_debug = AnvSwitches::draw(r.next_u64());
     }

@@ -77,10 +77,17 @@ fn regressions_and_test_programs_compile_on_skylake_and_dg2_and_decode_exactly()
         let dir = dir.to_str().unwrap();
         for platform in ["skl", "dg2"] {
             let v = stats(&[dir], &[&format!("anv_platform={platform}")], platform);
-            assert_eq!(real_failures(&v), Vec::<String>::new(), "{dir} on {platform}");
+            assert_eq!(
+                real_failures(&v),
+                Vec::<String>::new(),
+                "{dir} on {platform}"
+            );
             let programs = v["programs"].as_array().unwrap().len();
             let files = compiler::ir::text::ir_files(Path::new(dir)).unwrap().len();
-            assert_eq!(programs, files, "{dir} on {platform}: every program compiled");
+            assert_eq!(
+                programs, files,
+                "{dir} on {platform}: every program compiled"
+            );
             assert!(sum(&v, "instructions") > 0);
             if platform == "skl" {
                 assert_eq!(sum(&v, "decoded"), sum(&v, "instructions"), "{dir}");
@@ -119,10 +126,17 @@ fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
         .output()
         .expect("gpufuzz runs");
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(text.contains("INTEL_DEBUG=hex,nocompact"), "{text}");
     assert!(text.contains("while("), "{text}");
     assert!(text.contains("// Instruction Count:"), "{text}");
     assert!(text.contains("print as brw printed them"), "{text}");
-    assert!(!text.contains(" compacted };"), "nocompact left compacted code: {text}");
+    assert!(
+        !text.contains(" compacted };"),
+        "nocompact left compacted code: {text}"
+    );
 }

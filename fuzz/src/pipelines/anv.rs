@@ -100,7 +100,10 @@ impl FromStr for Platform {
             .find(|p| p.name() == s)
             .ok_or_else(|| {
                 let names: Vec<_> = Platform::ALL.iter().map(|p| p.name()).collect();
-                format!("unknown anv platform {s:?}; platforms: {}", names.join(", "))
+                format!(
+                    "unknown anv platform {s:?}; platforms: {}",
+                    names.join(", ")
+                )
             })
     }
 }
@@ -165,9 +168,9 @@ impl Switches {
     /// width switch one in two.
     pub fn draw(hash: u64) -> Switches {
         Switches {
-            spill_fs: hash % 3 == 0,
-            nocompact: (hash >> 8) % 4 == 0,
-            simd: if (hash >> 16) % 2 == 0 {
+            spill_fs: hash.is_multiple_of(3),
+            nocompact: (hash >> 8).is_multiple_of(4),
+            simd: if (hash >> 16).is_multiple_of(2) {
                 Simd::Default
             } else {
                 SIMD_NAMES[((hash >> 24) % 4) as usize].0
@@ -219,7 +222,7 @@ impl FromStr for Switches {
 /// Draws the platform from a hash: Skylake half the time (its code is decoded and checked),
 /// else one of the others.
 pub fn draw_platform(hash: u64) -> Platform {
-    if hash % 2 == 0 {
+    if hash.is_multiple_of(2) {
         Platform::Skl
     } else {
         Platform::ALL[1 + ((hash >> 4) % (Platform::ALL.len() as u64 - 1)) as usize]
@@ -397,7 +400,13 @@ pub fn compile(
     })
     .map_err(CompileError::Run)?;
     let (module, compiled) = done?;
-    Ok(capture(platform, switches, module, compiled, info.describe()))
+    Ok(capture(
+        platform,
+        switches,
+        module,
+        compiled,
+        info.describe(),
+    ))
 }
 
 /// Lines brw's validator adds to a listing (`brw_validate_instructions`: `ERROR: ...`).
@@ -493,7 +502,10 @@ fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Findi
     classified(
         "anv",
         kind,
-        format!("{e} [anv {platform}, INTEL_DEBUG={}]", switches.intel_debug()),
+        format!(
+            "{e} [anv {platform}, INTEL_DEBUG={}]",
+            switches.intel_debug()
+        ),
         class,
     )
 }
@@ -529,7 +541,10 @@ impl Capture {
                 return Some(classified(
                     "anv",
                     FindingKind::CompileError,
-                    format!("{}: no instructions with bytes in the GEN Assembly {at}", k.name),
+                    format!(
+                        "{}: no instructions with bytes in the GEN Assembly {at}",
+                        k.name
+                    ),
                     "no-listing".into(),
                 ));
             }
@@ -638,7 +653,10 @@ mod tests {
             assert_eq!(p.to_string().parse::<Platform>().unwrap(), p);
         }
         assert_eq!(
-            "spill_fs+nocompact+do32".parse::<Switches>().unwrap().intel_debug(),
+            "spill_fs+nocompact+do32"
+                .parse::<Switches>()
+                .unwrap()
+                .intel_debug(),
             "hex,spill_fs,nocompact,do32"
         );
         assert!("no8+no16".parse::<Switches>().is_err());

@@ -117,7 +117,10 @@ fn show_anv(case: &Case, optimised: &Program, asm: bool) -> Result<Shown, String
             });
         }
     };
-    out += &format!("// device: {}\n// pipeline {:?}\n", capture.device, capture.pipeline);
+    out += &format!(
+        "// device: {}\n// pipeline {:?}\n",
+        capture.device, capture.pipeline
+    );
     for k in &capture.kernels {
         out += &format!("// == {} (SIMD{})\n", k.name, k.simd);
         if asm {
@@ -126,7 +129,12 @@ fn show_anv(case: &Case, optimised: &Program, asm: bool) -> Result<Shown, String
             }
             for i in &k.listing.insts {
                 let hex: Vec<String> = i.bytes.iter().map(|b| format!("{b:02x}")).collect();
-                out += &format!("{:<48}{}\n", hex.join(" "), i.text.replace('\n', "\n                                                "));
+                out += &format!(
+                    "{:<48}{}\n",
+                    hex.join(" "),
+                    i.text
+                        .replace('\n', "\n                                                ")
+                );
             }
         }
         for (name, value) in &k.statistics {
