@@ -16,7 +16,7 @@
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
 //! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and one of
 //! `no8`/`no16`/`no32`/`do32` (SIMD widths). Each (platform, switches) pair is one worker
-//! process, since the driver reads them from its environment at start; a thread keeps a few.
+//! process, since the driver reads them from its environment at start; a thread keeps sixteen.
 //!
 //! anv caches pipelines in memory per device: the same SPIR-V twice in one worker is a cache
 //! hit, and brw does not run again. Generated programs differ, so the fuzz loop compiles every
@@ -283,7 +283,7 @@ pub fn environment() -> Result<Environment, String> {
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Workers a thread keeps (one per platform and switches).
-const WORKERS_PER_THREAD: usize = 6;
+const WORKERS_PER_THREAD: usize = 16;
 
 fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOptions, String> {
     let env = environment()?;
