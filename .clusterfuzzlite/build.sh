@@ -12,6 +12,6 @@ for target in diff diff_mutate text parse; do
     fi
 done
 # Programs of the in-process loop's size from the start (docs/overnight.md); a case file
-# written by the structure-aware mutator is about ten times its raw input.
+# written by the structure-aware mutator is some 20 times its raw input.
 printf '[libfuzzer]\nmax_len = 2048\nlen_control = 0\n' > "$OUT/diff.options"
 printf '[libfuzzer]\nmax_len = 65536\nlen_control = 0\n' > "$OUT/diff_mutate.options"

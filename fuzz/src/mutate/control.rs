@@ -80,7 +80,6 @@ pub fn wrap_in_loop(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
     let zero = edit::constant(func, pre, &[0]);
     let one = edit::constant(func, pre, &[1]);
     let limit = edit::constant(func, pre, &[passes]);
-    let phi_inst = func.insts.next_key();
     let count = edit::prepend_phi(
         func,
         header,
@@ -94,7 +93,8 @@ pub fn wrap_in_loop(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
     );
     let next = edit::alu(func, last, AluOp::Iadd, &[count, one]);
     let done = edit::alu(func, last, AluOp::Uge, &[next, limit]);
-    if let InstKind::Phi { sources } = &mut func.insts[phi_inst].kind {
+    let phi = func.def(count)?;
+    if let InstKind::Phi { sources } = &mut func.insts[phi].kind {
         sources.push(PhiSource {
             pred: latch,
             value: next,

@@ -139,7 +139,8 @@ pub fn prepend_phi(func: &mut Function, b: Block, kind: InstKind, ty: Type) -> V
     v.unwrap_or_else(Value::reserved_value)
 }
 
-/// Appends a component-wise ALU operation to `b`.
+/// Appends a component-wise ALU operation to `b`; its result type follows the operands as
+/// `Builder::alu_type`'s does (a builder only appends to the block it is building).
 pub fn alu(func: &mut Function, b: Block, op: AluOp, args: &[Value]) -> Value {
     let comps = func.ty(args[0]).comps();
     let ty = match op.dst() {

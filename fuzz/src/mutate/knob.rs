@@ -1,9 +1,12 @@
 //! Case-configuration mutations: one knob to another value the backends accept (or one
 //! middle-end pass toggled), and the cross-over of two cases' configurations.
 
+use super::edit;
+use crate::case_file::{Allowed, BOUNDED_KNOBS};
 use crate::oracle::CaseConfig;
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
+use arbitrary::Arbitrary;
 use compiler::passes::pipeline::PASSES;
 
 /// Sets one knob to a different value in its range, or toggles one middle-end pass.
@@ -16,8 +19,10 @@ pub fn change(config: &mut CaseConfig, rng: &mut SplitMix64) -> Option<()> {
         return Some(());
     };
     let before = config.knobs();
-    for _ in 0..8 {
-        let value = value_for(key, rng);
+    for _ in 0..16 {
+        let Some(value) = value_for(key, rng) else {
+            continue;
+        };
         let mut c = config.clone();
         if c.set(key, &value).is_ok() && c.check().is_ok() && c.knobs() != before {
             *config = c;
@@ -27,31 +32,36 @@ pub fn change(config: &mut CaseConfig, rng: &mut SplitMix64) -> Option<()> {
     None
 }
 
-/// A value for knob `key` as text: a switch flipped at random, a budget across its range, a
-/// heuristic among those the case randomiser draws.
-fn value_for(key: &str, rng: &mut SplitMix64) -> String {
-    let drawn = CaseConfig::drawn_values(key);
-    if let Some(v) = crate::mutate::edit::pick(&drawn, rng) {
-        return v.clone();
+/// A value for knob `key` as text: a bounded knob across its bound, a heuristic among the
+/// values the case randomiser draws, a switch flipped at random, any other knob as the case
+/// randomiser draws it (so a knob added later is mutated without a change here).
+fn value_for(key: &str, rng: &mut SplitMix64) -> Option<String> {
+    if let Some((_, allowed, _)) = BOUNDED_KNOBS.iter().find(|(k, ..)| *k == key) {
+        return Some(match *allowed {
+            Allowed::Range(lo, hi) => rng.range(lo.into(), hi.into()).to_string(),
+            Allowed::OneOf(values) => edit::pick(values, rng)?.to_string(),
+        });
     }
-    let d = CaseConfig::default();
-    match key {
-        "gen_grfs" => rng
-            .range(crate::case_file::MIN_GEN_GRFS.into(), d.gen_grfs.into())
-            .to_string(),
-        "a6xx_registers" => rng
-            .range(8, crate::case_file::MAX_A6XX_REGISTERS.into())
-            .to_string(),
-        "a6xx_predicates" => ["1", "4"][rng.range(0, 1) as usize].to_string(),
-        "vulkan_spirv_opt" => {
-            let mut bytes = [0u8; 16];
-            rng.fill(&mut bytes);
-            let mut u = arbitrary::Unstructured::new(&bytes);
-            SpirvOptPasses::draw(&mut u).unwrap_or_default().to_string()
-        }
-        // The switches.
-        _ => (rng.next_u64() & 1 == 1).to_string(),
+    if let Some(v) = edit::pick(&CaseConfig::drawn_values(key), rng) {
+        return Some(v.clone());
     }
+    let mut bytes = [0u8; 64];
+    rng.fill(&mut bytes);
+    let mut u = arbitrary::Unstructured::new(&bytes);
+    if key == "vulkan_spirv_opt" {
+        // Drawn by the decoder after the program, not by the case randomiser.
+        return Some(SpirvOptPasses::draw(&mut u).ok()?.to_string());
+    }
+    let default = CaseConfig::default()
+        .knobs()
+        .into_iter()
+        .find(|(k, _)| *k == key)?
+        .1;
+    if default == "true" || default == "false" {
+        return Some((rng.next_u64() & 1 == 1).to_string());
+    }
+    let drawn = CaseConfig::arbitrary(&mut u).ok()?;
+    Some(drawn.knobs().into_iter().find(|(k, _)| *k == key)?.1)
 }
 
 /// Each knob (and each pass toggle) from `a` or `b` at random.

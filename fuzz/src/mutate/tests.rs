@@ -3,6 +3,7 @@
 //! writes outputs of its own, compute what the parent computed in the parent's outputs.
 
 use super::*;
+use crate::oracle::CaseConfig;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::{CfNode, InstKind, Program};
 use std::path::Path;
@@ -223,12 +224,20 @@ fn duplicate_texture_adds_a_second_message() {
 #[test]
 fn knob_changes_one_knob_or_one_pass() {
     let case = regression("if_else_merge_phis.ir");
-    for s in 0..20 {
+    let mut changed = std::collections::BTreeSet::new();
+    for s in 0..400 {
         let m = apply(&case, Kind::Knob, &mut SplitMix64::for_input(s, 0)).unwrap();
         assert_eq!(m.program, case.program);
         let knobs = m.config.non_default().len() + m.config.disabled_pass_names().len();
         assert_eq!(knobs, 1, "{:?}", m.config.non_default());
+        for kv in m.config.non_default() {
+            changed.insert(kv.split('=').next().unwrap_or_default().to_string());
+        }
     }
+    // Every knob is reached, a knob added later included.
+    let all: std::collections::BTreeSet<String> =
+        CaseConfig::KNOBS.iter().map(|k| k.to_string()).collect();
+    assert_eq!(changed, all);
 }
 
 #[test]

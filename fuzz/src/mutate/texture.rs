@@ -5,7 +5,8 @@
 
 use super::edit;
 use crate::rng::SplitMix64;
-use compiler::ir::{AluOp, InstKind, Program, TexDim, Type};
+use compiler::ir::{AluOp, InstKind, Program, TexDim, Type, Value};
+use cranelift_entity::packed_option::ReservedValue;
 
 /// Copies a placed `tex`/`txf` with moved coordinates and observes the copy's texel.
 pub fn duplicate(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
@@ -13,14 +14,12 @@ pub fn duplicate(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
     let sends: Vec<_> = func
         .insts_in_order()
         .into_iter()
-        .enumerate()
-        .filter(|(_, (_, i))| {
+        .filter(|(_, i)| {
             matches!(
                 func.insts[*i].kind,
                 InstKind::Tex { .. } | InstKind::Txf { .. }
             )
         })
-        .map(|(_, bi)| bi)
         .collect();
     let &(b, inst) = edit::pick(&sends, rng)?;
     let mut kind = func.insts[inst].kind.clone();
@@ -51,9 +50,7 @@ pub fn duplicate(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
     bits[..step.len()].copy_from_slice(&step);
     let c = edit::insert(func, b, at, InstKind::Const { bits }, Type::vec32(comps))?;
     let op = if float { AluOp::Fadd } else { AluOp::Iadd };
-    let mut args = [c; 3];
-    args[0] = *coord;
-    args[2] = cranelift_entity::packed_option::ReservedValue::reserved_value();
+    let args = [*coord, c, Value::reserved_value()];
     let moved = edit::insert(
         func,
         b,
