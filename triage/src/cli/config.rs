@@ -9,7 +9,7 @@ use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
-use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use fuzz::pipelines::vulkan::VulkanOptions;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -87,9 +87,10 @@ impl ConfigArgs {
             vulkan: self.vulkan(),
             ..OracleOptions::default()
         };
-        if opts.targets.iter().any(|t| t == "vulkan") {
-            let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
-            eprintln!("vulkan: {}", info.describe());
+        for t in opts.targets.iter().filter_map(|t| pipelines::by_name(t)) {
+            if let Some(line) = t.prepare(&opts)? {
+                eprintln!("{line}");
+            }
         }
         Ok(opts)
     }
