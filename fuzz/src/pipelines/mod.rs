@@ -13,6 +13,8 @@ pub mod middle;
 pub mod shown;
 pub mod spirv_opt;
 pub mod steps;
+#[cfg(test)]
+mod toy;
 pub mod vulkan;
 pub mod work;
 
@@ -171,6 +173,8 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         },
         &a6xx::A6xx,
         &vulkan::Vulkan,
+        #[cfg(test)]
+        &toy::Reversed,
     ]
 }
 
