@@ -12,7 +12,7 @@ mod stats;
 
 use super::shown::format_results;
 use super::{class_of, classified, work, Pipeline, Shown};
-use super::{Budget, CheckedStep, OptionalStep, Step};
+use super::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 use crate::case_file::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
@@ -296,6 +296,25 @@ impl Pipeline for A6xx {
             on: |c| c.a6xx_opt_predicates,
             switch_off: |c| c.a6xx_opt_predicates = false,
         }]
+    }
+
+    /// Issue 17's goals: predicate reloads run in a fifth of the cases, and reloads of
+    /// several predicates inside one loop (where a wrong reload shows) in some.
+    fn reach_goals(&self) -> &'static [ReachGoal] {
+        &[
+            ReachGoal {
+                count: ReachCount::PredReload,
+                name: "predicate reload executed",
+                goal: 0.20,
+                status: Some("pred reload ran"),
+            },
+            ReachGoal {
+                count: ReachCount::LoopPredReloads,
+                name: ">=3 predicates reloaded in one loop",
+                goal: 0.05,
+                status: Some("3-in-loop"),
+            },
+        ]
     }
 
     fn measurements(&self) -> Option<&'static [&'static str]> {

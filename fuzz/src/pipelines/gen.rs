@@ -11,7 +11,7 @@ mod stats;
 
 use super::shown::format_results;
 use super::{class_of, classified, work, Pipeline, Shown};
-use super::{Budget, CheckedStep, OptionalStep, Step};
+use super::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 use crate::case_file::{MAX_GEN_GRFS, MIN_GEN_GRFS};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, CaseConfig, Coverage, OracleOptions};
@@ -365,6 +365,16 @@ impl Pipeline for Gen {
                 Some("CompressedOverlap" | "ResponseOverlap")
             ) | (FindingKind::CompileError, Some("NoRegisterToSpill"))
         )
+    }
+
+    /// Issue 17's goal: spill code runs, not just compiles, in a large share of cases.
+    fn reach_goals(&self) -> &'static [ReachGoal] {
+        &[ReachGoal {
+            count: ReachCount::SpillAndFill,
+            name: "spill+fill executed",
+            goal: 0.40,
+            status: None,
+        }]
     }
 
     fn measurements(&self) -> Option<&'static [&'static str]> {

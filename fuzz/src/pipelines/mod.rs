@@ -23,7 +23,7 @@ use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
 pub use shown::Shown;
 use sim::dispatch::Results;
-pub use steps::{Budget, CheckedStep, OptionalStep, Step};
+pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 
 /// One target: a way of compiling and running a program, and everything gpufuzz knows about it.
 pub trait Pipeline: Sync {
@@ -145,6 +145,12 @@ pub trait Pipeline: Sync {
     fn switch_first(&self, f: &Finding) -> bool {
         let _ = f;
         false
+    }
+
+    /// The shares of its cases that should reach into its allocators' code, with their goals
+    /// (the fuzz summary and `gpufuzz stats --reach` print them).
+    fn reach_goals(&self) -> &'static [ReachGoal] {
+        &[]
     }
 
     /// The shader-db style counters `gpufuzz stats` records for it, in report order; `None`:

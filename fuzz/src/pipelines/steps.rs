@@ -1,6 +1,7 @@
-//! What a target declares for triage: its backend steps (for bisection to blame), its optional
-//! steps (blamed by switching them off) and its register budgets (lowered by the reducer). The
-//! target's file holds the tables; bisection and the reducer read them and know no target.
+//! What a target declares for the rest of gpufuzz: its backend steps (for bisection to
+//! blame), its optional steps (blamed by switching them off), its register budgets (lowered by
+//! the reducer) and its reach goals (the fuzz summary's shares). The target's file holds the
+//! tables; bisection, the reducer and the summary read them and know no target.
 
 use crate::oracle::CaseConfig;
 
@@ -61,4 +62,28 @@ impl Budget {
     pub fn under_sure_floor(&self, config: &CaseConfig) -> bool {
         (self.get)(config) < (self.sure_floor)(config)
     }
+}
+
+/// What a reach share counts in the cases a target ran (`crate::reach`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReachCount {
+    /// At least one spill store and one fill executed.
+    SpillAndFill,
+    /// A predicate reload executed.
+    PredReload,
+    /// Reloads of three or more distinct predicates executed inside one loop.
+    LoopPredReloads,
+}
+
+/// A share of a target's cases that should reach into its allocators' code, with its goal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReachGoal {
+    /// What is counted.
+    pub count: ReachCount,
+    /// The share's name after the target's (`spill+fill executed`).
+    pub name: &'static str,
+    /// The goal, a fraction of the cases the target ran.
+    pub goal: f64,
+    /// Its label on the fuzz status line, if it has one (`pred reload ran`).
+    pub status: Option<&'static str>,
 }
