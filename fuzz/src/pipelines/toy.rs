@@ -156,7 +156,7 @@ mod tests {
             _ => None,
         });
         let f = planted.expect("the swap problem shows within 200 inputs");
-        assert!(f.target == "middle-reversed" || f.target == "middle", "{f}");
+        assert_eq!(f.target, "middle-reversed", "{f}");
     }
 
     #[test]
