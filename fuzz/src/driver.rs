@@ -49,6 +49,8 @@ pub struct FuzzOptions {
     pub keep_per_signature: usize,
     /// Extra `gpufuzz` flags a reproduce command needs (e.g. `--plant NAME`).
     pub repro_flags: String,
+    /// What the targets run on (`Pipeline::environment`), saved with every finding.
+    pub environment: std::collections::BTreeMap<String, String>,
     /// Stop at the first finding.
     pub stop_on_finding: bool,
     /// Index of the first input (a resumed run starts where the killed one stopped).
@@ -72,6 +74,7 @@ impl Default for FuzzOptions {
             status_every: Some(Duration::from_secs(3)),
             keep_per_signature: 3,
             repro_flags: String::new(),
+            environment: Default::default(),
             stop_on_finding: false,
             start: 0,
             earlier: FuzzStats::default(),
@@ -499,7 +502,13 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
         *n == 1
     };
     let Some(out) = &opts.out else { return };
-    match store::save_finding(out, f, input, program, &opts.repro_flags, opts.seed, index) {
+    let provenance = store::Provenance {
+        flags: &opts.repro_flags,
+        environment: &opts.environment,
+        seed: opts.seed,
+    };
+    let saved = store::save_finding(out, f, input, program, &provenance, index);
+    match saved {
         Ok(dir) => {
             if first && opts.status_every.is_some() {
                 eprintln!(

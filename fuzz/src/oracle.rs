@@ -383,6 +383,16 @@ impl Default for OracleOptions {
 }
 
 impl OracleOptions {
+    /// What every target these options run is run on (`Pipeline::environment`), for the
+    /// records of findings.
+    pub fn environment(&self) -> std::collections::BTreeMap<String, String> {
+        crate::pipelines::all()
+            .iter()
+            .filter(|p| self.runs(**p))
+            .flat_map(|p| p.environment(self))
+            .collect()
+    }
+
     /// Whether `pipeline` is judged under these options.
     pub fn runs(&self, pipeline: &dyn crate::pipelines::Pipeline) -> bool {
         if self.targets.is_empty() {

@@ -5,6 +5,7 @@
 
 use crate::finding::Finding;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,9 @@ pub struct FindingRecord<'a> {
     pub input_index: u64,
     /// The shell command that reproduces it.
     pub reproduce: String,
+    /// What the finding's target ran on (e.g. the Vulkan device, driver and ICD), from
+    /// `Pipeline::environment`: triage and repro re-judge it there.
+    pub environment: &'a BTreeMap<String, String>,
 }
 
 /// The command that re-runs a saved finding.
@@ -34,14 +38,23 @@ pub fn repro_command(dir: &Path, flags: &str) -> String {
     cmd
 }
 
+/// What every finding of one run shares in its record.
+pub struct Provenance<'a> {
+    /// The extra `gpufuzz` flags its reproduce command needs.
+    pub flags: &'a str,
+    /// What the targets ran on.
+    pub environment: &'a BTreeMap<String, String>,
+    /// The run's seed.
+    pub seed: u64,
+}
+
 /// Writes a finding's folder atomically and returns its path.
 pub fn save_finding(
     out: &Path,
     f: &Finding,
     input: &[u8],
     program: Option<&str>,
-    flags: &str,
-    seed: u64,
+    run: &Provenance,
     index: u64,
 ) -> io::Result<PathBuf> {
     let root = out.join("findings");
@@ -61,9 +74,10 @@ pub fn save_finding(
     let record = FindingRecord {
         finding: f,
         signature: f.signature(),
-        seed,
+        seed: run.seed,
         input_index: index,
-        reproduce: repro_command(&dir, flags),
+        reproduce: repro_command(&dir, run.flags),
+        environment: run.environment,
     };
     let json = serde_json::to_string_pretty(&record).map_err(io::Error::other)?;
     write_file(&tmp.join("finding.json"), json.as_bytes())?;

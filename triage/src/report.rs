@@ -133,6 +133,49 @@ pub struct BugReport {
     pub program: String,
     /// The target's code, annotated, when the pipeline exposes it.
     pub disassembly: Option<String>,
+    /// Repro files that need no gpufuzz (a `vulkan` bug's `.vk_shader_test`, `.amber`,
+    /// `.spvasm`), beside the report, with the vkrunner script's text; or why there are none.
+    #[serde(default)]
+    pub standalone: Option<StandaloneFiles>,
+}
+
+/// A report's standalone repro files (see `fuzz::pipelines::vulkan::standalone`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct StandaloneFiles {
+    /// The files written, as given (relative to where triage ran).
+    pub files: Vec<PathBuf>,
+    /// The vkrunner script, shown in the report.
+    pub vk_shader_test: String,
+    /// The spirv-opt command, for a case with a pass list.
+    pub spirv_opt: Option<String>,
+    /// Why no files could be written (e.g. a program with textures).
+    pub refused: Option<String>,
+}
+
+/// Writes `case`'s standalone repro files as `bugs/<id>.*` when `target` is `vulkan`.
+pub fn standalone(
+    bugs: &Path,
+    id: &str,
+    case: &Case,
+    opts: &OracleOptions,
+    target: &str,
+) -> Option<StandaloneFiles> {
+    if target != "vulkan" {
+        return None;
+    }
+    let made = fuzz::pipelines::vulkan::standalone::of_case(case, opts).and_then(|s| {
+        let files = s.write(bugs, id).map_err(|e| e.to_string())?;
+        Ok(StandaloneFiles {
+            files,
+            vk_shader_test: s.vk_shader_test,
+            spirv_opt: s.spirv_opt.map(|o| o.command),
+            refused: None,
+        })
+    });
+    Some(made.unwrap_or_else(|why| StandaloneFiles {
+        refused: Some(why),
+        ..StandaloneFiles::default()
+    }))
 }
 
 /// The issue title: `[target] kind after pass: detail`.
@@ -318,6 +361,28 @@ pub fn markdown(r: &BugReport) -> String {
             );
         }
         s.push('\n');
+    }
+    if let Some(st) = &r.standalone {
+        let _ = writeln!(s, "## Standalone repro (no gpufuzz needed)\n");
+        match &st.refused {
+            Some(why) => {
+                let _ = writeln!(s, "None: {why}.\n");
+            }
+            None => {
+                for f in &st.files {
+                    let _ = writeln!(s, "- `{}`", f.display());
+                }
+                if let Some(cmd) = &st.spirv_opt {
+                    let _ = writeln!(s, "- the spirv-opt step: `{cmd}`");
+                }
+                let _ = writeln!(
+                    s,
+                    "\nRun with `vkrunner FILE.vk_shader_test` or `amber FILE.amber`; the probes \
+                     hold the reference interpreter's values.\n\n```\n{}```\n",
+                    st.vk_shader_test
+                );
+            }
+        }
     }
     let _ = writeln!(s, "## Minimized program\n\n```\n{}```\n", r.program);
     let _ = writeln!(s, "## Target code\n");

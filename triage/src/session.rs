@@ -14,6 +14,7 @@ use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::{self, Case, OracleOptions};
+use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -174,6 +175,7 @@ pub fn build_report(
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
         program: fuzz::case_file::print_case(case),
         disassembly,
+        standalone: report::standalone(bugs, id, case, opts, &r.signature.target),
     };
     report::with_bisection(&mut rep, &r.bisection);
     rep
@@ -208,6 +210,11 @@ pub struct TriageOptions {
     pub reducer: Reducer,
     /// Print a line per finding.
     pub verbose: bool,
+    /// The `vulkan` target's time limit, and its device and ICD when `driver_given`.
+    pub vulkan: VulkanOptions,
+    /// Judge `vulkan` findings on `vulkan`'s device and ICD (the command line named one)
+    /// rather than on the one each finding records it was found on.
+    pub driver_given: bool,
 }
 
 /// What a triage did.
@@ -327,16 +334,30 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
     if targets.is_empty() && fuzz::pipelines::all().iter().any(|p| p.name() == target) {
         targets.push(target.to_string());
     }
+    // Where the finding was found, unless the command line names a driver.
+    let environment = &record["environment"];
     let opts = OracleOptions {
         plants,
         targets,
+        vulkan: if t.driver_given {
+            t.vulkan.clone()
+        } else {
+            vulkan::options_of(environment, &t.vulkan)
+        },
         ..OracleOptions::default()
     };
     let case = oracle::decode(&bytes).ok_or("the input decodes to no program")?;
     if target == fuzz::worker::PROCESS {
         return Ok((opts, unreduced(case, &record)?));
     }
-    Ok((opts.clone(), reduce_case(case, &opts, &t.reducer)?))
+    let reduced = reduce_case(case, &opts, &t.reducer).map_err(|e| {
+        // A driver that cannot show the bug says so by name.
+        match (target == "vulkan").then(|| vulkan::elsewhere(environment, &opts.vulkan)) {
+            Some(Some(why)) => format!("{e}: {why}"),
+            _ => e,
+        }
+    })?;
+    Ok((opts, reduced))
 }
 
 /// A hang or crash of a worker process, filed as found: re-running it in this process would

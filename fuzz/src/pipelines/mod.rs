@@ -69,6 +69,13 @@ pub trait Pipeline: Sync {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;
 
+    /// What this pipeline runs on under `opts`, as `(key, value)` pairs recorded with every
+    /// finding (`finding.json`'s `environment`), so that triage and repro can re-judge it
+    /// where it was found and name both places when it does not reproduce. Default: nothing.
+    fn environment(&self, _opts: &OracleOptions) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Why this pipeline cannot judge `case` at all (a known limit of the target, not a
     /// bug), if so; the oracle counts the skip in the run's statistics. Default: never.
     fn skip(&self, _case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {

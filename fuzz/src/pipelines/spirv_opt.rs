@@ -62,6 +62,17 @@ impl SpirvOptPasses {
         Ok(SpirvOptPasses(passes))
     }
 
+    /// `spirv-opt`'s arguments before the files: the environment, then the passes in order.
+    pub fn arguments(&self) -> Vec<String> {
+        let passes = self.0.iter().map(|p| match *p {
+            "O" => "-O".to_string(),
+            p => format!("--{p}"),
+        });
+        std::iter::once("--target-env=vulkan1.1".to_string())
+            .chain(passes)
+            .collect()
+    }
+
     /// Whether the stage is off.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -109,16 +120,8 @@ pub fn installed() -> bool {
 /// `words` through `spirv-opt --target-env=vulkan1.1` with `passes`; the error holds what it
 /// printed.
 pub fn optimise(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, String> {
-    let mut cmd = Command::new("spirv-opt");
-    cmd.arg("--target-env=vulkan1.1");
-    for p in &passes.0 {
-        cmd.arg(if *p == "O" {
-            "-O".to_string()
-        } else {
-            format!("--{p}")
-        });
-    }
-    let mut child = cmd
+    let mut child = Command::new("spirv-opt")
+        .args(passes.arguments())
         .args(["-", "-o", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -11,9 +11,13 @@
 //! With the case knob `vulkan_spirv_opt` (drawn for one case in four), SPIRV-Tools'
 //! `spirv-opt` runs between emitter and driver (see [`super::spirv_opt`]).
 //!
-//! Known limits of a driver are skips, not findings: lavapipe stops a shader after 65535 loop
+//! Known driver bugs are rules over the program and its difference ([`known`]), each its own
+//! bucket. Known limits of a driver are skips, not findings: lavapipe stops a shader after 65535 loop
 //! iterations in total (gallivm's loop limiter), so a case whose interpreter run passes
 //! through loop bodies that often is not judged there.
+
+pub mod known;
+pub mod standalone;
 
 use super::shown::format_results;
 use super::spirv_opt::{self, SpirvOptPasses};
@@ -41,6 +45,35 @@ pub const RETRY_FACTOR: u32 = 3;
 
 /// The `vulkan` target.
 pub struct Vulkan;
+
+/// `finding.json` environment keys: the device index, the ICD manifest (when not the loader's
+/// default) and the device and driver as [`DeviceInfo::describe`] names them.
+pub const ENV_DEVICE: &str = "vulkan_device";
+/// See [`ENV_DEVICE`].
+pub const ENV_ICD: &str = "vulkan_icd";
+/// See [`ENV_DEVICE`].
+pub const ENV_DRIVER: &str = "vulkan_driver";
+
+/// The options a finding recorded with `environment` was found under: its device and ICD,
+/// the rest from `base`.
+pub fn options_of(environment: &serde_json::Value, base: &VulkanOptions) -> VulkanOptions {
+    let get = |k: &str| environment.get(k).and_then(|v| v.as_str());
+    VulkanOptions {
+        device: get(ENV_DEVICE)
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(base.device),
+        icd: get(ENV_ICD).map(PathBuf::from).or_else(|| base.icd.clone()),
+        ..base.clone()
+    }
+}
+
+/// Why a finding recorded with `environment` may not show on the device of `opts`: "not
+/// reproduced on <this driver>; found on <that driver>", or `None` when both are the same.
+pub fn elsewhere(environment: &serde_json::Value, opts: &VulkanOptions) -> Option<String> {
+    let found = environment.get(ENV_DRIVER)?.as_str()?;
+    let here = device(opts).ok()?.describe();
+    (here != found).then(|| format!("not reproduced on {here}; found on {found}"))
+}
 
 /// Where and how the `vulkan` target runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,23 +258,26 @@ fn bindings(interface: &Interface) -> Vec<Binding> {
         .collect()
 }
 
-/// Whether the device is lavapipe from Mesa 22, whose OpSMod keeps the dividend's sign
-/// (gallivm lowers NIR `imod` like `irem`; see `vulkan/tests/runner.rs`).
-pub fn lavapipe_smod_bug(info: &DeviceInfo) -> bool {
-    info.driver_name == "llvmpipe" && info.driver_info.starts_with("Mesa 22.")
-}
-
-/// Whether `program` has an `imod` (emitted as OpSMod).
-fn uses_imod(program: &Program) -> bool {
-    program.func.insts.values().any(|i| {
-        matches!(
-            i.kind,
-            compiler::ir::InstKind::Alu {
-                op: compiler::ir::AluOp::Imod,
-                ..
-            }
-        )
-    })
+/// Whether two findings (of the same case on two drivers) show the same bug: the same known
+/// bug ([`known`]), or the same kind with the same first compared word wrong in the same way,
+/// or, for findings without a difference (a crash, a timeout, a refused pipeline), the same
+/// kind and class. Driver names and versions play no part.
+pub fn same_bug(a: &Finding, b: &Finding) -> bool {
+    let known = |f: &Finding| {
+        f.class
+            .as_deref()
+            .and_then(|c| c.split(' ').find_map(known::by_class))
+            .map(|k| k.class)
+    };
+    if known(a).is_some() || known(b).is_some() {
+        return known(a) == known(b);
+    }
+    a.kind == b.kind
+        && match (&a.difference, &b.difference) {
+            (Some(x), Some(y)) => x == y,
+            (None, None) => a.class == b.class,
+            _ => false,
+        }
 }
 
 /// `detail` with the device named, for every finding of this target.
@@ -299,6 +335,18 @@ impl Pipeline for Vulkan {
     fn prepare(&self, opts: &OracleOptions) -> Result<Option<String>, String> {
         let info = device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
         Ok(Some(format!("vulkan: {}", info.describe())))
+    }
+
+    fn environment(&self, opts: &OracleOptions) -> Vec<(String, String)> {
+        let v = &opts.vulkan;
+        let mut env = vec![(ENV_DEVICE.to_string(), v.device.to_string())];
+        if let Some(icd) = &v.icd {
+            env.push((ENV_ICD.into(), icd.display().to_string()));
+        }
+        if let Ok(info) = device(v) {
+            env.push((ENV_DRIVER.into(), info.describe()));
+        }
+        env
     }
 
     fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {
@@ -369,8 +417,8 @@ impl Pipeline for Vulkan {
             f.detail += &format!(" (spirv-opt {})", case.config.vulkan_spirv_opt);
         }
         // A known driver bug gets its own bucket, so that it does not hide new ones.
-        if lavapipe_smod_bug(&info) && uses_imod(program) {
-            class.push("known-lavapipe-smod");
+        if let Some(bug) = known::explaining(program, actual, &inexact) {
+            class.push(bug.class);
         }
         f.class = (!class.is_empty()).then(|| class.join(" "));
         Some(f)

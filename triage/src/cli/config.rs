@@ -9,8 +9,8 @@ use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
-use fuzz::pipelines::vulkan::VulkanOptions;
-use std::path::PathBuf;
+use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -95,11 +95,37 @@ impl ConfigArgs {
         Ok(opts)
     }
 
-    /// The `vulkan` target's device, ICD and time limit.
+    /// [`ConfigArgs::oracle`] for judging `file`: when it is a saved finding's input (its
+    /// folder holds `finding.json`) and the flags name no driver, on the device and ICD the
+    /// finding was found on.
+    pub fn oracle_for(&self, file: &Path) -> Result<OracleOptions, String> {
+        if self.driver_given() {
+            return self.oracle();
+        }
+        let found = vulkan::options_of(&recorded_environment(file), &self.vulkan());
+        ConfigArgs {
+            vk_device: found.device,
+            vk_icd: found.icd,
+            ..self.clone()
+        }
+        .oracle()
+    }
+
+    /// Whether `--vk-device` or `--vk-icd` names a driver (rather than the loader's default,
+    /// or for triage the one each finding was found on).
+    pub fn driver_given(&self) -> bool {
+        self.vk_icd.is_some() || self.vk_device != 0
+    }
+
+    /// The `vulkan` target's device, ICD (as an absolute path, so that the commands and
+    /// records that carry it work from any folder) and time limit.
     pub fn vulkan(&self) -> VulkanOptions {
         VulkanOptions {
             device: self.vk_device,
-            icd: self.vk_icd.clone(),
+            icd: self
+                .vk_icd
+                .as_ref()
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())),
             dispatch_timeout: Duration::from_millis(self.vk_timeout_ms),
             worker: None,
         }
@@ -150,7 +176,7 @@ impl ConfigArgs {
             if self.vk_device != 0 {
                 s.push_str(&format!(" --vk-device {}", self.vk_device));
             }
-            if let Some(icd) = &self.vk_icd {
+            if let Some(icd) = &self.vulkan().icd {
                 s.push_str(&format!(" --vk-icd {}", icd.display()));
             }
             if self.vk_timeout_ms != 2000 {
@@ -159,4 +185,15 @@ impl ConfigArgs {
         }
         s.trim_start().to_string()
     }
+}
+
+/// The `environment` a saved finding's `finding.json` (beside `file`) records; null when there
+/// is none.
+pub fn recorded_environment(file: &Path) -> serde_json::Value {
+    let record = file.parent().map(|d| d.join("finding.json"));
+    record
+        .and_then(|r| std::fs::read_to_string(r).ok())
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .map(|v| v["environment"].clone())
+        .unwrap_or_default()
 }

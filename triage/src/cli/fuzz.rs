@@ -178,6 +178,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         status_every: (a.status > 0).then(|| Duration::from_secs(a.status)),
         keep_per_signature: a.keep,
         repro_flags: flags.clone(),
+        environment: oracle_opts.environment(),
         start: p.start,
         earlier: p.earlier,
         worker,

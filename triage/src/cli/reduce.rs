@@ -31,7 +31,7 @@ pub struct ReduceArgs {
 }
 
 pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
-    let opts = a.config.oracle()?;
+    let opts = a.config.oracle_for(&a.file)?;
     let case = input::load(&a.file, a.raw, &a.config)?.ok_or("the input decodes to no program")?;
     let reducer = Reducer {
         log_attempts: a.log,

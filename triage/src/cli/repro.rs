@@ -46,7 +46,7 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
     if !a.guarded && a.deadline_secs > 0 {
         return judge_in_child(Duration::from_secs(a.deadline_secs));
     }
-    let opts = a.config.oracle()?;
+    let opts = a.config.oracle_for(&a.file)?;
     let case = input::load(&a.file, a.raw, &a.config)?;
     let Some(case) = case else {
         println!("rejected: {:?}", Rejection::NoProgram);
@@ -58,7 +58,14 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
     }
     match judgement.verdict {
         Verdict::Pass => {
-            println!("pass");
+            // A driver that cannot show a saved finding says so by name.
+            let environment = super::config::recorded_environment(&a.file);
+            match fuzz::pipelines::vulkan::elsewhere(&environment, &opts.vulkan) {
+                Some(why) if opts.targets.iter().any(|t| t == "vulkan") => {
+                    println!("pass: {why}")
+                }
+                _ => println!("pass"),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Rejected(r) => {
@@ -93,7 +100,9 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
     }
 }
 
-/// `still in DRIVER` / `gone in DRIVER` for `case` judged on the driver of ICD `icd`.
+/// `still in DRIVER` / `gone in DRIVER` / `changed in DRIVER` for `case` judged on the driver
+/// of ICD `icd`: the same bug is the same known bug or the same word wrong the same way, whatever
+/// the driver's name.
 fn on_other_icd(
     case: &fuzz::oracle::Case,
     opts: &fuzz::oracle::OracleOptions,
@@ -107,7 +116,9 @@ fn on_other_icd(
         Err(e) => return format!("{}: cannot open: {e}", icd.display()),
     };
     match oracle::judge(case, &other).verdict {
-        Verdict::Finding(g) if g.signature() == f.signature() => format!("still in {driver}"),
+        Verdict::Finding(g) if fuzz::pipelines::vulkan::same_bug(f, &g) => {
+            format!("still in {driver}")
+        }
         Verdict::Finding(g) => format!("changed in {driver}: {g}"),
         Verdict::Pass => format!("gone in {driver}"),
         Verdict::Rejected(r) => format!("rejected in {driver}: {r:?}"),

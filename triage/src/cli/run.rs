@@ -1,6 +1,7 @@
 //! `gpufuzz run FILE.ir`: interpret a program and print every invocation's outputs; with
 //! `--target T`, compile it for that target and run it on the simulator instead.
 
+use super::config::ConfigArgs;
 use super::input;
 use clap::Args;
 use compiler::interp::{self, InterpError, RunOptions};
@@ -26,7 +27,9 @@ pub struct RunArgs {
     #[arg(long)]
     print_after_all: bool,
     /// With `--target`: what to print besides outputs and statistics (`asm`: the disassembly;
-    /// `spirv`, the same: the `vulkan` target's disassembly is SPIR-V).
+    /// `spirv`, the same: the `vulkan` target's disassembly is SPIR-V). With `--target vulkan`
+    /// also `vk_shader_test`, `amber` or `spvasm`: print only that standalone repro (vkrunner
+    /// script, Amber script, SPIR-V assembly), probes holding the interpreter's values.
     #[arg(long, value_name = "WHAT")]
     emit: Option<String>,
     /// Planted bugs for `--print-after-all` (and the pass toggles).
@@ -52,10 +55,19 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         print_after_all(&program, pass_config, &disabled)?;
     }
     if !a.config.targets.is_empty() {
+        if let Some(format) = a.emit.as_deref().filter(|f| STANDALONE.contains(f)) {
+            let case = Case { config, program };
+            return print_standalone(&case, &a.config, format);
+        }
         let asm = match a.emit.as_deref() {
             None => false,
             Some("asm" | "spirv") => true,
-            Some(other) => return Err(format!("--emit {other}: expected asm or spirv")),
+            Some(other) => {
+                return Err(format!(
+                    "--emit {other}: expected asm, spirv or (with --target vulkan) {}",
+                    STANDALONE.join(", ")
+                ))
+            }
         };
         let case = Case { config, program };
         let opts = a.config.oracle()?;
@@ -91,6 +103,30 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         format!("{}: {e}{hint}", a.file.display())
     })?;
     print!("{}", format_results(&program.dispatch, &results));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `--emit` values that print a `vulkan` standalone repro.
+const STANDALONE: [&str; 3] = ["vk_shader_test", "amber", "spvasm"];
+
+/// Prints `case`'s standalone repro in `format` (one of [`STANDALONE`]); only the `vulkan`
+/// target has one.
+fn print_standalone(case: &Case, config: &ConfigArgs, format: &str) -> Result<ExitCode, String> {
+    if config.targets != ["vulkan"] {
+        return Err(format!(
+            "--emit {format} needs --target vulkan (and no other target)"
+        ));
+    }
+    let opts = config.oracle()?;
+    let s = fuzz::pipelines::vulkan::standalone::of_case(case, &opts)?;
+    print!(
+        "{}",
+        match format {
+            "vk_shader_test" => &s.vk_shader_test,
+            "amber" => &s.amber,
+            _ => &s.spvasm,
+        }
+    );
     Ok(ExitCode::SUCCESS)
 }
 

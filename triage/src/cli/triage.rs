@@ -39,6 +39,8 @@ pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
         plants: a.config.plants()?,
         reducer: Reducer::default().time_limit(Duration::from_secs(a.time)),
         verbose: true,
+        vulkan: a.config.vulkan(),
+        driver_given: a.config.driver_given(),
     };
     let s = session::triage(&a.dir, &t)?;
     let bugs = a.dir.join("bugs");

@@ -1,0 +1,165 @@
+//! Known driver bugs as rules over the program and the difference, never over a driver's name.
+//!
+//! Each known bug is a model of the wrong lowering: a rewrite of the program into what the
+//! buggy driver computes (`imod` as `irem`, `0.0 - x` as `-x`). A mismatch is that bug when the
+//! rewrite touches the program and the interpreter's results for the rewritten program equal
+//! the driver's on every compared word — the whole difference, not only its first word, is
+//! explained. The rule is applied on every driver; a driver that fixed the bug simply never
+//! matches it, and a new driver that has it is recognised without an edit here.
+//!
+//! A known bug gets its own bucket (its class) so that it does not hide new bugs, and `repro
+//! --also-icd` compares two drivers by it.
+
+use compiler::interp::{self, RunOptions};
+use compiler::ir::{AluOp, InstKind, Program};
+use sim::dispatch::Results;
+use spirv_emit::InexactWords;
+
+/// One known driver bug.
+pub struct KnownBug {
+    /// Its bucketing class (`known-<what>`).
+    pub class: &'static str,
+    /// One line for reports: what the driver does wrong, where it was seen.
+    pub summary: &'static str,
+    /// The program as the buggy driver computes it, or `None` when the program has nothing
+    /// the bug touches.
+    rewrite: fn(&Program) -> Option<Program>,
+}
+
+/// Every known bug, tried in this order.
+pub const KNOWN_BUGS: &[KnownBug] = &[
+    KnownBug {
+        class: "known-smod-as-srem",
+        summary: "OpSMod computed as OpSRem: the result of operands with different signs keeps \
+                  the dividend's sign (lavapipe, Mesa 22.3.6 and 25.0.7; docs/found-bugs/lavapipe-smod-as-srem.md)",
+        rewrite: smod_as_srem,
+    },
+    KnownBug {
+        class: "known-zero-minus-x-as-fneg",
+        summary: "0.0 - x computed as -x under SignedZeroInfNanPreserve: 0.0 - (+0.0) gives -0.0 \
+                  (lavapipe, Mesa 22.3.6 and 25.0.7; docs/found-bugs/lavapipe-signed-zero-fsub.md)",
+        rewrite: zero_minus_x_as_fneg,
+    },
+];
+
+/// The known bug that explains every compared difference between the interpreter's results
+/// for `program` and the driver's `actual` ones, if one does.
+pub fn explaining(
+    program: &Program,
+    actual: &Results,
+    inexact: &InexactWords,
+) -> Option<&'static KnownBug> {
+    KNOWN_BUGS.iter().find(|bug| {
+        (bug.rewrite)(program)
+            .and_then(|p| interp::run(&p, &RunOptions::default()).ok())
+            .is_some_and(|wrong| {
+                spirv_emit::compare(&wrong, actual, &program.dispatch, inexact).is_none()
+            })
+    })
+}
+
+/// The known bug called `class`.
+pub fn by_class(class: &str) -> Option<&'static KnownBug> {
+    KNOWN_BUGS.iter().find(|b| b.class == class)
+}
+
+/// `program` with every `imod` as `irem` (`None` without an `imod`).
+fn smod_as_srem(program: &Program) -> Option<Program> {
+    let mut p = program.clone();
+    let mut touched = false;
+    for inst in p.func.insts.values_mut() {
+        if let InstKind::Alu { op, .. } = &mut inst.kind {
+            if *op == AluOp::Imod {
+                *op = AluOp::Irem;
+                touched = true;
+            }
+        }
+    }
+    touched.then_some(p)
+}
+
+/// `program` with every `fsub` whose first operand is a constant +0.0 (in every component) as
+/// `fneg` of its second (`None` without one): the fold `0.0 - x → -x`, right only when signed
+/// zeros may be ignored.
+fn zero_minus_x_as_fneg(program: &Program) -> Option<Program> {
+    let mut p = program.clone();
+    let zero_minuend: Vec<_> = p
+        .func
+        .insts
+        .iter()
+        .filter_map(|(inst, i)| match i.kind {
+            InstKind::Alu {
+                op: AluOp::Fsub,
+                args,
+            } => matches!(
+                p.func.def_kind(args[0]),
+                Some(InstKind::Const { bits }) if bits.iter().all(|&b| b == 0)
+            )
+            .then_some((inst, args)),
+            _ => None,
+        })
+        .collect();
+    for &(inst, [_, x, unused]) in &zero_minuend {
+        // `fsub` has two operands, so its third slot holds the reserved "no value".
+        p.func.insts[inst].kind = InstKind::Alu {
+            op: AluOp::Fneg,
+            args: [x, unused, unused],
+        };
+    }
+    (!zero_minuend.is_empty()).then_some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::text::parse_program;
+
+    fn run(src: &str) -> (Program, Results) {
+        let p = parse_program(src, "t.ir").unwrap();
+        let r = interp::run(&p, &RunOptions::default()).unwrap();
+        (p, r)
+    }
+
+    const SMOD: &str = "invocations 2\noutputs 1\n\nblock_0:\n  \
+        vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = load_const (0xfffffffd)\n  \
+        vec1 32 ssa_2 = imod ssa_0, ssa_1\n  store_output 0, ssa_2\n";
+
+    #[test]
+    fn smod_as_srem_explains_exactly_the_srem_results() {
+        let (p, expected) = run(SMOD);
+        assert_eq!(expected.outputs, [0, 0xffff_fffe]); // 1 mod -3 = -2
+        let none = spirv_emit::inexact_words(&p, true);
+        let srem = Results {
+            outputs: vec![0, 1],
+            ..expected.clone()
+        };
+        let bug = explaining(&p, &srem, &none).expect("explained");
+        assert_eq!(bug.class, "known-smod-as-srem");
+        // Another wrong value is not this bug.
+        let other = Results {
+            outputs: vec![0, 7],
+            ..expected
+        };
+        assert!(explaining(&p, &other, &none).is_none());
+    }
+
+    #[test]
+    fn zero_minus_x_as_fneg_explains_a_negative_zero_only() {
+        let src = "invocations 1\noutputs 2\nuniforms 0x00000000 0x3f800000\n\nblock_0:\n  \
+            vec1 32 ssa_0 = load_const (0x00000000)\n  vec1 32 ssa_1 = load_uniform ssa_0\n  \
+            vec1 32 ssa_2 = fsub ssa_0, ssa_1\n  store_output 0, ssa_2\n  \
+            vec1 32 ssa_3 = load_const (0x00000001)\n  vec1 32 ssa_4 = load_uniform ssa_3\n  \
+            vec1 32 ssa_5 = fsub ssa_0, ssa_4\n  store_output 1, ssa_5\n";
+        let (p, expected) = run(src);
+        assert_eq!(expected.outputs, [0, 0xbf80_0000]);
+        let none = spirv_emit::inexact_words(&p, true);
+        let negative_zero = Results {
+            outputs: vec![0x8000_0000, 0xbf80_0000],
+            ..expected.clone()
+        };
+        let bug = explaining(&p, &negative_zero, &none).expect("explained");
+        assert_eq!(bug.class, "known-zero-minus-x-as-fneg");
+        let smod_program = parse_program(SMOD, "t.ir").unwrap();
+        assert!(zero_minus_x_as_fneg(&smod_program).is_none());
+    }
+}

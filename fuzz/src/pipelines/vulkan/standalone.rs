@@ -1,0 +1,400 @@
+//! Standalone repros of a `vulkan` case, in the formats driver developers run without gpufuzz:
+//! a vkrunner/piglit `.vk_shader_test` (what Mesa developers add to piglit for their bugs), an
+//! Amber script (what Vulkan-CTS and SPIRV-Tools bug reports use) and the `.spvasm`; for a case
+//! with a spirv-opt pass list also the module before spirv-opt and the `spirv-opt` command.
+//!
+//! Both scripts hold the SPIR-V assembly the driver got (after spirv-opt when the case has a
+//! pass list, so they reproduce without SPIRV-Tools' optimiser), every storage buffer's initial
+//! words, the dispatch, and a probe for every word the oracle compares, its value the
+//! interpreter's. A word the comparison leaves out (an op the Vulkan spec does not make exact
+//! feeds it) is not probed; the header says how many and why. A program with textures has no
+//! standalone form here (vkrunner has no way to fill a sampled image with our texels): refused.
+//!
+//! Offsets in both formats are in bytes; values are decimal `uint`s (vkrunner and Amber read
+//! them so), with the hexadecimal form in the header's notes where it helps a reader.
+
+use super::spirv_opt::{self, SpirvOptPasses};
+use super::{device, emit_options, VulkanOptions};
+use crate::oracle::{Case, Coverage, OracleOptions};
+use compiler::interp::{self, RunOptions};
+use compiler::ir::Program;
+use sim::dispatch::Results;
+use spirv_emit::{InexactWords, Resource, StorageRole};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A case's standalone repro files, as text.
+#[derive(Clone, Debug)]
+pub struct Standalone {
+    /// The device and driver the case was emitted for (its float controls decide the module).
+    pub device: String,
+    /// The SPIR-V assembly the driver got.
+    pub spvasm: String,
+    /// The vkrunner script.
+    pub vk_shader_test: String,
+    /// The Amber script.
+    pub amber: String,
+    /// For a case with a spirv-opt pass list: the module before it and the command.
+    pub spirv_opt: Option<SpirvOptStep>,
+    /// How many words are probed, and how many were left out.
+    pub probed: usize,
+    /// Words not probed (inexact).
+    pub unprobed: usize,
+}
+
+/// The spirv-opt step of a case, to be run by hand.
+#[derive(Clone, Debug)]
+pub struct SpirvOptStep {
+    /// The shell commands that assemble the module before spirv-opt and optimise it.
+    pub command: String,
+    /// The SPIR-V assembly before spirv-opt.
+    pub before: String,
+}
+
+/// One storage binding of the repro.
+struct Buffer {
+    binding: u32,
+    /// What it holds, for comments (`outputs`, `uniforms`, `buffer 0`).
+    role: String,
+    initial: Vec<u32>,
+    /// Per word, the value to probe (`None`: not compared, or never compared: uniforms).
+    expected: Vec<Option<u32>>,
+}
+
+/// The standalone repro of `case` as the `vulkan` target runs it: the program the driver gets
+/// (the middle end's output, or the generator's with `vulkan_unoptimised`), through the case's
+/// spirv-opt passes, on the device of `opts`.
+pub fn of_case(case: &Case, opts: &OracleOptions) -> Result<Standalone, String> {
+    let optimised = crate::pipelines::middle::optimise(case, opts, &mut Coverage::default())
+        .map_err(|f| f.to_string())?;
+    standalone(
+        super::source(case, &optimised),
+        &case.config.vulkan_spirv_opt,
+        &opts.vulkan,
+    )
+}
+
+/// The standalone repro of `program` run through `passes` on the device of `opts`.
+pub fn standalone(
+    program: &Program,
+    passes: &SpirvOptPasses,
+    opts: &VulkanOptions,
+) -> Result<Standalone, String> {
+    if !program.dispatch.textures.is_empty() {
+        return Err("a program with textures has no vkrunner/Amber form".into());
+    }
+    let info = device(opts).map_err(|e| e.to_string())?;
+    let options = emit_options(&info);
+    let module = spirv_emit::emit(program, &options).map_err(|e| e.to_string())?;
+    let (words, spirv_opt) = if passes.is_empty() {
+        (module.words.clone(), None)
+    } else {
+        let after = spirv_opt::optimise(&module.words, passes)?;
+        let command = format!(
+            "spirv-as --target-env vulkan1.1 before.spvasm -o before.spv && spirv-opt {} \
+             before.spv -o after.spv && spirv-dis after.spv",
+            passes.arguments().join(" ")
+        );
+        let before = disassemble(&module.words)?;
+        (after, Some(SpirvOptStep { command, before }))
+    };
+    let spvasm = disassemble(&words)?;
+    let expected = interp::run(program, &RunOptions::default()).map_err(|e| e.to_string())?;
+    let inexact = spirv_emit::inexact_words_for(program, &options);
+    let buffers = buffers(program, &module.interface, &expected, &inexact);
+    let probed = buffers
+        .iter()
+        .filter(|b| b.role != "uniforms")
+        .map(|b| b.expected.iter().flatten().count())
+        .sum();
+    let unprobed = buffers
+        .iter()
+        .filter(|b| b.role != "uniforms")
+        .map(|b| b.expected.iter().filter(|e| e.is_none()).count())
+        .sum();
+    let device = info.describe();
+    let mut notes = vec![
+        format!("found by gpufuzz on {device}"),
+        "expected values: gpufuzz's reference interpreter (the IR's defined semantics)".into(),
+        format!(
+            "{probed} word(s) probed; {unprobed} not probed (an op the Vulkan spec does not \
+             make exact feeds them: docs/semantics.md)"
+        ),
+    ];
+    if !passes.is_empty() {
+        notes.push(format!("the module after spirv-opt {passes}"));
+    }
+    let extensions = vulkan_extensions(&spvasm);
+    let workgroups = module.interface.workgroups.max(1);
+    Ok(Standalone {
+        vk_shader_test: vk_shader_test(&notes, &extensions, &spvasm, &buffers, workgroups),
+        amber: amber(&notes, &extensions, &spvasm, &buffers, workgroups),
+        spvasm,
+        spirv_opt,
+        device,
+        probed,
+        unprobed,
+    })
+}
+
+impl Standalone {
+    /// Writes `stem.vk_shader_test`, `stem.amber`, `stem.spvasm` (and for a spirv-opt case
+    /// `stem.before.spvasm` and `stem.spirv-opt.sh`) into `dir`; returns the paths.
+    pub fn write(&self, dir: &Path, stem: &str) -> std::io::Result<Vec<PathBuf>> {
+        let mut files = vec![
+            (
+                format!("{stem}.vk_shader_test"),
+                self.vk_shader_test.clone(),
+            ),
+            (format!("{stem}.amber"), self.amber.clone()),
+            (format!("{stem}.spvasm"), self.spvasm.clone()),
+        ];
+        if let Some(step) = &self.spirv_opt {
+            files.push((format!("{stem}.before.spvasm"), step.before.clone()));
+            let script = format!(
+                "#!/bin/sh\n# The spirv-opt step of this repro: {stem}.before.spvasm in, the \
+                 module of {stem}.spvasm out.\nset -e\ncp {stem}.before.spvasm before.spvasm\n{}\n",
+                step.command
+            );
+            files.push((format!("{stem}.spirv-opt.sh"), script));
+        }
+        let mut paths = Vec::new();
+        for (name, text) in files {
+            let path = dir.join(name);
+            crate::store::write_atomically(&path, text.as_bytes())?;
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+}
+
+/// The storage bindings with their initial words and the words to probe.
+fn buffers(
+    program: &Program,
+    interface: &spirv_emit::Interface,
+    expected: &Results,
+    inexact: &InexactWords,
+) -> Vec<Buffer> {
+    let d = &program.dispatch;
+    interface
+        .bindings
+        .iter()
+        .filter_map(|b| match &b.resource {
+            Resource::Storage { role, words } => Some((b.binding, *role, words)),
+            Resource::Texture(_) => None,
+        })
+        .map(|(binding, role, initial)| {
+            let (name, expected) = match role {
+                StorageRole::Outputs => {
+                    let slots = d.outputs.max(1) as usize;
+                    let words = expected.outputs.iter().enumerate().map(|(k, &w)| {
+                        let skip = inexact.outputs.get(k % slots).copied().unwrap_or(false);
+                        (!skip).then_some(w)
+                    });
+                    ("outputs".to_string(), words.collect())
+                }
+                StorageRole::Buffer(n) => {
+                    let skip = inexact.buffers.get(n as usize).copied().unwrap_or(false);
+                    let words = expected.buffers[n as usize].iter();
+                    let words = words.map(|&w| (!skip).then_some(w)).collect();
+                    (format!("buffer {n}"), words)
+                }
+                StorageRole::Uniforms => ("uniforms".to_string(), vec![None; initial.len()]),
+            };
+            Buffer {
+                binding,
+                role: name,
+                initial: initial.clone(),
+                expected,
+            }
+        })
+        .collect()
+}
+
+/// The Vulkan device extensions the module's SPIR-V extensions need.
+fn vulkan_extensions(spvasm: &str) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if spvasm.contains("\"SPV_KHR_float_controls\"") {
+        v.push("VK_KHR_shader_float_controls");
+    }
+    v
+}
+
+/// Runs of consecutive words to probe: (first word index, values).
+fn probe_runs(expected: &[Option<u32>]) -> Vec<(usize, Vec<u32>)> {
+    const PER_LINE: usize = 16;
+    let mut runs: Vec<(usize, Vec<u32>)> = Vec::new();
+    for (k, w) in expected.iter().enumerate() {
+        let Some(w) = *w else { continue };
+        match runs.last_mut() {
+            Some((start, vals)) if *start + vals.len() == k && vals.len() < PER_LINE => {
+                vals.push(w)
+            }
+            _ => runs.push((k, vec![w])),
+        }
+    }
+    runs
+}
+
+fn decimal(words: &[u32]) -> String {
+    words
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn vk_shader_test(
+    notes: &[String],
+    extensions: &[&str],
+    spvasm: &str,
+    buffers: &[Buffer],
+    workgroups: u32,
+) -> String {
+    let mut s = String::new();
+    for n in notes {
+        let _ = writeln!(s, "# {n}");
+    }
+    s += "# run: vkrunner THIS_FILE (the SPIR-V below is assembled with spirv-as)\n\n[require]\n";
+    for e in extensions {
+        let _ = writeln!(s, "{e}");
+    }
+    let _ = write!(s, "\n[compute shader spirv]\n{}\n", spvasm.trim_end());
+    s += "\n[test]\n";
+    for b in buffers {
+        let _ = writeln!(s, "# binding {}: {}", b.binding, b.role);
+        if b.initial.iter().all(|&w| w == 0) {
+            let _ = writeln!(s, "ssbo {} {}", b.binding, b.initial.len() * 4);
+        } else {
+            for chunk in b.initial.chunks(16).enumerate() {
+                let (i, words) = chunk;
+                let _ = writeln!(
+                    s,
+                    "ssbo {} subdata uint {} {}",
+                    b.binding,
+                    i * 16 * 4,
+                    decimal(words)
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "\ncompute {workgroups} 1 1\n");
+    for b in buffers {
+        for (start, vals) in probe_runs(&b.expected) {
+            let _ = writeln!(
+                s,
+                "probe ssbo uint {} {} == {}",
+                b.binding,
+                start * 4,
+                decimal(&vals)
+            );
+        }
+    }
+    s
+}
+
+fn amber(
+    notes: &[String],
+    extensions: &[&str],
+    spvasm: &str,
+    buffers: &[Buffer],
+    workgroups: u32,
+) -> String {
+    let mut s = String::from("#!amber\n");
+    for n in notes {
+        let _ = writeln!(s, "# {n}");
+    }
+    s += "# run: amber THIS_FILE\n\n";
+    for e in extensions {
+        let _ = writeln!(s, "DEVICE_EXTENSION {e}");
+    }
+    let _ = write!(
+        s,
+        "\nSHADER compute gpufuzz SPIRV-ASM TARGET_ENV spv1.3\n{}\nEND\n\n",
+        spvasm.trim_end()
+    );
+    for b in buffers {
+        let _ = writeln!(s, "# binding {}: {}", b.binding, b.role);
+        if b.initial.iter().all(|&w| w == 0) {
+            let _ = writeln!(
+                s,
+                "BUFFER b{} DATA_TYPE uint32 SIZE {} FILL 0",
+                b.binding,
+                b.initial.len()
+            );
+        } else {
+            let _ = writeln!(s, "BUFFER b{} DATA_TYPE uint32 DATA", b.binding);
+            for words in b.initial.chunks(16) {
+                let _ = writeln!(s, "{}", decimal(words));
+            }
+            s += "END\n";
+        }
+    }
+    s += "\nPIPELINE compute pipeline\n  ATTACH gpufuzz\n";
+    for b in buffers {
+        let _ = writeln!(
+            s,
+            "  BIND BUFFER b{0} AS storage DESCRIPTOR_SET 0 BINDING {0}",
+            b.binding
+        );
+    }
+    let _ = writeln!(s, "END\n\nRUN pipeline {workgroups} 1 1\n");
+    for b in buffers {
+        for (start, vals) in probe_runs(&b.expected) {
+            let _ = writeln!(
+                s,
+                "EXPECT b{} IDX {} EQ {}",
+                b.binding,
+                start * 4,
+                decimal(&vals)
+            );
+        }
+    }
+    s
+}
+
+/// `spirv-dis` of `words`: assembly `spirv-as` (and so vkrunner and Amber) reads back.
+pub fn disassemble(words: &[u32]) -> Result<String, String> {
+    let mut child = Command::new("spirv-dis")
+        .args(["-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run spirv-dis (package spirv-tools): {e}"))?;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("spirv-dis: {e}"))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(format!(
+            "spirv-dis failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    String::from_utf8(out.stdout).map_err(|e| format!("spirv-dis: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_run_over_consecutive_compared_words_only() {
+        let e = [Some(1), Some(2), None, Some(4), None, None, Some(7)];
+        assert_eq!(
+            probe_runs(&e),
+            vec![(0, vec![1, 2]), (3, vec![4]), (6, vec![7])]
+        );
+        let long: Vec<_> = (0..20).map(Some).collect();
+        let runs = probe_runs(&long);
+        assert_eq!(runs.len(), 2);
+        assert_eq!((runs[1].0, runs[1].1.len()), (16, 4));
+    }
+}

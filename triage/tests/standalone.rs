@@ -1,0 +1,335 @@
+//! The standalone repros (`gpufuzz run F.ir --target vulkan --emit vk_shader_test|amber`) are
+//! right, not just well-formed: a small reader for each format runs the file through our own
+//! Vulkan runner (SPIR-V assembled with `spirv-as`, buffers as the script sets them, the
+//! dispatch it names) and checks its probes. For the OpSMod and signed-zero programs the probes
+//! fail exactly where the oracle sees the bug (on lavapipe from Mesa 22.3.6 and 25.0.7 both
+//! still have them: CI runs this file on both), and a program that avoids the bug passes.
+//!
+//! Without a device or SPIRV-Tools these tests fail under CI and print why they skip otherwise.
+
+use fuzz::finding::Verdict;
+use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
+use fuzz::pipelines::vulkan::VulkanOptions;
+use std::collections::BTreeMap;
+use std::process::Command;
+use vulkan_runner::client::unavailable;
+use vulkan_runner::{Binding, Job, Resource, RunError, Worker, WorkerCommand, WorkerOptions};
+
+const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+
+/// 1 imod -3 = -2 (lavapipe: 1, the remainder's sign).
+const SMOD: &str = "invocations 2\noutputs 1\n\nblock_0:\n  \
+    vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = load_const (0xfffffffd)\n  \
+    vec1 32 ssa_2 = imod ssa_0, ssa_1\n  store_output 0, ssa_2\n";
+/// The same with a divisor of the dividend's sign: OpSMod and OpSRem agree.
+const SMOD_SAME_SIGNS: &str = "invocations 2\noutputs 1\n\nblock_0:\n  \
+    vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = load_const (0x00000003)\n  \
+    vec1 32 ssa_2 = imod ssa_0, ssa_1\n  store_output 0, ssa_2\n";
+/// 0.0 - (+0.0) = +0.0 (lavapipe: -0.0), beside 0.0 - 1.0.
+const ZERO_MINUS_ZERO: &str = "invocations 1\noutputs 2\nuniforms 0x00000000 0x3f800000\n\n\
+    block_0:\n  vec1 32 ssa_0 = load_const (0x00000000)\n  vec1 32 ssa_1 = load_uniform ssa_0\n  \
+    vec1 32 ssa_2 = fsub ssa_0, ssa_1\n  store_output 0, ssa_2\n  \
+    vec1 32 ssa_3 = load_const (0x00000001)\n  vec1 32 ssa_4 = load_uniform ssa_3\n  \
+    vec1 32 ssa_5 = fsub ssa_0, ssa_4\n  store_output 1, ssa_5\n";
+/// The same subtraction from 1.0: no zero minuend to fold.
+const ONE_MINUS_ZERO: &str = "invocations 1\noutputs 2\nuniforms 0x00000000 0x3f800000\n\n\
+    block_0:\n  vec1 32 ssa_0 = load_const (0x3f800000)\n  vec1 32 ssa_6 = load_const (0x00000000)\n  \
+    vec1 32 ssa_1 = load_uniform ssa_6\n  \
+    vec1 32 ssa_2 = fsub ssa_0, ssa_1\n  store_output 0, ssa_2\n  \
+    vec1 32 ssa_3 = load_const (0x00000001)\n  vec1 32 ssa_4 = load_uniform ssa_3\n  \
+    vec1 32 ssa_5 = fsub ssa_0, ssa_4\n  store_output 1, ssa_5\n";
+
+/// What either script asks for: a module, storage buffers by binding, a dispatch, probes.
+#[derive(Debug, Default)]
+struct Script {
+    spvasm: String,
+    buffers: BTreeMap<u32, Vec<u32>>,
+    workgroups: [u32; 3],
+    /// (binding, word index, expected word)
+    probes: Vec<(u32, usize, u32)>,
+}
+
+fn numbers(words: &[&str]) -> Vec<u32> {
+    words
+        .iter()
+        .map(|w| w.parse().unwrap_or_else(|e| panic!("{w:?}: {e}")))
+        .collect()
+}
+
+/// Sets `words` at byte offset `offset` of buffer `binding`, growing it as needed.
+fn set(buffers: &mut BTreeMap<u32, Vec<u32>>, binding: u32, offset: usize, words: &[u32]) {
+    let buf = buffers.entry(binding).or_default();
+    let at = offset / 4;
+    if buf.len() < at + words.len() {
+        buf.resize(at + words.len(), 0);
+    }
+    buf[at..at + words.len()].copy_from_slice(words);
+}
+
+/// Reads a vkrunner script (the subset gpufuzz writes).
+fn read_vk_shader_test(text: &str) -> Script {
+    let mut s = Script::default();
+    let mut section = "";
+    for line in text.lines() {
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        match section {
+            "[compute shader spirv]" => {
+                s.spvasm += line;
+                s.spvasm.push('\n');
+            }
+            "[test]" => {
+                let w: Vec<&str> = line.split_whitespace().collect();
+                match w.as_slice() {
+                    [] => {}
+                    [c, ..] if c.starts_with('#') => {}
+                    ["ssbo", b, size] => {
+                        let b = b.parse().unwrap();
+                        s.buffers
+                            .insert(b, vec![0; size.parse::<usize>().unwrap() / 4]);
+                    }
+                    ["ssbo", b, "subdata", "uint", off, vals @ ..] => set(
+                        &mut s.buffers,
+                        b.parse().unwrap(),
+                        off.parse().unwrap(),
+                        &numbers(vals),
+                    ),
+                    ["compute", x, y, z] => s.workgroups = [x, y, z].map(|v| v.parse().unwrap()),
+                    ["probe", "ssbo", "uint", b, off, "==", vals @ ..] => {
+                        let (b, off): (u32, usize) = (b.parse().unwrap(), off.parse().unwrap());
+                        for (k, v) in numbers(vals).into_iter().enumerate() {
+                            s.probes.push((b, off / 4 + k, v));
+                        }
+                    }
+                    other => panic!("unexpected [test] line {other:?}"),
+                }
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+/// Reads an Amber script (the subset gpufuzz writes).
+fn read_amber(text: &str) -> Script {
+    let mut s = Script::default();
+    let mut names: BTreeMap<String, u32> = BTreeMap::new();
+    let mut data: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            ["SHADER", "compute", _, "SPIRV-ASM", ..] => {
+                for l in lines.by_ref().take_while(|l| *l != "END") {
+                    s.spvasm += l;
+                    s.spvasm.push('\n');
+                }
+            }
+            ["BUFFER", name, "DATA_TYPE", "uint32", "SIZE", n, "FILL", v] => {
+                let n: usize = n.parse().unwrap();
+                data.insert(name.to_string(), vec![v.parse().unwrap(); n]);
+            }
+            ["BUFFER", name, "DATA_TYPE", "uint32", "DATA"] => {
+                let mut words = Vec::new();
+                for l in lines.by_ref().take_while(|l| *l != "END") {
+                    words.extend(numbers(&l.split_whitespace().collect::<Vec<_>>()));
+                }
+                data.insert(name.to_string(), words);
+            }
+            ["BIND", "BUFFER", name, "AS", "storage", "DESCRIPTOR_SET", "0", "BINDING", b] => {
+                names.insert(name.to_string(), b.parse().unwrap());
+            }
+            ["RUN", _, x, y, z] => s.workgroups = [x, y, z].map(|v| v.parse().unwrap()),
+            ["EXPECT", name, "IDX", off, "EQ", vals @ ..] => {
+                let b = names[*name];
+                let off: usize = off.parse().unwrap();
+                for (k, v) in numbers(vals).into_iter().enumerate() {
+                    s.probes.push((b, off / 4 + k, v));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (name, b) in names {
+        s.buffers
+            .insert(b, data.remove(&name).expect("a bound buffer is declared"));
+    }
+    s
+}
+
+/// `spvasm` assembled for Vulkan 1.1 (SPIR-V 1.3), or `None` without spirv-as.
+fn assemble(spvasm: &str, tag: &str) -> Option<Vec<u32>> {
+    let dir = std::env::temp_dir().join(format!("gpufuzz-standalone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, out) = (
+        dir.join(format!("{tag}.spvasm")),
+        dir.join(format!("{tag}.spv")),
+    );
+    std::fs::write(&src, spvasm).unwrap();
+    match Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.1", "-o"])
+        .arg(&out)
+        .arg(&src)
+        .status()
+    {
+        Ok(s) => assert!(s.success(), "spirv-as {}", src.display()),
+        Err(e) => {
+            unavailable(&format!("spirv-as from spirv-tools ({e})"));
+            return None;
+        }
+    }
+    let bytes = std::fs::read(&out).unwrap();
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}
+
+/// Runs a script on the device; the probes that fail, as (binding, word, expected, got).
+fn failing_probes(
+    w: &mut Worker,
+    script: &Script,
+    tag: &str,
+) -> Option<Vec<(u32, usize, u32, u32)>> {
+    let spirv = assemble(&script.spvasm, tag)?;
+    let bindings: Vec<u32> = script.buffers.keys().copied().collect();
+    let job = Job {
+        spirv,
+        workgroups: script.workgroups,
+        bindings: script
+            .buffers
+            .iter()
+            .map(|(&binding, words)| Binding {
+                binding,
+                resource: Resource::Buffer(words.clone()),
+            })
+            .collect(),
+    };
+    let out = w.run(&job).expect("the script's job runs");
+    assert!(
+        !script.probes.is_empty(),
+        "a script without probes tests nothing"
+    );
+    Some(
+        script
+            .probes
+            .iter()
+            .filter_map(|&(b, word, want)| {
+                let i = bindings
+                    .iter()
+                    .position(|&x| x == b)
+                    .expect("probed binding exists");
+                let got = out.buffers[i][word];
+                (got != want).then_some((b, word, want, got))
+            })
+            .collect(),
+    )
+}
+
+/// `gpufuzz run FILE --target vulkan --emit FORMAT` for `program`.
+fn emitted(program: &str, format: &str, tag: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("gpufuzz-standalone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{tag}.ir"));
+    std::fs::write(&file, program).unwrap();
+    let out = Command::new(GPUFUZZ)
+        .args(["run", "--target", "vulkan", "--emit", format])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The worker the `vulkan` target uses by default (the loader's ICD, `VK_ICD_FILENAMES`).
+fn worker() -> Option<Worker> {
+    let command = WorkerCommand {
+        program: GPUFUZZ.into(),
+        args: vec!["vk-worker".into()],
+    };
+    match Worker::start(WorkerOptions::new(command)) {
+        Ok(w) => Some(w),
+        Err(RunError::NoVulkan(why)) => {
+            unavailable(&format!("a Vulkan device ({why})"));
+            None
+        }
+        Err(e) => panic!("starting the worker: {e}"),
+    }
+}
+
+/// Whether the oracle finds a bug in `program` on the default device.
+fn oracle_finds(program: &str) -> bool {
+    let opts = OracleOptions {
+        targets: vec!["vulkan".into()],
+        vulkan: VulkanOptions {
+            worker: Some(WorkerCommand {
+                program: GPUFUZZ.into(),
+                args: vec!["vk-worker".into()],
+            }),
+            ..VulkanOptions::default()
+        },
+        ..OracleOptions::default()
+    };
+    let case = Case {
+        config: CaseConfig::default(),
+        program: compiler::ir::text::parse_program(program, "t.ir").unwrap(),
+    };
+    matches!(oracle::judge(&case, &opts).verdict, Verdict::Finding(_))
+}
+
+/// Both formats of `buggy` fail where the oracle sees the bug (always on lavapipe 22.3.6 and
+/// 25.0.7), and both formats of `clean` pass.
+fn check(buggy: &str, clean: &str, name: &str) {
+    let Some(mut w) = worker() else { return };
+    let info = w.info().clone();
+    let lavapipe_with_bugs = info.driver_name == "llvmpipe"
+        && ["Mesa 22.3.6", "Mesa 25.0.7"]
+            .iter()
+            .any(|v| info.driver_info.starts_with(v));
+    let has_bug = oracle_finds(buggy);
+    assert!(
+        has_bug || !lavapipe_with_bugs,
+        "{}: {name} not found",
+        info.describe()
+    );
+    for (format, read) in [
+        ("vk_shader_test", read_vk_shader_test as fn(&str) -> Script),
+        ("amber", read_amber),
+    ] {
+        let script = read(&emitted(buggy, format, &format!("{name}-{format}")));
+        let Some(failing) = failing_probes(&mut w, &script, &format!("{name}-{format}")) else {
+            return;
+        };
+        assert_eq!(
+            !failing.is_empty(),
+            has_bug,
+            "{name} as {format} on {}: failing probes {failing:?}",
+            info.describe()
+        );
+        let script = read(&emitted(clean, format, &format!("{name}-clean-{format}")));
+        let failing = failing_probes(&mut w, &script, &format!("{name}-clean-{format}")).unwrap();
+        assert!(
+            failing.is_empty(),
+            "{name} (clean) as {format}: {failing:?}"
+        );
+        eprintln!("{name} as {format} on {}: bug {has_bug}", info.describe());
+    }
+}
+
+#[test]
+fn the_smod_repro_files_fail_on_the_buggy_driver_and_pass_without_the_bug() {
+    check(SMOD, SMOD_SAME_SIGNS, "smod");
+}
+
+#[test]
+fn the_signed_zero_repro_files_fail_on_the_buggy_driver_and_pass_without_the_bug() {
+    check(ZERO_MINUS_ZERO, ONE_MINUS_ZERO, "zero");
+}
