@@ -15,6 +15,8 @@
 //! | `a6xx_predicates` | `a6xx` | `1` or `4` (default 4) |
 //! | `a6xx_wave128` | `a6xx` | `on` (waves of 128) or `off` (64, default) |
 //! | `a6xx_opt_predicates` | `a6xx` | `on`/`off` (default on) |
+//! | `anv_platform` | `anv` | `skl` (default), `tgl`, `dg2`, `mtl`, `lnl` |
+//! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+no16`) or `none` |
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
