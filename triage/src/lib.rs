@@ -9,7 +9,6 @@
 //! * [`artifacts`] — libFuzzer's `crash-*` files as finding folders, for triage;
 //! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
 //! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`);
-//! * [`target_code`] — a backend's machine code for a case, as the oracle compiles it.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -22,4 +21,3 @@ pub mod selftest;
 pub mod session;
 pub mod signature;
 pub mod stats;
-pub mod target_code;
