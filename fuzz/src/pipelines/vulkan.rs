@@ -413,9 +413,14 @@ impl Pipeline for Vulkan {
             class.push(c.as_str());
         }
         // With spirv-opt in between the bug may be SPIRV-Tools': its own bucket.
-        if !case.config.vulkan_spirv_opt.is_empty() {
+        let passes = &case.config.vulkan_spirv_opt;
+        if !passes.is_empty() {
             class.push("spirv-opt");
-            f.detail += &format!(" (spirv-opt {})", case.config.vulkan_spirv_opt);
+            f.detail += &format!(" (spirv-opt {passes})");
+            if let Some(fixed) = known::spirv_opt_fixed_upstream(program, passes, opts, &plan) {
+                class.push(fixed.class);
+                f.detail += &format!(": {}", fixed.summary);
+            }
         }
         // A known driver bug gets its own bucket, so that it does not hide new ones.
         if let Some(bug) = known::explaining(program, actual, &plan.inexact) {
