@@ -43,8 +43,10 @@ pub struct FuzzOptions {
     pub min_len: usize,
     /// Input length range in bytes.
     pub max_len: usize,
-    /// How often to print the status line; none for silence.
+    /// How often to print the status line (on stderr); none for silence.
     pub status_every: Option<Duration>,
+    /// Print [`FuzzStats::status_detail`] under each status line.
+    pub status_detail: bool,
     /// Raw inputs kept per signature (the first few; later hits are only counted).
     pub keep_per_signature: usize,
     /// Extra `gpufuzz` flags a reproduce command needs (e.g. `--plant NAME`).
@@ -72,6 +74,7 @@ impl Default for FuzzOptions {
             min_len: 64,
             max_len: 2048,
             status_every: Some(Duration::from_secs(3)),
+            status_detail: false,
             keep_per_signature: 3,
             repro_flags: String::new(),
             environment: Default::default(),
@@ -115,6 +118,9 @@ pub struct FuzzStats {
     /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
     /// loop-iteration limit).
     pub skipped: BTreeMap<String, u64>,
+    /// Inputs still being judged when `--time` ran out, left unjudged (neither passed nor
+    /// found anything; a resumed run does not judge them again).
+    pub abandoned: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Inputs per second.
@@ -128,7 +134,7 @@ pub struct FuzzStats {
 /// `OUT/summary.json`: what a run did so far and where to resume it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
-    /// `gpufuzz` version that wrote it.
+    /// `gpufuzz` version and commit that wrote it ([`crate::VERSION`]).
     pub version: String,
     /// Seed of the input stream.
     pub seed: u64,
@@ -204,7 +210,9 @@ impl FuzzStats {
         }
     }
 
-    /// The libFuzzer-like one-line status.
+    /// The libFuzzer-like one-line status, at most [`STATUS_WIDTH`] characters: the run's
+    /// essentials first, then as many of the generator's health figures as fit
+    /// ([`FuzzStats::status_detail`] has the rest).
     pub fn status_line(&self, elapsed: Duration) -> String {
         let secs = elapsed.as_secs_f64().max(1e-9);
         let pct = |n: u64| 100.0 * n as f64 / self.programs.max(1) as f64;
@@ -216,20 +224,51 @@ impl FuzzStats {
             self.programs as f64 / secs,
             self.total_findings()
         );
+        let mut kinds = String::new();
         for kind in FindingKind::ALL {
             if let Some(n) = self.findings.get(kind.name()) {
-                s.push_str(&format!(" {kind}:{n}"));
+                kinds.push_str(&format!(" {kind}:{n}"));
             }
         }
-        s.push_str(&format!(
-            " | rejected {:.1}% | loops>=2 {:.0}% divergent {:.0}% spills {} trimmed {} slow {}",
-            pct(rejected),
-            pct(self.loops_taken_twice),
-            pct(self.divergent_simd8),
-            self.spills,
-            self.trimmed_sends,
-            self.slow
-        ));
+        let skipped: u64 = self.skipped.values().sum();
+        let optional = [
+            kinds,
+            format!(" | rejected {:.1}%", pct(rejected)),
+            format!(
+                " | loops>=2 {:.0}% diverge {:.0}%",
+                pct(self.loops_taken_twice),
+                pct(self.divergent_simd8)
+            ),
+            if self.slow > 0 {
+                format!(" | slow {}", self.slow)
+            } else {
+                String::new()
+            },
+            if skipped > 0 {
+                format!(" | skipped {skipped}")
+            } else {
+                String::new()
+            },
+            if self.abandoned > 0 {
+                format!(" | abandoned {}", self.abandoned)
+            } else {
+                String::new()
+            },
+        ];
+        for part in optional {
+            if s.chars().count() + part.chars().count() <= STATUS_WIDTH {
+                s.push_str(&part);
+            }
+        }
+        s
+    }
+
+    /// What the backends executed, for a second status line on request (`--reach`): spilling
+    /// compiles, trimmed sends, and the shares of programs whose spill code and predicate
+    /// reloads ran.
+    pub fn status_detail(&self) -> String {
+        let pct = |n: u64| 100.0 * n as f64 / self.programs.max(1) as f64;
+        let mut s = format!("  spills {} trimmed {}", self.spills, self.trimmed_sends);
         if !self.spill_fill_executed.is_empty() {
             s.push_str(" | spill+fill ran");
             for (target, n) in &self.spill_fill_executed {
@@ -245,13 +284,12 @@ impl FuzzStats {
                 share(self.reach.loop_pred_reloads)
             ));
         }
-        let skipped: u64 = self.skipped.values().sum();
-        if skipped > 0 {
-            s.push_str(&format!(" | skipped {skipped}"));
-        }
         s
     }
 }
+
+/// The widest status line: a terminal's 100 columns, so it never wraps.
+pub const STATUS_WIDTH: usize = 100;
 
 fn rejection_name(r: Rejection) -> &'static str {
     match r {
@@ -305,7 +343,7 @@ impl Run<'_> {
             self.watermark()
         };
         Summary {
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            version: crate::VERSION.to_string(),
             seed: self.opts.seed,
             next_index,
             runs: self.opts.runs,
@@ -321,10 +359,30 @@ impl Run<'_> {
         }
     }
 
+    /// The summary to leave when the deadline has passed with inputs still being judged: the
+    /// run is over, those inputs abandoned (counted, never judged), and a resumed run starts
+    /// after the last input taken. If they finish after all, the final checkpoint replaces it.
+    fn summary_at_deadline(&self) -> Summary {
+        let busy = self
+            .current
+            .iter()
+            .filter(|c| c.load(Ordering::SeqCst) != u64::MAX);
+        let mut summary = self.summary(true);
+        summary.stats.abandoned += busy.count() as u64;
+        summary.next_index = self
+            .next
+            .load(Ordering::SeqCst)
+            .min(self.opts.runs.unwrap_or(u64::MAX));
+        summary
+    }
+
     /// Rewrites `OUT/summary.json` (atomically); an error stops the run.
     fn checkpoint(&self, complete: bool) {
+        self.write_summary(&self.summary(complete));
+    }
+
+    fn write_summary(&self, summary: &Summary) {
         let Some(out) = &self.opts.out else { return };
-        let summary = self.summary(complete);
         let written = serde_json::to_string_pretty(&summary)
             .map_err(std::io::Error::other)
             .and_then(|json| store::write_atomically(&out.join("summary.json"), json.as_bytes()));
@@ -422,11 +480,7 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
                 std::thread::sleep(Duration::from_millis(50));
                 if opts.status_every.is_some() && last_status.elapsed() >= every {
                     // Over the whole run, the earlier part of a resumed one included.
-                    let stats = run.summary(false).stats;
-                    eprintln!(
-                        "{}",
-                        stats.status_line(Duration::from_secs_f64(stats.seconds))
-                    );
+                    print_status(&run.summary(false).stats, opts);
                     last_status = Instant::now();
                 }
                 if last_checkpoint.elapsed() >= every {
@@ -434,18 +488,31 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
                     last_checkpoint = Instant::now();
                 }
             }
+            // Past the deadline with inputs still running: leave the summary that abandons
+            // them, in case they do not finish before the caller gives up on them.
+            if run.out_of_time() && !run.stop.load(Ordering::Relaxed) {
+                run.write_summary(&run.summary_at_deadline());
+            }
         });
     });
 
     run.checkpoint(true);
     let stats = run.summary(true).stats;
     if opts.status_every.is_some() {
-        eprintln!(
-            "{}",
-            stats.status_line(Duration::from_secs_f64(stats.seconds))
-        );
+        print_status(&stats, opts);
     }
     stats
+}
+
+/// The status line (and its detail when asked for) on stderr: progress, not results.
+fn print_status(stats: &FuzzStats, opts: &FuzzOptions) {
+    eprintln!(
+        "{}",
+        stats.status_line(Duration::from_secs_f64(stats.seconds))
+    );
+    if opts.status_detail {
+        eprintln!("{}", stats.status_detail());
+    }
 }
 
 /// Findings already saved per signature under `OUT/findings` by the earlier part of a resumed
@@ -481,6 +548,7 @@ fn merge(into: &mut FuzzStats, from: FuzzStats) {
     into.spills += from.spills;
     into.trimmed_sends += from.trimmed_sends;
     into.slow += from.slow;
+    into.abandoned += from.abandoned;
     into.save_errors.extend(from.save_errors);
     into.reach.merge(&from.reach);
     for (maps_into, maps_from) in [
@@ -518,8 +586,9 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
     let saved = store::save_finding(out, f, input, program, &provenance, index);
     match saved {
         Ok(dir) => {
+            // A result, not progress: on stdout, so `gpufuzz fuzz > log` keeps it.
             if first && opts.status_every.is_some() {
-                eprintln!(
+                println!(
                     "NEW {f}\n    reproduce: {}",
                     store::repro_command(&dir, &opts.repro_flags)
                 );

@@ -178,6 +178,7 @@ pub fn build_report(
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
         program: fuzz::case_file::print_case(case),
         disassembly,
+        gpufuzz: fuzz::VERSION.to_string(),
         standalone: report::standalone(bugs, id, case, opts, &r.signature.target),
     };
     report::with_bisection(&mut rep, &r.bisection);
@@ -420,8 +421,8 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
     let slots = p.dispatch.outputs as usize;
     if slots > 0 {
         for (i, words) in results.outputs.chunks(slots).enumerate().take(16) {
-            let w: Vec<String> = words.iter().map(|w| format!("{w:#010x}")).collect();
-            s.push_str(&format!("; expect {i}: {}\n", w.join(" ")));
+            s.push_str(&compiler::ir::text::expect::line(i, words));
+            s.push('\n');
         }
     }
     s.push_str(&fuzz::case_file::print_case(&case));
