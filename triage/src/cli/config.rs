@@ -141,7 +141,10 @@ impl ConfigArgs {
             ..OracleOptions::default()
         };
         if opts.targets.iter().any(|t| t == "vulkan") {
-            let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
+            let info = vulkan::device(&opts.vulkan).map_err(|e| match &opts.vulkan.icd {
+                Some(icd) => format!("--target vulkan with ICD {}: {e}", icd.display()),
+                None => format!("--target vulkan: {e}"),
+            })?;
             static NAMED: std::sync::Once = std::sync::Once::new();
             NAMED.call_once(|| eprintln!("vulkan: {}", info.describe()));
         }
