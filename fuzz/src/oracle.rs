@@ -10,6 +10,7 @@
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::gen;
 use crate::panics;
+use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
 use crate::pipelines::middle;
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
@@ -73,6 +74,12 @@ pub struct CaseConfig {
     /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
     /// before this knob existed still decode to the same program and backend knobs.
     pub vulkan_spirv_opt: SpirvOptPasses,
+    /// anv: the simulated Intel GPU (`INTEL_STUB_GPU_PLATFORM`); drawn from a hash of the
+    /// input, so inputs saved before this knob existed decode to the same program.
+    pub anv_platform: AnvPlatform,
+    /// anv: brw's `INTEL_DEBUG` switches (`spill_fs+nocompact+no16`, or `none`); drawn like
+    /// `anv_platform`.
+    pub anv_debug: AnvSwitches,
 }
 
 impl Default for CaseConfig {
@@ -99,6 +106,8 @@ impl Default for CaseConfig {
             a6xx_spill_victim: a.victim,
             vulkan_unoptimised: false,
             vulkan_spirv_opt: SpirvOptPasses::default(),
+            anv_platform: AnvPlatform::default(),
+            anv_debug: AnvSwitches::default(),
         }
     }
 }
@@ -203,6 +212,8 @@ case_knobs! {
     gen_colour_order: ColourOrder,
     vulkan_unoptimised: bool,
     vulkan_spirv_opt: SpirvOptPasses,
+    anv_platform: AnvPlatform,
+    anv_debug: AnvSwitches,
 }
 
 /// Half the time `default`, else one of `others` (so every value is drawn in a sizeable share
@@ -246,6 +257,17 @@ impl CaseConfig {
         self.a6xx_spill_victim = vary(r, d.a6xx_spill_victim, others(Victim::ALL));
         // Drawn last, so the earlier knobs of an input stay what they were before it existed.
         self.gen_colour_order = vary(r, d.gen_colour_order, others(ColourOrder::ALL));
+    }
+
+    /// Draws the anv knobs (platform and brw switches) from a hash of `rest`, apart from the
+    /// other knobs' draws so theirs stay what they were.
+    fn vary_anv(&mut self, rest: &[u8]) {
+        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        let r = &mut SplitMix64::for_input(hash, 0x0061_6e76);
+        self.anv_platform = crate::pipelines::anv::draw_platform(r.next_u64());
+        self.anv_debug = AnvSwitches::draw(r.next_u64());
     }
 
     /// Every value the case randomiser draws for heuristic knob `knob`, the default first
@@ -307,6 +329,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         };
         if let Some(rest) = u.peek_bytes(u.len()) {
             c.vary_heuristics(rest);
+            c.vary_anv(rest);
         }
         Ok(c)
     }

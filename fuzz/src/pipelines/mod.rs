@@ -6,6 +6,7 @@
 //! whether this machine can run it.
 
 pub mod a6xx;
+pub mod anv;
 pub mod gen;
 pub mod middle;
 pub mod spirv_opt;
@@ -86,6 +87,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         },
         &a6xx::A6xx,
         &vulkan::Vulkan,
+        &anv::Anv,
     ]
 }
 

@@ -30,6 +30,7 @@ pub fn show(case: &Case, opts: &OracleOptions, target: &str, asm: bool) -> Resul
             clean: true,
         }),
         "vulkan" => show_vulkan(case, opts, &optimised, asm),
+        "anv" => show_anv(case, &optimised, asm),
         other => Err(format!(
             "`run --target {other}` is not supported; `gpufuzz repro FILE --target {other}` \
              judges a program on it"
@@ -90,6 +91,71 @@ fn show_vulkan(
     Ok(Shown {
         text: out,
         clean: true,
+    })
+}
+
+/// anv's capture: per SIMD variant brw kept, the listing (with `asm`), brw's statistics and
+/// our decoder's agreement with brw's disassembly; a failed compile or any finding the
+/// capture shows is printed and makes the run unclean.
+fn show_anv(case: &Case, optimised: &Program, asm: bool) -> Result<Shown, String> {
+    use fuzz::pipelines::anv;
+    let c = &case.config;
+    let program = vulkan::source(case, optimised);
+    let mut out = format!(
+        "// anv on {} with INTEL_DEBUG={}\n",
+        c.anv_platform,
+        c.anv_debug.intel_debug()
+    );
+    let capture = match anv::compile(program, c.anv_platform, c.anv_debug) {
+        Ok(capture) => capture,
+        Err(anv::CompileError::Emit(e)) => return Err(format!("emit: {e}")),
+        Err(anv::CompileError::Run(e)) => {
+            out += &format!("// compile: {e}\n");
+            return Ok(Shown {
+                text: out,
+                clean: false,
+            });
+        }
+    };
+    out += &format!(
+        "// device: {}\n// pipeline {:?}\n",
+        capture.device, capture.pipeline
+    );
+    for k in &capture.kernels {
+        out += &format!("// == {} (SIMD{})\n", k.name, k.simd);
+        if asm {
+            for line in &k.listing.header {
+                out += &format!("// {line}\n");
+            }
+            for i in &k.listing.insts {
+                let hex: Vec<String> = i.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                out += &format!(
+                    "{:<48}{}\n",
+                    hex.join(" "),
+                    i.text
+                        .replace('\n', "\n                                                ")
+                );
+            }
+        }
+        for (name, value) in &k.statistics {
+            out += &format!("// {name}: {value}\n");
+        }
+        if let Some(a) = &k.agreement {
+            out += &format!(
+                "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
+                a.agreed(),
+                a.instructions,
+                a.compacted
+            );
+        }
+    }
+    let finding = capture.finding();
+    if let Some(f) = &finding {
+        out += &format!("// finding: {f}\n");
+    }
+    Ok(Shown {
+        text: out,
+        clean: finding.is_none(),
     })
 }
 

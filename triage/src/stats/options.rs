@@ -15,6 +15,8 @@
 //! | `a6xx_predicates` | `a6xx` | `1` or `4` (default 4) |
 //! | `a6xx_wave128` | `a6xx` | `on` (waves of 128) or `off` (64, default) |
 //! | `a6xx_opt_predicates` | `a6xx` | `on`/`off` (default on) |
+//! | `anv_platform` | `anv` | `skl` (default), `tgl`, `dg2`, `mtl`, `lnl` |
+//! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+no16`) or `none` |
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
@@ -31,6 +33,8 @@ pub enum Target {
     Gen16,
     /// The a6xx backend.
     A6xx,
+    /// Mesa's anv/brw on a simulated Intel GPU (compile-only, brw's statistics).
+    Anv,
 }
 
 impl Target {
@@ -40,6 +44,7 @@ impl Target {
         ("gen8", Target::Gen8),
         ("gen16", Target::Gen16),
         ("a6xx", Target::A6xx),
+        ("anv", Target::Anv),
     ];
 
     /// Parses a target name: one of the registry's (`fuzz::pipelines`) that has statistics.
@@ -61,6 +66,7 @@ impl Target {
             Target::Middle => None,
             Target::Gen8 | Target::Gen16 => Some("gen"),
             Target::A6xx => Some("a6xx_"),
+            Target::Anv => Some("anv_"),
         }
     }
 

@@ -8,9 +8,11 @@
 //! * [`ir`] — the middle end only: IR instruction, ALU, phi, memory, `if` and loop counts,
 //!   and the interpreter's executed-instruction count;
 //! * [`gen`] — `gen8`/`gen16`: the Gen backend and simulator;
-//! * [`a6xx`] — the a6xx backend and simulator, counted as ir3's shader-db counts.
+//! * [`a6xx`] — the a6xx backend and simulator, counted as ir3's shader-db counts;
+//! * [`anv`] — Mesa's anv/brw on a simulated Intel GPU, with brw's own statistics.
 
 pub mod a6xx;
+pub mod anv;
 pub mod gen;
 pub mod ir;
 
@@ -31,6 +33,7 @@ pub fn measurements(target: Target) -> &'static [&'static str] {
     match target {
         Target::Middle => ir::MEASUREMENTS,
         Target::A6xx => a6xx::MEASUREMENTS,
+        Target::Anv => anv::MEASUREMENTS,
         Target::Gen8 | Target::Gen16 => gen::MEASUREMENTS,
     }
 }
@@ -54,6 +57,13 @@ pub fn collect_one(p: &Program, settings: &Settings) -> Result<BTreeMap<String, 
     let named = |r: Record| r.into_iter().map(|(k, v)| (k.to_string(), v));
     match settings.target {
         Target::Middle => Ok(named(ir::record(&optimised)?).collect()),
+        Target::Anv => {
+            let case = Case {
+                config: settings.case.clone(),
+                program: optimised,
+            };
+            Ok(named(anv::record(&case)?).collect())
+        }
         Target::Gen8 | Target::Gen16 | Target::A6xx => {
             let loops = ir::loops(&optimised);
             let case = Case {
