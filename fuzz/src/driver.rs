@@ -275,15 +275,7 @@ impl FuzzStats {
                 s.push_str(&format!(" {target} {:.0}%", pct(*n)));
             }
         }
-        let a6xx = self.reach.ran.get("a6xx").copied().unwrap_or(0);
-        if a6xx > 0 {
-            let share = |n: u64| 100.0 * n as f64 / a6xx as f64;
-            s.push_str(&format!(
-                " | a6xx pred reload ran {:.0}% 3-in-loop {:.0}%",
-                share(self.reach.pred_reload),
-                share(self.reach.loop_pred_reloads)
-            ));
-        }
+        s.push_str(&self.reach.status());
         s
     }
 }

@@ -527,7 +527,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
     let optimised = match panics::catch(|| middle::optimise_verified(case, opts, coverage)) {
         Ok(Ok(p)) => p,
         Ok(Err(f)) => return Verdict::Finding(f),
-        Err(p) => return panicked("middle", p),
+        Err(p) => return panicked(middle::NAME, p),
     };
     for pipeline in crate::pipelines::all() {
         if !opts.runs(*pipeline) {

@@ -2,16 +2,19 @@
 //! live, counted from what *executed* (the compile's spill/reload marks folded with the
 //! simulator's per-instruction profile, `compiler::executed`), not what was compiled — and
 //! how often each allocation-choice knob was drawn. Each share has a goal (issue 17); the
-//! fuzz summary and `gpufuzz stats --reach` print them against it.
+//! fuzz summary and `gpufuzz stats --reach` print them against it. The targets declare their
+//! goals ([`crate::pipelines::ReachGoal`]):
 //!
 //! * `gen8`/`gen16` spill+fill: at least one spill store *and* one fill ran (goal 40% of the
 //!   cases that target judged);
 //! * `a6xx` reload: a predicate reload ran (goal 20%);
 //! * `a6xx` 3 in a loop: reloads of three or more distinct predicates ran inside one loop
 //!   (goal 5%);
-//! * every allocation-choice setting drawn in 5% of the cases at least.
+//!
+//! and every allocation-choice setting should be drawn in 5% of the cases at least.
 
 use crate::oracle::{CaseConfig, Coverage};
+use crate::pipelines::ReachCount;
 use compiler::executed::Executed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -26,12 +29,6 @@ pub fn heuristic_knobs() -> impl Iterator<Item = &'static str> {
         .filter(|k| !CaseConfig::drawn_values(k).is_empty())
 }
 
-/// Goal: share of a Gen target's cases in which a spill and a fill ran.
-pub const GOAL_SPILL_FILL: f64 = 0.40;
-/// Goal: share of a6xx cases in which a predicate reload ran.
-pub const GOAL_PRED_RELOAD: f64 = 0.20;
-/// Goal: share of a6xx cases with reloads of 3 distinct predicates inside one loop.
-pub const GOAL_LOOP_RELOADS: f64 = 0.05;
 /// Goal: share of cases drawing each heuristic setting.
 pub const GOAL_KNOB: f64 = 0.05;
 
@@ -134,33 +131,24 @@ impl Reach {
         }
     }
 
-    /// Every share with its goal: the executed-spill shares per Gen target, the a6xx reload
-    /// shares, then every heuristic setting (all values of every knob, drawn or not).
+    /// Every share with its goal: each target's reach goals
+    /// ([`Pipeline::reach_goals`](crate::pipelines::Pipeline::reach_goals): Gen's executed
+    /// spills, a6xx's predicate reloads) over the cases it ran, in registry order, then every
+    /// heuristic setting (all values of every knob, drawn or not).
     pub fn shares(&self) -> Vec<Share> {
         let mut out = Vec::new();
-        for target in ["gen8", "gen16"] {
-            if let Some(&of) = self.ran.get(target) {
+        for t in crate::pipelines::all() {
+            let Some(&of) = self.ran.get(t.name()) else {
+                continue;
+            };
+            for g in t.reach_goals() {
                 out.push(Share {
-                    name: format!("{target} spill+fill executed"),
-                    count: self.spill_and_fill.get(target).copied().unwrap_or(0),
+                    name: format!("{} {}", t.name(), g.name),
+                    count: self.count(g.count, t.name()),
                     of,
-                    goal: GOAL_SPILL_FILL,
+                    goal: g.goal,
                 });
             }
-        }
-        if let Some(&of) = self.ran.get("a6xx") {
-            out.push(Share {
-                name: "a6xx predicate reload executed".into(),
-                count: self.pred_reload,
-                of,
-                goal: GOAL_PRED_RELOAD,
-            });
-            out.push(Share {
-                name: "a6xx >=3 predicates reloaded in one loop".into(),
-                count: self.loop_pred_reloads,
-                of,
-                goal: GOAL_LOOP_RELOADS,
-            });
         }
         if self.cases > 0 {
             for setting in every_setting() {
@@ -173,6 +161,39 @@ impl Reach {
             }
         }
         out
+    }
+
+    /// The cases of `target` that `what` counts.
+    pub fn count(&self, what: ReachCount, target: &str) -> u64 {
+        match what {
+            ReachCount::SpillAndFill => self.spill_and_fill.get(target).copied().unwrap_or(0),
+            // Only a6xx reloads predicates: these counters are the run's.
+            ReachCount::PredReload => self.pred_reload,
+            ReachCount::LoopPredReloads => self.loop_pred_reloads,
+        }
+    }
+
+    /// The reach goals with a status-line label, per target that ran, as ` | TARGET LABEL
+    /// P% LABEL P%` (the fuzz status line).
+    pub fn status(&self) -> String {
+        let mut s = String::new();
+        for t in crate::pipelines::all() {
+            let ran = self.ran.get(t.name()).copied().unwrap_or(0);
+            let labelled: Vec<_> = t
+                .reach_goals()
+                .iter()
+                .filter(|g| g.status.is_some())
+                .collect();
+            if ran == 0 || labelled.is_empty() {
+                continue;
+            }
+            s += &format!(" | {}", t.name());
+            for g in labelled {
+                let share = 100.0 * self.count(g.count, t.name()) as f64 / ran as f64;
+                s += &format!(" {} {share:.0}%", g.status.unwrap_or_default());
+            }
+        }
+        s
     }
 
     /// The shares as text, one per line: `name  count/of  pct  (goal pct) ok|BELOW`; a share
@@ -207,11 +228,19 @@ impl Reach {
                 bytes / of
             ));
         }
-        if self.ran.contains_key("a6xx") {
-            s.push_str(&format!(
-                "  a6xx: predicate reloads executed {}\n",
-                self.pred_reloads
-            ));
+        let reloads = |t: &&&dyn crate::pipelines::Pipeline| {
+            t.reach_goals()
+                .iter()
+                .any(|g| g.count == ReachCount::PredReload)
+        };
+        for t in crate::pipelines::all().iter().filter(reloads) {
+            if self.ran.contains_key(t.name()) {
+                s.push_str(&format!(
+                    "  {}: predicate reloads executed {}\n",
+                    t.name(),
+                    self.pred_reloads
+                ));
+            }
         }
         s
     }

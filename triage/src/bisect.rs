@@ -12,22 +12,24 @@
 //!
 //! **Backend findings** (any target but `middle`) first ask the middle end directly: a
 //! middle-end pass is blamed only when the IR after it interprets wrong. When the IR stays
-//! right everywhere, the bug is the backend's, and [`backend_pass`] names the backend step:
-//! a fixed step by the checker that caught its output (the allocation checkers run on the
-//! allocated program, the simulators' hazard checks on the legalized one: output wrong after
-//! that step, while the IR before the backend is right), an optional step by switching it off
-//! and seeing the finding vanish (output right without it, wrong with it); a Gen mismatch that
-//! neither explains is `gen_lower`'s (the allocation checker accepted the allocation of what
-//! lowering made, so lowering made wrong code). The answer stays a
-//! pass name (`first_bad_pass: Option<String>`), with its evidence.
+//! right everywhere, the bug is the backend's, and [`backend_pass`] names the backend step
+//! from the target's own step table ([`fuzz::pipelines::Pipeline::steps`]): a fixed step by
+//! the checker that caught its output (the allocation checkers run on the allocated program,
+//! the simulators' hazard checks on the legalized one: output wrong after that step, while the
+//! IR before the backend is right), an optional step by switching it off and seeing the
+//! finding vanish (output right without it, wrong with it); a Gen mismatch that neither
+//! explains is `gen_lower`'s (the allocation checker accepted the allocation of what lowering
+//! made, so lowering made wrong code). The answer stays a pass name (`first_bad_pass:
+//! Option<String>`), with its evidence.
 
 use crate::signature::finding_of;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::finding::{Finding, FindingKind};
-use fuzz::oracle::{Case, CaseConfig, OracleOptions};
-use fuzz::pipelines::middle::disabled_passes;
+use fuzz::oracle::{Case, OracleOptions};
+use fuzz::pipelines::middle::{self, disabled_passes};
+use fuzz::pipelines::{self, CheckedStep, Pipeline};
 use serde::Serialize;
 
 /// The name blamed when a finding shows with no optional pass run and the middle end's own
@@ -126,7 +128,7 @@ fn blamed(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, Str
     if f.target == fuzz::worker::PROCESS {
         return None;
     }
-    if f.target != "middle" {
+    if f.target != middle::NAME {
         if let Some((i, name)) = direct(case, opts) {
             let why = format!(
                 "the IR interprets right before run {i} ({name}) and wrong after it, so the \
@@ -151,95 +153,48 @@ fn blamed(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, Str
 }
 
 /// The backend step to blame for `f`, a finding of a backend target on a case whose IR
-/// interprets right after every middle-end pass and out-of-SSA; with the evidence.
-///
-/// On Gen the optional step goes first: `opt_zero_samples` trims payloads, and a trimmed
-/// register a later message still reads looks to the allocation checker like a wrong value,
-/// so the checker's verdict alone does not clear it. On a6xx the checks are specific (a
-/// hazard is a missing sync, legalize's one job; the checker tracks predicates apart from
-/// GPRs), so they go first and the switch decides only what they do not explain.
+/// interprets right after every middle-end pass and out-of-SSA; with the evidence. The target
+/// says which of its steps the check that caught `f` names ([`Pipeline::checked_step`]), which
+/// steps can be switched off ([`Pipeline::optional_steps`]), and which of the two to ask first
+/// ([`Pipeline::switch_first`]).
 pub fn backend_pass(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, String)> {
-    if f.target.starts_with("gen") && !allocator_only(f) {
-        switched_off(case, opts, f).or_else(|| checked(f))
+    let target = pipelines::by_name(&f.target)?;
+    if target.switch_first(f) {
+        switched_off(target, case, opts, f).or_else(|| checked(target, f))
     } else {
-        checked(f).or_else(|| switched_off(case, opts, f))
+        checked(target, f).or_else(|| switched_off(target, case, opts, f))
     }
 }
 
-/// Whether only the Gen allocator can cause `f`: registers that overlap where they must not,
-/// or no register left to spill. (A payload trimmed too far looks to the checker like a wrong
-/// value, so those are tried against the switch first; switching `opt_zero_samples` off
-/// moves every register, and an allocation bug can vanish with it without being its bug.)
-fn allocator_only(f: &Finding) -> bool {
-    matches!(
-        (f.kind, f.class.as_deref()),
-        (
-            FindingKind::RaCheck,
-            Some("CompressedOverlap" | "ResponseOverlap")
-        ) | (FindingKind::CompileError, Some("NoRegisterToSpill"))
-    )
-}
-
 /// A fixed backend step named by the check that caught its output.
-fn checked(f: &Finding) -> Option<(String, String)> {
+fn checked(target: &dyn Pipeline, f: &Finding) -> Option<(String, String)> {
+    let CheckedStep { step, by } = target.checked_step(f)?;
     let class = f.class.as_deref().unwrap_or("");
-    let gen = f.target.starts_with("gen");
-    let a6xx = f.target == "a6xx";
-    let (pass, by) = match (f.kind, class) {
-        (FindingKind::RaCheck, "IncorrectValue filled" | "BadHeader") if gen => {
-            ("gen_ra_spill", "the allocation checker, at a fill,")
-        }
-        (FindingKind::RaCheck, _) if gen => ("gen_ra", "the allocation checker"),
-        (FindingKind::CompileError, "NoRegisterToSpill") if gen => {
-            ("gen_ra", "the register allocator's own failure")
-        }
-        // The checker accepted the allocation (else the finding would be a RaCheck), so the
-        // code it allocated already computes the wrong values: instruction selection.
-        (FindingKind::Mismatch, _) if gen => (
-            "gen_lower",
-            "a wrong result the allocation checker accepts (so lowering made the wrong code)",
-        ),
-        (FindingKind::Hazard, _) if a6xx => ("a6xx_legalize", "the simulator's hazard check"),
-        (FindingKind::RaCheck, "IncorrectValue predicate") if a6xx => (
-            "a6xx_ra_predicates",
-            "the allocation checker, on a predicate,",
-        ),
-        (FindingKind::RaCheck, _) if a6xx => ("a6xx_ra", "the allocation checker"),
-        _ => return None,
-    };
     let why = format!(
         "the IR is right after every middle-end pass; {by} flags the backend's output ({}: \
          {class})",
         f.kind
     );
-    Some((pass.to_string(), why))
+    Some((step.name.to_string(), why))
 }
 
-/// The optional backend step the case has on whose switching off makes the finding go.
-fn switched_off(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, String)> {
-    let c = &case.config;
-    let (pass, config) = if f.target.starts_with("gen") && c.gen_zero_samples {
-        let off = CaseConfig {
-            gen_zero_samples: false,
-            ..c.clone()
-        };
-        ("opt_zero_samples", off)
-    } else if f.target == "a6xx" && c.a6xx_opt_predicates {
-        let off = CaseConfig {
-            a6xx_opt_predicates: false,
-            ..c.clone()
-        };
-        ("a6xx_opt_predicates", off)
-    } else {
-        return None;
-    };
-    let without = Case {
-        config,
-        program: case.program.clone(),
-    };
+/// The first optional backend step the case has on whose switching off makes the finding go.
+fn switched_off(
+    target: &dyn Pipeline,
+    case: &Case,
+    opts: &OracleOptions,
+    f: &Finding,
+) -> Option<(String, String)> {
+    let optional = target
+        .optional_steps()
+        .iter()
+        .find(|o| (o.on)(&case.config))?;
+    let mut without = case.clone();
+    (optional.switch_off)(&mut without.config);
     if shows_again(&without, opts, f) {
         return None;
     }
+    let pass = optional.step.name;
     let why = format!(
         "the IR is right after every middle-end pass; with {pass} switched off the backend's \
          output is right on {}, with it on: {}",

@@ -8,7 +8,6 @@
 //! * [`session`] — triage of a whole fuzz output folder;
 //! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
 //! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`);
-//! * [`target_code`] — a backend's machine code for a case, as the oracle compiles it.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -20,4 +19,3 @@ pub mod selftest;
 pub mod session;
 pub mod signature;
 pub mod stats;
-pub mod target_code;

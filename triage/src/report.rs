@@ -11,7 +11,6 @@
 use crate::bisect::Bisection;
 use crate::signature::Signature;
 use compiler::interp::{self, RunOptions};
-use compiler::ir::text;
 use fuzz::oracle::{Case, Coverage, OracleOptions};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -251,69 +250,21 @@ pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Diffe
     out
 }
 
-/// The target code: the compiled program as the target shows it. The middle end shows its
-/// optimised IR annotated at the first difference, the Gen and a6xx backends their
-/// disassembly headed by the checker's and the hazard check's verdicts (which name the
-/// instruction), `vulkan` the SPIR-V module with the device.
+/// The target code: the compiled program as the target shows it ([`fuzz::pipelines::Pipeline::listing`]: the
+/// middle end its optimised IR annotated at the first difference, a backend its disassembly
+/// headed by its checks' verdicts, `vulkan` the SPIR-V module with the device). Only for a
+/// registered target's findings: a worker process's hang or crash must not be re-run here (it
+/// would hang or kill triage).
 pub fn disassembly(
     case: &Case,
     opts: &OracleOptions,
     target: &str,
     first: Option<&Difference>,
 ) -> Option<String> {
-    if target == "vulkan" {
-        return vulkan_disassembly(case, opts);
-    }
-    // Only for a pipeline's findings: a worker process's hang or crash must not be re-run
-    // here (it would hang or kill triage).
-    if !matches!(target, "middle" | "gen8" | "gen16" | "a6xx") {
-        return None;
-    }
-    let p = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
-    if target != "middle" {
-        return crate::target_code::listing(case, opts, &p, target);
-    }
-    let marker = first
-        .filter(|d| d.place == "output")
-        .map(|d| format!("store_output {},", d.index));
-    let mut s = String::new();
-    for line in text::print_program(&p).lines() {
-        s.push_str(line);
-        if marker
-            .as_ref()
-            .is_some_and(|m| line.trim_start().starts_with(m.as_str()))
-        {
-            s.push_str("   ; <-- first difference is in this slot");
-        }
-        s.push('\n');
-    }
-    Some(s)
-}
-
-/// The SPIR-V module the driver got (after spirv-opt, if the case has a pass list), with the
-/// device it ran on: what a driver developer needs beside the `.ir`.
-fn vulkan_disassembly(case: &Case, opts: &OracleOptions) -> Option<String> {
-    use fuzz::pipelines::{spirv_opt, vulkan};
+    let pipeline = fuzz::pipelines::by_name(target)?;
     let optimised = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
-    let info = vulkan::device(&opts.vulkan).ok()?;
-    let module = spirv_emit::emit(
-        vulkan::source(case, &optimised),
-        &vulkan::emit_options(&info),
-    )
-    .ok()?;
-    let passes = &case.config.vulkan_spirv_opt;
-    let words = if passes.is_empty() {
-        module.words
-    } else {
-        spirv_opt::optimise(&module.words, passes).ok()?
-    };
-    let mut s = format!("; device: {}\n", info.describe());
-    if !passes.is_empty() {
-        s += &format!("; after spirv-opt {passes}\n");
-    }
-    s += &spirv_emit::disassemble(&words).ok()?;
-    s.push('\n');
-    Some(s)
+    let first_output = first.filter(|d| d.place == "output").map(|d| d.index);
+    pipeline.listing(case, opts, &optimised, first_output)
 }
 
 /// The targets a bucket's findings showed on, from their folder names

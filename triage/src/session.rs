@@ -61,10 +61,7 @@ pub fn keeps(case: &Case, opts: &OracleOptions, sig: &Signature) -> bool {
     let Some(f) = signature::shown(case, opts, sig) else {
         return false;
     };
-    if f.kind != FindingKind::CompileError
-        || !f.target.starts_with("gen")
-        || !config::under_sure_floor(&case.config)
-    {
+    if f.kind != FindingKind::CompileError || !config::under_sure_floor(&f.target, &case.config) {
         return true;
     }
     let unplanted = OracleOptions {
@@ -472,7 +469,7 @@ block_27:
     #[test]
     fn a_compile_failure_under_the_sure_floor_counts_only_when_it_compiles_unplanted() {
         let case = fuzz::case_file::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
-        assert!(config::under_sure_floor(&case.config));
+        assert!(config::under_sure_floor("gen8", &case.config));
         let planted = OracleOptions {
             plants: Plants::NONE.with(Plant::GenSpillOptimisticOnly),
             targets: vec!["gen8".into()],

@@ -10,6 +10,7 @@
 use crate::bisect;
 use fuzz::finding::{Finding, FindingKind, Verdict};
 use fuzz::oracle::{self, Case, OracleOptions};
+use fuzz::pipelines::{self, middle};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -75,18 +76,19 @@ impl Signature {
 }
 
 /// The side of the compiler `pass` belongs to: `middle` for the middle end's passes (and
-/// out-of-SSA), else the backend family of `target` (`gen` for gen8 and gen16).
+/// out-of-SSA), else the family of `target` ([`fuzz::pipelines::Pipeline::family`]: `gen`
+/// for gen8 and gen16).
 pub fn side(pass: &str, target: &str) -> String {
-    let middle = pass == bisect::FROM_SSA
+    let in_middle_end = pass == bisect::FROM_SSA
         || compiler::passes::pipeline::PASSES
             .iter()
             .any(|(name, _)| *name == pass);
-    if middle {
-        "middle".into()
-    } else if target.starts_with("gen") {
-        "gen".into()
+    if in_middle_end {
+        middle::NAME.into()
     } else {
-        target.into()
+        pipelines::by_name(target)
+            .map_or(target, |t| t.family())
+            .into()
     }
 }
 

@@ -5,16 +5,16 @@ use std::path::Path;
 use triage::stats::collect::collect;
 use triage::stats::compare::{compare, Comparison, StatComparison, Verdict};
 use triage::stats::corpus::{self, Entry};
-use triage::stats::options::{Settings, Target};
+use triage::stats::options::{self, Settings};
 use triage::stats::StatsFile;
 
 fn entries() -> Vec<Entry> {
     corpus::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/stats")).unwrap()
 }
 
-fn run(entries: &[Entry], target: Target, config: &[&str]) -> StatsFile {
+fn run(entries: &[Entry], target: &str, config: &[&str]) -> StatsFile {
     let config: Vec<String> = config.iter().map(|s| s.to_string()).collect();
-    let settings = Settings::parse(target, &config).unwrap();
+    let settings = Settings::parse(options::target(target).unwrap(), &config).unwrap();
     let f = collect(entries, &settings, "corpus/stats", &config);
     assert!(
         f.failed.is_empty(),
@@ -31,8 +31,8 @@ fn stat<'a>(c: &'a Comparison, m: &str) -> &'a StatComparison {
 #[test]
 fn predicate_folding_helps_nops_and_cat0_on_a6xx() {
     let e = entries();
-    let off = run(&e, Target::A6xx, &["a6xx_opt_predicates=off"]);
-    let on = run(&e, Target::A6xx, &[]);
+    let off = run(&e, "a6xx", &["a6xx_opt_predicates=off"]);
+    let on = run(&e, "a6xx", &[]);
     let c = compare(&off, &on, &[]);
     for m in ["nops", "cat0", "instructions"] {
         assert_eq!(stat(&c, m).verdict(), Some(Verdict::Helped), "{m}");
@@ -43,11 +43,7 @@ fn predicate_folding_helps_nops_and_cat0_on_a6xx() {
 #[test]
 fn a6xx_records_every_ir3_measurement() {
     let e = entries();
-    let f = run(
-        &e[..20],
-        Target::A6xx,
-        &["a6xx_predicates=1", "a6xx_wave128=on"],
-    );
+    let f = run(&e[..20], "a6xx", &["a6xx_predicates=1", "a6xx_wave128=on"]);
     for m in [
         "nops", "non-nops", "(ss)", "(sy)", "sstall", "systall", "cat0", "cat7", "waves",
     ] {

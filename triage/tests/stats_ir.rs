@@ -10,7 +10,7 @@ use std::process::Command;
 use triage::stats::collect::collect;
 use triage::stats::compare::{compare, Verdict};
 use triage::stats::corpus;
-use triage::stats::options::{Settings, Target};
+use triage::stats::options::{self, Settings};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/stats")
@@ -18,7 +18,10 @@ fn corpus_dir() -> PathBuf {
 
 fn settings(config: &[&str]) -> (Settings, Vec<String>) {
     let config: Vec<String> = config.iter().map(|s| s.to_string()).collect();
-    (Settings::parse(Target::Middle, &config).unwrap(), config)
+    (
+        Settings::parse(options::target("middle").unwrap(), &config).unwrap(),
+        config,
+    )
 }
 
 #[test]

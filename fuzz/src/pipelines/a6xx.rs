@@ -2,8 +2,18 @@
 //! case's wave size, predicate count, register budget and predicate folding, checked by the
 //! allocation checker, and run on the a6xx simulator. Hazards the simulator saw are findings
 //! even when the outputs happen to match.
+//!
+//! For triage the target declares its backend steps (GPR and predicate allocation,
+//! legalization's sync flags and nops, the optional predicate folding), which check names
+//! which step, its GPR and predicate budgets for the reducer, and its shader-db counters
+//! ([`stats`], counted as ir3 counts).
 
-use super::{class_of, classified, work, Pipeline};
+mod stats;
+
+use super::shown::format_results;
+use super::{class_of, classified, work, Pipeline, Shown};
+use super::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
+use crate::case_file::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
@@ -14,6 +24,49 @@ use sim::dispatch::Results;
 
 /// ir3-style backend on the a6xx simulator.
 pub struct A6xx;
+
+/// Folding predicates into `braa`/`brao` branches.
+pub const A6XX_OPT_PREDICATES: Step = Step {
+    name: "a6xx_opt_predicates",
+    does: "folds predicates into braa/brao branches",
+};
+/// Predicate register allocation (with reloads).
+pub const A6XX_RA_PREDICATES: Step = Step {
+    name: "a6xx_ra_predicates",
+    does: "allocates predicate registers, reloading them when they run out",
+};
+/// GPR allocation (with private-memory spills).
+pub const A6XX_RA: Step = Step {
+    name: "a6xx_ra",
+    does: "allocates GPRs, spilling to private memory",
+};
+/// Sync flags and nop delay slots.
+pub const A6XX_LEGALIZE: Step = Step {
+    name: "a6xx_legalize",
+    does: "inserts (ss)/(sy) sync flags and nop delay slots",
+};
+
+/// The scalar GPR budget.
+pub const A6XX_REGISTERS: Budget = Budget {
+    knob: "a6xx_registers",
+    get: |c| c.a6xx_registers,
+    set: |c, v| c.a6xx_registers = v,
+    lowest: MIN_A6XX_REGISTERS,
+    highest: MAX_A6XX_REGISTERS,
+    sure_floor: |_| MIN_A6XX_REGISTERS,
+    choices: None,
+};
+
+/// The predicate registers: four, or one as before a6xx.
+pub const A6XX_PREDICATES: Budget = Budget {
+    knob: "a6xx_predicates",
+    get: |c| c.a6xx_predicates.into(),
+    set: |c, v| c.a6xx_predicates = v as u8,
+    lowest: 1,
+    highest: 4,
+    sure_floor: |_| 1,
+    choices: Some(&[1, 4]),
+};
 
 /// The backend options a case asks for.
 pub fn options(case: &Case, opts: &OracleOptions) -> Options {
@@ -136,5 +189,139 @@ impl Pipeline for A6xx {
             .executed
             .push((self.name(), compiled.executed(&run)));
         Ok(run.results)
+    }
+
+    fn show(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String> {
+        let options = options(case, opts);
+        let compiled =
+            a6xx::compile(optimised, &options).map_err(|e| format!("compile error: {e}"))?;
+        let mut out = format!("// {options:?}\n");
+        if asm {
+            out += &compiled.program.to_string();
+        }
+        out += &format!("// compile: {:?}\n", compiled.stats);
+        if let Err(e) = &compiled.check {
+            out += &format!("// allocation checker: {e}\n");
+        }
+        let run = sim::a6xx::run(
+            &compiled.program,
+            &optimised.dispatch,
+            &compiled.sim_config(),
+        );
+        out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
+        for h in &run.hazards {
+            out += &format!("// hazard: {h}\n");
+        }
+        out += &format_results(&optimised.dispatch, &run.results);
+        let clean =
+            compiled.check.is_ok() && run.outcome == Outcome::Completed && run.hazards.is_empty();
+        Ok(Shown { text: out, clean })
+    }
+
+    /// The disassembly, headed by what the allocation checker and the simulator's hazard
+    /// check say.
+    fn listing(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        _first_output: Option<u32>,
+    ) -> Option<String> {
+        let mut s = String::new();
+        let compiled = a6xx::compile(optimised, &options(case, opts)).ok()?;
+        if let Err(e) = &compiled.check {
+            s += &format!("// allocation checker: {e}\n");
+        }
+        let run = sim::a6xx::run(
+            &compiled.program,
+            &optimised.dispatch,
+            &compiled.sim_config(),
+        );
+        for h in &run.hazards {
+            s += &format!("// hazard: {h}\n");
+        }
+        s += &compiled.program.to_string();
+        Some(s)
+    }
+
+    fn knobs(&self) -> &'static [&'static str] {
+        &[
+            "a6xx_wave128",
+            "a6xx_predicates",
+            "a6xx_registers",
+            "a6xx_opt_predicates",
+            "a6xx_pred_pick",
+            "a6xx_gpr_pick",
+            "a6xx_spill_victim",
+        ]
+    }
+
+    fn budgets(&self) -> &'static [Budget] {
+        &[A6XX_REGISTERS, A6XX_PREDICATES]
+    }
+
+    fn steps(&self) -> &'static [Step] {
+        &[
+            A6XX_OPT_PREDICATES,
+            A6XX_RA_PREDICATES,
+            A6XX_RA,
+            A6XX_LEGALIZE,
+        ]
+    }
+
+    /// The checks are specific (a hazard is a missing sync, legalize's one job; the checker
+    /// tracks predicates apart from GPRs), so they go before the switch.
+    fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {
+        let (step, by) = match (f.kind, f.class.as_deref().unwrap_or("")) {
+            (FindingKind::Hazard, _) => (A6XX_LEGALIZE, "the simulator's hazard check"),
+            (FindingKind::RaCheck, "IncorrectValue predicate") => (
+                A6XX_RA_PREDICATES,
+                "the allocation checker, on a predicate,",
+            ),
+            (FindingKind::RaCheck, _) => (A6XX_RA, "the allocation checker"),
+            _ => return None,
+        };
+        Some(CheckedStep { step, by })
+    }
+
+    fn optional_steps(&self) -> &'static [OptionalStep] {
+        &[OptionalStep {
+            step: A6XX_OPT_PREDICATES,
+            on: |c| c.a6xx_opt_predicates,
+            switch_off: |c| c.a6xx_opt_predicates = false,
+        }]
+    }
+
+    /// Issue 17's goals: predicate reloads run in a fifth of the cases, and reloads of
+    /// several predicates inside one loop (where a wrong reload shows) in some.
+    fn reach_goals(&self) -> &'static [ReachGoal] {
+        &[
+            ReachGoal {
+                count: ReachCount::PredReload,
+                name: "predicate reload executed",
+                goal: 0.20,
+                status: Some("pred reload ran"),
+            },
+            ReachGoal {
+                count: ReachCount::LoopPredReloads,
+                name: ">=3 predicates reloaded in one loop",
+                goal: 0.05,
+                status: Some("3-in-loop"),
+            },
+        ]
+    }
+
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        Some(stats::MEASUREMENTS)
+    }
+
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        stats::record(case)
     }
 }

@@ -16,7 +16,7 @@
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
 //! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and one of
 //! `no8`/`no16`/`no32`/`do32` (SIMD widths). Each (platform, switches) pair is one worker
-//! process, since the driver reads them from its environment at start; a thread keeps sixteen.
+//! process, since the driver reads them from its environment at start; a thread keeps 48.
 //!
 //! anv caches pipelines in memory per device: the same SPIR-V twice in one worker is a cache
 //! hit, and brw does not run again. Generated programs differ, so the fuzz loop compiles every
@@ -25,7 +25,9 @@
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
 
-use super::{classified, vulkan, Pipeline};
+mod stats;
+
+use super::{classified, vulkan, Pipeline, Shown};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
@@ -282,8 +284,11 @@ pub fn environment() -> Result<Environment, String> {
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Workers a thread keeps (one per platform and switches).
-const WORKERS_PER_THREAD: usize = 16;
+/// Workers a thread keeps (one per platform and switches; the draws make about 100
+/// combinations, most of the mass in a few dozen). An idle worker holds about 24 MB (RSS of
+/// a live one, measured); a simulated LRU over the draws misses 61% of cases with 16 workers,
+/// 23% with 48, and each miss starts a process and opens a device.
+const WORKERS_PER_THREAD: usize = 48;
 
 fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOptions, String> {
     let env = environment()?;
@@ -637,6 +642,88 @@ impl Pipeline for Anv {
     ) -> Option<Finding> {
         // Compile-only: the shim's submissions do nothing, so there is nothing to compare.
         None
+    }
+
+    /// anv's capture: per SIMD variant brw kept, the listing (with `asm`), brw's statistics and
+    /// our decoder's agreement with brw's disassembly; a failed compile or any finding the
+    /// capture shows is printed and makes the run unclean.
+    fn show(
+        &self,
+        case: &Case,
+        _opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String> {
+        let c = &case.config;
+        let program = vulkan::source(case, optimised);
+        let mut out = format!(
+            "// anv on {} with INTEL_DEBUG={}\n",
+            c.anv_platform,
+            c.anv_debug.intel_debug()
+        );
+        let capture = match compile(program, c.anv_platform, c.anv_debug) {
+            Ok(capture) => capture,
+            Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
+            Err(CompileError::Run(e)) => {
+                out += &format!("// compile: {e}\n");
+                return Ok(Shown {
+                    text: out,
+                    clean: false,
+                });
+            }
+        };
+        out += &format!(
+            "// device: {}\n// pipeline {:?}\n",
+            capture.device, capture.pipeline
+        );
+        for k in &capture.kernels {
+            out += &format!("// == {} (SIMD{})\n", k.name, k.simd);
+            if asm {
+                for line in &k.listing.header {
+                    out += &format!("// {line}\n");
+                }
+                for i in &k.listing.insts {
+                    let hex: Vec<String> = i.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                    out += &format!(
+                        "{:<48}{}\n",
+                        hex.join(" "),
+                        i.text
+                            .replace('\n', "\n                                                ")
+                    );
+                }
+            }
+            for (name, value) in &k.statistics {
+                out += &format!("// {name}: {value}\n");
+            }
+            if let Some(a) = &k.agreement {
+                out += &format!(
+                    "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
+                    a.agreed(),
+                    a.instructions,
+                    a.compacted
+                );
+            }
+        }
+        let finding = capture.finding();
+        if let Some(f) = &finding {
+            out += &format!("// finding: {f}\n");
+        }
+        Ok(Shown {
+            text: out,
+            clean: finding.is_none(),
+        })
+    }
+
+    fn knobs(&self) -> &'static [&'static str] {
+        &["anv_platform", "anv_debug"]
+    }
+
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        Some(stats::MEASUREMENTS)
+    }
+
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        stats::record(case)
     }
 }
 

@@ -2,16 +2,74 @@
 //! consumes `from_ssa`'s register form), compiled by the brw-style backend with the case's
 //! generation, GRF budget and `opt_zero_samples` setting, checked by the allocation checker,
 //! and run on the Gen EU simulator. Hazards are findings even when the outputs match.
+//!
+//! For triage the target declares its backend steps (lowering, allocation, spill code, the
+//! optional `opt_zero_samples`), which check names which step, its GRF budget for the reducer,
+//! and its shader-db counters ([`stats`]).
 
-use super::{class_of, classified, work, Pipeline};
+mod stats;
+
+use super::shown::format_results;
+use super::{class_of, classified, work, Pipeline, Shown};
+use super::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
+use crate::case_file::{MAX_GEN_GRFS, MIN_GEN_GRFS};
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, Coverage, OracleOptions};
+use crate::oracle::{Case, CaseConfig, Coverage, OracleOptions};
 use compiler::gen::{self, Options};
+use compiler::heuristics::{ColourOrder, Pick};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig};
 use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 use sim::gen::{ExecSize, Gen as Generation, Outcome};
+
+/// Instruction selection: IR to Gen instructions on virtual GRFs.
+pub const GEN_LOWER: Step = Step {
+    name: "gen_lower",
+    does: "lowers the IR to Gen instructions on virtual registers",
+};
+/// Graph-colouring register allocation.
+pub const GEN_RA: Step = Step {
+    name: "gen_ra",
+    does: "allocates GRFs by graph colouring",
+};
+/// The allocator's spill code (scratch writes and fills).
+pub const GEN_RA_SPILL: Step = Step {
+    name: "gen_ra_spill",
+    does: "spills to scratch and fills back",
+};
+/// Trimming trailing zero sampler parameters.
+pub const OPT_ZERO_SAMPLES: Step = Step {
+    name: "opt_zero_samples",
+    does: "trims trailing zero sampler parameters from SEND payloads",
+};
+
+/// The smallest Gen budget the reducer tries with a register pick other than `lowest`: the
+/// generator's (docs/budgets.md). Only `gen_pick=lowest` with the default colouring order
+/// (`gen_colour_order=ascending`) is sure to compile down to the allocator's floor
+/// ([`MIN_GEN_GRFS`]), and a budget the allocator cannot meet would turn a reduction of a
+/// `gen_ra` bug into a repro of no bug.
+pub const GEN_GRFS_FLOOR: u32 = 16;
+
+/// The smallest Gen budget every program compiles at with `c`'s allocation choices.
+pub fn sure_gen_floor(c: &CaseConfig) -> u32 {
+    if c.gen_pick == Pick::Lowest && c.gen_colour_order == ColourOrder::Ascending {
+        MIN_GEN_GRFS
+    } else {
+        GEN_GRFS_FLOOR
+    }
+}
+
+/// The GRF budget (at SIMD8).
+pub const GEN_GRFS: Budget = Budget {
+    knob: "gen_grfs",
+    get: |c| c.gen_grfs,
+    set: |c, v| c.gen_grfs = v,
+    lowest: MIN_GEN_GRFS,
+    highest: MAX_GEN_GRFS,
+    sure_floor: sure_gen_floor,
+    choices: None,
+};
 
 /// The brw-style backend on the Gen EU simulator at one dispatch width.
 pub struct Gen {
@@ -43,12 +101,35 @@ pub fn options(case: &Case, opts: &OracleOptions, width: ExecSize) -> Options {
     }
 }
 
+/// `optimised` (the middle end's output for `case`) in register form and compiled for Gen at
+/// `width`, as `run --target` and reports show it; the register-form program is what the
+/// simulator's dispatch comes from.
+pub fn compile(
+    case: &Case,
+    opts: &OracleOptions,
+    optimised: &Program,
+    width: ExecSize,
+) -> Result<(Program, gen::Compiled), String> {
+    let mut p = optimised.clone();
+    let config = PassConfig {
+        plants: opts.plants,
+    };
+    pipeline::to_registers(&mut p, true, &config).map_err(|e| e.to_string())?;
+    let compiled =
+        gen::compile(&p, &options(case, opts, width)).map_err(|e| format!("compile error: {e}"))?;
+    Ok((p, compiled))
+}
+
 impl Pipeline for Gen {
     fn name(&self) -> &'static str {
         match self.width {
             ExecSize::S16 => "gen16",
             _ => "gen8",
         }
+    }
+
+    fn family(&self) -> &'static str {
+        "gen"
     }
 
     fn description(&self) -> &'static str {
@@ -155,5 +236,152 @@ impl Pipeline for Gen {
         }
         coverage.executed.push((name, compiled.executed(&run)));
         Ok(run.results)
+    }
+
+    fn show(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String> {
+        let options = options(case, opts, self.width);
+        let (p, compiled) = compile(case, opts, optimised, self.width)?;
+        let mut out = format!("// {options:?}\n");
+        if asm {
+            out += &compiled.program.to_string();
+        }
+        out += &format!("// compile: {:?}\n", compiled.stats);
+        if let Err(e) = &compiled.check {
+            out += &format!("// allocation checker: {e}\n");
+        }
+        let run = match sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
+            Ok(run) => run,
+            Err(errors) => {
+                for e in errors {
+                    out += &format!("// simulator rejected the program: {e}\n");
+                }
+                return Ok(Shown {
+                    text: out,
+                    clean: false,
+                });
+            }
+        };
+        out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
+        for h in &run.hazards {
+            out += &format!("// hazard: {h:?}\n");
+        }
+        out += &format_results(&p.dispatch, &run.results);
+        let clean =
+            compiled.check.is_ok() && run.outcome == Outcome::Completed && run.hazards.is_empty();
+        Ok(Shown { text: out, clean })
+    }
+
+    /// The disassembly, headed by what the allocation checker and the simulator's hazard
+    /// check say.
+    fn listing(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        _first_output: Option<u32>,
+    ) -> Option<String> {
+        let mut s = String::new();
+        let (p, compiled) = compile(case, opts, optimised, self.width).ok()?;
+        if let Err(e) = &compiled.check {
+            s += &format!("// allocation checker: {e}\n");
+        }
+        if let Ok(run) = sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
+            for h in &run.hazards {
+                s += &format!("// hazard: {h:?}\n");
+            }
+        }
+        s += &compiled.program.to_string();
+        Some(s)
+    }
+
+    fn knobs(&self) -> &'static [&'static str] {
+        &[
+            "gen9",
+            "gen_grfs",
+            "gen_zero_samples",
+            "gen_spill_loop_weight",
+            "gen_spill_use_weight",
+            "gen_spill_def_weight",
+            "gen_spill_choice",
+            "gen_pick",
+            "gen_colour_order",
+        ]
+    }
+
+    fn budgets(&self) -> &'static [Budget] {
+        &[GEN_GRFS]
+    }
+
+    fn steps(&self) -> &'static [Step] {
+        &[OPT_ZERO_SAMPLES, GEN_LOWER, GEN_RA, GEN_RA_SPILL]
+    }
+
+    fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {
+        let class = f.class.as_deref().unwrap_or("");
+        let (step, by) = match (f.kind, class) {
+            (FindingKind::RaCheck, "IncorrectValue filled" | "BadHeader") => {
+                (GEN_RA_SPILL, "the allocation checker, at a fill,")
+            }
+            (FindingKind::RaCheck, _) => (GEN_RA, "the allocation checker"),
+            (FindingKind::CompileError, "NoRegisterToSpill") => {
+                (GEN_RA, "the register allocator's own failure")
+            }
+            // The checker accepted the allocation (else the finding would be a RaCheck), so
+            // the code it allocated already computes the wrong values: instruction selection.
+            (FindingKind::Mismatch, _) => (
+                GEN_LOWER,
+                "a wrong result the allocation checker accepts (so lowering made the wrong code)",
+            ),
+            _ => return None,
+        };
+        Some(CheckedStep { step, by })
+    }
+
+    fn optional_steps(&self) -> &'static [OptionalStep] {
+        &[OptionalStep {
+            step: OPT_ZERO_SAMPLES,
+            on: |c| c.gen_zero_samples,
+            switch_off: |c| c.gen_zero_samples = false,
+        }]
+    }
+
+    /// `opt_zero_samples` trims payloads, and a trimmed register a later message still reads
+    /// looks to the allocation checker like a wrong value, so the checker's verdict alone does
+    /// not clear it: the switch goes first — except for what only the allocator can cause
+    /// (registers that overlap where they must not, no register left to spill), since
+    /// switching `opt_zero_samples` off moves every register and an allocation bug can vanish
+    /// with it without being its bug.
+    fn switch_first(&self, f: &Finding) -> bool {
+        !matches!(
+            (f.kind, f.class.as_deref()),
+            (
+                FindingKind::RaCheck,
+                Some("CompressedOverlap" | "ResponseOverlap")
+            ) | (FindingKind::CompileError, Some("NoRegisterToSpill"))
+        )
+    }
+
+    /// Issue 17's goal: spill code runs, not just compiles, in a large share of cases.
+    fn reach_goals(&self) -> &'static [ReachGoal] {
+        &[ReachGoal {
+            count: ReachCount::SpillAndFill,
+            name: "spill+fill executed",
+            goal: 0.40,
+            status: None,
+        }]
+    }
+
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        Some(stats::MEASUREMENTS)
+    }
+
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        stats::record(case, self.width)
     }
 }

@@ -1,8 +1,11 @@
 //! The middle-end pipeline: optimise with the case's pass toggles, go out of SSA, and
 //! interpret the result. A miscompile in any middle-end pass shows here before any backend
-//! runs; a verifier failure names the pass that broke the IR.
+//! runs; a verifier failure names the pass that broke the IR. Its statistics ([`stats`]) are
+//! the middle end's own counts.
 
-use super::Pipeline;
+pub mod stats;
+
+use super::{Pipeline, Shown};
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::INTERPRETER;
 use crate::oracle::{Case, Coverage, OracleOptions};
@@ -15,9 +18,13 @@ use sim::dispatch::Results;
 /// Optimised IR, re-interpreted.
 pub struct Middle;
 
+/// The middle end's target name: the finding's target of a middle-end failure, whichever
+/// target's run it broke.
+pub const NAME: &str = "middle";
+
 impl Pipeline for Middle {
     fn name(&self) -> &'static str {
-        "middle"
+        NAME
     }
 
     fn description(&self) -> &'static str {
@@ -66,6 +73,51 @@ impl Pipeline for Middle {
             f.class = Some("interp-error".into());
             Box::new(f)
         })
+    }
+
+    /// The optimised IR.
+    fn show(
+        &self,
+        _case: &Case,
+        _opts: &OracleOptions,
+        optimised: &Program,
+        _asm: bool,
+    ) -> Result<Shown, String> {
+        Ok(Shown {
+            text: compiler::ir::text::print_program(optimised),
+            clean: true,
+        })
+    }
+
+    /// The optimised IR, its first differing output's store marked.
+    fn listing(
+        &self,
+        _case: &Case,
+        _opts: &OracleOptions,
+        optimised: &Program,
+        first_output: Option<u32>,
+    ) -> Option<String> {
+        let marker = first_output.map(|slot| format!("store_output {slot},"));
+        let mut s = String::new();
+        for line in compiler::ir::text::print_program(optimised).lines() {
+            s.push_str(line);
+            if marker
+                .as_ref()
+                .is_some_and(|m| line.trim_start().starts_with(m.as_str()))
+            {
+                s.push_str("   ; <-- first difference is in this slot");
+            }
+            s.push('\n');
+        }
+        Some(s)
+    }
+
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        Some(stats::MEASUREMENTS)
+    }
+
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        stats::record(&case.program)
     }
 }
 
@@ -126,7 +178,7 @@ fn run_middle_end(
 }
 
 fn pipeline_finding(e: PipelineError) -> Box<Finding> {
-    let target = "middle";
+    let target = NAME;
     let mut f = match &e {
         PipelineError::Verify { pass, .. } => {
             let mut f = Finding::new(FindingKind::Verify, target, e.to_string());

@@ -1,27 +1,42 @@
-//! The pipelines the oracle compares with the interpreter. Each compiles a case its own way,
-//! runs it, and returns the results (or a finding: a verifier failure after a pass, a compiler
-//! error, a hazard, an allocation-checker error, a timeout). A new target registers here and
-//! nowhere else: [`all`] is the one registry of targets every `--target` flag is checked
-//! against ([`select`]), with each target's description, whether it is in the default set and
-//! whether this machine can run it.
+//! The targets: every way of compiling and running a case that the oracle compares with the
+//! interpreter. A target is one object ([`Pipeline`]) that owns everything about itself: how it
+//! compiles and runs a case and judges the results, what it shows of its code (`gpufuzz run
+//! --emit`, reports), the case knobs it reads and the register budgets the reducer lowers, its
+//! backend steps for bisection, its shader-db counters, and whether this machine can run it.
+//! The rest of gpufuzz asks the target and never matches its name. A new target is one file
+//! (a folder for a large one) and one line in [`all`], the one registry every `--target` flag
+//! is checked against ([`select`]).
 
 pub mod a6xx;
 pub mod anv;
 pub mod gen;
 pub mod middle;
+pub mod shown;
 pub mod spirv_opt;
+pub mod steps;
+#[cfg(test)]
+mod toy;
 pub mod vulkan;
 pub mod work;
 
 use crate::finding::{Finding, FindingKind};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
+pub use shown::Shown;
 use sim::dispatch::Results;
+pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 
-/// One way of compiling and running a program.
+/// One target: a way of compiling and running a program, and everything gpufuzz knows about it.
 pub trait Pipeline: Sync {
     /// Short name used in findings, `--target` and reports.
     fn name(&self) -> &'static str;
+
+    /// The compiler this target is one configuration of: a bug blamed on one of its backend
+    /// steps is one bug on every target of the family (`gen8` and `gen16` are `gen`).
+    /// Default: the target's own name.
+    fn family(&self) -> &'static str {
+        self.name()
+    }
 
     /// One line for `--target` errors and help: what the pipeline compiles for.
     fn description(&self) -> &'static str;
@@ -35,6 +50,14 @@ pub trait Pipeline: Sync {
     /// Whether this machine can run it; the error says what is missing.
     fn available(&self) -> Result<(), String> {
         Ok(())
+    }
+
+    /// Opens what it runs on under `opts` before any work (a device named on the command
+    /// line); a line to print about it (which device), or the usage error saying what is
+    /// missing. Default: nothing to open.
+    fn prepare(&self, opts: &OracleOptions) -> Result<Option<String>, String> {
+        let _ = opts;
+        Ok(None)
     }
 
     /// Compiles `optimised` (the case's program after the middle end) and runs it; notes
@@ -73,6 +96,83 @@ pub trait Pipeline: Sync {
         let _ = (optimised, opts);
         crate::oracle::compare(self.name(), case, expected, actual)
     }
+
+    /// What it makes of `optimised` for a person (`gpufuzz run --target`): its options, with
+    /// `asm` the code itself (disassembly, SPIR-V), what its checks say, and the outputs.
+    fn show(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String>;
+
+    /// The code a report shows beside the `.ir`, headed by what the target's checks say of it
+    /// (they name the instruction); `first_output` is the output slot of the first
+    /// difference, for a target that can point at it. Default: nothing.
+    fn listing(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        first_output: Option<u32>,
+    ) -> Option<String> {
+        let _ = (case, opts, optimised, first_output);
+        None
+    }
+
+    /// The [`CaseConfig`](crate::oracle::CaseConfig) knobs it reads (`--config` keys of
+    /// `gpufuzz stats`, the knobs the reducer varies for its findings).
+    fn knobs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The register budgets the reducer lowers for its findings.
+    fn budgets(&self) -> &'static [Budget] {
+        &[]
+    }
+
+    /// Its backend steps, in order, for bisection to blame (after the middle end's passes).
+    fn steps(&self) -> &'static [Step] {
+        &[]
+    }
+
+    /// The fixed backend step the check that caught `f` names, if any.
+    fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {
+        let _ = f;
+        None
+    }
+
+    /// The optional backend steps bisection blames by switching them off.
+    fn optional_steps(&self) -> &'static [OptionalStep] {
+        &[]
+    }
+
+    /// Whether bisection tries switching the optional steps off before asking
+    /// [`checked_step`](Pipeline::checked_step) (when the check alone cannot clear them).
+    fn switch_first(&self, f: &Finding) -> bool {
+        let _ = f;
+        false
+    }
+
+    /// The shares of its cases that should reach into its allocators' code, with their goals
+    /// (the fuzz summary and `gpufuzz stats --reach` print them).
+    fn reach_goals(&self) -> &'static [ReachGoal] {
+        &[]
+    }
+
+    /// The shader-db style counters `gpufuzz stats` records for it, in report order; `None`:
+    /// no statistics.
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
+    /// The counters of `case.program` (already through the middle end) compiled with
+    /// `case.config`: [`measurements`](Pipeline::measurements) and any extra named ones.
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        let _ = case;
+        Err(format!("target {} has no statistics", self.name()))
+    }
 }
 
 /// Every registered pipeline, in the order the oracle runs them.
@@ -88,6 +188,8 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &a6xx::A6xx,
         &vulkan::Vulkan,
         &anv::Anv,
+        #[cfg(test)]
+        &toy::Reversed,
     ]
 }
 

@@ -19,8 +19,9 @@
 pub mod known;
 pub mod standalone;
 
+use super::shown::format_results;
 use super::spirv_opt::{self, SpirvOptPasses};
-use super::{classified, Pipeline};
+use super::{classified, Pipeline, Shown};
 use crate::finding::{Finding, FindingKind, Mismatch};
 use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
@@ -329,6 +330,16 @@ impl Pipeline for Vulkan {
             .map_err(|e| e.to_string())
     }
 
+    /// Opens the device of `--vk-device`/`--vk-icd`: without one, `--target vulkan` is a usage
+    /// error saying what to install.
+    fn prepare(&self, opts: &OracleOptions) -> Result<Option<String>, String> {
+        let info = device(&opts.vulkan).map_err(|e| match &opts.vulkan.icd {
+            Some(icd) => format!("--target vulkan with ICD {}: {e}", icd.display()),
+            None => format!("--target vulkan: {e}"),
+        })?;
+        Ok(Some(format!("vulkan: {}", info.describe())))
+    }
+
     fn environment(&self, opts: &OracleOptions) -> Vec<(String, String)> {
         let v = &opts.vulkan;
         let mut env = vec![(ENV_DEVICE.to_string(), v.device.to_string())];
@@ -428,5 +439,92 @@ impl Pipeline for Vulkan {
         }
         f.class = (!class.is_empty()).then(|| class.join(" "));
         Some(f)
+    }
+
+    /// The SPIR-V the driver gets (disassembled with `asm`), the device, where the time went,
+    /// and the outputs the device produced; a runner error (timeout, crash, refused pipeline)
+    /// is printed and makes the run unclean.
+    fn show(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String> {
+        let program = source(case, optimised);
+        let info = device(&opts.vulkan).map_err(|e| e.to_string())?;
+        let mut out = format!(
+            "// device: {}\n// program: {}\n",
+            info.describe(),
+            if case.config.vulkan_unoptimised {
+                "the generator's (vulkan_unoptimised=true)"
+            } else {
+                "after the middle end"
+            }
+        );
+        if asm {
+            let module = spirv_emit::emit(program, &emit_options(&info))
+                .map_err(|e| format!("emit: {e}"))?;
+            let passes = &case.config.vulkan_spirv_opt;
+            let words = if passes.is_empty() {
+                module.words
+            } else {
+                out += &format!("// after spirv-opt {passes}\n");
+                spirv_opt::optimise(&module.words, passes)?
+            };
+            out += &spirv_emit::disassemble(&words)?;
+            out.push('\n');
+        }
+        let done = match execute(program, &case.config.vulkan_spirv_opt, &opts.vulkan) {
+            Ok(done) => done,
+            Err(ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
+            Err(ExecuteError::SpirvOpt(e)) => return Err(e),
+            Err(ExecuteError::Run(e)) => {
+                out += &format!("// run: {e}\n");
+                return Ok(Shown {
+                    text: out,
+                    clean: false,
+                });
+            }
+        };
+        out += &format!(
+            "// emit {:?}, pipeline {:?}, dispatch {:?}\n",
+            done.emit, done.driver.pipeline, done.driver.dispatch
+        );
+        out += &format_results(&program.dispatch, &done.results);
+        Ok(Shown {
+            text: out,
+            clean: true,
+        })
+    }
+
+    /// The SPIR-V module the driver got (after spirv-opt, if the case has a pass list), with
+    /// the device it ran on: what a driver developer needs beside the `.ir`.
+    fn listing(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        _first_output: Option<u32>,
+    ) -> Option<String> {
+        let info = device(&opts.vulkan).ok()?;
+        let module = spirv_emit::emit(source(case, optimised), &emit_options(&info)).ok()?;
+        let passes = &case.config.vulkan_spirv_opt;
+        let words = if passes.is_empty() {
+            module.words
+        } else {
+            spirv_opt::optimise(&module.words, passes).ok()?
+        };
+        let mut s = format!("; device: {}\n", info.describe());
+        if !passes.is_empty() {
+            s += &format!("; after spirv-opt {passes}\n");
+        }
+        s += &spirv_emit::disassemble(&words).ok()?;
+        s.push('\n');
+        Some(s)
+    }
+
+    fn knobs(&self) -> &'static [&'static str] {
+        &["vulkan_unoptimised", "vulkan_spirv_opt"]
     }
 }

@@ -140,14 +140,12 @@ impl ConfigArgs {
             vulkan: self.driver.vulkan(),
             ..OracleOptions::default()
         };
-        if opts.targets.iter().any(|t| t == "vulkan") {
-            let info = vulkan::device(&opts.vulkan).map_err(|e| match &opts.vulkan.icd {
-                Some(icd) => format!("--target vulkan with ICD {}: {e}", icd.display()),
-                None => format!("--target vulkan: {e}"),
-            })?;
-            static NAMED: std::sync::Once = std::sync::Once::new();
-            NAMED.call_once(|| eprintln!("vulkan: {}", info.describe()));
+        let mut lines = Vec::new();
+        for t in opts.targets.iter().filter_map(|t| pipelines::by_name(t)) {
+            lines.extend(t.prepare(&opts)?);
         }
+        static NAMED: std::sync::Once = std::sync::Once::new();
+        NAMED.call_once(|| lines.iter().for_each(|l| eprintln!("{l}")));
         Ok(opts)
     }
 

@@ -13,7 +13,6 @@ mod repro;
 mod run;
 mod selftest;
 mod stats;
-mod target;
 mod triage;
 
 use clap::{Parser, Subcommand};

@@ -3,14 +3,13 @@
 //! `; expect` lines are checked against the interpreter either way (a difference: exit 1).
 
 use super::config::ConfigArgs;
-use super::{input, target};
+use super::input;
 use clap::Args;
 use compiler::interp::{self, InterpError, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
-use fuzz::oracle::Case;
-use sim::dispatch::{Dispatch, Results};
-use std::fmt::Write;
+use fuzz::oracle::{Case, Coverage};
+use fuzz::pipelines::{self, middle, shown::format_results};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -82,7 +81,12 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         let mut clean = true;
         for target in &opts.targets {
             println!("// target {target}");
-            let shown = target::show(&case, &opts, target, asm)?;
+            // Compiled the way the fuzz oracle compiles it: the same middle end, then the
+            // target's own compile for the case configuration.
+            let optimised = middle::optimise(&case, &opts, &mut Coverage::default())
+                .map_err(|f| f.to_string())?;
+            let pipeline = pipelines::by_name(target).ok_or("targets are checked")?;
+            let shown = pipeline.show(&case, &opts, &optimised, asm)?;
             print!("{}", shown.text);
             clean &= shown.clean;
         }
@@ -164,33 +168,4 @@ fn print_after_all(
     pipeline::to_registers(&mut p, true, &config).map_err(|e| e.to_string())?;
     println!("// IR after from_ssa\n{}", text::print_program(&p));
     Ok(())
-}
-
-/// Every invocation's output slots, then every buffer's words, one invocation per line.
-pub fn format_results(d: &Dispatch, r: &Results) -> String {
-    let mut s = String::new();
-    let words = |s: &mut String, ws: &[u32]| {
-        for w in ws {
-            let _ = write!(s, " {w:#010x}");
-        }
-        s.push('\n');
-    };
-    if d.outputs > 0 {
-        for (i, chunk) in r.outputs.chunks(d.outputs as usize).enumerate() {
-            let _ = write!(s, "invocation {i}:");
-            words(&mut s, chunk);
-        }
-    }
-    for (b, buf) in r.buffers.iter().enumerate() {
-        let len = d.buffers[b] as usize;
-        if len == 0 {
-            continue;
-        }
-        let _ = writeln!(s, "buffer {b}:");
-        for (i, chunk) in buf.chunks(len).enumerate() {
-            let _ = write!(s, "  invocation {i}:");
-            words(&mut s, chunk);
-        }
-    }
-    s
 }

@@ -8,14 +8,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use triage::stats::collect::collect;
 use triage::stats::corpus;
-use triage::stats::options::{Settings, Target};
+use triage::stats::options::{self, Settings};
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     /// A folder of `.ir` programs (e.g. `corpus/stats`); or use `--generate`.
     corpus: Option<PathBuf>,
     /// `middle` (middle end only), `gen8`, `gen16` or `a6xx` (the fuzzer's target names).
-    #[arg(long, default_value = "middle")]
+    #[arg(long, default_value = fuzz::pipelines::middle::NAME)]
     target: String,
     /// Compile options, `KEY=VALUE` (repeatable): a middle-end pass `=off`, or a knob of the
     /// target's, by the names and bounds `--case` takes (`gpufuzz repro FILE --case help`
@@ -51,7 +51,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, String> {
     if let Some(n) = a.reach {
         return reach(n, a.seed, a.out.as_deref());
     }
-    let settings = Settings::parse(Target::parse(&a.target)?, &a.config)?;
+    let settings = Settings::parse(options::target(&a.target)?, &a.config)?;
     let (entries, source) = match (&a.corpus, a.generate) {
         (Some(dir), None) => (corpus::load_dir(dir)?, dir.display().to_string()),
         (None, Some(n)) => (
@@ -78,7 +78,7 @@ pub fn run(a: StatsArgs) -> Result<ExitCode, String> {
     eprint!("{}", triage::stats::executed::summary(&file));
     eprintln!(
         "{}: {} programs, {} failed -> {}",
-        settings.target,
+        settings.target.name(),
         file.programs.len(),
         file.failed.len(),
         out.display()
@@ -99,7 +99,7 @@ fn collect_sweep(
     let (key, values) = sweep
         .split_once('=')
         .ok_or_else(|| format!("--sweep {sweep:?}: expected KEY=V1,V2,..."))?;
-    let target = Target::parse(&a.target)?;
+    let target = options::target(&a.target)?;
     let mut all: Option<triage::stats::StatsFile> = None;
     for value in values.split(',').map(str::trim).filter(|v| !v.is_empty()) {
         let budget = format!("{}={value}", key.trim());
@@ -137,7 +137,12 @@ fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, S
         super::output::prepare_file(path)?;
     }
     let oracle_opts = OracleOptions {
-        targets: ["gen8", "gen16", "a6xx"].map(String::from).to_vec(),
+        // The backends of the default set: what the reach shares are about.
+        targets: fuzz::pipelines::all()
+            .iter()
+            .filter(|t| t.in_default_set() && t.name() != fuzz::pipelines::middle::NAME)
+            .map(|t| t.name().to_string())
+            .collect(),
         ..OracleOptions::default()
     };
     let opts = FuzzOptions {

@@ -2,7 +2,8 @@
 //! repro needs as little of the compiler as possible. Each pass proposes candidate
 //! configurations numbered `0..` (`Some(None)`: nothing at this index).
 //!
-//! Three kinds of knob: the register budgets (Gen GRFs, a6xx GPRs and predicates), lowered
+//! Three kinds of knob: the register budgets the targets declare (`Pipeline::budgets`: Gen
+//! GRFs, a6xx GPRs and predicates), lowered
 //! while the bug remains so that a spill bug keeps spilling as the program shrinks (the
 //! reducer lowers them first, then again after each round of program passes); the optional
 //! middle-end passes (switched off while the bug remains); and the other backend knobs of
@@ -11,10 +12,9 @@
 //! `vulkan` target the spirv-opt pass list, one pass at a time, down to the passes the bug
 //! needs.
 
-use compiler::heuristics::{ColourOrder, Pick};
 use compiler::passes::pipeline::PASSES;
-use fuzz::case_file::{MAX_A6XX_REGISTERS, MAX_GEN_GRFS, MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
 use fuzz::oracle::CaseConfig;
+use fuzz::pipelines::{self, Budget};
 
 /// A configuration pass: the `index`-th candidate, `None` past the last, within `scope`.
 pub type ConfigPass = fn(&CaseConfig, usize, Scope) -> Option<Option<CaseConfig>>;
@@ -25,18 +25,18 @@ pub struct Scope<'a> {
     /// The target whose budgets may change (`None`: any). A budget the bug's target does not
     /// read only slows the other pipelines down.
     pub target: Option<&'a str>,
-    /// How low a Gen budget may go.
+    /// How low a budget may go.
     pub floors: Floors,
 }
 
-/// How low the reducer takes a Gen GRF budget.
+/// How low the reducer takes a register budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Floors {
     /// Never under the budget the case's allocation choices are sure to compile at
-    /// ([`sure_gen_floor`]), so a compile failure is never the budget's fault.
+    /// ([`Budget::sure_floor`]), so a compile failure is never the budget's fault.
     #[default]
     Sure,
-    /// Down to the smallest budget a case may name ([`MIN_GEN_GRFS`]) whatever the register
+    /// Down to the smallest budget a case may name ([`Budget::lowest`]) whatever the register
     /// pick. Only for a predicate that turns away what fails only for want of registers under
     /// the sure floor ([`under_sure_floor`]): a wrong allocation of a program the allocator
     /// did compile is the allocator's bug at any budget, a failure to compile there may not be.
@@ -51,49 +51,64 @@ pub const CONFIG_PASSES: &[(&str, ConfigPass)] = &[
     ("drop-spirv-opt-pass", drop_spirv_opt_pass),
 ];
 
-/// The smallest Gen budget the reducer tries with a register pick other than `lowest`: the
-/// generator's (docs/budgets.md). Only `gen_pick=lowest` with the default colouring order
-/// (`gen_colour_order=ascending`) is sure to compile down to the
-/// allocator's floor ([`MIN_GEN_GRFS`]), and a budget the allocator cannot meet would turn a
-/// reduction of a `gen_ra` bug into a repro of no bug.
-pub const GEN_GRFS_FLOOR: u32 = 16;
-
-/// The smallest Gen budget every program compiles at with `c`'s allocation choices.
-pub fn sure_gen_floor(c: &CaseConfig) -> u32 {
-    if c.gen_pick == Pick::Lowest && c.gen_colour_order == ColourOrder::Ascending {
-        MIN_GEN_GRFS
-    } else {
-        GEN_GRFS_FLOOR
+/// Every registered target's register budgets, each once, in registry order, with whether
+/// `scope` lets it change.
+fn budgets(scope: Scope) -> Vec<(Budget, bool)> {
+    let mut out: Vec<(Budget, bool)> = Vec::new();
+    for t in pipelines::all() {
+        let ours = scope.target.is_none_or(|name| name == t.name());
+        for b in t.budgets() {
+            match out.iter_mut().find(|(o, _)| o.knob == b.knob) {
+                Some((_, in_scope)) => *in_scope |= ours,
+                None => out.push((*b, ours)),
+            }
+        }
     }
+    out
 }
 
-/// Whether `c`'s Gen budget is under the one its allocation choices are sure to compile at.
-pub fn under_sure_floor(c: &CaseConfig) -> bool {
-    c.gen_grfs < sure_gen_floor(c)
+/// Whether `c` sets a budget of `target` under the one its allocation choices are sure to
+/// compile at.
+pub fn under_sure_floor(target: &str, c: &CaseConfig) -> bool {
+    pipelines::by_name(target).is_some_and(|t| t.budgets().iter().any(|b| b.under_sure_floor(c)))
 }
 
-/// The smallest Gen budget the reducer tries for `c`.
-fn gen_floor(c: &CaseConfig, floors: Floors) -> u32 {
+/// The smallest value the reducer tries for budget `b` of `c`.
+fn floor(b: &Budget, c: &CaseConfig, floors: Floors) -> u32 {
     match floors {
-        Floors::Sure => sure_gen_floor(c),
-        Floors::Any => MIN_GEN_GRFS,
+        Floors::Sure => (b.sure_floor)(c),
+        Floors::Any => b.lowest,
     }
 }
 
-/// Lowers a register budget of `target`, candidate `index` of: Gen GRFs to the floor, halfway
-/// there, one less; a6xx GPRs likewise; a6xx predicates to one. `Some(None)` where a candidate
-/// would not lower anything.
+/// How many candidates [`lower_budget`] makes of a budget: to the floor, halfway there, one
+/// less; a budget of a few fixed choices only the first.
+fn lowerings(b: &Budget) -> usize {
+    if b.choices.is_some() {
+        1
+    } else {
+        3
+    }
+}
+
+/// Lowers a register budget of the scope's target, candidate `index` of every registered
+/// budget's candidates in turn ([`lowerings`]). `Some(None)` where a candidate would not lower
+/// anything or its budget is out of scope.
 fn lower_budget(c: &CaseConfig, index: usize, scope: Scope) -> Option<Option<CaseConfig>> {
-    let gen = scope.target.is_none_or(|t| t.starts_with("gen"));
-    let a6xx = scope.target.is_none_or(|t| t == "a6xx");
-    let mut d = c.clone();
-    let lowered = match index {
-        0..=2 => gen && lower(&mut d.gen_grfs, gen_floor(c, scope.floors), index),
-        3..=5 => a6xx && lower(&mut d.a6xx_registers, MIN_A6XX_REGISTERS, index - 3),
-        6 => a6xx && std::mem::replace(&mut d.a6xx_predicates, 1) > 1,
-        _ => return None,
-    };
-    Some(lowered.then_some(d))
+    let mut k = index;
+    for (b, in_scope) in budgets(scope) {
+        let n = lowerings(&b);
+        if k >= n {
+            k -= n;
+            continue;
+        }
+        let mut d = c.clone();
+        let mut v = (b.get)(c);
+        let lowered = in_scope && lower(&mut v, floor(&b, c, scope.floors), k);
+        (b.set)(&mut d, v);
+        return Some(lowered.then_some(d));
+    }
+    None
 }
 
 /// Sets `budget` to candidate `k` of: `floor`, halfway to it, one less; whether that lowers it.
@@ -115,47 +130,47 @@ fn lower(budget: &mut u32, floor: u32, k: usize) -> bool {
 const SIDEWAYS: u32 = 12;
 
 /// The configurations that differ from `c` in one allocation setting of `target` only, for
-/// the reducer's sideways step: every Gen GRF budget within [`SIDEWAYS`] of the current one,
-/// every a6xx GPR budget likewise and the other predicate count (1 or 4), then every other
-/// value of each allocation-choice knob the fuzzer varies
-/// ([`CaseConfig::drawn_values`]). Never a Gen budget under the floor `scope` allows.
+/// the reducer's sideways step: every value of each of its budgets within [`SIDEWAYS`] of the
+/// current one (a budget of fixed choices: each other choice), then every other value of each
+/// allocation-choice knob of the target the fuzzer varies ([`CaseConfig::drawn_values`]).
+/// Never a budget under the floor `scope` allows.
 pub fn other_allocations(c: &CaseConfig, scope: Scope) -> Vec<CaseConfig> {
-    let gen = scope.target.is_none_or(|t| t.starts_with("gen"));
-    let a6xx = scope.target.is_none_or(|t| t == "a6xx");
+    let all = budgets(scope);
     let mut out = Vec::new();
-    let mut each = |range: std::ops::RangeInclusive<u32>, set: fn(&mut CaseConfig, u32)| {
-        for v in range {
+    for (b, _) in all.iter().filter(|(_, in_scope)| *in_scope) {
+        let now = (b.get)(c);
+        let values: Vec<u32> = match b.choices {
+            Some(choices) => choices.iter().copied().filter(|&v| v != now).collect(),
+            None => {
+                let low = now.saturating_sub(SIDEWAYS).max(b.lowest);
+                (low..=(now + SIDEWAYS).min(b.highest)).collect()
+            }
+        };
+        for v in values {
             let mut d = c.clone();
-            set(&mut d, v);
+            (b.set)(&mut d, v);
             out.push(d);
         }
+    }
+    let read = |knob: &str| {
+        pipelines::all()
+            .iter()
+            .filter(|t| scope.target.is_none_or(|name| name == t.name()))
+            .any(|t| t.knobs().contains(&knob))
     };
-    if gen {
-        let low = c.gen_grfs.saturating_sub(SIDEWAYS);
-        each(low..=(c.gen_grfs + SIDEWAYS).min(MAX_GEN_GRFS), |d, v| {
-            d.gen_grfs = v
-        });
-    }
-    if a6xx {
-        let low = c
-            .a6xx_registers
-            .saturating_sub(SIDEWAYS)
-            .max(MIN_A6XX_REGISTERS);
-        let high = (c.a6xx_registers + SIDEWAYS).min(MAX_A6XX_REGISTERS);
-        each(low..=high, |d, v| d.a6xx_registers = v);
-        let mut d = c.clone();
-        d.a6xx_predicates = if c.a6xx_predicates == 1 { 4 } else { 1 };
-        out.push(d);
-    }
-    for knob in CaseConfig::KNOBS {
-        let ours = (gen && knob.starts_with("gen_")) || (a6xx && knob.starts_with("a6xx_"));
-        for value in CaseConfig::drawn_values(knob).iter().filter(|_| ours) {
+    for &knob in CaseConfig::KNOBS.iter().filter(|k| read(k)) {
+        for value in CaseConfig::drawn_values(knob) {
             let mut d = c.clone();
-            d.set(knob, value).expect("drawn values parse");
+            d.set(knob, &value).expect("drawn values parse");
             out.push(d);
         }
     }
-    out.retain(|d| d != c && d.gen_grfs >= gen_floor(d, scope.floors));
+    out.retain(|d| {
+        d != c
+            && all
+                .iter()
+                .all(|(b, _)| (b.get)(d) >= floor(b, d, scope.floors))
+    });
     out
 }
 
@@ -196,6 +211,9 @@ fn drop_spirv_opt_pass(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use compiler::heuristics::Pick;
+    use fuzz::case_file::{MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
+    use fuzz::pipelines::gen::GEN_GRFS_FLOOR;
 
     #[test]
     fn other_allocations_change_one_setting_of_the_target_and_respect_the_floor() {
@@ -225,7 +243,7 @@ mod tests {
                 .filter(|(a, b)| **a != *b)
                 .count();
             assert_eq!(changed, 1, "{d:?}");
-            assert!(!under_sure_floor(d), "{d:?}");
+            assert!(!under_sure_floor("gen8", d), "{d:?}");
             assert_eq!(
                 (d.a6xx_registers, d.a6xx_predicates),
                 (c.a6xx_registers, c.a6xx_predicates)
@@ -276,11 +294,10 @@ mod tests {
         assert_eq!(lowest(Floors::Sure), Some(GEN_GRFS_FLOOR));
         assert_eq!(lowest(Floors::Any), Some(MIN_GEN_GRFS));
         let sideways = other_allocations(&c, scope(Floors::Any));
-        assert!(sideways.iter().any(under_sure_floor));
+        let under = |d: &CaseConfig| under_sure_floor("gen16", d);
+        assert!(sideways.iter().any(under));
         assert!(sideways.iter().all(|d| d.gen_grfs >= MIN_GEN_GRFS));
-        assert!(!other_allocations(&c, scope(Floors::Sure))
-            .iter()
-            .any(under_sure_floor));
+        assert!(!other_allocations(&c, scope(Floors::Sure)).iter().any(under));
         // a6xx budgets go down to the case file's smallest, scratch and one register.
         let a6xx = CaseConfig {
             a6xx_registers: 8,

@@ -149,7 +149,7 @@ pub fn is_middle_end(plant: Plant) -> bool {
 pub fn targets_of(plant: Plant) -> Result<Vec<String>, Vec<String>> {
     let have = registered();
     let wanted: Vec<&str> = if is_middle_end(plant) {
-        vec!["middle"]
+        vec![fuzz::pipelines::middle::NAME]
     } else {
         plant.targets().split_whitespace().collect()
     };

@@ -5,7 +5,7 @@
 //! 1. [`corpus`] — the programs: a folder of `.ir` files or `N` generated from a seed (and
 //!    writing such a folder canonically, for the checked-in `corpus/stats/`);
 //! 2. [`options`] — `--config KEY=VALUE` into the middle end's and the backends' options;
-//! 3. [`collect`] — per target (`ir`, `gen8`, `gen16`, `a6xx`): run the middle end and the
+//! 3. [`collect`] — per target with statistics (`middle`, `gen8`, `gen16`, `a6xx`): run the middle end and the
 //!    backend, run the simulator, and record the counters of [`MEASUREMENTS`];
 //! 4. [`compare`] — helped/HURT, affected totals, min/max/mean/median and the 95% confidence
 //!    interval of the mean change (with [`tdist`]), and the verdict; [`cost`] — executed cost
@@ -143,7 +143,7 @@ pub struct Failure {
 /// The result of `gpufuzz stats`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatsFile {
-    /// The target (`ir`, `gen8`, `gen16`, `a6xx`).
+    /// The target (every target with statistics: `middle`, `gen8`, `gen16`, `a6xx`).
     pub target: String,
     /// The `--config` settings, as given.
     pub config: Vec<String>,

@@ -1,8 +1,8 @@
 //! `--config KEY=VALUE` settings: which middle-end passes run and the backend's knobs. The
 //! knobs are those of the fuzzer's case configuration ([`CaseConfig`], the same names
 //! `--case` and a `program.ir` header take), so a knob added there is a `--config` key here
-//! too. Each target accepts the knobs of its backend (`gen…` for `gen8`/`gen16`, `a6xx_…` for
-//! `a6xx`) and every middle-end pass; an unknown key or a bad value is an error that lists what
+//! too. Each target accepts the knobs it declares ([`Pipeline::knobs`]) and every middle-end
+//! pass; an unknown key or a bad value is an error that lists what
 //! the target accepts.
 //!
 //! | keys | targets | values |
@@ -20,88 +20,57 @@
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
+use fuzz::pipelines::{self, Pipeline};
 use std::fmt;
 
-/// What to compile for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// The middle end only: IR counts and the interpreter's step count.
-    Middle,
-    /// The Gen backend, SIMD8.
-    Gen8,
-    /// The Gen backend, SIMD16.
-    Gen16,
-    /// The a6xx backend.
-    A6xx,
-    /// Mesa's anv/brw on a simulated Intel GPU (compile-only, brw's statistics).
-    Anv,
+/// The registered target called `name`, if it has statistics
+/// ([`Pipeline::measurements`]); the error lists those that have.
+pub fn target(name: &str) -> Result<&'static dyn Pipeline, String> {
+    if let Some(t) = pipelines::by_name(name).filter(|t| t.measurements().is_some()) {
+        return Ok(t);
+    }
+    pipelines::select(&[name.to_string()])?;
+    let names: Vec<_> = pipelines::all()
+        .iter()
+        .filter(|t| t.measurements().is_some())
+        .map(|t| t.name())
+        .collect();
+    Err(format!(
+        "target {name:?} has no statistics (targets with statistics: {})",
+        names.join(", ")
+    ))
 }
 
-impl Target {
-    /// Every target with statistics, by its name in the fuzzer's target registry.
-    pub const ALL: &'static [(&'static str, Target)] = &[
-        ("middle", Target::Middle),
-        ("gen8", Target::Gen8),
-        ("gen16", Target::Gen16),
-        ("a6xx", Target::A6xx),
-        ("anv", Target::Anv),
-    ];
-
-    /// Parses a target name: one of the registry's (`fuzz::pipelines`) that has statistics.
-    pub fn parse(s: &str) -> Result<Target, String> {
-        if let Some(&(_, t)) = Target::ALL.iter().find(|(n, _)| *n == s) {
-            return Ok(t);
-        }
-        fuzz::pipelines::select(&[s.to_string()])?;
-        let names: Vec<_> = Target::ALL.iter().map(|(n, _)| *n).collect();
-        Err(format!(
-            "target {s:?} has no statistics (targets with statistics: {})",
-            names.join(", ")
-        ))
-    }
-
-    /// The prefix of the case knobs this target's backend reads (none for the middle end).
-    fn knob_prefix(self) -> Option<&'static str> {
-        match self {
-            Target::Middle => None,
-            Target::Gen8 | Target::Gen16 => Some("gen"),
-            Target::A6xx => Some("a6xx_"),
-            Target::Anv => Some("anv_"),
-        }
-    }
-
-    /// The case knobs this target takes.
-    fn backend_keys(self) -> Vec<&'static str> {
-        let Some(prefix) = self.knob_prefix() else {
-            return Vec::new();
-        };
-        CaseConfig::KNOBS
-            .iter()
-            .copied()
-            .filter(|k| k.starts_with(prefix))
-            .collect()
-    }
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = Target::ALL.iter().find(|(_, t)| t == self).map(|(n, _)| *n);
-        f.write_str(name.unwrap_or("?"))
-    }
+/// The case knobs `target` takes, in the case configuration's order.
+fn backend_keys(target: &dyn Pipeline) -> Vec<&'static str> {
+    CaseConfig::KNOBS
+        .iter()
+        .copied()
+        .filter(|k| target.knobs().contains(k))
+        .collect()
 }
 
 /// Everything `--target` and `--config` decide.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Settings {
     /// The target.
-    pub target: Target,
+    pub target: &'static dyn Pipeline,
     /// Pass toggles and backend knobs, as the fuzzer's oracle reads them.
     pub case: CaseConfig,
 }
 
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("target", &self.target.name())
+            .field("case", &self.case)
+            .finish()
+    }
+}
+
 impl Settings {
     /// The defaults for `target`: every pass on, the backends' default options.
-    pub fn new(target: Target) -> Settings {
+    pub fn new(target: &'static dyn Pipeline) -> Settings {
         Settings {
             target,
             case: CaseConfig::default(),
@@ -109,7 +78,7 @@ impl Settings {
     }
 
     /// Parses `--config` settings (`KEY=VALUE` each) for `target`.
-    pub fn parse(target: Target, config: &[String]) -> Result<Settings, String> {
+    pub fn parse(target: &'static dyn Pipeline, config: &[String]) -> Result<Settings, String> {
         let mut s = Settings::new(target);
         for kv in config {
             let (key, value) = kv
@@ -130,10 +99,10 @@ impl Settings {
             }
             return Ok(());
         }
-        if !self.target.backend_keys().contains(&key) {
+        if !backend_keys(self.target).contains(&key) {
             return Err(format!(
                 "unknown key {key:?} for target {} (keys: {})",
-                self.target,
+                self.target.name(),
                 self.keys().join(", ")
             ));
         }
@@ -151,7 +120,7 @@ impl Settings {
 
     /// Every key this target accepts.
     pub fn keys(&self) -> Vec<&'static str> {
-        let mut keys = self.target.backend_keys();
+        let mut keys = backend_keys(self.target);
         keys.extend(PASSES.iter().map(|(n, _)| *n));
         keys
     }
@@ -176,14 +145,14 @@ mod tests {
     #[test]
     fn keys_parse_into_settings() {
         let s = Settings::parse(
-            Target::Gen8,
+            target("gen8").unwrap(),
             &cfg(&["gen9=off", "gen_grfs=16", "opt_cse=off"]),
         )
         .unwrap();
         assert_eq!((s.case.gen9, s.case.gen_grfs), (false, 16));
         assert_eq!(s.disabled_passes(), vec!["opt_cse".to_string()]);
         let s = Settings::parse(
-            Target::A6xx,
+            target("a6xx").unwrap(),
             &cfg(&["a6xx_predicates=1", "a6xx_wave128=on"]),
         )
         .unwrap();
@@ -192,21 +161,27 @@ mod tests {
 
     #[test]
     fn bad_keys_and_values_are_clear_errors() {
-        let e = Settings::parse(Target::Middle, &cfg(&["gen_grfs=16"])).unwrap_err();
+        let t = |name| target(name).unwrap();
+        let e = Settings::parse(t("middle"), &cfg(&["gen_grfs=16"])).unwrap_err();
         assert!(
             e.contains("unknown key \"gen_grfs\" for target middle"),
             "{e}"
         );
-        let e = Settings::parse(Target::A6xx, &cfg(&["gen_grfs=16"])).unwrap_err();
+        let e = Settings::parse(t("a6xx"), &cfg(&["gen_grfs=16"])).unwrap_err();
         assert!(e.contains("a6xx_registers"), "{e}");
-        let e = Settings::parse(Target::A6xx, &cfg(&["a6xx_predicates=2"])).unwrap_err();
+        let e = Settings::parse(t("a6xx"), &cfg(&["a6xx_predicates=2"])).unwrap_err();
         assert!(e.contains("must be 1|4"), "{e}");
-        let e = Settings::parse(Target::Gen16, &cfg(&["gen_grfs=8"])).unwrap_err();
+        let e = Settings::parse(t("gen16"), &cfg(&["gen_grfs=8"])).unwrap_err();
         assert!(e.contains("10..=125"), "{e}");
-        let e = Settings::parse(Target::Gen16, &cfg(&["gen_zero_samples"])).unwrap_err();
+        let e = Settings::parse(t("gen16"), &cfg(&["gen_zero_samples"])).unwrap_err();
         assert!(e.contains("KEY=VALUE"), "{e}");
-        let e = Target::parse("gen12").unwrap_err();
+        let e = target("gen12").map(|t| t.name()).unwrap_err();
         assert!(e.contains("middle") && e.contains("a6xx"), "{e}");
-        assert!(Target::parse("ir").is_err());
+        assert!(target("ir").is_err());
+        let e = target("vulkan").map(|t| t.name()).unwrap_err();
+        assert!(
+            e.contains("statistics") || e.contains("not available"),
+            "{e}"
+        );
     }
 }

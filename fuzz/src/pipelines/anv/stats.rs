@@ -1,5 +1,5 @@
 //! The `anv` target: the program compiled (not run) by Mesa's anv/brw on a simulated Intel
-//! GPU (`fuzz::pipelines::anv`), recorded with brw's own statistics — what
+//! GPU (`super`), recorded with brw's own statistics — what
 //! `VK_KHR_pipeline_executable_properties` reports for the widest SIMD variant brw kept — so
 //! `gpufuzz report` compares two Mesa versions, platforms or `INTEL_DEBUG` switches over a
 //! corpus the way shader-db compares two builds. brw counts scratch loads and stores of local
@@ -9,9 +9,8 @@
 //! our decoder reads, `decoded` (instructions our decoder printed as brw did); a decoder
 //! disagreement makes the program a failure (our bug, shown with the instruction).
 
-use super::Record;
-use fuzz::oracle::Case;
-use fuzz::pipelines::anv::{self, CompileError};
+use super::CompileError;
+use crate::oracle::Case;
 use vulkan_runner::StatValue;
 
 /// What the anv target records, in report order: brw's statistic, our name for it.
@@ -52,10 +51,10 @@ fn number(v: StatValue) -> u64 {
 }
 
 /// brw's numbers for `case` (its configuration names platform and switches).
-pub fn record(case: &Case) -> Result<Record, String> {
+pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     let c = &case.config;
     let capture =
-        anv::compile(&case.program, c.anv_platform, c.anv_debug).map_err(|e| match e {
+        super::compile(&case.program, c.anv_platform, c.anv_debug).map_err(|e| match e {
             CompileError::Emit(e) => format!("emit: {e}"),
             CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
         })?;
@@ -67,7 +66,7 @@ pub fn record(case: &Case) -> Result<Record, String> {
         .iter()
         .max_by_key(|k| k.simd)
         .ok_or("no executables")?;
-    let mut r: Record = BRW
+    let mut r: Vec<(&str, u64)> = BRW
         .iter()
         .map(|(brw, ours)| (*ours, capture.statistic(brw).map_or(0, number)))
         .collect();
@@ -82,5 +81,5 @@ pub fn record(case: &Case) -> Result<Record, String> {
         "decoded",
         widest.agreement.as_ref().map_or(0, |a| a.agreed() as u64),
     ));
-    Ok(r)
+    Ok(r.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }

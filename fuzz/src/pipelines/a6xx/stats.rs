@@ -17,9 +17,8 @@
 //! a6xx's register file in vec4s per wave slot pair, 2 the wave granularity, 16 the maximum,
 //! and `d` 2 for 128-fiber waves (1 for 64); 16 when no register is used.
 
-use super::Record;
+use crate::oracle::{Case, OracleOptions};
 use compiler::a6xx::compile;
-use fuzz::oracle::{Case, OracleOptions};
 use sim::a6xx::{Op, Outcome, WaveSize};
 
 /// What the a6xx target records, in report order.
@@ -67,10 +66,11 @@ pub fn max_waves(registers: u32, wave: WaveSize) -> u64 {
     (REG_SIZE_VEC4 / (vec4 * double) * GRANULARITY).min(MAX_WAVES)
 }
 
-/// Compiles and runs `p` (after the middle end); `loops` is the IR's loop count.
-pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
+/// Compiles and runs `case.program` (after the middle end) as the fuzz oracle does.
+pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     let p = &case.program;
-    let opts = fuzz::pipelines::a6xx::options(case, &OracleOptions::default());
+    let loops = crate::pipelines::middle::stats::loops(p);
+    let opts = super::options(case, &OracleOptions::default());
     let c = compile(p, &opts).map_err(|e| format!("compile: {e}"))?;
     c.check
         .as_ref()
@@ -103,7 +103,7 @@ pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
         u64::from(st.nops),
         "nop cycles disagree with the backend's"
     );
-    let mut rec: Record = vec![
+    let mut rec: Vec<(&str, u64)> = vec![
         ("instructions", nops + non_nops),
         ("cycles", r.stats.cycles),
         ("executed", r.stats.instructions),
@@ -131,7 +131,7 @@ pub fn record(case: &Case, loops: u64) -> Result<Record, String> {
         ("waves", max_waves(st.registers_used, opts.wave)),
         ("loops", loops),
     ]);
-    Ok(rec)
+    Ok(rec.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
 #[cfg(test)]

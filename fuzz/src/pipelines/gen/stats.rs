@@ -8,9 +8,8 @@
 //! the compile's marks folded with the simulator's per-instruction profile
 //! (`compiler::executed`).
 
-use super::Record;
+use crate::oracle::{Case, OracleOptions};
 use compiler::executed::SendShape;
-use fuzz::oracle::{Case, OracleOptions};
 use sim::gen::{ExecSize, Outcome};
 
 /// What the Gen targets record, in report order.
@@ -41,8 +40,8 @@ pub fn send_shape_key(s: &SendShape) -> String {
 
 /// Compiles `case.program` (after the middle end) as the fuzz oracle does and runs it: the
 /// counters of [`MEASUREMENTS`], then the per-shape send counters.
-pub fn record(case: &Case, width: ExecSize) -> Result<(Record, Vec<(String, u64)>), String> {
-    let (p, c) = crate::target_code::gen(case, &OracleOptions::default(), &case.program, width)?;
+pub fn record(case: &Case, width: ExecSize) -> Result<Vec<(String, u64)>, String> {
+    let (p, c) = super::compile(case, &OracleOptions::default(), &case.program, width)?;
     let p = &p;
     c.check
         .as_ref()
@@ -64,7 +63,7 @@ pub fn record(case: &Case, width: ExecSize) -> Result<(Record, Vec<(String, u64)
         mlen += n * u64::from(shape.mlen);
         rlen += n * u64::from(shape.rlen);
     }
-    let fixed = vec![
+    let fixed: Vec<(&str, u64)> = vec![
         ("instructions", st.instructions.into()),
         ("cycles", r.stats.cycles),
         ("executed", r.stats.instructions),
@@ -83,6 +82,10 @@ pub fn record(case: &Case, width: ExecSize) -> Result<(Record, Vec<(String, u64)
         ("sent-rlen", rlen),
         ("loops", st.loops.into()),
     ];
-    let shapes = sends.iter().map(|(s, &n)| (send_shape_key(s), n)).collect();
-    Ok((fixed, shapes))
+    let shapes = sends.iter().map(|(s, &n)| (send_shape_key(s), n));
+    Ok(fixed
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .chain(shapes)
+        .collect())
 }

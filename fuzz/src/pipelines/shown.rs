@@ -1,0 +1,43 @@
+//! What `gpufuzz run --target` prints for one target ([`Shown`]), and the one way every target
+//! prints a dispatch's results.
+
+use sim::dispatch::{Dispatch, Results};
+use std::fmt::Write;
+
+/// What a target shows of its compile and run of a case, and whether the run was clean
+/// (completed, no hazard, no checker error).
+pub struct Shown {
+    /// Options, code, statistics, outputs.
+    pub text: String,
+    /// Whether nothing went wrong.
+    pub clean: bool,
+}
+
+/// Every invocation's output slots, then every buffer's words, one invocation per line.
+pub fn format_results(d: &Dispatch, r: &Results) -> String {
+    let mut s = String::new();
+    let words = |s: &mut String, ws: &[u32]| {
+        for w in ws {
+            let _ = write!(s, " {w:#010x}");
+        }
+        s.push('\n');
+    };
+    if d.outputs > 0 {
+        for (i, chunk) in r.outputs.chunks(d.outputs as usize).enumerate() {
+            let _ = write!(s, "invocation {i}:");
+            words(&mut s, chunk);
+        }
+    }
+    for (b, buf) in r.buffers.iter().enumerate() {
+        let len = d.buffers[b] as usize;
+        if len == 0 {
+            continue;
+        }
+        let _ = writeln!(s, "buffer {b}:");
+        for (i, chunk) in buf.chunks(len).enumerate() {
+            let _ = write!(s, "  invocation {i}:");
+            words(&mut s, chunk);
+        }
+    }
+    s
+}
