@@ -353,6 +353,16 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         },
         ..OracleOptions::default()
     };
+    if target == "vulkan" {
+        // The driver it was found on must open: never judge it silently on another.
+        vulkan::device(&opts.vulkan).map_err(|e| {
+            let icd = opts.vulkan.icd.as_ref().map(|p| p.display().to_string());
+            format!(
+                "cannot open the driver it was found on (ICD {}): {e}",
+                icd.as_deref().unwrap_or("the loader's default")
+            )
+        })?;
+    }
     let case =
         fuzz::case_file::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
     if target == fuzz::worker::PROCESS {
