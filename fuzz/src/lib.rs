@@ -3,7 +3,7 @@
 //! targets and the tests.
 #![deny(missing_docs)]
 
-pub mod case_file;
+pub mod case;
 pub mod driver;
 pub mod finding;
 pub mod gen;

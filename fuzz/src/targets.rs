@@ -2,7 +2,8 @@
 //! as seeded smoke tests.
 
 use crate::finding::Verdict;
-use crate::oracle::{self, OracleOptions};
+use crate::oracle::self;
+use crate::case::options::OracleOptions;
 use compiler::ir::text;
 
 /// `diff`: judge the input; panic on a finding so libFuzzer keeps it.

@@ -173,7 +173,7 @@ pub fn build_report(
         reduce_runs: r.reduced.runs,
         differences_total: diffs.len(),
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
-        program: fuzz::case_file::print_case(case),
+        program: fuzz::case::text::print_case(case),
         disassembly,
         standalone: report::standalone(bugs, id, case, opts, &r.signature.target),
     };
@@ -403,7 +403,7 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
         .find(name)
         .ok_or_else(|| format!("no bucket {name:?} in {}", bugs.display()))?;
     let rep = report::read(&bugs, &bucket.id).map_err(|e| e.to_string())?;
-    let case = fuzz::case_file::parse_case(&rep.program, &bucket.id)?;
+    let case = fuzz::case::text::parse_case(&rep.program, &bucket.id)?;
     let p = &case.program;
     let results = interp::run(p, &RunOptions::default()).map_err(|e| e.to_string())?;
     let path = corpus.join(format!("{}.ir", bucket.id));
@@ -421,7 +421,7 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
             s.push_str(&format!("; expect {i}: {}\n", w.join(" ")));
         }
     }
-    s.push_str(&fuzz::case_file::print_case(&case));
+    s.push_str(&fuzz::case::text::print_case(&case));
     std::fs::create_dir_all(corpus).map_err(|e| e.to_string())?;
     fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
     Ok(path)
@@ -457,7 +457,7 @@ block_27:
 
     #[test]
     fn a_compile_failure_under_the_sure_floor_counts_only_when_it_compiles_unplanted() {
-        let case = fuzz::case_file::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
+        let case = fuzz::case::text::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
         assert!(config::under_sure_floor("gen8", &case.config));
         let planted = OracleOptions {
             plants: Plants::NONE.with(Plant::GenSpillOptimisticOnly),

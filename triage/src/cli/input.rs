@@ -3,14 +3,14 @@
 //! never by its name.
 
 use super::config::ConfigArgs;
-use fuzz::case_file;
+use fuzz::case::text as case_text;
 use fuzz::oracle::{self, Case};
 use std::path::Path;
 
 /// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it.
 pub fn read_case(path: &Path, config: &ConfigArgs) -> Result<Case, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    case_file::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
+    case_text::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
 }
 
 /// Reads an input file as a case: a program in the text format (with its header) unless
@@ -19,7 +19,7 @@ pub fn read_case(path: &Path, config: &ConfigArgs) -> Result<Case, String> {
 /// from which the generator makes no program.
 pub fn load(path: &Path, raw: bool, config: &ConfigArgs) -> Result<Option<Case>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let case = if !raw && case_file::looks_like_text(&bytes) {
+    let case = if !raw && case_text::looks_like_text(&bytes) {
         read_case(path, config)?
     } else {
         match fuzz::panics::catch(|| oracle::decode(&bytes)) {
@@ -43,5 +43,5 @@ pub fn load(path: &Path, raw: bool, config: &ConfigArgs) -> Result<Option<Case>,
 
 /// Whether `load` reads this file as a program in the text format.
 pub fn is_text(path: &Path, raw: bool) -> bool {
-    !raw && std::fs::read(path).is_ok_and(|b| case_file::looks_like_text(&b))
+    !raw && std::fs::read(path).is_ok_and(|b| case_text::looks_like_text(&b))
 }

@@ -20,7 +20,7 @@
 //! below what the backends support is a usage error, not a compiler bug), and
 //! [`looks_like_text`], which decides text versus raw input by content.
 
-use crate::oracle::{Case, CaseConfig};
+use super::config::{Case, CaseConfig};
 use compiler::ir::{text, verify};
 use compiler::passes::pipeline::PASSES;
 
@@ -204,7 +204,6 @@ pub fn looks_like_text(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle;
 
     #[test]
     fn print_parse_print_is_the_identity_for_decoded_cases() {
@@ -212,7 +211,7 @@ mod tests {
         let mut non_default = 0;
         for i in 0..40 {
             crate::rng::input_bytes(3, i, 64, 1024, &mut buf);
-            let Some(case) = oracle::decode(&buf) else {
+            let Some(case) = super::super::draw::decode(&buf) else {
                 continue;
             };
             let printed = print_case(&case);
