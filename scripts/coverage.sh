@@ -33,7 +33,7 @@ echo "== fuzzing for $minutes minute(s)"
 # over five minutes otherwise judge in worker processes, which are killed, not exited, when
 # the run ends, so they never write their profiles (a 10-minute run measured 0.16%).
 LLVM_PROFILE_FILE="$PWD/$out/profiles/%p-%m.profraw" \
-    "$exe" fuzz --time $((minutes * 60)) --jobs 2 --no-fork --out "$out/fuzz-out" "$@"
+    "$exe" fuzz --time $((minutes * 60)) --jobs 2 --no-fork --out "$out/fuzz-out" --force "$@"
 
 "$tools/llvm-profdata" merge -sparse "$out"/profiles/*.profraw -o "$out/fuzz.profdata"
 

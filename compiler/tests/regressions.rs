@@ -17,21 +17,6 @@ fn regression_files() -> Vec<PathBuf> {
     files
 }
 
-/// `; expect I: w0 w1 …` lines: invocation I's output slots.
-fn expectations(src: &str) -> Vec<(u32, Vec<u32>)> {
-    src.lines()
-        .filter_map(|l| l.trim().strip_prefix("; expect "))
-        .map(|rest| {
-            let (inv, words) = rest.split_once(':').expect("`; expect I: words`");
-            let words = words
-                .split_whitespace()
-                .map(|w| u32::from_str_radix(w.trim_start_matches("0x"), 16).expect("hex word"))
-                .collect();
-            (inv.trim().parse().expect("invocation number"), words)
-        })
-        .collect()
-}
-
 #[test]
 fn regressions_round_trip_and_verify() {
     for path in regression_files() {
@@ -66,10 +51,9 @@ fn regressions_give_the_expected_outputs() {
         let p = text::parse_program(&src, &name).unwrap();
         let results =
             interp::run(&p, &RunOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let expected = text::expect::parse(&src, &name).unwrap_or_else(|e| panic!("{e}"));
         let slots = p.dispatch.outputs as usize;
-        for (inv, words) in expectations(&src) {
-            let got = &results.outputs[inv as usize * slots..][..slots];
-            assert_eq!(got, &words[..], "{name}: invocation {inv}");
-        }
+        text::expect::check(&expected, &results.outputs, slots, &name)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 }

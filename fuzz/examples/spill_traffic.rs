@@ -2,8 +2,8 @@
 //! (its input stream, seed and count as given) through the `gen8` and `gen16` pipelines at
 //! their cases' budgets, runs each on the simulator, and prints per width the compiles, those
 //! that spill, the registers spilled, the static instructions, and what ran: instructions,
-//! scratch reads and writes, spill stores, fills and pre-fills. The README's Performance
-//! section and `docs/performance.md` quote it:
+//! scratch reads and writes, spill stores, fills and pre-fills. `docs/performance.md`
+//! quotes it:
 //!
 //!     cargo run --release -p fuzz --example spill_traffic -- 1 300 > after.txt
 //!

@@ -14,9 +14,10 @@
 //! silently: a finding that cannot be saved stops the run and is listed in
 //! [`FuzzStats::save_errors`].
 
-use crate::finding::{Finding, FindingKind, Rejection, Verdict};
+use crate::counters::merge;
+pub use crate::counters::{FuzzStats, Judged, STATUS_WIDTH};
+use crate::finding::{Finding, Verdict};
 use crate::oracle::Judgement;
-use crate::reach::Reach;
 use crate::worker::{Worker, WorkerSpec};
 use crate::{rng, store};
 use serde::{Deserialize, Serialize};
@@ -43,8 +44,10 @@ pub struct FuzzOptions {
     pub min_len: usize,
     /// Input length range in bytes.
     pub max_len: usize,
-    /// How often to print the status line; none for silence.
+    /// How often to print the status line (on stderr); none for silence.
     pub status_every: Option<Duration>,
+    /// Print [`FuzzStats::status_detail`] under each status line.
+    pub status_detail: bool,
     /// Raw inputs kept per signature (the first few; later hits are only counted).
     pub keep_per_signature: usize,
     /// Extra `gpufuzz` flags a reproduce command needs (e.g. `--plant NAME`).
@@ -72,6 +75,7 @@ impl Default for FuzzOptions {
             min_len: 64,
             max_len: 2048,
             status_every: Some(Duration::from_secs(3)),
+            status_detail: false,
             keep_per_signature: 3,
             repro_flags: String::new(),
             environment: Default::default(),
@@ -83,52 +87,10 @@ impl Default for FuzzOptions {
     }
 }
 
-/// Counters of a run; `--stats-json` writes them.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct FuzzStats {
-    /// Inputs judged.
-    pub programs: u64,
-    /// Inputs rejected, by reason.
-    pub rejected: BTreeMap<String, u64>,
-    /// Findings by kind (every hit).
-    pub findings: BTreeMap<String, u64>,
-    /// Hits per signature.
-    pub signatures: BTreeMap<String, u64>,
-    /// Programs that ran some loop back-edge twice or more in some invocation.
-    pub loops_taken_twice: u64,
-    /// Programs with a branch that diverged within one group of 8 invocations.
-    pub divergent_simd8: u64,
-    /// Compiles that spilled registers.
-    pub spills: u64,
-    /// Compiles that trimmed a SEND payload.
-    pub trimmed_sends: u64,
-    /// Programs some target ran correctly but past the simulator's cycle budget (`slow`).
-    pub slow: u64,
-    /// Programs in which at least one spill store and one fill of spill code executed, per
-    /// pipeline.
-    pub spill_fill_executed: BTreeMap<String, u64>,
-    /// What the backends' allocators executed, against the goals (`crate::reach`).
-    pub reach: Reach,
-    /// Programs each optional pass changed (the pass-firing table).
-    pub pass_fired: BTreeMap<String, u64>,
-    /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
-    /// loop-iteration limit).
-    pub skipped: BTreeMap<String, u64>,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-    /// Inputs per second.
-    pub programs_per_second: f64,
-    /// Saved findings (folders under OUT/findings).
-    pub saved: Vec<String>,
-    /// Findings that could not be saved (the run stopped at the first).
-    pub save_errors: Vec<String>,
-}
-
 /// `OUT/summary.json`: what a run did so far and where to resume it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
-    /// `gpufuzz` version that wrote it.
+    /// `gpufuzz` version and commit that wrote it ([`crate::VERSION`]).
     pub version: String,
     /// Seed of the input stream.
     pub seed: u64,
@@ -160,104 +122,6 @@ impl Summary {
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
-}
-
-impl FuzzStats {
-    /// Total findings of all kinds.
-    pub fn total_findings(&self) -> u64 {
-        self.findings.values().sum()
-    }
-
-    /// Counts one judged input.
-    pub fn record(&mut self, j: &Judgement) {
-        self.programs += 1;
-        let c = &j.coverage;
-        self.loops_taken_twice += u64::from(c.loop_back_edge_twice);
-        self.divergent_simd8 += u64::from(c.divergent_simd8);
-        self.spills += u64::from(c.spills);
-        self.trimmed_sends += u64::from(c.trimmed_sends);
-        self.slow += u64::from(c.slow);
-        for pass in &c.passes_changed {
-            *self.pass_fired.entry((*pass).to_string()).or_default() += 1;
-        }
-        for (target, e) in &c.executed {
-            if e.spilled_and_filled() {
-                *self
-                    .spill_fill_executed
-                    .entry(target.to_string())
-                    .or_default() += 1;
-            }
-        }
-        self.reach.record(c);
-        for why in &c.skipped {
-            *self.skipped.entry(why.clone()).or_default() += 1;
-        }
-        match &j.verdict {
-            Verdict::Pass => {}
-            Verdict::Rejected(r) => {
-                *self.rejected.entry(rejection_name(*r).into()).or_default() += 1
-            }
-            Verdict::Finding(f) => {
-                *self.findings.entry(f.kind.name().into()).or_default() += 1;
-                *self.signatures.entry(f.signature()).or_default() += 1;
-            }
-        }
-    }
-
-    /// The libFuzzer-like one-line status.
-    pub fn status_line(&self, elapsed: Duration) -> String {
-        let secs = elapsed.as_secs_f64().max(1e-9);
-        let pct = |n: u64| 100.0 * n as f64 / self.programs.max(1) as f64;
-        let rejected: u64 = self.rejected.values().sum();
-        let mut s = format!(
-            "#{} {:.0}s {:.0} prog/s | findings {}",
-            self.programs,
-            secs,
-            self.programs as f64 / secs,
-            self.total_findings()
-        );
-        for kind in FindingKind::ALL {
-            if let Some(n) = self.findings.get(kind.name()) {
-                s.push_str(&format!(" {kind}:{n}"));
-            }
-        }
-        s.push_str(&format!(
-            " | rejected {:.1}% | loops>=2 {:.0}% divergent {:.0}% spills {} trimmed {} slow {}",
-            pct(rejected),
-            pct(self.loops_taken_twice),
-            pct(self.divergent_simd8),
-            self.spills,
-            self.trimmed_sends,
-            self.slow
-        ));
-        if !self.spill_fill_executed.is_empty() {
-            s.push_str(" | spill+fill ran");
-            for (target, n) in &self.spill_fill_executed {
-                s.push_str(&format!(" {target} {:.0}%", pct(*n)));
-            }
-        }
-        s.push_str(&self.reach.status());
-        let skipped: u64 = self.skipped.values().sum();
-        if skipped > 0 {
-            s.push_str(&format!(" | skipped {skipped}"));
-        }
-        s
-    }
-}
-
-fn rejection_name(r: Rejection) -> &'static str {
-    match r {
-        Rejection::OutOfFuel => "out-of-fuel",
-        Rejection::NoProgram => "no-program",
-    }
-}
-
-/// What judging one input left for the loop: the counters it adds and the finding to save.
-pub struct Judged {
-    /// This input's counters (one program).
-    pub stats: FuzzStats,
-    /// The finding and the case text, if any.
-    pub finding: Option<(Box<Finding>, Option<String>)>,
 }
 
 /// Shared state of one run's threads.
@@ -297,7 +161,7 @@ impl Run<'_> {
             self.watermark()
         };
         Summary {
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            version: crate::VERSION.to_string(),
             seed: self.opts.seed,
             next_index,
             runs: self.opts.runs,
@@ -313,10 +177,30 @@ impl Run<'_> {
         }
     }
 
+    /// The summary to leave when the deadline has passed with inputs still being judged: the
+    /// run is over, those inputs abandoned (counted, never judged), and a resumed run starts
+    /// after the last input taken. If they finish after all, the final checkpoint replaces it.
+    fn summary_at_deadline(&self) -> Summary {
+        let busy = self
+            .current
+            .iter()
+            .filter(|c| c.load(Ordering::SeqCst) != u64::MAX);
+        let mut summary = self.summary(true);
+        summary.stats.abandoned += busy.count() as u64;
+        summary.next_index = self
+            .next
+            .load(Ordering::SeqCst)
+            .min(self.opts.runs.unwrap_or(u64::MAX));
+        summary
+    }
+
     /// Rewrites `OUT/summary.json` (atomically); an error stops the run.
     fn checkpoint(&self, complete: bool) {
+        self.write_summary(&self.summary(complete));
+    }
+
+    fn write_summary(&self, summary: &Summary) {
         let Some(out) = &self.opts.out else { return };
-        let summary = self.summary(complete);
         let written = serde_json::to_string_pretty(&summary)
             .map_err(std::io::Error::other)
             .and_then(|json| store::write_atomically(&out.join("summary.json"), json.as_bytes()));
@@ -414,11 +298,7 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
                 std::thread::sleep(Duration::from_millis(50));
                 if opts.status_every.is_some() && last_status.elapsed() >= every {
                     // Over the whole run, the earlier part of a resumed one included.
-                    let stats = run.summary(false).stats;
-                    eprintln!(
-                        "{}",
-                        stats.status_line(Duration::from_secs_f64(stats.seconds))
-                    );
+                    print_status(&run.summary(false).stats, opts);
                     last_status = Instant::now();
                 }
                 if last_checkpoint.elapsed() >= every {
@@ -426,18 +306,31 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
                     last_checkpoint = Instant::now();
                 }
             }
+            // Past the deadline with inputs still running: leave the summary that abandons
+            // them, in case they do not finish before the caller gives up on them.
+            if run.out_of_time() && !run.stop.load(Ordering::Relaxed) {
+                run.write_summary(&run.summary_at_deadline());
+            }
         });
     });
 
     run.checkpoint(true);
     let stats = run.summary(true).stats;
     if opts.status_every.is_some() {
-        eprintln!(
-            "{}",
-            stats.status_line(Duration::from_secs_f64(stats.seconds))
-        );
+        print_status(&stats, opts);
     }
     stats
+}
+
+/// The status line (and its detail when asked for) on stderr: progress, not results.
+fn print_status(stats: &FuzzStats, opts: &FuzzOptions) {
+    eprintln!(
+        "{}",
+        stats.status_line(Duration::from_secs_f64(stats.seconds))
+    );
+    if opts.status_detail {
+        eprintln!("{}", stats.status_detail());
+    }
 }
 
 /// Findings already saved per signature under `OUT/findings` by the earlier part of a resumed
@@ -466,29 +359,6 @@ fn finished(next: &AtomicU64, opts: &FuzzOptions) -> bool {
     opts.runs.is_some_and(|r| next.load(Ordering::Relaxed) >= r)
 }
 
-fn merge(into: &mut FuzzStats, from: FuzzStats) {
-    into.programs += from.programs;
-    into.loops_taken_twice += from.loops_taken_twice;
-    into.divergent_simd8 += from.divergent_simd8;
-    into.spills += from.spills;
-    into.trimmed_sends += from.trimmed_sends;
-    into.slow += from.slow;
-    into.save_errors.extend(from.save_errors);
-    into.reach.merge(&from.reach);
-    for (maps_into, maps_from) in [
-        (&mut into.rejected, from.rejected),
-        (&mut into.findings, from.findings),
-        (&mut into.signatures, from.signatures),
-        (&mut into.pass_fired, from.pass_fired),
-        (&mut into.skipped, from.skipped),
-        (&mut into.spill_fill_executed, from.spill_fill_executed),
-    ] {
-        for (k, v) in maps_from {
-            *maps_into.entry(k).or_default() += v;
-        }
-    }
-}
-
 fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64) {
     let opts = run.opts;
     let sig = f.signature();
@@ -510,8 +380,9 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
     let saved = store::save_finding(out, f, input, program, &provenance, index);
     match saved {
         Ok(dir) => {
+            // A result, not progress: on stdout, so `gpufuzz fuzz > log` keeps it.
             if first && opts.status_every.is_some() {
-                eprintln!(
+                println!(
                     "NEW {f}\n    reproduce: {}",
                     store::repro_command(&dir, &opts.repro_flags)
                 );

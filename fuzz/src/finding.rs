@@ -25,11 +25,14 @@ pub enum FindingKind {
     GenInvalid,
     /// A worker process died on the input (stack overflow, abort, signal, out of memory).
     Crash,
+    /// Our decoder of a driver's machine code disagrees with the driver's own disassembler:
+    /// a bug of ours, never of the driver.
+    Decoder,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 9] = [
+    pub const ALL: [FindingKind; 10] = [
         FindingKind::Mismatch,
         FindingKind::Hazard,
         FindingKind::RaCheck,
@@ -39,6 +42,7 @@ impl FindingKind {
         FindingKind::Timeout,
         FindingKind::GenInvalid,
         FindingKind::Crash,
+        FindingKind::Decoder,
     ];
 
     /// The kebab-case name used in file names, JSON and the status line.
@@ -53,6 +57,7 @@ impl FindingKind {
             FindingKind::Timeout => "timeout",
             FindingKind::GenInvalid => "gen-invalid",
             FindingKind::Crash => "crash",
+            FindingKind::Decoder => "decoder",
         }
     }
 }

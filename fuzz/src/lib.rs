@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod case;
+pub mod counters;
 pub mod driver;
 pub mod finding;
 pub mod gen;
@@ -15,3 +16,8 @@ pub mod rng;
 pub mod store;
 pub mod targets;
 pub mod worker;
+
+/// gpufuzz's version and the git commit it was built from (`0.1.0 (1a2b3c4d5e6f)`), recorded
+/// in every `finding.json`, summary and bug report (`build.rs`: `GPUFUZZ_COMMIT` at build
+/// time, else git, else `unknown`).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("GPUFUZZ_COMMIT"), ")");

@@ -50,6 +50,14 @@ impl OracleOptions {
     }
 }
 
+/// Judges a case; the finding, if any.
+pub fn finding_of(case: &Case, opts: &OracleOptions) -> Option<Finding> {
+    match judge(case, opts).verdict {
+        Verdict::Finding(f) => Some(*f),
+        _ => None,
+    }
+}
+
 /// Judges raw input bytes.
 pub fn judge_bytes(bytes: &[u8], opts: &OracleOptions) -> Judgement {
     match panics::catch(|| decode(bytes)) {

@@ -13,8 +13,8 @@
 //!
 //! and every allocation-choice setting should be drawn in 5% of the cases at least.
 
-use crate::case::CaseConfig;
 use crate::case::coverage::Coverage;
+use crate::case::CaseConfig;
 use crate::pipelines::ReachCount;
 use compiler::executed::Executed;
 use serde::{Deserialize, Serialize};
@@ -197,18 +197,26 @@ impl Reach {
         s
     }
 
-    /// The shares as text, one per line: `name  count/of  pct  (goal pct) ok|BELOW`.
+    /// The shares as text, one per line: `name  count/of  pct  (goal pct) ok|BELOW`; a share
+    /// of fewer than [`JUDGED_FROM`] cases is shown unjudged (`-`): a short run's shares say
+    /// little about the generator.
     pub fn report(&self) -> String {
         let mut s = String::new();
         for sh in self.shares() {
+            let verdict = if sh.of < JUDGED_FROM {
+                "-"
+            } else if sh.met() {
+                "ok"
+            } else {
+                "BELOW"
+            };
             s.push_str(&format!(
-                "  {:<44} {:>6}/{:<6} {:>5.1}%  (goal {:.0}%) {}\n",
+                "  {:<44} {:>6}/{:<6} {:>5.1}%  (goal {:.0}%) {verdict}\n",
                 sh.name,
                 sh.count,
                 sh.of,
                 100.0 * sh.value(),
                 100.0 * sh.goal,
-                if sh.met() { "ok" } else { "BELOW" }
             ));
         }
         for (target, bytes) in &self.spill_bytes {
@@ -238,6 +246,9 @@ impl Reach {
         s
     }
 }
+
+/// Fewest cases behind a share for the report to judge it against its goal.
+pub const JUDGED_FROM: u64 = 1000;
 
 /// The `knob=value` settings of `config`'s heuristic knobs.
 pub fn settings(config: &CaseConfig) -> Vec<String> {

@@ -26,6 +26,8 @@ pub struct FindingRecord<'a> {
     /// What the finding's target ran on (e.g. the Vulkan device, driver and ICD), from
     /// `Pipeline::environment`: triage and repro re-judge it there.
     pub environment: &'a BTreeMap<String, String>,
+    /// The gpufuzz that found it ([`crate::VERSION`]).
+    pub gpufuzz: &'static str,
 }
 
 /// The command that re-runs a saved finding.
@@ -78,6 +80,7 @@ pub fn save_finding(
         input_index: index,
         reproduce: repro_command(&dir, run.flags),
         environment: run.environment,
+        gpufuzz: crate::VERSION,
     };
     let json = serde_json::to_string_pretty(&record).map_err(io::Error::other)?;
     write_file(&tmp.join("finding.json"), json.as_bytes())?;

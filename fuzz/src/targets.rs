@@ -1,9 +1,9 @@
 //! The bodies of the libFuzzer targets, kept in the library so `cargo test` runs the same code
 //! as seeded smoke tests.
 
-use crate::finding::Verdict;
-use crate::oracle::self;
 use crate::case::options::OracleOptions;
+use crate::finding::Verdict;
+use crate::oracle;
 use compiler::ir::text;
 
 /// `diff`: judge the input; panic on a finding so libFuzzer keeps it.

@@ -10,7 +10,7 @@
 //! goes to a fresh worker. Both findings name the target `process`: which pipeline was running
 //! is not known from outside; `repro input.bin` shows it.
 
-use crate::driver::{FuzzStats, Judged};
+use crate::counters::{FuzzStats, Judged};
 use crate::finding::{Finding, FindingKind, Verdict};
 use crate::oracle::Judgement;
 use serde::{Deserialize, Serialize};

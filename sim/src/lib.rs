@@ -6,4 +6,5 @@
 pub mod a6xx;
 pub mod dispatch;
 pub mod gen;
+pub mod intel;
 pub mod semantics;

@@ -133,6 +133,9 @@ pub struct BugReport {
     pub program: String,
     /// The target's code, annotated, when the pipeline exposes it.
     pub disassembly: Option<String>,
+    /// The gpufuzz that triaged it: version and commit ([`fuzz::VERSION`]).
+    #[serde(default)]
+    pub gpufuzz: String,
     /// Repro files that need no gpufuzz (a `vulkan` bug's `.vk_shader_test`, `.amber`,
     /// `.spvasm`), beside the report, with the vkrunner script's text; or why there are none.
     #[serde(default)]
@@ -320,6 +323,7 @@ pub fn markdown(r: &BugReport) -> String {
              code made from the program"
         );
     }
+    let _ = writeln!(s, "- **gpufuzz:** {}", r.gpufuzz);
     let _ = writeln!(s, "\n## Reproduce\n\n```sh\n{}\n```\n", r.command);
     let _ = writeln!(s, "Repro file: `{}`\n", r.repro_file.display());
     let _ = writeln!(s, "## Configuration\n");

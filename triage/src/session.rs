@@ -68,7 +68,7 @@ pub fn keeps(case: &Case, opts: &OracleOptions, sig: &Signature) -> bool {
         plants: Plants::NONE,
         ..opts.clone()
     };
-    opts.plants.iter().next().is_some() && signature::finding_of(case, &unplanted).is_none()
+    opts.plants.iter().next().is_some() && fuzz::oracle::finding_of(case, &unplanted).is_none()
 }
 
 /// Reduces `case` while it shows the signature it shows now, then bisects the result.
@@ -91,7 +91,7 @@ pub fn reduce_case(
             .reduce(case, &mut |c: &Case| keeps(c, opts, &sig))
             .map_err(|e| e.to_string())?,
     };
-    let finding = signature::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
+    let finding = fuzz::oracle::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
     let bisection = bisect::bisect(&reduced.case, opts, &finding);
     Ok(Reduction {
         signature: sig,
@@ -175,6 +175,7 @@ pub fn build_report(
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
         program: fuzz::case::text::print_case(case),
         disassembly,
+        gpufuzz: fuzz::VERSION.to_string(),
         standalone: report::standalone(bugs, id, case, opts, &r.signature.target),
     };
     report::with_bisection(&mut rep, &r.bisection);
@@ -417,8 +418,8 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
     let slots = p.dispatch.outputs as usize;
     if slots > 0 {
         for (i, words) in results.outputs.chunks(slots).enumerate().take(16) {
-            let w: Vec<String> = words.iter().map(|w| format!("{w:#010x}")).collect();
-            s.push_str(&format!("; expect {i}: {}\n", w.join(" ")));
+            s.push_str(&compiler::ir::text::expect::line(i, words));
+            s.push('\n');
         }
     }
     s.push_str(&fuzz::case::text::print_case(&case));
@@ -476,7 +477,7 @@ block_27:
             plants: Plants::NONE,
             ..planted.clone()
         };
-        assert!(signature::finding_of(&case, &unplanted).is_none());
+        assert!(fuzz::oracle::finding_of(&case, &unplanted).is_none());
         assert!(!keeps(&case, &unplanted, &sig));
     }
 }

@@ -1,5 +1,6 @@
 //! Usage errors end the command before any work, with exit status 2 and a message that lists
-//! what exists: an unknown target in every command that takes `--target`, an unknown plant,
+//! what exists: an unknown target in every command that takes `--target` (`triage` does not:
+//! each finding is re-judged on its own target), an unknown plant,
 //! pass or knob, an out-of-range knob, a zero count. And input files are read by content.
 
 mod common;
@@ -33,7 +34,6 @@ fn program_file(dir: &Path, name: &str) -> String {
 fn every_command_rejects_an_unknown_target_with_the_list() {
     let dir = common::temp_dir("cli-targets");
     let f = program_file(&dir, "p.ir");
-    let d = dir.to_str().unwrap();
     let out = dir.join("out");
     let out = out.to_str().unwrap();
     for target in ["gen9", "ir"] {
@@ -41,7 +41,6 @@ fn every_command_rejects_an_unknown_target_with_the_list() {
             vec!["fuzz", "--runs", "1", "--out", out, "--target", target],
             vec!["repro", &f, "--target", target],
             vec!["run", &f, "--target", target],
-            vec!["triage", d, "--target", target],
             vec!["reduce", &f, "--target", target],
             vec!["selftest", "--seeds", "1", "--target", target],
             vec!["stats", "--generate", "1", "--out", out, "--target", target],
@@ -69,15 +68,27 @@ fn names_and_values_are_checked_even_where_unused() {
     let err = usage_error(&["repro", &f, "--disable-pass", "nosuch"]);
     assert!(err.contains("opt_cse") && err.contains("opt_dce"), "{err}");
     let err = usage_error(&["repro", &f, "--case", "a6xx_predicates=0"]);
-    assert!(err.contains("1 or 4"), "{err}");
+    assert!(err.contains("1|4"), "{err}");
     let err = usage_error(&["repro", &f, "--case", "gen_grfs=0"]);
     assert!(err.contains("10..=125"), "{err}");
     usage_error(&["bench", "--programs", "0"]);
     usage_error(&["selftest", "--seeds", "0"]);
     usage_error(&["fuzz", "--jobs", "0"]);
     usage_error(&["fuzz", "--resume", "a", "--out", "b"]);
+    // Flags a command would ignore are not its flags, or are errors naming what is missing.
     let err = usage_error(&["fuzz", "--runs", "1", "--case", "gen9=false"]);
-    assert!(err.contains("decodes its own"), "{err}");
+    assert!(err.contains("'--case'"), "{err}");
+    let err = usage_error(&["run", &f, "--emit", "asm"]);
+    assert!(err.contains("--target"), "{err}");
+    let err = usage_error(&["run", &f, "--vk-device", "1"]);
+    assert!(err.contains("--target vulkan"), "{err}");
+    let err = usage_error(&["triage", &f, "--target", "gen8"]);
+    assert!(err.contains("'--target'"), "{err}");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let err = usage_error(&["fuzz", "--runs", "1", "--input-timeout", "5", "--out", out]);
+    assert!(err.contains("--fork"), "{err}");
+    assert!(!dir.join("out").exists(), "a rejected run made its folder");
     let err = usage_error(&["stats", "--generate", "1", "--config", "gen_grfs=20"]);
     assert!(err.contains("target middle"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -95,5 +106,64 @@ fn text_or_raw_is_decided_by_content_not_name() {
     let out = gpufuzz(&["repro", &f, "--raw", "--print"]);
     assert!(!String::from_utf8_lossy(&out.stdout)
         .contains("ssa_0 = load_invocation_id\n  store_output 0, ssa_0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_says_what_the_commands_take() {
+    let help = |cmd: &str| {
+        let out = gpufuzz(&[cmd, "--help"]);
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let fuzz = help("fuzz");
+    for absent in ["--case", "--disable-pass", "--limit"] {
+        assert!(
+            !fuzz.contains(absent),
+            "fuzz --help lists {absent}:\n{fuzz}"
+        );
+    }
+    // The bounds in help are the ones the parser enforces.
+    let floor = fuzz::case::text::MIN_GEN_GRFS;
+    assert!(help("repro").contains(&format!("gen_grfs={floor}..=125")));
+    let out = gpufuzz(&["repro", "--case", "help"]);
+    let knobs = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(knobs.contains("  gen_spill_choice=ratio") && knobs.contains(&format!("{floor}..=")));
+    let dir = common::temp_dir("cli-floor");
+    let f = program_file(&dir, "p.ir");
+    let at_floor = gpufuzz(&["run", &f, "--case", &format!("gen_grfs={floor}")]);
+    assert!(at_floor.status.success(), "{at_floor:?}");
+    usage_error(&["run", &f, "--case", &format!("gen_grfs={}", floor - 1)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn expect_lines_are_checked_by_run_and_repro() {
+    let dir = common::temp_dir("cli-expect");
+    let good = dir.join("good.ir");
+    std::fs::write(&good, format!("; expect 1: 0x00000001\n{PROGRAM}")).unwrap();
+    let bad = dir.join("bad.ir");
+    std::fs::write(
+        &bad,
+        format!("; a comment\n; expect 1: 0x00000007\n{PROGRAM}"),
+    )
+    .unwrap();
+    for cmd in ["run", "repro"] {
+        let out = gpufuzz(&[cmd, good.to_str().unwrap()]);
+        assert!(out.status.success(), "{cmd}: {out:?}");
+        let out = gpufuzz(&[cmd, bad.to_str().unwrap()]);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {all}");
+        assert!(
+            all.contains("bad.ir:2: ; expect 1: 0x00000007")
+                && all.contains("; expect 1: 0x00000001"),
+            "{cmd}: {all}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -65,7 +65,7 @@ fn an_unwritable_output_fails_before_any_work() {
         json.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("done:"));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("done:"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -87,7 +87,8 @@ fn a_run_without_findings_leaves_its_summary() {
     let s = Summary::read(&dir).unwrap();
     assert_eq!((s.seed, s.next_index, s.stats.programs), (0, 4, 4));
     assert!(s.complete && !s.version.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("done: 4 programs"));
+    // The summary is a result: stdout, while progress goes to stderr.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("done: 4 programs"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -239,6 +240,14 @@ fn a_killed_run_resumes_at_its_next_input() {
     assert_eq!(after.stats.programs, at_kill.stats.programs + 5);
     let again = gpufuzz(&["fuzz", "--resume", dir.to_str().unwrap()]);
     assert_eq!(again.status.code(), Some(2), "a complete run resumed");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--runs N to extend it"));
+    // A new budget extends a finished run from where it stopped.
+    let more = ["fuzz", "--resume", dir.to_str().unwrap(), "--runs", "3"];
+    let out = gpufuzz(&[&more[..], &["--status", "0"]].concat());
+    assert!(out.status.success(), "{out:?}");
+    let extended = Summary::read(&dir).unwrap();
+    assert_eq!(extended.next_index, runs + 3);
+    assert_eq!(extended.stats.programs, after.stats.programs + 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

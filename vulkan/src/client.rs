@@ -9,6 +9,7 @@
 //! the caller's choice ([`WorkerCommand`]): `gpufuzz vk-worker` in the gpufuzz binary (its
 //! own `current_exe`), this crate's `vk-worker` binary in its tests.
 
+use crate::capture::Compiled;
 use crate::job::{DeviceInfo, Job, Output, RunError};
 use crate::wire::{read_frame, write_frame, Request, Response};
 use std::ffi::OsString;
@@ -46,6 +47,9 @@ pub struct WorkerOptions {
     /// How long opening the device and creating a pipeline may take on top of the dispatch
     /// before the worker is presumed hung (in the driver's compiler) and killed.
     pub compile_timeout: Duration,
+    /// Extra environment of the worker process (a driver's debug switches, a preloaded
+    /// kernel shim), in the order set.
+    pub env: Vec<(OsString, OsString)>,
 }
 
 impl WorkerOptions {
@@ -57,6 +61,7 @@ impl WorkerOptions {
             icd: None,
             dispatch_timeout: Duration::from_secs(2),
             compile_timeout: Duration::from_secs(20),
+            env: Vec::new(),
         }
     }
 }
@@ -133,10 +138,28 @@ impl Worker {
                 }
                 Err(e)
             }
-            Response::Opened(_) => {
+            Response::Opened(_) | Response::Compiled(_) => {
                 self.kill();
                 Err(RunError::Failed(
-                    "the worker answered a job with Opened".into(),
+                    "the worker answered a job with something else than its output".into(),
+                ))
+            }
+        }
+    }
+
+    /// Creates `job`'s pipeline with the capture flags and returns what the driver reports
+    /// it built; nothing runs. A compile that outlives `compile_timeout` (a hang in the
+    /// driver's compiler) or a crash ends this worker process; the next call starts another.
+    pub fn compile(&mut self, job: &Job) -> Result<Compiled, RunError> {
+        self.ensure_live()?;
+        let request = Request::Compile(job.clone());
+        match self.exchange(&request, self.options.compile_timeout)? {
+            Response::Compiled(c) => Ok(c),
+            Response::Error(e) => Err(e),
+            Response::Opened(_) | Response::Finished(_) => {
+                self.kill();
+                Err(RunError::Failed(
+                    "the worker answered a compile with something else than its executables".into(),
                 ))
             }
         }
@@ -164,7 +187,7 @@ impl Worker {
                 self.kill();
                 Err(e)
             }
-            Ok(Response::Finished(_)) => {
+            Ok(Response::Finished(_) | Response::Compiled(_)) => {
                 self.kill();
                 Err(RunError::Failed(
                     "the worker answered Open with a job's output".into(),
@@ -187,6 +210,7 @@ impl Worker {
         if let Some(icd) = &self.options.icd {
             cmd.env("VK_ICD_FILENAMES", icd);
         }
+        cmd.envs(self.options.env.iter().map(|(k, v)| (k, v)));
         let mut child = cmd.spawn().map_err(|e| {
             RunError::Failed(format!(
                 "cannot start the Vulkan worker {}: {e}",

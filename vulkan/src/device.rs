@@ -37,6 +37,8 @@ pub struct Device {
     /// Texel upload buffer.
     staging: Option<HostBuffer>,
     info: DeviceInfo,
+    /// `VK_KHR_pipeline_executable_properties`, when the device has it (compile-only jobs).
+    executable_properties: Option<ash::khr::pipeline_executable_properties::Device>,
 }
 
 /// A host-visible, host-coherent buffer mapped for its whole life.
@@ -49,7 +51,7 @@ struct HostBuffer {
 
 /// The objects one job creates; destroyed together.
 #[derive(Default)]
-struct JobObjects {
+pub(crate) struct JobObjects {
     module: vk::ShaderModule,
     set_layout: vk::DescriptorSetLayout,
     pipeline_layout: vk::PipelineLayout,
@@ -110,7 +112,22 @@ impl Device {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // Compile-only jobs read what the driver built through this extension.
+        let capture = has_extension(
+            &instance,
+            physical,
+            ash::khr::pipeline_executable_properties::NAME,
+        );
+        let extensions = [ash::khr::pipeline_executable_properties::NAME.as_ptr()];
+        let mut capture_feature =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+                .pipeline_executable_info(true);
+        let mut create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        if capture {
+            create = create
+                .enabled_extension_names(&extensions)
+                .push_next(&mut capture_feature);
+        }
         // SAFETY: `physical` belongs to `instance`; `create` borrows live arrays.
         let device = match unsafe { instance.create_device(physical, &create, None) } {
             Ok(d) => d,
@@ -122,6 +139,8 @@ impl Device {
         };
         // SAFETY: `physical` belongs to `instance`.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let executable_properties = capture
+            .then(|| ash::khr::pipeline_executable_properties::Device::new(&instance, &device));
         let mut d = Device {
             _entry: entry,
             instance,
@@ -136,6 +155,7 @@ impl Device {
             buffers: Vec::new(),
             staging: None,
             info,
+            executable_properties,
         };
         // On failure `Drop` destroys whatever was created (null handles are ignored).
         d.create_shared(family)?;
@@ -208,7 +228,7 @@ impl Device {
         objects: &mut JobObjects,
     ) -> Result<Output, RunError> {
         let started = Instant::now();
-        self.create_pipeline(job, objects)?;
+        self.create_pipeline(job, objects, vk::PipelineCreateFlags::empty())?;
         let pipeline = started.elapsed();
         let started = Instant::now();
         let set = self.bind_resources(job, objects)?;
@@ -236,7 +256,42 @@ impl Device {
         })
     }
 
-    fn create_pipeline(&mut self, job: &Job, o: &mut JobObjects) -> Result<(), RunError> {
+    /// `VK_KHR_pipeline_executable_properties`' functions, if the device has the extension.
+    pub(crate) fn executable_properties(
+        &self,
+    ) -> Option<&ash::khr::pipeline_executable_properties::Device> {
+        self.executable_properties.as_ref()
+    }
+
+    /// Creates `job`'s pipeline with `flags` and nothing else; the caller destroys the
+    /// objects with [`Device::destroy_objects`].
+    pub(crate) fn create_pipeline_only(
+        &mut self,
+        job: &Job,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<(vk::Pipeline, JobObjects), RunError> {
+        check(job)?;
+        let mut o = JobObjects::default();
+        match self.create_pipeline(job, &mut o, flags) {
+            Ok(()) => Ok((o.pipeline, o)),
+            Err(e) => {
+                self.destroy(o);
+                Err(e)
+            }
+        }
+    }
+
+    /// Destroys what [`Device::create_pipeline_only`] created.
+    pub(crate) fn destroy_objects(&self, o: JobObjects) {
+        self.destroy(o);
+    }
+
+    fn create_pipeline(
+        &mut self,
+        job: &Job,
+        o: &mut JobObjects,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<(), RunError> {
         let module = vk::ShaderModuleCreateInfo::default().code(&job.spirv);
         let layout_bindings: Vec<_> = job
             .bindings
@@ -272,6 +327,7 @@ impl Device {
                 .module(o.module)
                 .name(c"main");
             let create = [vk::ComputePipelineCreateInfo::default()
+                .flags(flags)
                 .stage(stage)
                 .layout(o.pipeline_layout)];
             o.pipeline =
@@ -758,6 +814,14 @@ fn pick(
             ))
         })?;
     Ok((physical, family as u32, info))
+}
+
+/// Whether `physical` offers device extension `name`.
+fn has_extension(instance: &ash::Instance, physical: vk::PhysicalDevice, name: &CStr) -> bool {
+    // SAFETY: `physical` belongs to `instance`.
+    unsafe { instance.enumerate_device_extension_properties(physical) }
+        .map(|exts| exts.iter().any(|e| e.extension_name_as_c_str() == Ok(name)))
+        .unwrap_or(false)
 }
 
 /// Refuses malformed jobs before any Vulkan call sees them.

@@ -7,17 +7,21 @@
 //! - [`wire`]: the framed protocol between the two processes.
 //! - [`serve`]: the worker's loop, the body of the `vk-worker` binary (and of `gpufuzz
 //!   vk-worker`).
+//! - [`capture`]: compile-only jobs: the pipeline's executables, statistics and internal
+//!   representations (`VK_KHR_pipeline_executable_properties`).
 //! - [`device`]: the Vulkan calls (ash, loader opened at run time), inside the worker.
 //!
 //! Nothing here knows about gpufuzz's IR: the crate takes words and gives words back.
 #![deny(missing_docs)]
 
+pub mod capture;
 pub mod client;
 pub mod device;
 pub mod job;
 pub mod serve;
 pub mod wire;
 
+pub use capture::{Compiled, Executable, StatValue, Statistic};
 pub use client::{Worker, WorkerCommand, WorkerOptions};
 pub use job::{
     Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Timings,

@@ -39,6 +39,16 @@ pub fn serve() -> ExitCode {
                 }
                 Err(e) => (Response::Error(e), true),
             },
+            Ok(Request::Compile(job)) => match device.as_mut() {
+                None => (
+                    Response::Error(RunError::Failed("job before the device was opened".into())),
+                    true,
+                ),
+                Some(d) => match d.compile(&job) {
+                    Ok(c) => (Response::Compiled(c), false),
+                    Err(e) => (Response::Error(e), false),
+                },
+            },
             Ok(Request::Run { job, timeout }) => match device.as_mut() {
                 None => (
                     Response::Error(RunError::Failed("job before the device was opened".into())),

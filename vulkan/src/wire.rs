@@ -5,6 +5,7 @@
 //! Both ends are this crate, built together into one binary, so the format carries no
 //! version; a malformed frame is a bug on one side and is reported as such.
 
+use crate::capture::{Compiled, Executable, StatValue, Statistic};
 use crate::job::Timings;
 use crate::job::{Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError};
 use std::io::{self, Read, Write};
@@ -25,15 +26,20 @@ pub enum Request {
         /// The fence wait's limit.
         timeout: Duration,
     },
+    /// Create a job's pipeline with the capture flags, dispatch nothing, and answer with
+    /// [`Compiled`] (what the driver reports it built).
+    Compile(Job),
 }
 
 /// What the worker answers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Response {
     /// The device opened.
     Opened(DeviceInfo),
     /// The job finished.
     Finished(Output),
+    /// The pipeline of a [`Request::Compile`] was created.
+    Compiled(Compiled),
     /// The request failed.
     Error(RunError),
 }
@@ -81,25 +87,11 @@ impl Request {
             Request::Run { job, timeout } => {
                 e.u32(2);
                 e.duration(*timeout);
-                e.words(&job.spirv);
-                job.workgroups.iter().for_each(|&w| e.u32(w));
-                e.u32(job.bindings.len() as u32);
-                for b in &job.bindings {
-                    e.u32(b.binding);
-                    match &b.resource {
-                        Resource::Buffer(words) => {
-                            e.u32(0);
-                            e.words(words);
-                        }
-                        Resource::Image(img) => {
-                            e.u32(1);
-                            for v in [img.width, img.height, img.levels, img.layers] {
-                                e.u32(v);
-                            }
-                            e.words(&img.texels);
-                        }
-                    }
-                }
+                e.job(job);
+            }
+            Request::Compile(job) => {
+                e.u32(3);
+                e.job(job);
             }
         }
         e.0
@@ -110,36 +102,11 @@ impl Request {
         let mut d = Decoder(bytes);
         let r = match d.u32()? {
             1 => Request::Open(d.u32()?),
-            2 => {
-                let timeout = d.duration()?;
-                let spirv = d.words()?;
-                let workgroups = [d.u32()?, d.u32()?, d.u32()?];
-                let n = d.u32()?;
-                let mut bindings = Vec::new();
-                for _ in 0..n {
-                    let binding = d.u32()?;
-                    let resource = match d.u32()? {
-                        0 => Resource::Buffer(d.words()?),
-                        1 => Resource::Image(Image {
-                            width: d.u32()?,
-                            height: d.u32()?,
-                            levels: d.u32()?,
-                            layers: d.u32()?,
-                            texels: d.words()?,
-                        }),
-                        t => return Err(format!("unknown resource tag {t}")),
-                    };
-                    bindings.push(Binding { binding, resource });
-                }
-                Request::Run {
-                    job: Job {
-                        spirv,
-                        workgroups,
-                        bindings,
-                    },
-                    timeout,
-                }
-            }
+            2 => Request::Run {
+                timeout: d.duration()?,
+                job: d.job()?,
+            },
+            3 => Request::Compile(d.job()?),
             t => return Err(format!("unknown request tag {t}")),
         };
         d.end()?;
@@ -176,6 +143,10 @@ impl Response {
                 out.buffers.iter().for_each(|b| e.words(b));
                 e.duration(out.timings.pipeline);
                 e.duration(out.timings.dispatch);
+            }
+            Response::Compiled(c) => {
+                e.u32(4);
+                e.compiled(c);
             }
             Response::Error(err) => {
                 e.u32(3);
@@ -250,6 +221,7 @@ impl Response {
                 5 => RunError::Failed(d.str()?),
                 t => return Err(format!("unknown error tag {t}")),
             }),
+            4 => Response::Compiled(d.compiled()?),
             t => return Err(format!("unknown response tag {t}")),
         };
         d.end()?;
@@ -274,6 +246,61 @@ impl Encoder {
     fn str(&mut self, s: &str) {
         self.u32(s.len() as u32);
         self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn u64(&mut self, v: u64) {
+        self.u32(v as u32);
+        self.u32((v >> 32) as u32);
+    }
+
+    fn job(&mut self, job: &Job) {
+        let e = self;
+        e.words(&job.spirv);
+        job.workgroups.iter().for_each(|&w| e.u32(w));
+        e.u32(job.bindings.len() as u32);
+        for b in &job.bindings {
+            e.u32(b.binding);
+            match &b.resource {
+                Resource::Buffer(words) => {
+                    e.u32(0);
+                    e.words(words);
+                }
+                Resource::Image(img) => {
+                    e.u32(1);
+                    for v in [img.width, img.height, img.levels, img.layers] {
+                        e.u32(v);
+                    }
+                    e.words(&img.texels);
+                }
+            }
+        }
+    }
+
+    fn compiled(&mut self, c: &Compiled) {
+        self.duration(c.pipeline);
+        self.u32(c.executables.len() as u32);
+        for x in &c.executables {
+            self.str(&x.name);
+            self.str(&x.description);
+            self.u32(x.subgroup_size);
+            self.u32(x.statistics.len() as u32);
+            for s in &x.statistics {
+                self.str(&s.name);
+                let (tag, bits) = match s.value {
+                    StatValue::Bool(b) => (0, u64::from(b)),
+                    StatValue::Int(v) => (1, v as u64),
+                    StatValue::Uint(v) => (2, v),
+                    StatValue::Float(v) => (3, v.to_bits()),
+                };
+                self.u32(tag);
+                self.u64(bits);
+            }
+            self.u32(x.representations.len() as u32);
+            for (name, text) in &x.representations {
+                self.str(name);
+                self.str(text);
+            }
+        }
     }
 
     fn duration(&mut self, t: Duration) {
@@ -315,6 +342,79 @@ impl Decoder<'_> {
     fn str(&mut self) -> Result<String, String> {
         let n = self.u32()? as usize;
         Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        let lo = u64::from(self.u32()?);
+        Ok(lo | (u64::from(self.u32()?) << 32))
+    }
+
+    fn job(&mut self) -> Result<Job, String> {
+        let d = self;
+        let spirv = d.words()?;
+        let workgroups = [d.u32()?, d.u32()?, d.u32()?];
+        let n = d.u32()?;
+        let mut bindings = Vec::new();
+        for _ in 0..n {
+            let binding = d.u32()?;
+            let resource = match d.u32()? {
+                0 => Resource::Buffer(d.words()?),
+                1 => Resource::Image(Image {
+                    width: d.u32()?,
+                    height: d.u32()?,
+                    levels: d.u32()?,
+                    layers: d.u32()?,
+                    texels: d.words()?,
+                }),
+                t => return Err(format!("unknown resource tag {t}")),
+            };
+            bindings.push(Binding { binding, resource });
+        }
+        Ok(Job {
+            spirv,
+            workgroups,
+            bindings,
+        })
+    }
+
+    fn compiled(&mut self) -> Result<Compiled, String> {
+        let pipeline = self.duration()?;
+        let n = self.u32()?;
+        let mut executables = Vec::new();
+        for _ in 0..n {
+            let name = self.str()?;
+            let description = self.str()?;
+            let subgroup_size = self.u32()?;
+            let mut statistics = Vec::new();
+            for _ in 0..self.u32()? {
+                let name = self.str()?;
+                let tag = self.u32()?;
+                let bits = self.u64()?;
+                let value = match tag {
+                    0 => StatValue::Bool(bits != 0),
+                    1 => StatValue::Int(bits as i64),
+                    2 => StatValue::Uint(bits),
+                    3 => StatValue::Float(f64::from_bits(bits)),
+                    t => return Err(format!("unknown statistic tag {t}")),
+                };
+                statistics.push(Statistic { name, value });
+            }
+            let mut representations = Vec::new();
+            for _ in 0..self.u32()? {
+                representations.push((self.str()?, self.str()?));
+            }
+            executables.push(Executable {
+                name,
+                description,
+                subgroup_size,
+                statistics,
+                representations,
+            });
+        }
+        Ok(Compiled {
+            executables,
+            pipeline,
+        })
     }
 
     fn duration(&mut self) -> Result<Duration, String> {

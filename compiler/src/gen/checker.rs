@@ -72,9 +72,11 @@ impl fmt::Display for Holding {
 /// A use that reads the wrong thing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
-    /// A source GRF does not hold the value its operand stands for.
+    /// A source GRF does not hold the value its operand stands for. Virtual registers are
+    /// named by the instruction that first writes them, so the name resolves in the listing.
     #[error(
-        "instruction {inst}: g{grf} should hold {expected} but holds {found}{}",
+        "instruction {inst}: g{grf} should hold {expected}{} but holds {found}{}{}",
+        Written(*expected_at), Written(*found_at),
         if *filled { " (filled from scratch)" } else { "" }
     )]
     IncorrectValue {
@@ -90,6 +92,10 @@ pub enum CheckError {
         /// scratch fill: the wrong value came back from a spill slot (spill code's fault,
         /// not colouring's).
         filled: bool,
+        /// The first instruction that writes `expected`'s register, if it is one.
+        expected_at: Option<u32>,
+        /// The first instruction that writes `found`'s register, if it is one.
+        found_at: Option<u32>,
     },
     /// A SIMD16 destination starts one GRF past a source.
     #[error("instruction {inst}: SIMD16 destination g{dst} overlaps source g{src} (compressed)")]
@@ -266,8 +272,32 @@ pub fn check(p: &Program, annots: &[Annot], scratch_grfs: u32) -> Result<(), Che
             expected,
             found,
             filled: last_write_is_fill(&p.insts[..inst as usize], grf),
+            expected_at: first_write(annots, expected),
+            found_at: first_write(annots, found),
         }),
         Some(e) => Err(e),
+    }
+}
+
+/// The first emitted instruction whose destination stands for `h`'s virtual register, so an
+/// error can point at a line of the listing instead of an allocator-internal name.
+fn first_write(annots: &[Annot], h: Holding) -> Option<u32> {
+    let Holding::Value { vreg, grf } = h else {
+        return None;
+    };
+    let i = annots.iter().position(|a| a.dst == Some((vreg, grf)))?;
+    Some(i as u32)
+}
+
+/// ` (written by instruction N)` after a virtual register's name, when it is known.
+struct Written(Option<u32>);
+
+impl fmt::Display for Written {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, " (written by instruction {i})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -476,6 +506,8 @@ fn step(inst: &Inst, a: &Annot, at: u32, s: &mut State) -> Result<(), CheckError
                     expected,
                     found: s.grf(r),
                     filled: false,
+                    expected_at: None,
+                    found_at: None,
                 });
             }
         }
@@ -721,7 +753,24 @@ mod tests {
             let lowest = solve(&p, &annots, &g, &entry, Order::LowestFirst);
             assert_eq!(stack.is_some(), clobber);
             assert_eq!(lowest.is_some(), clobber);
-            assert_eq!(check(&p, &annots, 0).err(), stack);
+            // `check` reports the stack order's error, naming where its registers are written.
+            let checked = check(&p, &annots, 0).err();
+            match (&checked, &stack) {
+                (
+                    Some(CheckError::IncorrectValue { inst, grf, .. }),
+                    Some(CheckError::IncorrectValue {
+                        inst: i, grf: g, ..
+                    }),
+                ) => {
+                    assert_eq!((inst, grf), (i, g));
+                    let message = checked.as_ref().unwrap().to_string();
+                    assert!(
+                        message.contains("vgrf7+0 (written by instruction 0)"),
+                        "{message}"
+                    );
+                }
+                _ => assert_eq!(checked, stack),
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 //! case compiles, one field each, with the real driver's choice as its default. How a knob is drawn is [`super::draw`]'s; how it is named
 //! on the command line and in a `; case:` header is [`super::knobs`]'.
 
+use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{A6xxHeuristics, ColourOrder, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::ir::Program;
@@ -52,6 +53,12 @@ pub struct CaseConfig {
     /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
     /// before this knob existed still decode to the same program and backend knobs.
     pub vulkan_spirv_opt: SpirvOptPasses,
+    /// anv: the simulated Intel GPU (`INTEL_STUB_GPU_PLATFORM`); drawn from a hash of the
+    /// input, so inputs saved before this knob existed decode to the same program.
+    pub anv_platform: AnvPlatform,
+    /// anv: brw's `INTEL_DEBUG` switches (`spill_fs+nocompact+no16`, or `none`); drawn like
+    /// `anv_platform`.
+    pub anv_debug: AnvSwitches,
 }
 
 impl Default for CaseConfig {
@@ -78,6 +85,8 @@ impl Default for CaseConfig {
             a6xx_spill_victim: a.victim,
             vulkan_unoptimised: false,
             vulkan_spirv_opt: SpirvOptPasses::default(),
+            anv_platform: AnvPlatform::default(),
+            anv_debug: AnvSwitches::default(),
         }
     }
 }

@@ -9,6 +9,7 @@
 
 use super::config::{Case, CaseConfig};
 use crate::gen;
+use crate::pipelines::anv::Switches as AnvSwitches;
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
 use arbitrary::{Arbitrary, Unstructured};
@@ -55,6 +56,17 @@ impl CaseConfig {
         self.a6xx_spill_victim = vary(r, d.a6xx_spill_victim, others(Victim::ALL));
         // Drawn last, so the earlier knobs of an input stay what they were before it existed.
         self.gen_colour_order = vary(r, d.gen_colour_order, others(ColourOrder::ALL));
+    }
+
+    /// Draws the anv knobs (platform and brw switches) from a hash of `rest`, apart from the
+    /// other knobs' draws so theirs stay what they were.
+    fn vary_anv(&mut self, rest: &[u8]) {
+        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        let r = &mut SplitMix64::for_input(hash, 0x0061_6e76);
+        self.anv_platform = crate::pipelines::anv::draw_platform(r.next_u64());
+        self.anv_debug = AnvSwitches::draw(r.next_u64());
     }
 
     /// Every value the case randomiser draws for heuristic knob `knob`, the default first
@@ -116,6 +128,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         };
         if let Some(rest) = u.peek_bytes(u.len()) {
             c.vary_heuristics(rest);
+            c.vary_anv(rest);
         }
         Ok(c)
     }

@@ -4,6 +4,7 @@
 //! every command and header knows it.
 
 use super::config::CaseConfig;
+use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
@@ -84,4 +85,6 @@ case_knobs! {
     gen_colour_order: ColourOrder,
     vulkan_unoptimised: bool,
     vulkan_spirv_opt: SpirvOptPasses,
+    anv_platform: AnvPlatform,
+    anv_debug: AnvSwitches,
 }

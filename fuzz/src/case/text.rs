@@ -16,8 +16,9 @@
 //! a parsed case gives the same text again. Other comment lines are kept out of the header:
 //! only lines starting with exactly `; case:` or `; disable-pass:` are read.
 //!
-//! Also here: [`CaseConfig::check`], the range check of every knob a user can set (a budget
-//! below what the backends support is a usage error, not a compiler bug), and
+//! Also here: [`BOUNDED_KNOBS`], the range of every numeric knob a user can set, which
+//! [`CaseConfig::check`] enforces (a budget below what the backends support is a usage error,
+//! not a compiler bug) and `--case help` ([`knob_help`]) prints, and
 //! [`looks_like_text`], which decides text versus raw input by content.
 
 use super::config::{Case, CaseConfig};
@@ -44,36 +45,118 @@ pub const MIN_A6XX_REGISTERS: u32 = compiler::a6xx::ra::SCRATCH + 1;
 /// The whole a6xx scalar register file.
 pub const MAX_A6XX_REGISTERS: u32 = 192;
 
-impl CaseConfig {
-    /// Checks every knob against what the backends can honour; the error names the knob, its
-    /// range and why.
-    pub fn check(&self) -> Result<(), String> {
-        let range = |key: &str, v: u32, lo: u32, hi: u32, why: &str| {
-            if (lo..=hi).contains(&v) {
-                Ok(())
-            } else {
-                Err(format!("{key}={v} is outside {lo}..={hi} ({why})"))
+/// What a numeric knob may be set to.
+#[derive(Clone, Copy, Debug)]
+pub enum Allowed {
+    /// Any value in `lo..=hi`.
+    Range(u32, u32),
+    /// One of these.
+    OneOf(&'static [u32]),
+}
+
+/// The numeric knobs a backend bounds: the one table `CaseConfig::check`, `--case help` and
+/// the `--case` flag's help read, with why each bound is there.
+pub const BOUNDED_KNOBS: &[(&str, Allowed, &str)] = &[
+    (
+        "gen_grfs",
+        Allowed::Range(MIN_GEN_GRFS, MAX_GEN_GRFS),
+        "GRFs at SIMD8; SIMD16 gets twice a starved budget, at most 125",
+    ),
+    (
+        "a6xx_registers",
+        Allowed::Range(MIN_A6XX_REGISTERS, MAX_A6XX_REGISTERS),
+        "scalar GPRs",
+    ),
+    (
+        "a6xx_predicates",
+        Allowed::OneOf(&[1, 4]),
+        "predicate registers",
+    ),
+];
+
+impl std::fmt::Display for Allowed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Allowed::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            Allowed::OneOf(values) => {
+                let v: Vec<String> = values.iter().map(u32::to_string).collect();
+                f.write_str(&v.join("|"))
             }
-        };
-        range(
-            "gen_grfs",
-            self.gen_grfs,
-            MIN_GEN_GRFS,
-            MAX_GEN_GRFS,
-            "GRFs at SIMD8; SIMD16 gets twice a starved budget, at most 125",
-        )?;
-        range(
-            "a6xx_registers",
-            self.a6xx_registers,
-            MIN_A6XX_REGISTERS,
-            MAX_A6XX_REGISTERS,
-            "scalar GPRs",
-        )?;
-        if !matches!(self.a6xx_predicates, 1 | 4) {
-            return Err(format!(
-                "a6xx_predicates={} must be 1 or 4 (predicate registers)",
-                self.a6xx_predicates
-            ));
+        }
+    }
+}
+
+impl Allowed {
+    fn admits(self, v: u32) -> bool {
+        match self {
+            Allowed::Range(lo, hi) => (lo..=hi).contains(&v),
+            Allowed::OneOf(values) => values.contains(&v),
+        }
+    }
+}
+
+/// The values knob `key` takes, as `--case help` prints them: its bound, `true|false`, the
+/// names a choice knob knows (from its parser's own error), or `a number`.
+fn values_of(key: &str, default: &str) -> String {
+    if let Some((_, allowed, why)) = BOUNDED_KNOBS.iter().find(|(k, ..)| *k == key) {
+        return format!("{allowed} ({why})");
+    }
+    if default == "true" || default == "false" {
+        return "true|false".into();
+    }
+    match CaseConfig::default().set(key, "?") {
+        Err(e) if e.contains("known: ") => {
+            e.split("known: ").nth(1).unwrap_or("").replace(", ", "|")
+        }
+        Err(e) if e.contains("passes: ") => format!(
+            "spirv-opt passes joined by `+` (empty: none) from {}",
+            e.split("passes: ").nth(1).unwrap_or("")
+        ),
+        _ => "a number".into(),
+    }
+}
+
+/// `--case help`: every knob, its default and the values it takes.
+pub fn knob_help() -> String {
+    let mut s = String::from(
+        "The knobs of a case's configuration (`--case KEY=VALUE`, the `; case:` line of a \
+         .ir file; docs/ir.md), at their defaults:\n",
+    );
+    for (key, default) in CaseConfig::default().knobs() {
+        s += &format!("  {key}={default}\n      {}\n", values_of(key, &default));
+    }
+    s
+}
+
+/// The `--case` flag's help, with the bounds of [`BOUNDED_KNOBS`].
+pub fn case_flag_help() -> String {
+    let bounds: Vec<String> = BOUNDED_KNOBS
+        .iter()
+        .map(|(k, allowed, _)| format!("{k}={allowed}"))
+        .collect();
+    format!(
+        "Set a knob of the case configuration (repeatable), overriding the input's own (`; \
+         case:` header of a .ir file, or what raw bytes decode to); `on`/`off` spell true and \
+         false. `--case help` lists every knob with its default and values. Bounds: {}",
+        bounds.join(", ")
+    )
+}
+
+impl CaseConfig {
+    /// Checks every knob against what the backends can honour ([`BOUNDED_KNOBS`]); the error
+    /// names the knob, what it may be and why.
+    pub fn check(&self) -> Result<(), String> {
+        for (key, value) in self.knobs() {
+            let Some((_, allowed, why)) = BOUNDED_KNOBS.iter().find(|(k, ..)| *k == key) else {
+                continue;
+            };
+            let v: u32 = value.parse().unwrap_or(u32::MAX);
+            if !allowed.admits(v) {
+                return Err(match allowed {
+                    Allowed::Range(..) => format!("{key}={v} is outside {allowed} ({why})"),
+                    Allowed::OneOf(_) => format!("{key}={v} must be {allowed} ({why})"),
+                });
+            }
         }
         Ok(())
     }
@@ -230,6 +313,29 @@ mod tests {
     }
 
     #[test]
+    fn help_lists_every_knob_with_the_bounds_check_enforces() {
+        let help = knob_help();
+        for key in CaseConfig::KNOBS {
+            assert!(
+                help.contains(&format!("  {key}=")),
+                "{key} missing:\n{help}"
+            );
+        }
+        assert!(
+            help.contains(&format!("{MIN_GEN_GRFS}..={MAX_GEN_GRFS}")),
+            "{help}"
+        );
+        assert!(help.contains("ratio|"), "{help}");
+        let mut c = CaseConfig::default();
+        c.set_checked(&format!("gen_grfs={MIN_GEN_GRFS}")).unwrap();
+        let e = c
+            .set_checked(&format!("gen_grfs={}", MIN_GEN_GRFS - 1))
+            .unwrap_err();
+        assert!(e.contains(&format!("outside {MIN_GEN_GRFS}..=")), "{e}");
+        assert!(case_flag_help().contains(&format!("gen_grfs={MIN_GEN_GRFS}..=125")));
+    }
+
+    #[test]
     fn missing_knobs_read_as_defaults_and_bad_ones_are_refused() {
         let program = "invocations 1\noutputs 1\n\nblock_0:\n";
         let c = parse_header(&format!("; case: gen_grfs=20\n{program}"), "a.ir").unwrap();
@@ -241,7 +347,7 @@ mod tests {
             }
         );
         let e = parse_header("; case: a6xx_predicates=0\n", "a.ir").unwrap_err();
-        assert!(e.contains("must be 1 or 4"), "{e}");
+        assert!(e.contains("must be 1|4"), "{e}");
         let e = parse_header("; case: gen_grfs=0\n", "a.ir").unwrap_err();
         assert!(e.contains("outside 10..=125"), "{e}");
         let e = parse_header("; case: nosuch=1\n", "a.ir").unwrap_err();

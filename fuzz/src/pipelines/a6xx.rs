@@ -10,16 +10,16 @@
 
 mod stats;
 
+use super::pipeline::{class_of, classified, Pipeline};
 use super::shown::format_results;
 use super::shown::Shown;
-use super::pipeline::{class_of, classified, Pipeline};
-use super::work;
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
-use crate::case::text::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
-use crate::finding::{Finding, FindingKind};
-use crate::case::Case;
+use super::work;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
+use crate::case::text::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
+use crate::case::Case;
+use crate::finding::{Finding, FindingKind};
 use compiler::a6xx::{self, Options};
 use compiler::ir::Program;
 use compiler::profile::{self, Phase};

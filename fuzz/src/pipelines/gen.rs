@@ -9,16 +9,16 @@
 
 mod stats;
 
+use super::pipeline::{class_of, classified, Pipeline};
 use super::shown::format_results;
 use super::shown::Shown;
-use super::pipeline::{class_of, classified, Pipeline};
-use super::work;
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
-use crate::case::text::{MAX_GEN_GRFS, MIN_GEN_GRFS};
-use crate::finding::{Finding, FindingKind};
-use crate::case::{Case, CaseConfig};
+use super::work;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
+use crate::case::text::{MAX_GEN_GRFS, MIN_GEN_GRFS};
+use crate::case::{Case, CaseConfig};
+use crate::finding::{Finding, FindingKind};
 use compiler::gen::{self, Options};
 use compiler::heuristics::{ColourOrder, Pick};
 use compiler::ir::Program;

@@ -8,6 +8,7 @@
 //! is checked against ([`select`]).
 
 pub mod a6xx;
+pub mod anv;
 pub mod gen;
 pub mod middle;
 mod pipeline;
@@ -35,6 +36,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         },
         &a6xx::A6xx,
         &vulkan::Vulkan,
+        &anv::Anv,
         #[cfg(test)]
         &toy::Reversed,
     ]

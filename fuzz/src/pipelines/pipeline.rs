@@ -3,10 +3,10 @@
 
 use super::shown::Shown;
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachGoal, Step};
-use crate::case::Case;
-use crate::finding::{Finding, FindingKind};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
+use crate::case::Case;
+use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 

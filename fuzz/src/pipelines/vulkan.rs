@@ -22,24 +22,21 @@ pub mod standalone;
 
 pub use options::VulkanOptions;
 
-use super::shown::format_results;
-use super::spirv_opt::{self, SpirvOptPasses};
-use super::shown::Shown;
 use super::pipeline::{classified, Pipeline};
-use crate::finding::{Finding, FindingKind, Mismatch};
-use crate::case::Case;
+use super::shown::format_results;
+use super::shown::Shown;
+use super::spirv_opt::{self, SpirvOptPasses};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
+use crate::case::Case;
+use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::{EmitError, EmitOptions, EmittedModule, Interface};
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use vulkan_runner::{
-    Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker, WorkerCommand,
-    WorkerOptions,
-};
+use vulkan_runner::{Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker};
 
 /// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
 /// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.

@@ -15,11 +15,11 @@
 //! statistics, and its results are judged like any other run's.
 
 use super::pipeline::classified;
-use crate::finding::{Finding, FindingKind};
-use crate::case::Case;
 use crate::case::coverage::Coverage;
-use crate::case::options::OracleOptions;
 use crate::case::interpreter::INTERPRETER;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
+use crate::finding::{Finding, FindingKind};
 use compiler::interp::RunOptions;
 
 /// Machine instructions a correct compile may execute per IR instruction the interpreter

@@ -1,6 +1,6 @@
 //! `gpufuzz bench`: end-to-end fuzzing throughput on one core, with the time split by stage
 //! (generate, verify, interpret, each pipeline) and each pipeline split by phase
-//! ([`compiler::profile`]) — the numbers the README quotes.
+//! ([`compiler::profile`]) — the numbers docs/performance.md quotes.
 
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};

@@ -1,19 +1,36 @@
-//! The flags every compiling command shares: `--plant NAME`, `--target T`,
-//! `--disable-pass NAME`, `--case KEY=VALUE` (all repeatable). They are exactly what a report's
-//! repro command prints, so a reduced finding reproduces with its configuration. Every name is
-//! checked here, before any work: an unknown target, plant, pass or knob is a usage error that
-//! lists what exists.
+//! The flags every compiling command shares ([`ConfigArgs`]: `--plant NAME`, `--target T` and
+//! [`DriverArgs`], the `vulkan` target's device) and the ones that set one case's
+//! configuration ([`CaseArgs`]: `--disable-pass NAME`, `--case KEY=VALUE`, `--limit NAME=N`),
+//! all repeatable. They are exactly what a report's repro command prints, so a reduced finding
+//! reproduces with its configuration. Every name is checked here, before any work: an unknown
+//! target, plant, pass or knob is a usage error that lists what exists, and a flag that would
+//! have no effect is one too.
 
 use clap::Args;
 use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
+use fuzz::case::text as case_text;
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-#[derive(Args, Debug, Clone, Default)]
+/// The `vulkan` target's default dispatch limit, in milliseconds.
+const VK_TIMEOUT_MS: u64 = 2000;
+
+/// The planted bugs named; an unknown name lists the catalog.
+pub fn plants(names: &[String]) -> Result<Plants, String> {
+    names.iter().try_fold(Plants::NONE, |set, name| {
+        let p = Plant::from_name(name).ok_or_else(|| {
+            let all: Vec<&str> = Plant::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown plant {name:?}; known: {}", all.join(", "))
+        })?;
+        Ok(set.with(p))
+    })
+}
+
+#[derive(Args, Debug, Clone)]
 pub struct ConfigArgs {
     /// Switch a planted bug on (repeatable); `gpufuzz plant --list` shows the catalog.
     #[arg(long = "plant", value_name = "NAME")]
@@ -23,20 +40,14 @@ pub struct ConfigArgs {
     /// listing the targets.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
-    /// Switch an optional middle-end pass off (repeatable); adds to a `.ir` file's
-    /// `; disable-pass:` header.
-    #[arg(long = "disable-pass", value_name = "NAME")]
-    pub disabled: Vec<String>,
-    /// Set a knob of the case configuration (repeatable), overriding the input's own
-    /// (`; case:` header of a `.ir` file, or what raw bytes decode to). `--case help` lists
-    /// every knob with its default. Among them: `gen9=true|false`, `gen_grfs=16..125` (GRFs at
-    /// SIMD8; SIMD16 gets twice a starved budget, capped at 125), `gen_zero_samples=true|false`,
-    /// `a6xx_wave128=true|false`, `a6xx_predicates=1|4`, `a6xx_registers=4..192`,
-    /// `a6xx_opt_predicates=true|false`, the allocators' choices (`gen_spill_choice`,
-    /// `gen_pick`, `a6xx_gpr_pick`, ...; an unknown value lists the known ones) and
-    /// `vulkan_unoptimised=true|false` (the `vulkan` target gets the generator's program).
-    #[arg(long = "case", value_name = "KEY=VALUE")]
-    pub case: Vec<String>,
+    #[command(flatten)]
+    pub driver: DriverArgs,
+}
+
+/// The `vulkan` target's device and limit: for the commands that run it (`fuzz`, `run`,
+/// `repro`, `reduce`) and `triage`, which re-judges `vulkan` findings.
+#[derive(Args, Debug, Clone)]
+pub struct DriverArgs {
     /// `vulkan` target: the physical device to run on (index, as `vulkaninfo` lists them).
     #[arg(long = "vk-device", value_name = "N", default_value_t = 0)]
     pub vk_device: u32,
@@ -45,76 +56,28 @@ pub struct ConfigArgs {
     #[arg(long = "vk-icd", value_name = "JSON")]
     pub vk_icd: Option<PathBuf>,
     /// `vulkan` target: milliseconds a dispatch may run before it is a timeout finding.
-    #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = 2000)]
+    #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = VK_TIMEOUT_MS)]
     pub vk_timeout_ms: u64,
-    /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
-    /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
-    /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
-    /// `result_words` (16777216, all invocations' outputs and buffers).
-    #[arg(long = "limit", value_name = "NAME=N")]
-    pub limits: Vec<String>,
 }
 
-impl ConfigArgs {
-    /// The planted bugs named.
-    pub fn plants(&self) -> Result<Plants, String> {
-        self.plants.iter().try_fold(Plants::NONE, |set, name| {
-            let p = Plant::from_name(name).ok_or_else(|| {
-                let all: Vec<&str> = Plant::ALL.iter().map(|p| p.name()).collect();
-                format!("unknown plant {name:?}; known: {}", all.join(", "))
-            })?;
-            Ok(set.with(p))
-        })
-    }
-
-    /// The targets named, checked against the registry (empty: the default set).
-    pub fn targets(&self) -> Result<Vec<String>, String> {
-        let chosen = pipelines::select(&self.targets)?;
-        Ok(if self.targets.is_empty() {
-            Vec::new()
-        } else {
-            chosen.into_iter().map(String::from).collect()
-        })
-    }
-
-    /// Oracle options with these plants and targets. When `vulkan` is among them its device
-    /// (`--vk-device`, `--vk-icd`) is opened first: without one it is a usage error saying
-    /// what to install.
-    pub fn oracle(&self) -> Result<OracleOptions, String> {
-        let opts = OracleOptions {
-            targets: self.targets()?,
-            plants: self.plants()?,
-            vulkan: self.vulkan(),
-            ..OracleOptions::default()
-        };
-        for t in opts.targets.iter().filter_map(|t| pipelines::by_name(t)) {
-            if let Some(line) = t.prepare(&opts)? {
-                eprintln!("{line}");
-            }
-        }
-        Ok(opts)
-    }
-
-    /// [`ConfigArgs::oracle`] for judging `file`: when it is a saved finding's input (its
-    /// folder holds `finding.json`) and the flags name no driver, on the device and ICD the
-    /// finding was found on.
-    pub fn oracle_for(&self, file: &Path) -> Result<OracleOptions, String> {
-        if self.driver_given() {
-            return self.oracle();
-        }
-        let found = vulkan::options_of(&recorded_environment(file), &self.vulkan());
-        ConfigArgs {
-            vk_device: found.device,
-            vk_icd: found.icd,
-            ..self.clone()
-        }
-        .oracle()
-    }
-
+impl DriverArgs {
     /// Whether `--vk-device` or `--vk-icd` names a driver (rather than the loader's default,
     /// or for triage the one each finding was found on).
     pub fn driver_given(&self) -> bool {
         self.vk_icd.is_some() || self.vk_device != 0
+    }
+
+    /// The first `--vk-*` flag given, if any.
+    fn first_given(&self) -> Option<&'static str> {
+        if self.vk_device != 0 {
+            Some("--vk-device")
+        } else if self.vk_icd.is_some() {
+            Some("--vk-icd")
+        } else if self.vk_timeout_ms != VK_TIMEOUT_MS {
+            Some("--vk-timeout-ms")
+        } else {
+            None
+        }
     }
 
     /// The `vulkan` target's device, ICD (as an absolute path, so that the commands and
@@ -130,7 +93,137 @@ impl ConfigArgs {
             worker: None,
         }
     }
+}
 
+impl ConfigArgs {
+    /// The planted bugs named.
+    pub fn plants(&self) -> Result<Plants, String> {
+        plants(&self.plants)
+    }
+
+    /// The targets named, checked against the registry (empty: the default set).
+    pub fn targets(&self) -> Result<Vec<String>, String> {
+        let chosen = pipelines::select(&self.targets)?;
+        Ok(if self.targets.is_empty() {
+            Vec::new()
+        } else {
+            chosen.into_iter().map(String::from).collect()
+        })
+    }
+
+    /// Oracle options with these plants and targets.
+    pub fn oracle(&self) -> Result<OracleOptions, String> {
+        let opts = self.open()?;
+        self.driver_used(&opts)?;
+        Ok(opts)
+    }
+
+    /// A `--vk-*` flag typed for a command whose targets do not include `vulkan` would have no
+    /// effect: an error.
+    fn driver_used(&self, opts: &OracleOptions) -> Result<(), String> {
+        match self.driver.first_given() {
+            Some(flag) if !opts.targets.iter().any(|t| t == "vulkan") => Err(format!(
+                "{flag} sets up the vulkan target, which this command does not run: add \
+                 --target vulkan (or --target all with a Vulkan driver installed)"
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The oracle options; when `vulkan` is among the targets its device (`--vk-device`,
+    /// `--vk-icd`) is opened first (and named once per process): without one it is a usage
+    /// error saying what to install.
+    fn open(&self) -> Result<OracleOptions, String> {
+        let opts = OracleOptions {
+            targets: self.targets()?,
+            plants: self.plants()?,
+            vulkan: self.driver.vulkan(),
+            ..OracleOptions::default()
+        };
+        let mut lines = Vec::new();
+        for t in opts.targets.iter().filter_map(|t| pipelines::by_name(t)) {
+            lines.extend(t.prepare(&opts)?);
+        }
+        static NAMED: std::sync::Once = std::sync::Once::new();
+        NAMED.call_once(|| lines.iter().for_each(|l| eprintln!("{l}")));
+        Ok(opts)
+    }
+
+    /// [`ConfigArgs::oracle`] for judging `file`: when it is a saved finding's input (its
+    /// folder holds `finding.json`) and the flags name no driver, on the device and ICD the
+    /// finding was found on.
+    pub fn oracle_for(&self, file: &Path) -> Result<OracleOptions, String> {
+        if self.driver.driver_given() {
+            return self.oracle();
+        }
+        let found = vulkan::options_of(&recorded_environment(file), &self.driver.vulkan());
+        let opts = ConfigArgs {
+            driver: DriverArgs {
+                vk_device: found.device,
+                vk_icd: found.icd,
+                ..self.driver.clone()
+            },
+            ..self.clone()
+        }
+        .open()?;
+        // The flags as typed are checked, not the driver the finding recorded.
+        self.driver_used(&opts)?;
+        Ok(opts)
+    }
+
+    /// Checks every name and value the flags give, for commands that use only some of them.
+    pub fn check(&self) -> Result<(), String> {
+        self.oracle().map(|_| ())
+    }
+
+    /// The flags again, for commands printed to the user.
+    pub fn flags(&self) -> String {
+        let mut s = String::new();
+        for p in &self.plants {
+            s.push_str(&format!(" --plant {p}"));
+        }
+        for t in &self.targets {
+            s.push_str(&format!(" --target {t}"));
+        }
+        // The device and limits of the `vulkan` target, when it may run.
+        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
+            let d = &self.driver;
+            if d.vk_device != 0 {
+                s.push_str(&format!(" --vk-device {}", d.vk_device));
+            }
+            if let Some(icd) = &d.vulkan().icd {
+                s.push_str(&format!(" --vk-icd {}", icd.display()));
+            }
+            if d.vk_timeout_ms != VK_TIMEOUT_MS {
+                s.push_str(&format!(" --vk-timeout-ms {}", d.vk_timeout_ms));
+            }
+        }
+        s.trim_start().to_string()
+    }
+}
+
+/// The flags that set one case's configuration and bounds: for commands that judge a given
+/// program or input (`run`, `repro`, `reduce`), never for `fuzz`, where every input decodes
+/// its own.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CaseArgs {
+    /// Switch an optional middle-end pass off (repeatable); adds to a `.ir` file's
+    /// `; disable-pass:` header.
+    #[arg(long = "disable-pass", value_name = "NAME")]
+    pub disabled: Vec<String>,
+    // The help text is made from the table the values are checked against.
+    #[arg(long = "case", value_name = "KEY=VALUE", help = case_text::case_flag_help(),
+          value_parser = case_value)]
+    pub case: Vec<String>,
+    /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
+    /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
+    /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
+    /// `result_words` (16777216, all invocations' outputs and buffers).
+    #[arg(long = "limit", value_name = "NAME=N")]
+    pub limits: Vec<String>,
+}
+
+impl CaseArgs {
     /// `config` with the command line's `--disable-pass` and `--case` applied on top.
     pub fn apply(&self, mut config: CaseConfig) -> Result<CaseConfig, String> {
         for name in &self.disabled {
@@ -155,36 +248,21 @@ impl ConfigArgs {
         Ok(limits)
     }
 
-    /// Checks every name and value the flags give, for commands that use only some of them.
+    /// Checks every name and value the flags give, before any work.
     pub fn check(&self) -> Result<(), String> {
-        self.oracle()?;
         self.limits()?;
         self.apply(CaseConfig::default()).map(|_| ())
     }
+}
 
-    /// The flags again, for commands printed to the user.
-    pub fn flags(&self) -> String {
-        let mut s = String::new();
-        for p in &self.plants {
-            s.push_str(&format!(" --plant {p}"));
-        }
-        for t in &self.targets {
-            s.push_str(&format!(" --target {t}"));
-        }
-        // The device and limits of the `vulkan` target, when it may run.
-        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
-            if self.vk_device != 0 {
-                s.push_str(&format!(" --vk-device {}", self.vk_device));
-            }
-            if let Some(icd) = &self.vulkan().icd {
-                s.push_str(&format!(" --vk-icd {}", icd.display()));
-            }
-            if self.vk_timeout_ms != 2000 {
-                s.push_str(&format!(" --vk-timeout-ms {}", self.vk_timeout_ms));
-            }
-        }
-        s.trim_start().to_string()
+/// Reads a `--case` value. `--case help` prints every knob and ends the process with status 0,
+/// as `--help` does, before any other argument is required.
+fn case_value(s: &str) -> Result<String, String> {
+    if s == "help" {
+        print!("{}", case_text::knob_help());
+        std::process::exit(0);
     }
+    Ok(s.to_string())
 }
 
 /// The `environment` a saved finding's `finding.json` (beside `file`) records; null when there

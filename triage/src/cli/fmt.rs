@@ -1,4 +1,5 @@
-//! `gpufuzz fmt FILE.ir`: parse and print canonically (print → parse → print is the identity).
+//! `gpufuzz fmt FILE.ir`: parse and print canonically (print → parse → print is the identity);
+//! the format is `docs/ir.md`.
 //! The file's leading `;` comment lines (a regression's story and expectations) are kept.
 
 use clap::Args;
@@ -20,8 +21,8 @@ pub struct FmtArgs {
 
 pub fn run(a: FmtArgs) -> Result<ExitCode, String> {
     let src = std::fs::read_to_string(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
-    let program =
-        text::parse_program(&src, &a.file.display().to_string()).map_err(|e| e.to_string())?;
+    let program = text::parse_program(&src, &a.file.display().to_string())
+        .map_err(|e| format!("{e}\n{}", super::input::FORMAT_HINT))?;
     let header: String = src
         .lines()
         .take_while(|l| l.starts_with(';'))

@@ -1,6 +1,9 @@
 //! `gpufuzz fuzz`: the fuzz loop on stable Rust, in this process or, for long runs, through
 //! worker processes with a per-input deadline (`--fork`); `--resume OUT` continues a killed
-//! run; `gpufuzz fuzz-worker` is the worker's side.
+//! or finished run (with a new budget if given); `gpufuzz fuzz-worker` is the worker's side.
+//! An output folder holds one run: a fresh run refuses a non-empty one unless `--force`d.
+//! Progress (status lines) goes to stderr, results (`NEW` findings, the closing summary) to
+//! stdout.
 
 use super::config::ConfigArgs;
 use super::output;
@@ -9,8 +12,10 @@ use compiler::planted::Plant;
 use fuzz::driver::{self, FuzzOptions, FuzzStats, Summary};
 use fuzz::oracle::{self, OracleOptions};
 use fuzz::worker::WorkerSpec;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Runs longer than this use worker processes unless `--no-fork` says otherwise.
@@ -21,10 +26,12 @@ pub struct FuzzArgs {
     /// Seed of the input stream; the same seed and count give the same inputs.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Stop after this many programs.
+    /// Stop after this many programs (with --resume: this many more).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     runs: Option<u64>,
-    /// Stop after this many seconds (default 60 when --runs is not given).
+    /// Stop after this many seconds (default 60 when --runs is not given; with --resume: this
+    /// many more). A deadline: inputs still running a few seconds past it are abandoned
+    /// (counted, not judged).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     time: Option<u64>,
     /// Worker threads (with --fork, worker processes) [default: 1; with --resume, as many as
@@ -33,9 +40,18 @@ pub struct FuzzArgs {
     jobs: Option<u16>,
     /// Output folder: findings go to OUT/findings/, the run's figures to OUT/summary.json
     /// (rewritten every status period; `--resume OUT` continues from it). Created and
-    /// test-written before any work.
+    /// test-written before any work; a folder that is not empty is refused (see --resume and
+    /// --force).
     #[arg(long, default_value = "fuzz-out")]
     out: PathBuf,
+    /// Start over in a non-empty output folder: its findings, reports and summary are deleted
+    /// first.
+    #[arg(long, conflicts_with = "resume")]
+    force: bool,
+    /// Print what the backends' allocators executed: a second status line, and the reach table
+    /// against its goals in the closing summary (docs/reach.md). `summary.json` always has it.
+    #[arg(long)]
+    reach: bool,
     /// Write the final counters as JSON (checked writable before any work).
     #[arg(long)]
     stats_json: Option<PathBuf>,
@@ -58,12 +74,14 @@ pub struct FuzzArgs {
     /// Judge in this process even for a long run (faster; a hang stops the run).
     #[arg(long)]
     no_fork: bool,
-    /// With worker processes: wall-clock seconds one input may take.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
-    input_timeout: u64,
-    /// Continue the run whose output folder is OUT (killed or stopped): same seed, plants and
-    /// targets, from the first input not yet judged, toward the same --runs or the --time left.
-    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "runs", "time", "out", "plants", "targets"])]
+    /// With worker processes: wall-clock seconds one input may take [default: 10].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    input_timeout: Option<u64>,
+    /// Continue the run whose output folder is OUT: same seed, plants and targets, from the
+    /// first input not yet judged, toward the same --runs or the --time left; --runs N or
+    /// --time T instead give it N more programs or T more seconds (so a finished run can be
+    /// extended).
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "out", "plants", "targets"])]
     resume: Option<PathBuf>,
 }
 
@@ -93,17 +111,23 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
         let config = SavedFlags::try_parse_from(words)
             .map_err(|e| format!("{}: flags {:?}: {e}", out.display(), s.flags))?
             .config;
-        let time = s.seconds_left.map(Duration::from_secs_f64);
-        if s.runs.is_some_and(|r| s.next_index >= r) || time.is_some_and(|t| t.is_zero()) {
+        // A new budget counts from where the run stopped; without one, the old budget's rest.
+        let (runs, time) = if a.runs.is_some() || a.time.is_some() {
+            let runs = a.runs.map(|n| s.next_index + n);
+            (runs, a.time.map(Duration::from_secs))
+        } else {
+            (s.runs, s.seconds_left.map(Duration::from_secs_f64))
+        };
+        if runs.is_some_and(|r| s.next_index >= r) || time.is_some_and(|t| t.is_zero()) {
             return Err(format!(
-                "{}: the run is complete ({} programs); nothing to resume",
+                "{}: the run is complete ({} programs); give --time SECS or --runs N to extend it",
                 out.display(),
                 s.stats.programs
             ));
         }
         return Ok(Plan {
             seed: s.seed,
-            runs: s.runs,
+            runs,
             time,
             out: out.clone(),
             config,
@@ -115,13 +139,6 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
                 ..s.stats
             },
         });
-    }
-    if !a.config.case.is_empty() || !a.config.disabled.is_empty() {
-        return Err(
-            "--case and --disable-pass set one case's configuration (repro, reduce, \
-                    run); every fuzz input decodes its own"
-                .into(),
-        );
     }
     Ok(Plan {
         seed: a.seed,
@@ -139,14 +156,50 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
     })
 }
 
+/// A fresh run's output folder must hold no earlier run: refused, naming the choices, unless
+/// `--force` says to delete what gpufuzz wrote there.
+fn claim_folder(out: &Path, force: bool) -> Result<(), String> {
+    let Ok(mut entries) = std::fs::read_dir(out) else {
+        return Ok(());
+    };
+    if entries.next().is_none() {
+        return Ok(());
+    }
+    if !force {
+        let what = match Summary::read(out) {
+            Ok(s) => format!(
+                "holds an earlier run ({} programs, {} findings)",
+                s.stats.programs,
+                s.stats.total_findings()
+            ),
+            Err(_) => "is not empty".into(),
+        };
+        return Err(format!(
+            "{dir}: {what}; continue it with `gpufuzz fuzz --resume {dir}` (--time or --runs \
+             to extend it), choose another folder with --out, or start over with --force \
+             (deletes its findings)",
+            dir = out.display()
+        ));
+    }
+    for name in ["findings", "bugs"] {
+        let dir = out.join(name);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+    }
+    let summary = out.join("summary.json");
+    if summary.exists() {
+        std::fs::remove_file(&summary).map_err(|e| format!("{}: {e}", summary.display()))?;
+    }
+    Ok(())
+}
+
+/// How long past `--time` a run waits for inputs still being judged before it abandons them.
+const GRACE: Duration = Duration::from_secs(3);
+
 pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
     let p = plan(&a)?;
     let oracle_opts: OracleOptions = p.config.oracle()?;
-    // Where results go is checked before any work: a run must not find bugs it cannot keep.
-    output::prepare_dir(&p.out.join("findings"))?;
-    if let Some(path) = &a.stats_json {
-        output::prepare_file(path)?;
-    }
     let test_plants = oracle_opts.plants.iter().any(Plant::test_only);
     let fork = a.fork || (!a.no_fork && (test_plants || p.time.is_some_and(|t| t > FORK_AFTER)));
     if test_plants && !fork {
@@ -156,6 +209,23 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
+    if a.input_timeout.is_some() && !fork {
+        return Err(
+            "--input-timeout limits inputs in worker processes, and this run judges \
+                    in-process: add --fork"
+                .into(),
+        );
+    }
+    let input_timeout = a.input_timeout.unwrap_or(10);
+    // Where results go is checked before any work: a run must not find bugs it cannot keep,
+    // nor mix its findings with an earlier run's.
+    if a.resume.is_none() {
+        claim_folder(&p.out, a.force)?;
+    }
+    output::prepare_dir(&p.out.join("findings"))?;
+    if let Some(path) = &a.stats_json {
+        output::prepare_file(path)?;
+    }
     let flags = p.config.flags();
     let worker = if fork {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find gpufuzz: {e}"))?;
@@ -164,7 +234,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         command.extend(flags.split_whitespace().map(Into::into));
         Some(WorkerSpec {
             command,
-            deadline: Duration::from_secs(a.input_timeout),
+            deadline: Duration::from_secs(input_timeout),
         })
     } else {
         None
@@ -176,11 +246,12 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         jobs: p.jobs,
         out: Some(p.out.clone()),
         status_every: (a.status > 0).then(|| Duration::from_secs(a.status)),
+        status_detail: a.reach,
         keep_per_signature: a.keep,
         repro_flags: flags.clone(),
         environment: oracle_opts.environment(),
         start: p.start,
-        earlier: p.earlier,
+        earlier: p.earlier.clone(),
         worker,
         ..FuzzOptions::default()
     };
@@ -189,12 +260,12 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         p.seed,
         p.jobs,
         if fork {
-            format!(" (worker processes, {}s per input)", a.input_timeout)
+            format!(" (worker processes, {input_timeout}s per input)")
         } else {
             String::new()
         },
         match (p.runs, p.time) {
-            (Some(r), _) => format!("{r} programs"),
+            (Some(r), _) => format!("{} programs", r - p.start),
             (None, Some(t)) => format!("{}s", t.as_secs()),
             _ => String::new(),
         },
@@ -205,53 +276,141 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         },
         p.out.display()
     );
+    let ending = Arc::new(Ending {
+        out: p.out.clone(),
+        flags,
+        stats_json: a.stats_json.clone(),
+        earlier: p.earlier,
+        reach: a.reach,
+        fail_on_finding: a.fail_on_finding,
+        done: Mutex::new(false),
+    });
+    if let Some(time) = p.time {
+        let ending = Arc::clone(&ending);
+        std::thread::spawn(move || abandon_after(time + GRACE, &ending));
+    }
     let stats = driver::fuzz(&opts, &|bytes| oracle::judge_bytes(bytes, &oracle_opts));
-    if let Some(path) = &a.stats_json {
-        let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
-        fuzz::store::write_atomically(path, json.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    print_summary(&stats, &p.out, &flags);
-    if !stats.save_errors.is_empty() {
-        return Err(format!(
-            "{} finding(s) or the summary could not be saved; the run stopped: {}",
-            stats.save_errors.len(),
-            stats.save_errors[0]
-        ));
-    }
-    Ok(if stats.total_findings() > 0 && a.fail_on_finding {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    // Held to the end: the deadline's watchdog must not print a second summary.
+    let mut done = ending.done.lock().unwrap_or_else(|e| e.into_inner());
+    *done = true;
+    ending.finish(&stats).map(ExitCode::from)
 }
 
-fn print_summary(stats: &FuzzStats, out: &std::path::Path, flags: &str) {
-    eprintln!(
-        "done: {} programs in {:.0}s ({:.0}/s), {} finding(s), {} distinct; figures in {}",
-        stats.programs,
-        stats.seconds,
-        stats.programs_per_second,
-        stats.total_findings(),
-        stats.signatures.len(),
-        out.join("summary.json").display()
-    );
-    for (sig, n) in &stats.signatures {
-        eprintln!("  {n:>6}  {sig}");
+/// What the end of a run needs, whichever way it ends: the loop returns, or the deadline's
+/// watchdog gives up on inputs still running.
+struct Ending {
+    out: PathBuf,
+    flags: String,
+    stats_json: Option<PathBuf>,
+    earlier: FuzzStats,
+    reach: bool,
+    fail_on_finding: bool,
+    /// Set once a summary has been printed.
+    done: Mutex<bool>,
+}
+
+/// The watchdog of `--time`: if the run has not ended `after` its start, the inputs still
+/// being judged are abandoned. The loop left the summary that says so at the deadline; it is
+/// printed and the process ends (worker processes follow their parent).
+fn abandon_after(after: Duration, ending: &Ending) {
+    std::thread::sleep(after);
+    let mut done = ending.done.lock().unwrap_or_else(|e| e.into_inner());
+    if *done {
+        return;
     }
-    if stats.reach.cases > 0 {
-        eprintln!("reach (what the backends' allocators executed, against the goals):");
-        eprint!("{}", stats.reach.report());
+    *done = true;
+    let code = Summary::read(&ending.out).and_then(|s| ending.finish(&s.stats));
+    std::process::exit(match code {
+        Ok(code) => i32::from(code),
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    });
+}
+
+impl Ending {
+    /// Writes `--stats-json`, prints the closing summary and gives the exit status.
+    fn finish(&self, stats: &FuzzStats) -> Result<u8, String> {
+        if let Some(path) = &self.stats_json {
+            let json = serde_json::to_string_pretty(stats).map_err(|e| e.to_string())?;
+            fuzz::store::write_atomically(path, json.as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        print!("{}", self.summary(stats));
+        if !stats.save_errors.is_empty() {
+            return Err(format!(
+                "{} finding(s) or the summary could not be saved; the run stopped: {}",
+                stats.save_errors.len(),
+                stats.save_errors[0]
+            ));
+        }
+        Ok(u8::from(stats.total_findings() > 0 && self.fail_on_finding))
     }
-    for dir in &stats.saved {
-        eprintln!(
-            "  reproduce: {}",
-            fuzz::store::repro_command(std::path::Path::new(dir), flags)
+
+    /// The closing summary (stdout): the run's essentials, each signature with its count, and
+    /// for a signature new to the folder the command that reproduces its first finding.
+    fn summary(&self, stats: &FuzzStats) -> String {
+        let signatures = stats.signatures.len();
+        let mut s = format!(
+            "done: {} programs in {:.0}s ({:.0}/s), {} finding{}",
+            stats.programs,
+            stats.seconds,
+            stats.programs_per_second,
+            stats.total_findings(),
+            if stats.total_findings() == 1 { "" } else { "s" },
         );
+        if signatures > 0 {
+            s += &format!(
+                " of {signatures} signature{}",
+                if signatures == 1 { "" } else { "s" }
+            );
+        }
+        s += &format!("; figures in {}\n", self.out.join("summary.json").display());
+        if stats.abandoned > 0 {
+            s += &format!(
+                "  {} input(s) still running at the deadline were abandoned (not judged)\n",
+                stats.abandoned
+            );
+        }
+        // The first finding this part saved of each signature: those are new to the folder.
+        let mut first_saved = BTreeMap::new();
+        for dir in stats
+            .saved
+            .iter()
+            .filter(|d| !self.earlier.saved.contains(d))
+        {
+            if let Some(sig) = saved_signature(Path::new(dir)) {
+                first_saved.entry(sig).or_insert_with(|| dir.clone());
+            }
+        }
+        for (sig, n) in &stats.signatures {
+            match first_saved.get(sig) {
+                Some(dir) => {
+                    s += &format!(
+                        "  {n:>6}  {sig}  (new)\n          reproduce: {}\n",
+                        fuzz::store::repro_command(Path::new(dir), &self.flags)
+                    );
+                }
+                None => s += &format!("  {n:>6}  {sig}\n"),
+            }
+        }
+        if self.reach && stats.reach.cases > 0 {
+            s += "reach (what the backends' allocators executed, against the goals):\n";
+            s += &stats.reach.report();
+        }
+        if !stats.saved.is_empty() {
+            s += &format!("next: gpufuzz triage {}\n", self.out.display());
+        }
+        s
     }
-    if !stats.saved.is_empty() {
-        eprintln!("  triage: gpufuzz triage {}", out.display());
-    }
+}
+
+/// The signature a saved finding's `finding.json` records.
+fn saved_signature(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("finding.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["signature"].as_str().map(String::from)
 }
 
 /// `gpufuzz fuzz-worker`: the worker process of `fuzz --fork` (reads input indices on stdin,

@@ -2,22 +2,28 @@
 //! is a program in the text format or raw fuzz bytes is decided by its content (or `--raw`),
 //! never by its name.
 
-use super::config::ConfigArgs;
+use super::config::CaseArgs;
+use compiler::interp::{self, RunOptions};
+use compiler::ir::{text, Program};
 use fuzz::case::text as case_text;
 use fuzz::oracle::{self, Case};
 use std::path::Path;
 
+/// Said after any error in a program's text: where its format is described.
+pub const FORMAT_HINT: &str = "(the .ir text format: docs/ir.md)";
+
 /// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it.
-pub fn read_case(path: &Path, config: &ConfigArgs) -> Result<Case, String> {
+pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     case_text::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
+        .map_err(|e| format!("{e}\n{FORMAT_HINT}"))
 }
 
 /// Reads an input file as a case: a program in the text format (with its header) unless
 /// `raw` or the content is not text, else raw fuzz bytes decoded as the fuzzer does. The
 /// command line's `--disable-pass` and `--case` override what the file says. `None`: raw bytes
 /// from which the generator makes no program.
-pub fn load(path: &Path, raw: bool, config: &ConfigArgs) -> Result<Option<Case>, String> {
+pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let case = if !raw && case_text::looks_like_text(&bytes) {
         read_case(path, config)?
@@ -44,4 +50,31 @@ pub fn load(path: &Path, raw: bool, config: &ConfigArgs) -> Result<Option<Case>,
 /// Whether `load` reads this file as a program in the text format.
 pub fn is_text(path: &Path, raw: bool) -> bool {
     !raw && std::fs::read(path).is_ok_and(|b| case_text::looks_like_text(&b))
+}
+
+/// The `; expect` lines of the program file `path` (docs/ir.md) against `outputs`, the
+/// interpreter's outputs for `program` (run here when not given). `Some(message)` names the
+/// first line that differs; a file without such lines has nothing to check.
+pub fn unmet_expectation(
+    path: &Path,
+    program: &Program,
+    outputs: Option<&[u32]>,
+) -> Result<Option<String>, String> {
+    let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    let expected = text::expect::parse(&src, &name)?;
+    if expected.is_empty() {
+        return Ok(None);
+    }
+    let ran;
+    let outputs = match outputs {
+        Some(o) => o,
+        None => {
+            ran =
+                interp::run(program, &RunOptions::default()).map_err(|e| format!("{name}: {e}"))?;
+            &ran.outputs
+        }
+    };
+    let slots = program.dispatch.outputs as usize;
+    Ok(text::expect::check(&expected, outputs, slots, &name).err())
 }

@@ -34,7 +34,7 @@ pub struct Cli {
 enum Command {
     /// Interpret a program (and compile it for a target) and print every invocation's outputs.
     Run(run::RunArgs),
-    /// Parse a program and print it in the canonical text format.
+    /// Parse a program and print it in the canonical text format (docs/ir.md).
     Fmt(fmt::FmtArgs),
     /// Fuzz: generate programs, compare every pipeline with the interpreter, save findings.
     Fuzz(fuzz::FuzzArgs),

@@ -1,7 +1,7 @@
 //! `gpufuzz reduce FILE`: reduce one `.ir` program or raw input while it shows the same bug
 //! (signature with first bad pass), and print or write the result.
 
-use super::config::ConfigArgs;
+use super::config::{CaseArgs, ConfigArgs};
 use super::input;
 use clap::Args;
 use std::path::PathBuf;
@@ -19,6 +19,8 @@ pub struct ReduceArgs {
     raw: bool,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    case: CaseArgs,
     /// Write the reduced program here (default: print it).
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
@@ -32,7 +34,7 @@ pub struct ReduceArgs {
 
 pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
     let opts = a.config.oracle_for(&a.file)?;
-    let case = input::load(&a.file, a.raw, &a.config)?.ok_or("the input decodes to no program")?;
+    let case = input::load(&a.file, a.raw, &a.case)?.ok_or("the input decodes to no program")?;
     let reducer = Reducer {
         log_attempts: a.log,
         ..Reducer::default()

@@ -6,7 +6,7 @@
 //! hang or die, and `repro` must report those as what they are — `timeout` or `crash` — rather
 //! than hang the user's shell or die with them.
 
-use super::config::ConfigArgs;
+use super::config::{CaseArgs, ConfigArgs};
 use super::input;
 use clap::Args;
 use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
@@ -25,6 +25,8 @@ pub struct ReproArgs {
     raw: bool,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    case: CaseArgs,
     /// Print the program.
     #[arg(long)]
     print: bool,
@@ -47,11 +49,19 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
         return judge_in_child(Duration::from_secs(a.deadline_secs));
     }
     let opts = a.config.oracle_for(&a.file)?;
-    let case = input::load(&a.file, a.raw, &a.config)?;
+    let case = input::load(&a.file, a.raw, &a.case)?;
     let Some(case) = case else {
         println!("rejected: {:?}", Rejection::NoProgram);
         return Ok(ExitCode::SUCCESS);
     };
+    // A program file's `; expect` lines say what it computes: a file whose claim the
+    // interpreter does not bear out is reported before any target is judged.
+    if input::is_text(&a.file, a.raw) {
+        if let Some(unmet) = input::unmet_expectation(&a.file, &case.program, None)? {
+            println!("expectation not met: {unmet}");
+            return Ok(ExitCode::from(1));
+        }
+    }
     let judgement = oracle::judge(&case, &opts);
     if a.print {
         print!("{}", fuzz::case::text::print_case(&case));

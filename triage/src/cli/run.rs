@@ -1,5 +1,6 @@
 //! `gpufuzz run FILE.ir`: interpret a program and print every invocation's outputs; with
-//! `--target T`, compile it for that target and run it on the simulator instead.
+//! `--target T`, compile it for that target and run it on the simulator instead. The file's
+//! `; expect` lines are checked against the interpreter either way (a difference: exit 1).
 
 use super::config::ConfigArgs;
 use super::input;
@@ -32,17 +33,23 @@ pub struct RunArgs {
     /// script, Amber script, SPIR-V assembly), probes holding the interpreter's values.
     #[arg(long, value_name = "WHAT")]
     emit: Option<String>,
-    /// Planted bugs for `--print-after-all` (and the pass toggles).
+    /// Planted bugs for `--print-after-all`, the targets to compile for.
     #[command(flatten)]
     config: super::config::ConfigArgs,
+    #[command(flatten)]
+    case: super::config::CaseArgs,
 }
 
 pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     // Every flag is checked even when this run does not use it: a typo must not pass silently.
     a.config.check()?;
-    let case = input::read_case(&a.file, &a.config)?;
-    let config = a.config.apply(case.config)?;
+    a.case.check()?;
+    let case = input::read_case(&a.file, &a.case)?;
+    let config = a.case.apply(case.config)?;
     let program = case.program;
+    if a.emit.is_some() && a.config.targets.is_empty() {
+        return Err("--emit shows a target's code: give --target T too".into());
+    }
     if a.print_after_all {
         let pass_config = PassConfig {
             plants: a.config.plants()?,
@@ -83,6 +90,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             print!("{}", shown.text);
             clean &= shown.clean;
         }
+        if let Some(unmet) = input::unmet_expectation(&a.file, &case.program, None)? {
+            eprintln!("expectation not met: {unmet}");
+            clean = false;
+        }
         // A fault, timeout, hazard or checker error is not a clean run: say so in the status.
         return Ok(if clean {
             ExitCode::SUCCESS
@@ -103,6 +114,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         format!("{}: {e}{hint}", a.file.display())
     })?;
     print!("{}", format_results(&program.dispatch, &results));
+    if let Some(unmet) = input::unmet_expectation(&a.file, &program, Some(&results.outputs))? {
+        eprintln!("expectation not met: {unmet}");
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -17,10 +17,9 @@ pub struct StatsArgs {
     /// `middle` (middle end only), `gen8`, `gen16` or `a6xx` (the fuzzer's target names).
     #[arg(long, default_value = fuzz::pipelines::middle::NAME)]
     target: String,
-    /// Compile options, `KEY=VALUE` (repeatable), the same knobs as `--case`: a middle-end
-    /// pass `=off`; `gen9=off` (generation 7), `gen_grfs=16..125` (at SIMD8; SIMD16 gets twice
-    /// a starved budget), `gen_zero_samples=off`; `a6xx_registers=4..192`,
-    /// `a6xx_predicates=1`, `a6xx_wave128=on`, `a6xx_opt_predicates=off`.
+    /// Compile options, `KEY=VALUE` (repeatable): a middle-end pass `=off`, or a knob of the
+    /// target's, by the names and bounds `--case` takes (`gpufuzz repro FILE --case help`
+    /// lists them).
     #[arg(long = "config", value_name = "KEY=VALUE")]
     config: Vec<String>,
     /// Generate this many programs instead of reading a folder.

@@ -2,7 +2,6 @@
 //! one report per bug in `DIR/bugs/`. `--promote BUCKET` copies a bucket's repro into the
 //! regression corpus.
 
-use super::config::ConfigArgs;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,8 +14,13 @@ use triage::session::{self, TriageOptions};
 pub struct TriageArgs {
     /// A `gpufuzz fuzz --out` folder.
     dir: PathBuf,
+    /// Switch a planted bug on while re-judging (repeatable): the plants the fuzz run had
+    /// (each finding's target, configuration and driver come from the folder; the `--vk-*`
+    /// flags below choose another driver for `vulkan` findings).
+    #[arg(long = "plant", value_name = "NAME")]
+    plants: Vec<String>,
     #[command(flatten)]
-    config: ConfigArgs,
+    driver: super::config::DriverArgs,
     /// Wall-clock limit per reduction, in seconds.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     time: u64,
@@ -29,18 +33,26 @@ pub struct TriageArgs {
 }
 
 pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
-    a.config.check()?;
+    let plants = super::config::plants(&a.plants)?;
+    // Nothing is written anywhere before the folder is known to be a fuzz run's.
+    if !a.dir.join("findings").is_dir() && !a.dir.join("summary.json").is_file() {
+        return Err(format!(
+            "{}: not the output folder of a `gpufuzz fuzz` run (no findings/ or summary.json \
+             in it)",
+            a.dir.display()
+        ));
+    }
     if let Some(bucket) = &a.promote {
         let path = session::promote(&a.dir, bucket, &a.corpus)?;
         println!("promoted {bucket} to {}", path.display());
         return Ok(ExitCode::SUCCESS);
     }
     let t = TriageOptions {
-        plants: a.config.plants()?,
+        plants,
         reducer: Reducer::default().time_limit(Duration::from_secs(a.time)),
         verbose: true,
-        vulkan: a.config.vulkan(),
-        driver_given: a.config.driver_given(),
+        vulkan: a.driver.vulkan(),
+        driver_given: a.driver.driver_given(),
     };
     let s = session::triage(&a.dir, &t)?;
     let bugs = a.dir.join("bugs");

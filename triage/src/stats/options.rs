@@ -15,6 +15,8 @@
 //! | `a6xx_predicates` | `a6xx` | `1` or `4` (default 4) |
 //! | `a6xx_wave128` | `a6xx` | `on` (waves of 128) or `off` (64, default) |
 //! | `a6xx_opt_predicates` | `a6xx` | `on`/`off` (default on) |
+//! | `anv_platform` | `anv` | `skl` (default), `tgl`, `dg2`, `mtl`, `lnl` |
+//! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+no16`) or `none` |
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
@@ -168,7 +170,7 @@ mod tests {
         let e = Settings::parse(t("a6xx"), &cfg(&["gen_grfs=16"])).unwrap_err();
         assert!(e.contains("a6xx_registers"), "{e}");
         let e = Settings::parse(t("a6xx"), &cfg(&["a6xx_predicates=2"])).unwrap_err();
-        assert!(e.contains("must be 1 or 4"), "{e}");
+        assert!(e.contains("must be 1|4"), "{e}");
         let e = Settings::parse(t("gen16"), &cfg(&["gen_grfs=8"])).unwrap_err();
         assert!(e.contains("10..=125"), "{e}");
         let e = Settings::parse(t("gen16"), &cfg(&["gen_zero_samples"])).unwrap_err();

@@ -1,13 +1,14 @@
 //! The text format: a printer and a parser, print → parse → print being the identity.
 //!
-//! The format is specified by example in [the IR's module doc](super). The pieces, in the
-//! order text flows through them:
+//! The format's reference, for users, is `docs/ir.md`; [the IR's module doc](super) shows it
+//! by example. The pieces, in the order text flows through them:
 //! * `print.rs` — [`print_program`] and [`print_inst`];
 //! * `lex.rs` — tokens with line and column, comments dropped, line ends kept;
 //! * `parse.rs` — header and control-flow structure ([`parse_program`]);
 //! * `inst.rs` — one instruction line;
 //! * `check.rs` — the checks that need every definition first (undefined values, unknown
-//!   phi predecessors, operand and result types), run once the whole body is read.
+//!   phi predecessors, operand and result types), run once the whole body is read;
+//! * `expect.rs` — the `; expect I: …` comment lines that state a program's outputs.
 //!
 //! Rules the example leaves open, as implemented:
 //! * the parser is line-oriented: every header line, block label, `if ssa_N {`, `loop {`,
@@ -29,6 +30,7 @@
 //! declared buffer and texture numbers) are the verifier's.
 
 mod check;
+pub mod expect;
 mod inst;
 mod lex;
 mod limits;

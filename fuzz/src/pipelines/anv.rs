@@ -1,0 +1,778 @@
+//! The `anv` target (opt-in, compile-only): the program as SPIR-V, compiled by Intel's
+//! production Vulkan driver (anv, with brw as its backend) on a simulated GPU — Mesa's drm-shim
+//! preloaded into the worker process answers the kernel's calls, `INTEL_STUB_GPU_PLATFORM`
+//! picks the device — and brw's output captured through `VK_KHR_pipeline_executable_properties`:
+//! per SIMD width kept, the "GEN Assembly" listing with each instruction's bytes
+//! (`INTEL_DEBUG=hex`) and brw's statistics.
+//!
+//! What is a finding: the worker dying (an assertion in NIR, brw or anv aborts the process:
+//! `crash`, bucketed by the assertion's text), a compile outliving the worker's deadline
+//! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
+//! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
+//! never brw's — our Gen9 decoder printing an instruction otherwise than brw's disassembler
+//! (`decoder`). Nothing runs: the shim's submissions do nothing, so results are never compared.
+//!
+//! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
+//! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
+//! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and one of
+//! `no8`/`no16`/`no32`/`do32` (SIMD widths). Each (platform, switches) pair is one worker
+//! process, since the driver reads them from its environment at start; a thread keeps sixteen.
+//!
+//! anv caches pipelines in memory per device: the same SPIR-V twice in one worker is a cache
+//! hit, and brw does not run again. Generated programs differ, so the fuzz loop compiles every
+//! one; `compile` of an identical module returns the first compile's capture.
+//!
+//! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
+//! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
+
+mod stats;
+
+use super::pipeline::{classified, Pipeline};
+use super::shown::Shown;
+use super::vulkan;
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
+use crate::finding::{Finding, FindingKind};
+use compiler::ir::Program;
+use sim::dispatch::Results;
+use sim::intel::{Agreement, Listing};
+use spirv_emit::EmitError;
+use std::cell::RefCell;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+use vulkan_runner::{Compiled, RunError, StatValue, Worker, WorkerCommand, WorkerOptions};
+
+/// The `anv` target.
+pub struct Anv;
+
+/// A simulated Intel GPU (`INTEL_STUB_GPU_PLATFORM`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Platform {
+    /// Skylake, Gfx9: the encoding `sim::intel` decodes.
+    #[default]
+    Skl,
+    /// Tiger Lake, Gfx12.
+    Tgl,
+    /// DG2 (Alchemist), Gfx12.5: LSC messages.
+    Dg2,
+    /// Meteor Lake, Gfx12.5 (LSC).
+    Mtl,
+    /// Lunar Lake, Xe2 (LSC).
+    Lnl,
+}
+
+impl Platform {
+    /// Every platform, the default first.
+    pub const ALL: &'static [Platform] = &[
+        Platform::Skl,
+        Platform::Tgl,
+        Platform::Dg2,
+        Platform::Mtl,
+        Platform::Lnl,
+    ];
+
+    /// The name `INTEL_STUB_GPU_PLATFORM` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Skl => "skl",
+            Platform::Tgl => "tgl",
+            Platform::Dg2 => "dg2",
+            Platform::Mtl => "mtl",
+            Platform::Lnl => "lnl",
+        }
+    }
+
+    /// Whether our decoder reads its machine code (Gfx9 only, so far).
+    pub fn decoded(self) -> bool {
+        self == Platform::Skl
+    }
+}
+
+impl fmt::Display for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Platform {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Platform::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Platform::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "unknown anv platform {s:?}; platforms: {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// brw's dispatch-width switches (`INTEL_DEBUG`); at most one is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Simd {
+    /// brw's own choice.
+    #[default]
+    Default,
+    /// `no8`: no SIMD8 variant.
+    No8,
+    /// `no16`.
+    No16,
+    /// `no32`.
+    No32,
+    /// `do32`: try SIMD32 even when a narrower variant compiled.
+    Do32,
+}
+
+/// brw's debug switches a case runs with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Switches {
+    /// `spill_fs`: the register allocator spills whatever it can (real spill code everywhere).
+    pub spill_fs: bool,
+    /// `nocompact`: every instruction native (16 bytes).
+    pub nocompact: bool,
+    /// The dispatch-width switch.
+    pub simd: Simd,
+}
+
+const SIMD_NAMES: [(Simd, &str); 4] = [
+    (Simd::No8, "no8"),
+    (Simd::No16, "no16"),
+    (Simd::No32, "no32"),
+    (Simd::Do32, "do32"),
+];
+
+impl Switches {
+    /// The `INTEL_DEBUG` words, `hex` (the bytes in the listing) first.
+    pub fn intel_debug(self) -> String {
+        let mut words = vec!["hex"];
+        words.extend(self.words());
+        words.join(",")
+    }
+
+    fn words(self) -> Vec<&'static str> {
+        let mut words = Vec::new();
+        if self.spill_fs {
+            words.push("spill_fs");
+        }
+        if self.nocompact {
+            words.push("nocompact");
+        }
+        if let Some((_, n)) = SIMD_NAMES.iter().find(|(s, _)| *s == self.simd) {
+            words.push(n);
+        }
+        words
+    }
+
+    /// Draws switches from a hash: spill_fs one case in three, nocompact one in four, a
+    /// width switch one in two.
+    pub fn draw(hash: u64) -> Switches {
+        Switches {
+            spill_fs: hash.is_multiple_of(3),
+            nocompact: (hash >> 8).is_multiple_of(4),
+            simd: if (hash >> 16).is_multiple_of(2) {
+                Simd::Default
+            } else {
+                SIMD_NAMES[((hash >> 24) % 4) as usize].0
+            },
+        }
+    }
+}
+
+impl fmt::Display for Switches {
+    /// `none` or the words joined by `+` (`spill_fs+no16`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let words = self.words();
+        if words.is_empty() {
+            f.write_str("none")
+        } else {
+            f.write_str(&words.join("+"))
+        }
+    }
+}
+
+impl FromStr for Switches {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut out = Switches::default();
+        if s == "none" {
+            return Ok(out);
+        }
+        for w in s.split('+') {
+            match w {
+                "spill_fs" => out.spill_fs = true,
+                "nocompact" => out.nocompact = true,
+                _ => {
+                    let (simd, _) = SIMD_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
+                        format!(
+                            "unknown anv_debug word {w:?}; words: spill_fs, nocompact, no8, no16, no32, do32 (joined by +), or none"
+                        )
+                    })?;
+                    if out.simd != Simd::Default {
+                        return Err(format!("{s:?} names two dispatch-width switches"));
+                    }
+                    out.simd = *simd;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Draws the platform from a hash: Skylake half the time (its code is decoded and checked),
+/// else one of the others.
+pub fn draw_platform(hash: u64) -> Platform {
+    if hash.is_multiple_of(2) {
+        Platform::Skl
+    } else {
+        Platform::ALL[1 + ((hash >> 4) % (Platform::ALL.len() as u64 - 1)) as usize]
+    }
+}
+
+/// Where anv and its shim are, as `scripts/mesa.sh` wrote them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Environment {
+    /// The ICD manifest naming anv's library.
+    pub icd: PathBuf,
+    /// Mesa's Intel no-op drm-shim.
+    pub shim: PathBuf,
+    /// The Mesa version.
+    pub mesa: String,
+}
+
+/// The environment file: `GPUFUZZ_ANV_ENV`, else `anv.env` in the cache.
+pub fn environment_file() -> Option<PathBuf> {
+    if let Some(f) = std::env::var_os("GPUFUZZ_ANV_ENV") {
+        return Some(f.into());
+    }
+    let cache = std::env::var_os("GPUFUZZ_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/gpufuzz")))?;
+    Some(cache.join("mesa-25.0.7/anv.env"))
+}
+
+/// Reads the environment file; the error says what to run.
+pub fn environment() -> Result<Environment, String> {
+    let file = environment_file().ok_or("neither GPUFUZZ_CACHE nor HOME is set")?;
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("{}: {e} (run scripts/mesa.sh)", file.display()))?;
+    let get = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
+            .map(str::to_string)
+            .ok_or_else(|| format!("{}: no {key}= line", file.display()))
+    };
+    let env = Environment {
+        icd: get("GPUFUZZ_ANV_ICD")?.into(),
+        shim: get("GPUFUZZ_ANV_SHIM")?.into(),
+        mesa: get("GPUFUZZ_ANV_MESA")?,
+    };
+    for p in [&env.icd, &env.shim] {
+        if !p.is_file() {
+            return Err(format!(
+                "{} (named in {}) is missing: run scripts/mesa.sh",
+                p.display(),
+                file.display()
+            ));
+        }
+    }
+    Ok(env)
+}
+
+/// How long one compile may take before the worker is presumed hung.
+pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Workers a thread keeps (one per platform and switches).
+const WORKERS_PER_THREAD: usize = 16;
+
+fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOptions, String> {
+    let env = environment()?;
+    let program =
+        std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let mut o = WorkerOptions::new(WorkerCommand {
+        program,
+        args: vec!["vk-worker".into()],
+    });
+    o.icd = Some(env.icd);
+    o.compile_timeout = COMPILE_TIMEOUT;
+    o.env = vec![
+        ("LD_PRELOAD".into(), env.shim.into()),
+        ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
+        ("INTEL_DEBUG".into(), switches.intel_debug().into()),
+    ];
+    Ok(o)
+}
+
+thread_local! {
+    /// This thread's workers, most recently used last.
+    static WORKERS: RefCell<Vec<((Platform, Switches), Worker)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with this thread's worker for `platform` and `switches`, starting one if needed.
+fn with_worker<R>(
+    platform: Platform,
+    switches: Switches,
+    f: impl FnOnce(&mut Worker) -> R,
+) -> Result<R, RunError> {
+    WORKERS.with_borrow_mut(|workers| {
+        let key = (platform, switches);
+        let index = match workers.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                let options = worker_options(platform, switches).map_err(RunError::NoVulkan)?;
+                if workers.len() >= WORKERS_PER_THREAD {
+                    workers.remove(0);
+                }
+                workers.push((key, Worker::start(options)?));
+                workers.len() - 1
+            }
+        };
+        let entry = workers.remove(index);
+        workers.push(entry);
+        let (_, w) = workers.last_mut().expect("pushed above");
+        Ok(f(w))
+    })
+}
+
+/// One SIMD variant brw kept.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The executable's name (`SIMD16 compute shader`).
+    pub name: String,
+    /// Its subgroup size (the dispatch width).
+    pub simd: u32,
+    /// The listing: anv's header and every instruction with bytes and brw's text.
+    pub listing: Listing,
+    /// brw's validator's complaints printed in the listing.
+    pub validator_errors: Vec<String>,
+    /// brw's statistics, in the driver's order.
+    pub statistics: Vec<(String, StatValue)>,
+    /// Our decoder against brw's disassembly (platforms we decode).
+    pub agreement: Option<Agreement>,
+}
+
+/// What anv made of one program.
+#[derive(Clone, Debug)]
+pub struct Capture {
+    /// The device.
+    pub platform: Platform,
+    /// brw's switches.
+    pub switches: Switches,
+    /// The emitted SPIR-V module.
+    pub module: spirv_emit::EmittedModule,
+    /// The SIMD variants, in the driver's order.
+    pub kernels: Vec<Kernel>,
+    /// Pipeline creation time measured in the worker.
+    pub pipeline: Duration,
+    /// The device and driver, for findings.
+    pub device: String,
+}
+
+/// Why [`compile`] gave no capture.
+#[derive(Debug)]
+pub enum CompileError {
+    /// The emitter refused the program.
+    Emit(EmitError),
+    /// The runner, driver or listing failed.
+    Run(RunError),
+}
+
+/// Emits `program` and compiles it on anv for `platform` with `switches`.
+pub fn compile(
+    program: &Program,
+    platform: Platform,
+    switches: Switches,
+) -> Result<Capture, CompileError> {
+    let (info, done) = with_worker(platform, switches, |w| {
+        let info = w.info().clone();
+        let module = spirv_emit::emit(program, &vulkan::emit_options(&info));
+        let module = match module {
+            Ok(m) => m,
+            Err(e) => return (info, Err(CompileError::Emit(e))),
+        };
+        let job = vulkan::job(&module);
+        (
+            info,
+            w.compile(&job)
+                .map(|c| (module, c))
+                .map_err(CompileError::Run),
+        )
+    })
+    .map_err(CompileError::Run)?;
+    let (module, compiled) = done?;
+    Ok(capture(
+        platform,
+        switches,
+        module,
+        compiled,
+        info.describe(),
+    ))
+}
+
+/// Lines brw's validator adds to a listing (`brw_validate_instructions`: `ERROR: ...`).
+fn is_validator_error(line: &str) -> bool {
+    line.trim_start().starts_with("ERROR")
+}
+
+fn capture(
+    platform: Platform,
+    switches: Switches,
+    module: spirv_emit::EmittedModule,
+    compiled: Compiled,
+    device: String,
+) -> Capture {
+    let kernels = compiled
+        .executables
+        .iter()
+        .map(|x| {
+            let text = x.representation("GEN Assembly").unwrap_or_default();
+            let validator_errors: Vec<String> = text
+                .lines()
+                .filter(|l| is_validator_error(l))
+                .map(|l| l.trim().to_string())
+                .collect();
+            let clean: String = text
+                .lines()
+                .filter(|l| !is_validator_error(l))
+                .flat_map(|l| [l, "\n"])
+                .collect();
+            let listing = sim::intel::parse(&clean).unwrap_or_default();
+            let agreement = platform.decoded().then(|| sim::intel::check(&listing));
+            Kernel {
+                name: x.name.clone(),
+                simd: x.subgroup_size,
+                listing,
+                validator_errors,
+                statistics: x
+                    .statistics
+                    .iter()
+                    .map(|s| (s.name.clone(), s.value))
+                    .collect(),
+                agreement,
+            }
+        })
+        .collect();
+    Capture {
+        platform,
+        switches,
+        module,
+        kernels,
+        pipeline: compiled.pipeline,
+        device,
+    }
+}
+
+/// The text of an assertion in a crashed worker's stderr (`... Assertion `x' failed.`), for
+/// the bucket; else the last non-empty line.
+fn assertion(stderr: &str) -> String {
+    let line = stderr
+        .lines()
+        .rev()
+        .find(|l| l.contains("Assertion") || l.contains("assert"))
+        .or_else(|| stderr.lines().rev().find(|l| !l.trim().is_empty()))
+        .unwrap_or("")
+        .trim();
+    // Drop the process name and address noise before the message.
+    line.split_once(": ")
+        .map_or(line, |(_, rest)| rest)
+        .chars()
+        .take(200)
+        .collect()
+}
+
+/// The finding for a failed compile.
+fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Finding> {
+    let (kind, class) = match &e {
+        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
+        RunError::WorkerCrashed { stderr, status } => {
+            let what = assertion(stderr);
+            let class = if what.is_empty() {
+                format!("worker {status}")
+            } else {
+                what
+            };
+            (FindingKind::Crash, class)
+        }
+        RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
+        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-device".to_string()),
+        RunError::DeviceLost(_) | RunError::Failed(_) => {
+            (FindingKind::CompileError, "runner".to_string())
+        }
+    };
+    classified(
+        "anv",
+        kind,
+        format!(
+            "{e} [anv {platform}, INTEL_DEBUG={}]",
+            switches.intel_debug()
+        ),
+        class,
+    )
+}
+
+impl Capture {
+    /// The first problem the capture shows: a validator complaint (brw's), an empty capture,
+    /// or a decoder disagreement (ours).
+    pub fn finding(&self) -> Option<Box<Finding>> {
+        let at = format!(
+            "[anv {}, INTEL_DEBUG={}; {}]",
+            self.platform,
+            self.switches.intel_debug(),
+            self.device
+        );
+        if self.kernels.is_empty() {
+            return Some(classified(
+                "anv",
+                FindingKind::CompileError,
+                format!("the pipeline has no executables {at}"),
+                "no-executables".into(),
+            ));
+        }
+        for k in &self.kernels {
+            if let Some(e) = k.validator_errors.first() {
+                return Some(classified(
+                    "anv",
+                    FindingKind::CompileError,
+                    format!("{}: brw's validator: {e} {at}", k.name),
+                    "brw-validator".into(),
+                ));
+            }
+            if k.listing.insts.is_empty() {
+                return Some(classified(
+                    "anv",
+                    FindingKind::CompileError,
+                    format!(
+                        "{}: no instructions with bytes in the GEN Assembly {at}",
+                        k.name
+                    ),
+                    "no-listing".into(),
+                ));
+            }
+            if let Some(d) = k.agreement.as_ref().and_then(|a| a.disagreements.first()) {
+                return Some(classified(
+                    "anv",
+                    FindingKind::Decoder,
+                    format!("{}: our decoder disagrees with brw {d} {at}", k.name),
+                    format!("decoder {}", d.field.0),
+                ));
+            }
+        }
+        None
+    }
+
+    /// brw's statistic `name` of the widest kernel (`Spill Count`, `Cycle Count`, ...).
+    pub fn statistic(&self, name: &str) -> Option<StatValue> {
+        self.kernels
+            .iter()
+            .max_by_key(|k| k.simd)?
+            .statistics
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+    }
+}
+
+impl Pipeline for Anv {
+    fn name(&self) -> &'static str {
+        "anv"
+    }
+
+    fn description(&self) -> &'static str {
+        "SPIR-V compiled (not run) by Mesa's anv/brw on a simulated Intel GPU (scripts/mesa.sh)"
+    }
+
+    fn in_default_set(&self) -> bool {
+        false
+    }
+
+    fn available(&self) -> Result<(), String> {
+        environment().map(|_| ())
+    }
+
+    fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        // The emitter's own refusals (what it does not map) are skips, not findings.
+        match spirv_emit::emit(&case.program, &spirv_emit::EmitOptions::default()) {
+            Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
+            _ => None,
+        }
+    }
+
+    fn run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        _opts: &OracleOptions,
+        coverage: &mut Coverage,
+    ) -> Result<Results, Box<Finding>> {
+        let c = &case.config;
+        let program = vulkan::source(case, optimised);
+        match compile(program, c.anv_platform, c.anv_debug) {
+            Ok(capture) => {
+                if let Some(f) = capture.finding() {
+                    return Err(f);
+                }
+                let spilled = capture
+                    .statistic("Spill Count")
+                    .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
+                coverage.spills |= spilled;
+                Ok(Results::default())
+            }
+            Err(CompileError::Run(e)) => Err(run_finding(e, c.anv_platform, c.anv_debug)),
+            Err(CompileError::Emit(e)) => Err(classified(
+                "anv",
+                FindingKind::CompileError,
+                e.to_string(),
+                "emit".into(),
+            )),
+        }
+    }
+
+    fn compare(
+        &self,
+        _case: &Case,
+        _optimised: &Program,
+        _opts: &OracleOptions,
+        _expected: &Results,
+        _actual: &Results,
+    ) -> Option<Finding> {
+        // Compile-only: the shim's submissions do nothing, so there is nothing to compare.
+        None
+    }
+
+    /// anv's capture: per SIMD variant brw kept, the listing (with `asm`), brw's statistics and
+    /// our decoder's agreement with brw's disassembly; a failed compile or any finding the
+    /// capture shows is printed and makes the run unclean.
+    fn show(
+        &self,
+        case: &Case,
+        _opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String> {
+        let c = &case.config;
+        let program = vulkan::source(case, optimised);
+        let mut out = format!(
+            "// anv on {} with INTEL_DEBUG={}\n",
+            c.anv_platform,
+            c.anv_debug.intel_debug()
+        );
+        let capture = match compile(program, c.anv_platform, c.anv_debug) {
+            Ok(capture) => capture,
+            Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
+            Err(CompileError::Run(e)) => {
+                out += &format!("// compile: {e}\n");
+                return Ok(Shown {
+                    text: out,
+                    clean: false,
+                });
+            }
+        };
+        out += &format!(
+            "// device: {}\n// pipeline {:?}\n",
+            capture.device, capture.pipeline
+        );
+        for k in &capture.kernels {
+            out += &format!("// == {} (SIMD{})\n", k.name, k.simd);
+            if asm {
+                for line in &k.listing.header {
+                    out += &format!("// {line}\n");
+                }
+                for i in &k.listing.insts {
+                    let hex: Vec<String> = i.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                    out += &format!(
+                        "{:<48}{}\n",
+                        hex.join(" "),
+                        i.text
+                            .replace('\n', "\n                                                ")
+                    );
+                }
+            }
+            for (name, value) in &k.statistics {
+                out += &format!("// {name}: {value}\n");
+            }
+            if let Some(a) = &k.agreement {
+                out += &format!(
+                    "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
+                    a.agreed(),
+                    a.instructions,
+                    a.compacted
+                );
+            }
+        }
+        let finding = capture.finding();
+        if let Some(f) = &finding {
+            out += &format!("// finding: {f}\n");
+        }
+        Ok(Shown {
+            text: out,
+            clean: finding.is_none(),
+        })
+    }
+
+    fn knobs(&self) -> &'static [&'static str] {
+        &["anv_platform", "anv_debug"]
+    }
+
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        Some(stats::MEASUREMENTS)
+    }
+
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        stats::record(case)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_and_platforms_round_trip_through_their_text() {
+        for hash in 0..200u64 {
+            let s = Switches::draw(hash.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            assert_eq!(s.to_string().parse::<Switches>().unwrap(), s);
+            let p = draw_platform(hash.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            assert_eq!(p.to_string().parse::<Platform>().unwrap(), p);
+        }
+        assert_eq!(
+            "spill_fs+nocompact+do32"
+                .parse::<Switches>()
+                .unwrap()
+                .intel_debug(),
+            "hex,spill_fs,nocompact,do32"
+        );
+        assert!("no8+no16".parse::<Switches>().is_err());
+        assert!("fast".parse::<Switches>().is_err());
+        assert!("gfx9".parse::<Platform>().is_err());
+    }
+
+    #[test]
+    fn every_switch_and_platform_is_drawn() {
+        let draws: Vec<u64> = (0..400u64)
+            .map(|i| crate::rng::SplitMix64::for_input(i, 7).next_u64())
+            .collect();
+        for p in Platform::ALL {
+            assert!(draws.iter().any(|&h| draw_platform(h) == *p), "{p}");
+        }
+        for (simd, _) in SIMD_NAMES {
+            assert!(draws.iter().any(|&h| Switches::draw(h).simd == simd));
+        }
+        assert!(draws.iter().any(|&h| Switches::draw(h).spill_fs));
+        assert!(draws.iter().any(|&h| Switches::draw(h).nocompact));
+    }
+
+    #[test]
+    fn an_assertion_is_bucketed_by_its_text() {
+        let stderr = "MESA: warning: something\nvk-worker: ../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed.\n";
+        assert_eq!(
+            assertion(stderr),
+            "../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed."
+        );
+    }
+}

@@ -1,0 +1,85 @@
+//! The `anv` target: the program compiled (not run) by Mesa's anv/brw on a simulated Intel
+//! GPU (`super`), recorded with brw's own statistics — what
+//! `VK_KHR_pipeline_executable_properties` reports for the widest SIMD variant brw kept — so
+//! `gpufuzz report` compares two Mesa versions, platforms or `INTEL_DEBUG` switches over a
+//! corpus the way shader-db compares two builds. brw counts scratch loads and stores of local
+//! arrays as spills and fills too, not only register-allocator spills.
+//!
+//! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and on platforms
+//! our decoder reads, `decoded` (instructions our decoder printed as brw did); a decoder
+//! disagreement makes the program a failure (our bug, shown with the instruction).
+
+use super::CompileError;
+use crate::case::Case;
+use vulkan_runner::StatValue;
+
+/// What the anv target records, in report order: brw's statistic, our name for it.
+const BRW: &[(&str, &str)] = &[
+    ("Instruction Count", "instructions"),
+    ("SEND Count", "sends"),
+    ("Loop Count", "loops"),
+    ("Cycle Count", "cycles"),
+    ("Spill Count", "spills"),
+    ("Fill Count", "fills"),
+    ("Scratch Memory Size", "scratch"),
+    ("Max live registers", "max-live"),
+];
+
+/// What the anv target records, in report order.
+pub const MEASUREMENTS: &[&str] = &[
+    "instructions",
+    "sends",
+    "loops",
+    "cycles",
+    "spills",
+    "fills",
+    "scratch",
+    "max-live",
+    "simd",
+    "bytes",
+    "compacted",
+    "decoded",
+];
+
+fn number(v: StatValue) -> u64 {
+    match v {
+        StatValue::Bool(b) => u64::from(b),
+        StatValue::Int(i) => i.max(0) as u64,
+        StatValue::Uint(u) => u,
+        StatValue::Float(f) => f.max(0.0) as u64,
+    }
+}
+
+/// brw's numbers for `case` (its configuration names platform and switches).
+pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
+    let c = &case.config;
+    let capture =
+        super::compile(&case.program, c.anv_platform, c.anv_debug).map_err(|e| match e {
+            CompileError::Emit(e) => format!("emit: {e}"),
+            CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
+        })?;
+    if let Some(f) = capture.finding() {
+        return Err(format!("{}: {}", f.kind, f.detail));
+    }
+    let widest = capture
+        .kernels
+        .iter()
+        .max_by_key(|k| k.simd)
+        .ok_or("no executables")?;
+    let mut r: Vec<(&str, u64)> = BRW
+        .iter()
+        .map(|(brw, ours)| (*ours, capture.statistic(brw).map_or(0, number)))
+        .collect();
+    let insts = &widest.listing.insts;
+    r.push(("simd", u64::from(widest.simd)));
+    r.push(("bytes", insts.iter().map(|i| i.bytes.len() as u64).sum()));
+    r.push((
+        "compacted",
+        insts.iter().filter(|i| i.bytes.len() == 8).count() as u64,
+    ));
+    r.push((
+        "decoded",
+        widest.agreement.as_ref().map_or(0, |a| a.agreed() as u64),
+    ));
+    Ok(r.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Intel's production shader compiler (anv + brw) on a simulated GPU, cached outside the repository.
+#
+#   scripts/mesa.sh            # prints the environment the `anv` target reads
+#
+# Mesa's drm-shim answers anv's kernel calls, so anv enumerates an Intel GPU of our choice
+# (INTEL_STUB_GPU_PLATFORM=skl|tgl|dg2|mtl|lnl|bmg) and compiles pipelines while submissions do
+# nothing. Debian packages no Intel shim, so this script builds it from the same Mesa version's
+# source; the driver itself is Debian's release anv, unpacked by scripts/mesa-backports.sh.
+#
+# Steps, each skipped when its output exists (a second run does nothing and takes seconds):
+#   1. a private apt configuration (the system's sources plus deb-src and backports lines derived
+#      from them; the system's apt configuration is never changed);
+#   2. the build dependencies, installed with apt (meson from backports: Mesa 25 needs >= 1.1);
+#   3. Mesa's source tarball via `apt-get source --download-only`;
+#   4. the Intel noop drm-shim, built with meson/ninja (only that target);
+#   5. the release anv (scripts/mesa-backports.sh) and an ICD manifest naming it.
+# Cache: ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/mesa-$VERSION/.
+set -euo pipefail
+
+VERSION=25.0.7
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}
+root=$cache/mesa-$VERSION
+shim=$root/shim/libintel_noop_drm_shim.so
+env_file=$root/anv.env
+codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+
+say() { echo "mesa.sh: $*" >&2; }
+die() {
+	say "$*"
+	exit 1
+}
+
+if [ -f "$env_file" ] && [ -f "$shim" ]; then
+	cat "$env_file"
+	exit 0
+fi
+mkdir -p "$root"
+
+# 1. Private apt configuration: the system's own sources (so installed versions resolve) plus one
+#    stanza with the same archive and keyring for the backports suite, binaries and sources.
+apt_dir=$cache/apt
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/none.list" -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
+	-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Get::List-Cleanup=0")
+if [ ! -f "$apt_dir/updated" ]; then
+	mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	: >"$apt_dir/none.list"
+	cp /etc/apt/sources.list.d/*.sources "$apt_dir/sources.list.d/" 2>/dev/null || true
+	[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$apt_dir/sources.list.d/system.list"
+	# The stanza whose Suites name the release itself (not -security) gives archive and keyring.
+	read -r uri keyring < <(awk -v rel="$codename" '
+		/^[[:space:]]*$/ { if (ok && uri != "") { print uri, key; exit } ok = 0; uri = ""; key = ""; next }
+		/^URIs:/ { uri = $2 }
+		/^Signed-By:/ { key = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == rel) ok = 1 }
+		END { if (ok && uri != "") print uri, key }' /etc/apt/sources.list.d/*.sources) ||
+		die "no deb822 stanza for '$codename' in /etc/apt/sources.list.d/*.sources"
+	cat >"$apt_dir/sources.list.d/gpufuzz-mesa.sources" <<-EOF
+		Types: deb deb-src
+		URIs: $uri
+		Suites: $codename-backports
+		Components: main
+		Signed-By: $keyring
+
+		Types: deb-src
+		URIs: $uri
+		Suites: $codename
+		Components: main
+		Signed-By: $keyring
+	EOF
+	say "apt-get update (private lists in $apt_dir)"
+	apt-get "${apt_opts[@]}" update -qq || die "apt-get update failed"
+	touch "$apt_dir/updated"
+fi
+
+# 2. Build dependencies (system-wide, with apt; meson from backports).
+deps=(ninja-build python3-mako python3-yaml python3-packaging libdrm-dev bison flex pkg-config
+	zlib1g-dev libexpat1-dev xz-utils)
+missing=()
+for p in "${deps[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+meson_ok=$(/usr/bin/meson --version 2>/dev/null | awk -F. '{ print ($1 > 1 || ($1 == 1 && $2 >= 1)) }') || true
+[ "${meson_ok:-0}" = 1 ] || missing+=("meson/$codename-backports")
+if [ ${#missing[@]} -gt 0 ]; then
+	say "apt-get install ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install failed: ${missing[*]}"
+fi
+
+# 3. Source: the orig tarball of the backports version (its .dsc may be missing; the tarball is
+#    all we need, so a failed apt-get source is fine when the tarball arrived).
+src=$root/src
+if [ ! -f "$src/meson.build" ]; then
+	mkdir -p "$root/download"
+	(cd "$root/download" && apt-get "${apt_opts[@]}" source --download-only "mesa/$codename-backports" >&2) ||
+		say "apt-get source reported an error; using the tarball if it arrived"
+	tarball=$(ls "$root/download"/mesa_"$VERSION".orig.tar.* 2>/dev/null | head -n 1)
+	[ -n "$tarball" ] || die "no mesa_$VERSION.orig.tar.* in $root/download (is $codename-backports still at $VERSION?)"
+	rm -rf "$src.tmp" && mkdir -p "$src.tmp"
+	tar -xf "$tarball" -C "$src.tmp" --strip-components=1
+	mv "$src.tmp" "$src"
+fi
+
+# 4. The Intel noop drm-shim, nothing else (the system python3 has mako; another one first on
+#    PATH may not).
+if [ ! -f "$shim" ]; then
+	build=$root/build-shim
+	if [ ! -f "$build/build.ninja" ]; then
+		PATH=/usr/bin:/bin:$PATH meson setup "$build" "$src" -Dbuildtype=release \
+			-Dgallium-drivers= -Dvulkan-drivers= -Dtools=drm-shim,intel -Dplatforms= \
+			-Dglx=disabled -Degl=disabled -Dgles1=disabled -Dgles2=disabled -Dopengl=false \
+			-Dllvm=disabled -Dzstd=disabled -Dvalgrind=disabled -Dlibunwind=disabled >&2 ||
+			die "meson setup failed (log: $build/meson-logs/meson-log.txt)"
+	fi
+	say "building the Intel drm-shim (a few minutes)"
+	PATH=/usr/bin:/bin:$PATH nice ninja -C "$build" src/intel/tools/libintel_noop_drm_shim.so >&2 ||
+		die "ninja failed in $build"
+	mkdir -p "$root/shim"
+	cp "$build/src/intel/tools/libintel_noop_drm_shim.so" "$shim.tmp" && mv "$shim.tmp" "$shim"
+fi
+
+# 5. The release anv of the same version, unpacked by the backports script, which prints its
+#    ICD manifests' paths (lvp, intel, radeon), one a line.
+icd=$("$here/mesa-backports.sh" | grep '/intel\.json$' | head -n 1) || true
+[ -f "$icd" ] || die "scripts/mesa-backports.sh gave no ICD manifest (got '$icd')"
+grep -q libvulkan_intel "$icd" || die "$icd names no libvulkan_intel"
+
+cat >"$env_file" <<-EOF
+	GPUFUZZ_ANV_ICD=$icd
+	GPUFUZZ_ANV_SHIM=$shim
+	GPUFUZZ_ANV_MESA=$VERSION
+EOF
+cat "$env_file"

@@ -1,0 +1,142 @@
+//! The `anv` target on Mesa's anv/brw over the drm-shim (`scripts/mesa.sh` prepares both; CI
+//! runs it): every regression program and hand-written test program compiles on Skylake and on
+//! an LSC platform (DG2); on Skylake every instruction brw emitted — for those programs and for
+//! generated ones with brw's spill switch — decodes and prints as brw's disassembler printed it;
+//! `run --target anv --emit asm` shows the listing with the agreement; `stats --target anv`
+//! records brw's own numbers. Through the gpufuzz binary, whose `vk-worker` the target runs.
+//!
+//! Without the environment file these tests fail under CI and print why they skip otherwise.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vulkan_runner::client::unavailable;
+
+const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+
+fn have_anv() -> bool {
+    match fuzz::pipelines::anv::environment() {
+        Ok(_) => true,
+        Err(why) => {
+            unavailable(&format!("anv on drm-shim ({why})"));
+            false
+        }
+    }
+}
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+/// `gpufuzz stats --target anv` over `source` with `config`; the JSON it wrote.
+fn stats(source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
+    let out = std::env::temp_dir().join(format!("anv-{}-{name}.json", std::process::id()));
+    let mut cmd = Command::new(GPUFUZZ);
+    cmd.args(["stats", "--target", "anv", "--out"]).arg(&out);
+    cmd.args(source);
+    for c in config {
+        cmd.args(["--config", c]);
+    }
+    let o = cmd.output().expect("gpufuzz runs");
+    assert!(
+        o.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let json = std::fs::read_to_string(&out).expect("stats wrote its JSON");
+    let _ = std::fs::remove_file(&out);
+    serde_json::from_str(&json).expect("JSON")
+}
+
+/// Failures other than the emitter's documented refusals.
+fn real_failures(v: &serde_json::Value) -> Vec<String> {
+    v["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["error"].as_str().unwrap().to_string())
+        .filter(|e| !e.contains("unsupported by the SPIR-V emitter"))
+        .collect()
+}
+
+fn sum(v: &serde_json::Value, key: &str) -> u64 {
+    v["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["stats"][key].as_u64().unwrap())
+        .sum()
+}
+
+#[test]
+fn regressions_and_test_programs_compile_on_skylake_and_dg2_and_decode_exactly() {
+    if !have_anv() {
+        return;
+    }
+    let dirs = [repo("corpus/regressions"), repo("fuzz/tests/programs")];
+    for dir in &dirs {
+        let dir = dir.to_str().unwrap();
+        for platform in ["skl", "dg2"] {
+            let v = stats(&[dir], &[&format!("anv_platform={platform}")], platform);
+            assert_eq!(
+                real_failures(&v),
+                Vec::<String>::new(),
+                "{dir} on {platform}"
+            );
+            let programs = v["programs"].as_array().unwrap().len();
+            let files = compiler::ir::text::ir_files(Path::new(dir)).unwrap().len();
+            assert_eq!(
+                programs, files,
+                "{dir} on {platform}: every program compiled"
+            );
+            assert!(sum(&v, "instructions") > 0);
+            if platform == "skl" {
+                assert_eq!(sum(&v, "decoded"), sum(&v, "instructions"), "{dir}");
+            }
+        }
+    }
+}
+
+#[test]
+fn generated_programs_with_forced_spills_decode_exactly_on_skylake() {
+    if !have_anv() {
+        return;
+    }
+    let v = stats(
+        &["--generate", "150", "--seed", "3"],
+        &["anv_debug=spill_fs+no16"],
+        "generated",
+    );
+    assert_eq!(real_failures(&v), Vec::<String>::new());
+    assert!(v["programs"].as_array().unwrap().len() >= 140);
+    assert!(sum(&v, "spills") > 0, "spill_fs spilled nothing");
+    assert_eq!(sum(&v, "decoded"), sum(&v, "instructions"));
+    assert!(sum(&v, "compacted") > 0);
+}
+
+#[test]
+fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
+    if !have_anv() {
+        return;
+    }
+    let file = repo("corpus/regressions/nested_loop_break_continue.ir");
+    let o = Command::new(GPUFUZZ)
+        .args(["run", "--target", "anv", "--emit", "asm"])
+        .arg(&file)
+        .args(["--case", "anv_debug=nocompact"])
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(text.contains("INTEL_DEBUG=hex,nocompact"), "{text}");
+    assert!(text.contains("while("), "{text}");
+    assert!(text.contains("// Instruction Count:"), "{text}");
+    assert!(text.contains("print as brw printed them"), "{text}");
+    assert!(
+        !text.contains(" compacted };"),
+        "nocompact left compacted code: {text}"
+    );
+}
