@@ -78,21 +78,24 @@ fn a_pipeline_compiles_on_simulated_skylake_with_its_machine_code_captured() {
         }],
     };
     let compiled = w.compile(&job).expect("the pipeline compiles");
-    for x in &compiled.executables {
-        eprintln!(
-            "== {} ({}) subgroup {}",
-            x.name, x.description, x.subgroup_size
-        );
-        for s in &x.statistics {
-            eprintln!("   {} = {}", s.name, s.value);
-        }
-        for (name, text) in &x.representations {
-            eprintln!("-- {name}\n{text}");
-        }
-    }
     let x = &compiled.executables[0];
+    assert!(matches!(x.subgroup_size, 8 | 16 | 32), "{x:?}");
+    assert!(
+        x.statistic("Instruction Count").is_some(),
+        "{:?}",
+        x.statistics
+    );
+    assert!(x.representation("Final NIR").is_some());
     let asm = x
         .representation("GEN Assembly")
         .expect("a GEN Assembly listing");
+    // INTEL_DEBUG=hex: instruction lines start with their bytes, and SSBO access is a send.
+    assert!(asm.lines().any(|l| l.starts_with("01 ")), "{asm}");
     assert!(asm.contains("send"), "{asm}");
+    // The same module again is answered from anv's in-memory cache with the same code.
+    let again = w.compile(&job).expect("the pipeline compiles again");
+    assert_eq!(
+        again.executables[0].representation("GEN Assembly"),
+        Some(asm)
+    );
 }

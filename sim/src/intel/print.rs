@@ -435,7 +435,7 @@ fn label(out: &mut Out, labels: Option<&Labels>, offset: usize, jump: i32) {
     }
 }
 
-fn message(out: &mut Out, inst: &Inst, send: &Send) {
+fn message(out: &mut Out, send: &Send) {
     let mut space = false;
     out.item(SFID[usize::from(send.sfid)], &mut space);
     out.s(" MsgDesc:");
@@ -594,7 +594,6 @@ fn message(out: &mut Out, inst: &Inst, send: &Send) {
     if space {
         out.s(" ");
     }
-    let _ = inst;
     message_lengths(out, send);
 }
 
@@ -759,7 +758,7 @@ pub fn print(inst: &Inst, offset: usize, labels: Option<&Labels>) -> String {
         out.newline();
         out.pad(16);
         out.raw("            ");
-        message(&mut out, inst, send);
+        message(&mut out, send);
     }
     out.pad(64);
     if op != Opcode::NOP {
