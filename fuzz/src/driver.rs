@@ -48,6 +48,9 @@ pub struct FuzzOptions {
     pub status_every: Option<Duration>,
     /// Print [`FuzzStats::status_detail`] under each status line.
     pub status_detail: bool,
+    /// Print each finding new to the output folder (`NEW …` and its reproduce command) on
+    /// stdout as it is saved.
+    pub announce: bool,
     /// Raw inputs kept per signature (the first few; later hits are only counted).
     pub keep_per_signature: usize,
     /// Extra `gpufuzz` flags a reproduce command needs (e.g. `--plant NAME`).
@@ -76,6 +79,7 @@ impl Default for FuzzOptions {
             max_len: 2048,
             status_every: Some(Duration::from_secs(3)),
             status_detail: false,
+            announce: false,
             keep_per_signature: 3,
             repro_flags: String::new(),
             environment: Default::default(),
@@ -381,7 +385,7 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
     match saved {
         Ok(dir) => {
             // A result, not progress: on stdout, so `gpufuzz fuzz > log` keeps it.
-            if first && opts.status_every.is_some() {
+            if first && opts.announce {
                 println!(
                     "NEW {f}\n    reproduce: {}",
                     store::repro_command(&dir, &opts.repro_flags)
@@ -398,5 +402,39 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
             opts.seed,
             out.display()
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_line_fits_a_terminal_however_large_the_counts() {
+        let mut s = FuzzStats {
+            programs: 123_456_789,
+            slow: 123_456,
+            abandoned: 12,
+            ..FuzzStats::default()
+        };
+        for kind in FindingKind::ALL {
+            s.findings.insert(kind.name().into(), 99_999);
+        }
+        s.rejected.insert("out-of-fuel".into(), 1_234_567);
+        s.skipped.insert("vulkan: loop limit".into(), 7_654_321);
+        let line = s.status_line(Duration::from_secs(86_400 * 7));
+        assert!(line.chars().count() <= STATUS_WIDTH, "{line}");
+        // The essentials are always there; what did not fit is left out whole.
+        assert!(line.starts_with("#123456789 604800s "), "{line}");
+        assert!(line.contains("findings "), "{line}");
+        let small = FuzzStats {
+            programs: 10,
+            ..FuzzStats::default()
+        };
+        let line = small.status_line(Duration::from_secs(1));
+        assert_eq!(
+            line,
+            "#10 1s 10 prog/s | findings 0 | rejected 0.0% | loops>=2 0% diverge 0%"
+        );
     }
 }

@@ -76,11 +76,15 @@ pub(crate) fn emit_alu(
                 }
                 _ => {
                     let fb = e.b.bitcast(ft, None, b)?;
-                    match op {
+                    let r = match op {
                         Fadd => e.b.f_add(ft, None, fa, fb)?,
                         Fsub => e.b.f_sub(ft, None, fa, fb)?,
                         _ => e.b.f_mul(ft, None, fa, fb)?,
-                    }
+                    };
+                    // Our `fadd`/`fmul` round on their own: a driver may contract an
+                    // undecorated `a * b + c` into an fma (SPIR-V's NoContraction).
+                    e.b.decorate(r, rspirv::spirv::Decoration::NoContraction, []);
+                    r
                 }
             };
             canonical(e, x, n)?

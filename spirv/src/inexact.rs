@@ -76,6 +76,26 @@ pub fn inexact_words_for(program: &Program, options: &EmitOptions) -> InexactWor
 }
 
 fn analyse(program: &Program, floats_exact: bool, extra: &HashSet<Inst>) -> InexactWords {
+    analysed(program, floats_exact, extra).0
+}
+
+/// One `store_output` as the analysis saw it at its fixpoint.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StoreSite {
+    pub inst: Inst,
+    pub slot: u32,
+    pub value: Value,
+    /// Under an `if` whose condition is inexact.
+    pub ctl: bool,
+}
+
+/// The inexact words, the output stores, and per value the mask of inexact components (the
+/// state [`crate::bounded`] needs to find words a single inexact op feeds).
+pub(crate) fn analysed(
+    program: &Program,
+    floats_exact: bool,
+    extra: &HashSet<Inst>,
+) -> (InexactWords, Vec<StoreSite>, HashMap<Value, u8>) {
     let d = &program.dispatch;
     let mut t = Taint {
         func: &program.func,
@@ -88,21 +108,27 @@ fn analyse(program: &Program, floats_exact: bool, extra: &HashSet<Inst>) -> Inex
         outputs: vec![false; d.outputs as usize],
         all: false,
         changed: true,
+        stores: None,
     };
     while t.changed && !t.all {
         t.changed = false;
         t.walk(&program.func.body, false);
     }
+    // One more walk at the fixpoint, noting every output store.
+    t.stores = Some(Vec::new());
+    t.walk(&program.func.body, false);
+    let stores = t.stores.take().unwrap_or_default();
     if t.all {
         t.outputs
             .iter_mut()
             .chain(&mut t.buffers)
             .for_each(|x| *x = true);
     }
-    InexactWords {
+    let words = InexactWords {
         outputs: t.outputs,
         buffers: t.buffers,
-    }
+    };
+    (words, stores, t.values)
 }
 
 struct Taint<'a> {
@@ -118,6 +144,8 @@ struct Taint<'a> {
     outputs: Vec<bool>,
     all: bool,
     changed: bool,
+    /// Collects the output stores when set (the last walk).
+    stores: Option<Vec<StoreSite>>,
 }
 
 impl Taint<'_> {
@@ -214,6 +242,14 @@ impl Taint<'_> {
                 0
             }
             InstKind::StoreOutput { slot, value } => {
+                if let Some(stores) = &mut self.stores {
+                    stores.push(StoreSite {
+                        inst,
+                        slot: *slot,
+                        value: *value,
+                        ctl,
+                    });
+                }
                 let n = self.outputs.len() as u32;
                 let m = if ctl { u8::MAX } else { self.mask(*value) };
                 for c in 0..u32::from(func.ty(*value).comps()) {

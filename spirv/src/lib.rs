@@ -21,14 +21,17 @@
 #![deny(missing_docs)]
 
 mod alu;
+pub mod bounded;
 pub mod denormals;
 mod flow;
 pub mod inexact;
 pub mod interface;
 mod memory;
 mod module;
+pub mod ulp;
 pub mod validate;
 
+pub use bounded::{comparison, Comparison, SlotRule};
 pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
 pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
 

@@ -347,6 +347,16 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         },
         ..OracleOptions::default()
     };
+    if target == "vulkan" {
+        // The driver it was found on must open: never judge it silently on another.
+        vulkan::device(&opts.vulkan).map_err(|e| {
+            let icd = opts.vulkan.icd.as_ref().map(|p| p.display().to_string());
+            format!(
+                "cannot open the driver it was found on (ICD {}): {e}",
+                icd.as_deref().unwrap_or("the loader's default")
+            )
+        })?;
+    }
     let case = oracle::decode(&bytes).ok_or("the input decodes to no program")?;
     if target == fuzz::worker::PROCESS {
         return Ok((opts, unreduced(case, &record)?));

@@ -333,3 +333,55 @@ fn the_smod_repro_files_fail_on_the_buggy_driver_and_pass_without_the_bug() {
 fn the_signed_zero_repro_files_fail_on_the_buggy_driver_and_pass_without_the_bug() {
     check(ZERO_MINUS_ZERO, ONE_MINUS_ZERO, "zero");
 }
+
+/// The repro files of `docs/found-bugs/` fail on the lavapipe versions they were checked on:
+/// the write-ups' files are right as they stand.
+#[test]
+fn the_written_up_repro_files_fail_on_the_lavapipe_they_were_checked_on() {
+    let Some(mut w) = worker() else { return };
+    let info = w.info().clone();
+    let checked = info.driver_name == "llvmpipe"
+        && ["Mesa 22.3.6", "Mesa 25.0.7"]
+            .iter()
+            .any(|v| info.driver_info.starts_with(v));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/found-bugs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "vk_shader_test" || x == "amber")
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let tag = file
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace('.', "-");
+        let script = if file.extension().is_some_and(|x| x == "amber") {
+            read_amber(&text)
+        } else {
+            read_vk_shader_test(&text)
+        };
+        let Some(failing) = failing_probes(&mut w, &script, &tag) else {
+            return;
+        };
+        eprintln!(
+            "{} on {}: failing {failing:?}",
+            file.display(),
+            info.describe()
+        );
+        if checked {
+            assert!(
+                !failing.is_empty(),
+                "{} passes on {}",
+                file.display(),
+                info.describe()
+            );
+        }
+    }
+}

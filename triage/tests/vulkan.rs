@@ -274,3 +274,53 @@ fn repro_says_whether_a_vulkan_bug_is_still_there_on_another_icd() {
     assert!(stdout.contains("still in llvmpipe"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A saved `vulkan` finding remembers its driver: triage and repro judge it with the ICD its
+/// `finding.json` records — here one that does not exist, which must be an error naming it,
+/// never a silent judgement on the loader's default driver.
+#[test]
+fn a_finding_is_judged_on_the_icd_it_was_found_with() {
+    if !have_device(&vulkan_only()) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gpufuzz-vk-env-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let folder = dir.join("findings/mismatch-vulkan-0000000000000001");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut bytes = Vec::new();
+    fuzz::rng::input_bytes(1, 0, 64, 2048, &mut bytes);
+    std::fs::write(folder.join("input.bin"), &bytes).unwrap();
+    let icd = dir.join("elsewhere/lvp.json");
+    let record = serde_json::json!({
+        "finding": {"kind": "mismatch", "target": "vulkan", "pass": null, "class": null,
+                    "detail": "planted by the test", "difference": null},
+        "signature": "mismatch:vulkan",
+        "reproduce": "gpufuzz repro input.bin --target vulkan",
+        "environment": {"vulkan_device": "0", "vulkan_icd": icd.display().to_string(),
+                        "vulkan_driver": "a driver elsewhere"},
+    });
+    std::fs::write(folder.join("finding.json"), record.to_string()).unwrap();
+    // repro of the saved input: the recorded ICD, which does not open.
+    let out = Command::new(GPUFUZZ)
+        .args(["repro", "--target", "vulkan"])
+        .arg(folder.join("input.bin"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("elsewhere"), "{stderr}");
+    // triage: the finding is not reproduced, and the reason names the ICD.
+    let out = Command::new(GPUFUZZ)
+        .arg("triage")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("cannot open the driver it was found on"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&icd.display().to_string()), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -27,8 +27,13 @@ const ROWS: usize = sim::a6xx::GPRS + sim::a6xx::PREDS;
 /// A use that reads the wrong value.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
-    /// Instruction `inst` reads `reg` expecting virtual register `expected`.
-    #[error("#{inst}: {reg} should hold v{expected} but holds {}", Found(*found))]
+    /// Instruction `inst` reads `reg` expecting virtual register `expected`. Virtual
+    /// registers are named by the instruction that first defines them, so the name resolves
+    /// in the listing.
+    #[error(
+        "#{inst}: {reg} should hold v{expected}{} but holds {}{}",
+        Defined(*expected_at), Found(*found), Defined(*found_at)
+    )]
     IncorrectValue {
         /// Instruction index in the program.
         inst: u32,
@@ -38,7 +43,31 @@ pub enum CheckError {
         expected: VReg,
         /// What the dataflow says it holds (none: nothing known / conflicting).
         found: Option<VReg>,
+        /// The first instruction that defines `expected`, if any.
+        expected_at: Option<u32>,
+        /// The first instruction that defines `found`, if any.
+        found_at: Option<u32>,
     },
+}
+
+/// ` (defined by #N)` after a virtual register's name, when it is known.
+struct Defined(Option<u32>);
+
+impl fmt::Display for Defined {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, " (defined by #{i})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The first instruction whose record defines `v`.
+fn first_def(recs: &[Rec], v: VReg) -> Option<u32> {
+    let i = recs
+        .iter()
+        .position(|r| r.defs.iter().any(|(_, d)| d == v))?;
+    Some(i as u32)
 }
 
 struct Found(Option<VReg>);
@@ -198,11 +227,14 @@ fn first_error(program: &Program, recs: &[Rec], entry: &[(Reg, VReg)]) -> Result
         for (r, v) in rec.uses.iter() {
             if st[r.row()] != v + 1 {
                 let h = st[r.row()];
+                let found = h.checked_sub(1);
                 return Err(CheckError::IncorrectValue {
                     inst: i as u32,
                     reg: r,
                     expected: v,
-                    found: h.checked_sub(1),
+                    found,
+                    expected_at: first_def(recs, v),
+                    found_at: found.and_then(|f| first_def(recs, f)),
                 });
             }
         }

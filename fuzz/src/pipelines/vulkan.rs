@@ -294,7 +294,10 @@ impl Pipeline for Vulkan {
     /// Opens the device of `--vk-device`/`--vk-icd`: without one, `--target vulkan` is a usage
     /// error saying what to install.
     fn prepare(&self, opts: &OracleOptions) -> Result<Option<String>, String> {
-        let info = device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
+        let info = device(&opts.vulkan).map_err(|e| match &opts.vulkan.icd {
+            Some(icd) => format!("--target vulkan with ICD {}: {e}", icd.display()),
+            None => format!("--target vulkan: {e}"),
+        })?;
         Ok(Some(format!("vulkan: {}", info.describe())))
     }
 
@@ -365,20 +368,34 @@ impl Pipeline for Vulkan {
         let opts = &opts.vulkan;
         let info = device(opts).ok()?;
         let program = source(case, optimised);
-        // Without DenormPreserve only the float ops that touch a denormal are inexact.
-        let inexact = spirv_emit::inexact_words_for(program, &emit_options(&info));
-        let d = spirv_emit::compare(expected, actual, &program.dispatch, &inexact)?;
+        // Exact words bit for bit, a word one inexact op makes within the Vulkan spec's bound
+        // for it, the rest not at all (without DenormPreserve, float ops that touch a
+        // denormal count as inexact).
+        let plan = spirv_emit::comparison(program, &emit_options(&info));
+        let (d, bound) = plan.first_difference(expected, actual, &program.dispatch)?;
         let m = Mismatch::from(d);
         let mut f = Finding::new(FindingKind::Mismatch, "vulkan", on_device(m, opts));
         f.difference = Some(m);
         let mut class = Vec::new();
+        // Outside an inexact op's bound: a bucket per op.
+        let op = bound.as_deref().and_then(|why| why.split(' ').next());
+        let bound_class = op.map(|op| format!("outside-bound-{op}"));
+        if let (Some(why), Some(c)) = (&bound, &bound_class) {
+            f.detail += &format!(" (outside the Vulkan precision bound: {why})");
+            class.push(c.as_str());
+        }
         // With spirv-opt in between the bug may be SPIRV-Tools': its own bucket.
-        if !case.config.vulkan_spirv_opt.is_empty() {
+        let passes = &case.config.vulkan_spirv_opt;
+        if !passes.is_empty() {
             class.push("spirv-opt");
-            f.detail += &format!(" (spirv-opt {})", case.config.vulkan_spirv_opt);
+            f.detail += &format!(" (spirv-opt {passes})");
+            if let Some(fixed) = known::spirv_opt_fixed_upstream(program, passes, opts, &plan) {
+                class.push(fixed.class);
+                f.detail += &format!(": {}", fixed.summary);
+            }
         }
         // A known driver bug gets its own bucket, so that it does not hide new ones.
-        if let Some(bug) = known::explaining(program, actual, &inexact) {
+        if let Some(bug) = known::explaining(program, actual, &plan.inexact) {
             class.push(bug.class);
         }
         f.class = (!class.is_empty()).then(|| class.join(" "));

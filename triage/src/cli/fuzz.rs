@@ -247,6 +247,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         out: Some(p.out.clone()),
         status_every: (a.status > 0).then(|| Duration::from_secs(a.status)),
         status_detail: a.reach,
+        announce: true,
         keep_per_signature: a.keep,
         repro_flags: flags.clone(),
         environment: oracle_opts.environment(),

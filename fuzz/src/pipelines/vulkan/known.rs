@@ -7,13 +7,19 @@
 //! explained. The rule is applied on every driver; a driver that fixed the bug simply never
 //! matches it, and a new driver that has it is recognised without an edit here.
 //!
+//! A `spirv-opt` finding that goes away without one pass of the case's list is a SPIRV-Tools
+//! bug fixed upstream after the version here when that pass is listed in
+//! [`SPIRV_OPT_FIXED_UPSTREAM`].
+//!
 //! A known bug gets its own bucket (its class) so that it does not hide new bugs, and `repro
 //! --also-icd` compares two drivers by it.
 
+use super::super::spirv_opt::SpirvOptPasses;
+use super::VulkanOptions;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{AluOp, InstKind, Program};
 use sim::dispatch::Results;
-use spirv_emit::InexactWords;
+use spirv_emit::{Comparison, InexactWords};
 
 /// One known driver bug.
 pub struct KnownBug {
@@ -42,6 +48,41 @@ pub const KNOWN_BUGS: &[KnownBug] = &[
     },
 ];
 
+/// SPIRV-Tools bugs fixed upstream after the version Debian ships (v2023.1, February 2023):
+/// a finding that goes away when the pass named is dropped from the case's list is "known,
+/// fixed upstream", its own bucket.
+pub const SPIRV_OPT_FIXED_UPSTREAM: &[(&str, KnownBug)] = &[(
+    "loop-invariant-code-motion",
+    KnownBug {
+        class: "known-spirv-opt-licm-fixed-upstream",
+        summary: "spirv-opt's loop-invariant-code-motion hoists a buffer load above a store to \
+                  the same buffer inside the loop (SPIRV-Tools v2023.1; fixed upstream in March \
+                  2023; docs/found-bugs/spirv-opt-licm-load-above-store.md)",
+        rewrite: |_| None,
+    },
+)];
+
+/// The SPIRV-Tools bug fixed upstream that explains a `spirv-opt` finding: the case's pass
+/// list without that bug's pass gives results with no compared difference.
+pub fn spirv_opt_fixed_upstream(
+    program: &Program,
+    passes: &SpirvOptPasses,
+    opts: &VulkanOptions,
+    plan: &Comparison,
+) -> Option<&'static KnownBug> {
+    let expected = interp::run(program, &RunOptions::default()).ok()?;
+    SPIRV_OPT_FIXED_UPSTREAM.iter().find_map(|(pass, bug)| {
+        if !passes.0.contains(pass) {
+            return None;
+        }
+        let without = SpirvOptPasses(passes.0.iter().copied().filter(|p| p != pass).collect());
+        let done = super::execute(program, &without, opts).ok()?;
+        plan.first_difference(&expected, &done.results, &program.dispatch)
+            .is_none()
+            .then_some(bug)
+    })
+}
+
 /// The known bug that explains every compared difference between the interpreter's results
 /// for `program` and the driver's `actual` ones, if one does.
 pub fn explaining(
@@ -60,7 +101,10 @@ pub fn explaining(
 
 /// The known bug called `class`.
 pub fn by_class(class: &str) -> Option<&'static KnownBug> {
-    KNOWN_BUGS.iter().find(|b| b.class == class)
+    KNOWN_BUGS
+        .iter()
+        .chain(SPIRV_OPT_FIXED_UPSTREAM.iter().map(|(_, b)| b))
+        .find(|b| b.class == class)
 }
 
 /// `program` with every `imod` as `irem` (`None` without an `imod`).
