@@ -404,37 +404,3 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
         )),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_status_line_fits_a_terminal_however_large_the_counts() {
-        let mut s = FuzzStats {
-            programs: 123_456_789,
-            slow: 123_456,
-            abandoned: 12,
-            ..FuzzStats::default()
-        };
-        for kind in FindingKind::ALL {
-            s.findings.insert(kind.name().into(), 99_999);
-        }
-        s.rejected.insert("out-of-fuel".into(), 1_234_567);
-        s.skipped.insert("vulkan: loop limit".into(), 7_654_321);
-        let line = s.status_line(Duration::from_secs(86_400 * 7));
-        assert!(line.chars().count() <= STATUS_WIDTH, "{line}");
-        // The essentials are always there; what did not fit is left out whole.
-        assert!(line.starts_with("#123456789 604800s "), "{line}");
-        assert!(line.contains("findings "), "{line}");
-        let small = FuzzStats {
-            programs: 10,
-            ..FuzzStats::default()
-        };
-        let line = small.status_line(Duration::from_secs(1));
-        assert_eq!(
-            line,
-            "#10 1s 10 prog/s | findings 0 | rejected 0.0% | loops>=2 0% diverge 0%"
-        );
-    }
-}
