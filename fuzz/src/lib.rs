@@ -3,7 +3,8 @@
 //! targets and the tests.
 #![deny(missing_docs)]
 
-pub mod case_file;
+pub mod case;
+pub mod counters;
 pub mod driver;
 pub mod finding;
 pub mod gen;

@@ -13,7 +13,8 @@
 //!
 //! and every allocation-choice setting should be drawn in 5% of the cases at least.
 
-use crate::oracle::{CaseConfig, Coverage};
+use crate::case::coverage::Coverage;
+use crate::case::CaseConfig;
 use crate::pipelines::ReachCount;
 use compiler::executed::Executed;
 use serde::{Deserialize, Serialize};

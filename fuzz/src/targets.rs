@@ -2,13 +2,14 @@
 //! as seeded smoke tests.
 //!
 //! `diff` reads raw bytes for the generator or a case file (what the structure-aware mutator
-//! writes), as [`crate::case_file::read_input`] does. Two environment variables select
+//! writes), as [`crate::case::text::read_input`] does. Two environment variables select
 //! what the in-process loop's flags select, so `cargo fuzz run` can hunt planted bugs
 //! (`GPUFUZZ_PLANT=from-ssa-swap`) or run other targets (`GPUFUZZ_TARGET=gen8,a6xx`); an
 //! unknown name stops the fuzzer with exit status 2 before the first input.
 
+use crate::case::options::OracleOptions;
 use crate::finding::Verdict;
-use crate::oracle::{self, Judgement, OracleOptions};
+use crate::oracle::{self, Judgement};
 use compiler::ir::text;
 use compiler::planted::Plant;
 use std::sync::OnceLock;
@@ -59,8 +60,8 @@ fn options() -> &'static OracleOptions {
 /// (whose panic is a finding). `None`: a case file that does not parse or verify (a byte
 /// mutation of one), which is no program rather than a finding.
 pub fn judge_input(data: &[u8], opts: &OracleOptions) -> Option<Judgement> {
-    if crate::case_file::looks_like_text(data) {
-        let case = crate::case_file::read_input(data, "input").ok()?;
+    if crate::case::text::looks_like_text(data) {
+        let case = crate::case::text::read_input(data, "input").ok()?;
         Some(oracle::judge(&case, opts))
     } else {
         Some(oracle::judge_bytes(data, opts))

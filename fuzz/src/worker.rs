@@ -10,7 +10,7 @@
 //! goes to a fresh worker. Both findings name the target `process`: which pipeline was running
 //! is not known from outside; `repro input.bin` shows it.
 
-use crate::driver::{FuzzStats, Judged};
+use crate::counters::{FuzzStats, Judged};
 use crate::finding::{Finding, FindingKind, Verdict};
 use crate::oracle::Judgement;
 use serde::{Deserialize, Serialize};
@@ -233,10 +233,10 @@ pub fn exit_class(status: &std::process::ExitStatus) -> String {
 /// The counters and finding of an input that lost its worker; the case text comes from
 /// decoding the bytes here (the generator is not what hung).
 fn lost(f: Finding, bytes: &[u8]) -> Judged {
-    let program = crate::panics::catch(|| crate::oracle::decode(bytes))
+    let program = crate::panics::catch(|| crate::case::decode(bytes))
         .ok()
         .flatten()
-        .map(|case| crate::case_file::print_case(&case));
+        .map(|case| crate::case::text::print_case(&case));
     let mut stats = FuzzStats {
         programs: 1,
         ..FuzzStats::default()

@@ -4,7 +4,7 @@
 
 use compiler::interp::{self, RunOptions};
 use compiler::ir::text;
-use fuzz::case_file;
+use fuzz::case::text as case_text;
 
 /// The `ir` blocks of the document, with the line each starts on.
 fn examples(doc: &str) -> Vec<(usize, String)> {
@@ -34,7 +34,7 @@ fn every_example_in_the_ir_reference_parses_verifies_and_runs_as_it_says() {
     let mut checked = 0;
     for (line, src) in examples {
         let name = format!("docs/ir.md:{line}");
-        let case = case_file::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
+        let case = case_text::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
         let printed = text::print_program(&case.program);
         let again = text::parse_program(&printed, &name).unwrap();
         assert_eq!(printed, text::print_program(&again), "{name}: round trip");

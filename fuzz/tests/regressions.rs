@@ -27,7 +27,7 @@ fn regressions_pass_every_pipeline() {
     for path in files {
         let name = path.display().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
-        let case = fuzz::case_file::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
+        let case = fuzz::case::text::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
         let program = case.program;
         let mut configs = configurations();
         if !configs.contains(&case.config) {
@@ -53,7 +53,7 @@ fn regressions_pass_every_pipeline() {
 fn saved(name: &str) -> Case {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.ir"));
     let src = std::fs::read_to_string(&path).expect("saved program");
-    fuzz::case_file::parse_case(&src, name).unwrap_or_else(|e| panic!("{e}"))
+    fuzz::case::text::parse_case(&src, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `gpufuzz fuzz --seed 1` input 10,502 (as generated when budgets started at 16 GRFs, saved

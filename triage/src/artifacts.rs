@@ -12,7 +12,7 @@
 //! under plants triage was not told about) is listed with why, never dropped silently.
 
 use compiler::planted::Plants;
-use fuzz::case_file;
+use fuzz::case::text as case_file;
 use fuzz::finding::Verdict;
 use fuzz::oracle::OracleOptions;
 use std::path::{Path, PathBuf};

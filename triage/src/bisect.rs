@@ -22,12 +22,11 @@
 //! made, so lowering made wrong code). The answer stays a pass name (`first_bad_pass:
 //! Option<String>`), with its evidence.
 
-use crate::signature::finding_of;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::finding::{Finding, FindingKind};
-use fuzz::oracle::{Case, OracleOptions};
+use fuzz::oracle::{finding_of, Case, OracleOptions};
 use fuzz::pipelines::middle::{self, disabled_passes};
 use fuzz::pipelines::{self, CheckedStep, Pipeline};
 use serde::Serialize;

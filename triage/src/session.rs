@@ -68,7 +68,7 @@ pub fn keeps(case: &Case, opts: &OracleOptions, sig: &Signature) -> bool {
         plants: Plants::NONE,
         ..opts.clone()
     };
-    opts.plants.iter().next().is_some() && signature::finding_of(case, &unplanted).is_none()
+    opts.plants.iter().next().is_some() && fuzz::oracle::finding_of(case, &unplanted).is_none()
 }
 
 /// Reduces `case` while it shows the signature it shows now, then bisects the result.
@@ -91,7 +91,7 @@ pub fn reduce_case(
             .reduce(case, &mut |c: &Case| keeps(c, opts, &sig))
             .map_err(|e| e.to_string())?,
     };
-    let finding = signature::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
+    let finding = fuzz::oracle::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
     let bisection = bisect::bisect(&reduced.case, opts, &finding);
     Ok(Reduction {
         signature: sig,
@@ -173,7 +173,7 @@ pub fn build_report(
         reduce_runs: r.reduced.runs,
         differences_total: diffs.len(),
         differences: diffs.into_iter().take(report::MAX_DIFFERENCES).collect(),
-        program: fuzz::case_file::print_case(case),
+        program: fuzz::case::text::print_case(case),
         disassembly,
         gpufuzz: fuzz::VERSION.to_string(),
         standalone: report::standalone(bugs, id, case, opts, &r.signature.target),
@@ -364,7 +364,7 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         })?;
     }
     let case =
-        fuzz::case_file::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
+        fuzz::case::text::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
     if target == fuzz::worker::PROCESS {
         return Ok((opts, unreduced(case, &record)?));
     }
@@ -421,7 +421,7 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
         .find(name)
         .ok_or_else(|| format!("no bucket {name:?} in {}", bugs.display()))?;
     let rep = report::read(&bugs, &bucket.id).map_err(|e| e.to_string())?;
-    let case = fuzz::case_file::parse_case(&rep.program, &bucket.id)?;
+    let case = fuzz::case::text::parse_case(&rep.program, &bucket.id)?;
     let p = &case.program;
     let results = interp::run(p, &RunOptions::default()).map_err(|e| e.to_string())?;
     let path = corpus.join(format!("{}.ir", bucket.id));
@@ -439,7 +439,7 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
             s.push('\n');
         }
     }
-    s.push_str(&fuzz::case_file::print_case(&case));
+    s.push_str(&fuzz::case::text::print_case(&case));
     std::fs::create_dir_all(corpus).map_err(|e| e.to_string())?;
     fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
     Ok(path)
@@ -475,7 +475,7 @@ block_27:
 
     #[test]
     fn a_compile_failure_under_the_sure_floor_counts_only_when_it_compiles_unplanted() {
-        let case = fuzz::case_file::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
+        let case = fuzz::case::text::parse_case(UNDER_THE_FLOOR, "t.ir").expect("parses");
         assert!(config::under_sure_floor("gen8", &case.config));
         let planted = OracleOptions {
             plants: Plants::NONE.with(Plant::GenSpillOptimisticOnly),
@@ -494,7 +494,7 @@ block_27:
             plants: Plants::NONE,
             ..planted.clone()
         };
-        assert!(signature::finding_of(&case, &unplanted).is_none());
+        assert!(fuzz::oracle::finding_of(&case, &unplanted).is_none());
         assert!(!keeps(&case, &unplanted, &sig));
     }
 }

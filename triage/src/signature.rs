@@ -8,8 +8,9 @@
 //! same signature.
 
 use crate::bisect;
-use fuzz::finding::{Finding, FindingKind, Verdict};
-use fuzz::oracle::{self, Case, OracleOptions};
+use fuzz::finding::{Finding, FindingKind};
+use fuzz::oracle::finding_of;
+use fuzz::oracle::{Case, OracleOptions};
 use fuzz::pipelines::{self, middle};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -121,14 +122,6 @@ impl Ord for Signature {
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.key())
-    }
-}
-
-/// Judges a case; the finding, if any.
-pub fn finding_of(case: &Case, opts: &OracleOptions) -> Option<Finding> {
-    match oracle::judge(case, opts).verdict {
-        Verdict::Finding(f) => Some(*f),
-        _ => None,
     }
 }
 

@@ -124,7 +124,7 @@ fn help_says_what_the_commands_take() {
         );
     }
     // The bounds in help are the ones the parser enforces.
-    let floor = fuzz::case_file::MIN_GEN_GRFS;
+    let floor = fuzz::case::text::MIN_GEN_GRFS;
     assert!(help("repro").contains(&format!("gen_grfs={floor}..=125")));
     let out = gpufuzz(&["repro", "--case", "help"]);
     let knobs = String::from_utf8_lossy(&out.stdout);

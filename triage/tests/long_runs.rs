@@ -270,7 +270,7 @@ fn program_ir_alone_reproduces_a_finding_under_a_non_default_configuration() {
             }
         })
         .expect("the spill plant is found");
-    let case = fuzz::case_file::parse_case(&text, "program.ir").unwrap();
+    let case = fuzz::case::text::parse_case(&text, "program.ir").unwrap();
     assert_ne!(case.config, CaseConfig::default(), "{text}");
     let dir = common::temp_dir("self-contained");
     // Named like a text file or not: the content decides.

@@ -47,7 +47,7 @@ fn check_seed(plant: Plant, seed: u64) -> fuzz::oracle::Case {
         ..opts
     };
     assert!(
-        signature::finding_of(small, &clean).is_none(),
+        fuzz::oracle::finding_of(small, &clean).is_none(),
         "{plant}:\n{printed}"
     );
     r.reduced.case

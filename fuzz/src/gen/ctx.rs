@@ -325,6 +325,22 @@ impl Gen<'_, '_, '_> {
         self.get(Type::B1, Flavor::Bool)
     }
 
+    /// A word index: a constant (sometimes past the end, to wrap) or a value in scope.
+    pub fn word_index(&mut self, len: u32) -> Result<Value> {
+        if self.chance(self.cfg.dynamic_index_rate)? {
+            let x = self.int()?;
+            if self.u.arbitrary::<bool>()? {
+                return Ok(x);
+            }
+            // Mostly in range, but still data-dependent.
+            let m = self.iconst(len.next_power_of_two().saturating_sub(1).max(1));
+            Ok(self.alu(AluOp::Iand, &[x, m]))
+        } else {
+            let k = self.u.int_in_range(0..=len.saturating_mul(2).max(1) - 1)?;
+            Ok(self.iconst(k))
+        }
+    }
+
     /// An integer constant, emitted fresh.
     pub fn iconst(&mut self, x: u32) -> Value {
         self.emit(

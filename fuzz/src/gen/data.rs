@@ -173,25 +173,9 @@ fn vec_mov(g: &mut Gen) -> Result<()> {
     Ok(())
 }
 
-/// A word index: a constant (sometimes past the end, to wrap) or a value in scope.
-pub fn word_index(g: &mut Gen, len: u32) -> Result<compiler::ir::Value> {
-    if g.chance(g.cfg.dynamic_index_rate)? {
-        let x = g.int()?;
-        if g.u.arbitrary::<bool>()? {
-            return Ok(x);
-        }
-        // Mostly in range, but still data-dependent.
-        let m = g.iconst(len.next_power_of_two().saturating_sub(1).max(1));
-        Ok(g.alu(AluOp::Iand, &[x, m]))
-    } else {
-        let k = g.u.int_in_range(0..=len.saturating_mul(2).max(1) - 1)?;
-        Ok(g.iconst(k))
-    }
-}
-
 fn uniform(g: &mut Gen) -> Result<()> {
     let len = g.dispatch.uniforms.len() as u32;
-    let index = word_index(g, len)?;
+    let index = g.word_index(len)?;
     let c = g.comps()?;
     let f = g.pick(&[Flavor::Int, Flavor::Float])?;
     g.emit(InstKind::LoadUniform { index }, Type::vec32(c), f);
@@ -201,7 +185,7 @@ fn uniform(g: &mut Gen) -> Result<()> {
 fn buffer(g: &mut Gen) -> Result<()> {
     let buffer = g.index(g.dispatch.buffers.len())? as u32;
     let len = g.dispatch.buffers[buffer as usize];
-    let index = word_index(g, len)?;
+    let index = g.word_index(len)?;
     if g.u.arbitrary::<bool>()? {
         let c = g.comps()?;
         g.emit(

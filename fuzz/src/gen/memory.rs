@@ -4,7 +4,6 @@
 //! to a type of no more words) ending at a vector pointee.
 
 use super::ctx::{Gen, VarInfo};
-use super::data::word_index;
 use super::pool::Flavor;
 use arbitrary::Result;
 use compiler::a6xx::lower::MAX_LOCAL_WORDS;
@@ -117,7 +116,7 @@ pub fn local(g: &mut Gen) -> Result<()> {
         match ty {
             VarType::Vector(n) => break n,
             VarType::Array(elem, len) => {
-                let index = word_index(g, len)?;
+                let index = g.word_index(len)?;
                 d = deref(g, InstKind::DerefArray { parent: d, index });
                 ty = *elem;
             }

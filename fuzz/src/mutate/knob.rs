@@ -2,8 +2,8 @@
 //! middle-end pass toggled), and the cross-over of two cases' configurations.
 
 use super::edit;
-use crate::case_file::{Allowed, BOUNDED_KNOBS};
-use crate::oracle::CaseConfig;
+use crate::case::text::{Allowed, BOUNDED_KNOBS};
+use crate::case::CaseConfig;
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
 use arbitrary::Arbitrary;

@@ -24,8 +24,8 @@ mod knob;
 mod texture;
 mod values;
 
-use crate::case_file;
-use crate::oracle::Case;
+use crate::case::text as case_file;
+use crate::case::Case;
 use crate::rng::SplitMix64;
 use compiler::ir::verify;
 

@@ -3,7 +3,7 @@
 //! writes outputs of its own, compute what the parent computed in the parent's outputs.
 
 use super::*;
-use crate::oracle::CaseConfig;
+use crate::case::CaseConfig;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::{CfNode, InstKind, Program};
 use std::path::Path;

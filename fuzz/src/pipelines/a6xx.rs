@@ -10,12 +10,16 @@
 
 mod stats;
 
+use super::pipeline::{class_of, classified, Pipeline};
 use super::shown::format_results;
-use super::{class_of, classified, work, Pipeline, Shown};
-use super::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
-use crate::case_file::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
+use super::shown::Shown;
+use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
+use super::work;
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::text::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
+use crate::case::Case;
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::a6xx::{self, Options};
 use compiler::ir::Program;
 use compiler::profile::{self, Phase};
@@ -322,6 +326,10 @@ impl Pipeline for A6xx {
     }
 
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
-        stats::record(case)
+        let p = &case.program;
+        let options = options(case, &OracleOptions::default());
+        let c = a6xx::compile(p, &options).map_err(|e| format!("compile: {e}"))?;
+        let loops = super::middle::stats::loops(p);
+        stats::record(p, &c, options.wave, loops)
     }
 }

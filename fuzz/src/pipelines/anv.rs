@@ -27,9 +27,13 @@
 
 mod stats;
 
-use super::{classified, vulkan, Pipeline, Shown};
+use super::pipeline::{classified, Pipeline};
+use super::shown::Shown;
+use super::vulkan;
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use sim::intel::{Agreement, Listing};

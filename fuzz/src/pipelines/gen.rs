@@ -9,12 +9,16 @@
 
 mod stats;
 
+use super::pipeline::{class_of, classified, Pipeline};
 use super::shown::format_results;
-use super::{class_of, classified, work, Pipeline, Shown};
-use super::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
-use crate::case_file::{MAX_GEN_GRFS, MIN_GEN_GRFS};
+use super::shown::Shown;
+use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
+use super::work;
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::text::{MAX_GEN_GRFS, MIN_GEN_GRFS};
+use crate::case::{Case, CaseConfig};
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, CaseConfig, Coverage, OracleOptions};
 use compiler::gen::{self, Options};
 use compiler::heuristics::{ColourOrder, Pick};
 use compiler::ir::Program;
@@ -382,6 +386,7 @@ impl Pipeline for Gen {
     }
 
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
-        stats::record(case, self.width)
+        let (p, c) = compile(case, &OracleOptions::default(), &case.program, self.width)?;
+        stats::record(&p, &c)
     }
 }

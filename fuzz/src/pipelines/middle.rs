@@ -5,10 +5,13 @@
 
 pub mod stats;
 
-use super::{Pipeline, Shown};
+use super::pipeline::Pipeline;
+use super::shown::Shown;
+use crate::case::coverage::Coverage;
+use crate::case::interpreter::INTERPRETER;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::INTERPRETER;
-use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::interp::{InterpError, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineError, PipelineOptions, PASSES};

@@ -3,7 +3,7 @@
 //! the reducer) and its reach goals (the fuzz summary's shares). The target's file holds the
 //! tables; bisection, the reducer and the summary read them and know no target.
 
-use crate::oracle::CaseConfig;
+use crate::case::CaseConfig;
 
 /// A backend step bisection can blame, named as the blame and the bug bucket print it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

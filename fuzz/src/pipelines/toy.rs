@@ -5,9 +5,13 @@
 //! sees shapes the real order never gives it. Opt-in, so the other tests' default set is
 //! unchanged.
 
-use super::{Pipeline, Shown};
+use super::pipeline::Pipeline;
+use super::shown::Shown;
+use crate::case::coverage::Coverage;
+use crate::case::interpreter::INTERPRETER;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, Coverage, OracleOptions, INTERPRETER};
 use compiler::interp::RunOptions;
 use compiler::ir::{text, verify, Program};
 use compiler::passes::pipeline::{self, PassConfig, MAX_ROUNDS, OPT_LOOP, PROLOGUE};

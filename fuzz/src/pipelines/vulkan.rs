@@ -17,23 +17,26 @@
 //! through loop bodies that often is not judged there.
 
 pub mod known;
+pub mod options;
 pub mod standalone;
 
+pub use options::VulkanOptions;
+
+use super::pipeline::{classified, Pipeline};
 use super::shown::format_results;
+use super::shown::Shown;
 use super::spirv_opt::{self, SpirvOptPasses};
-use super::{classified, Pipeline, Shown};
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
 use crate::finding::{Finding, FindingKind, Mismatch};
-use crate::oracle::{Case, Coverage, OracleOptions};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::{EmitError, EmitOptions, EmittedModule, Interface};
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use vulkan_runner::{
-    Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker, WorkerCommand,
-    WorkerOptions,
-};
+use vulkan_runner::{Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker};
 
 /// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
 /// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.
@@ -73,48 +76,6 @@ pub fn elsewhere(environment: &serde_json::Value, opts: &VulkanOptions) -> Optio
     let found = environment.get(ENV_DRIVER)?.as_str()?;
     let here = device(opts).ok()?.describe();
     (here != found).then(|| format!("not reproduced on {here}; found on {found}"))
-}
-
-/// Where and how the `vulkan` target runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VulkanOptions {
-    /// Physical device index (`--vk-device`).
-    pub device: u32,
-    /// ICD manifest instead of the loader's default (`--vk-icd`, sets `VK_ICD_FILENAMES`).
-    pub icd: Option<PathBuf>,
-    /// How long a dispatch may run before it is a timeout finding (`--vk-timeout-ms`).
-    pub dispatch_timeout: Duration,
-    /// The worker executable and arguments; `None` runs this executable as `… vk-worker`.
-    pub worker: Option<WorkerCommand>,
-}
-
-impl Default for VulkanOptions {
-    fn default() -> Self {
-        VulkanOptions {
-            device: 0,
-            icd: None,
-            dispatch_timeout: Duration::from_secs(2),
-            worker: None,
-        }
-    }
-}
-
-impl VulkanOptions {
-    fn worker_options(&self) -> Result<WorkerOptions, RunError> {
-        let command = match &self.worker {
-            Some(c) => c.clone(),
-            None => WorkerCommand {
-                program: std::env::current_exe()
-                    .map_err(|e| RunError::Failed(format!("cannot find this executable: {e}")))?,
-                args: vec!["vk-worker".into()],
-            },
-        };
-        let mut w = WorkerOptions::new(command);
-        w.device = self.device;
-        w.icd = self.icd.clone();
-        w.dispatch_timeout = self.dispatch_timeout;
-        Ok(w)
-    }
 }
 
 thread_local! {

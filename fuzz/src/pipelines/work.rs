@@ -14,9 +14,12 @@
 //! is the `timeout` finding. A run that finishes inside it is a `slow` observation for the
 //! statistics, and its results are judged like any other run's.
 
-use super::classified;
+use super::pipeline::classified;
+use crate::case::coverage::Coverage;
+use crate::case::interpreter::INTERPRETER;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
 use crate::finding::{Finding, FindingKind};
-use crate::oracle::{Case, Coverage, OracleOptions, INTERPRETER};
 use compiler::interp::RunOptions;
 
 /// Machine instructions a correct compile may execute per IR instruction the interpreter

@@ -9,7 +9,7 @@
 use clap::Args;
 use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
-use fuzz::case_file;
+use fuzz::case::text as case_text;
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
@@ -212,7 +212,7 @@ pub struct CaseArgs {
     #[arg(long = "disable-pass", value_name = "NAME")]
     pub disabled: Vec<String>,
     // The help text is made from the table the values are checked against.
-    #[arg(long = "case", value_name = "KEY=VALUE", help = case_file::case_flag_help(),
+    #[arg(long = "case", value_name = "KEY=VALUE", help = case_text::case_flag_help(),
           value_parser = case_value)]
     pub case: Vec<String>,
     /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
@@ -259,7 +259,7 @@ impl CaseArgs {
 /// as `--help` does, before any other argument is required.
 fn case_value(s: &str) -> Result<String, String> {
     if s == "help" {
-        print!("{}", case_file::knob_help());
+        print!("{}", case_text::knob_help());
         std::process::exit(0);
     }
     Ok(s.to_string())

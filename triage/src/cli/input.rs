@@ -5,7 +5,7 @@
 use super::config::CaseArgs;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, Program};
-use fuzz::case_file;
+use fuzz::case::text as case_text;
 use fuzz::oracle::{self, Case};
 use std::path::Path;
 
@@ -15,7 +15,7 @@ pub const FORMAT_HINT: &str = "(the .ir text format: docs/ir.md)";
 /// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it.
 pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    case_file::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
+    case_text::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
         .map_err(|e| format!("{e}\n{FORMAT_HINT}"))
 }
 
@@ -25,7 +25,7 @@ pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, String> {
 /// from which the generator makes no program.
 pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let case = if !raw && case_file::looks_like_text(&bytes) {
+    let case = if !raw && case_text::looks_like_text(&bytes) {
         read_case(path, config)?
     } else {
         match fuzz::panics::catch(|| oracle::decode(&bytes)) {
@@ -49,7 +49,7 @@ pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, S
 
 /// Whether `load` reads this file as a program in the text format.
 pub fn is_text(path: &Path, raw: bool) -> bool {
-    !raw && std::fs::read(path).is_ok_and(|b| case_file::looks_like_text(&b))
+    !raw && std::fs::read(path).is_ok_and(|b| case_text::looks_like_text(&b))
 }
 
 /// The `; expect` lines of the program file `path` (docs/ir.md) against `outputs`, the

@@ -44,7 +44,7 @@ pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
     let r = session::reduce_case(case, &opts, &reducer)?;
     let cfg = session::repro_config(&r.reduced.case, &opts);
     // With its `; case:` header: the file reproduces with the plant and target flags only.
-    let text = fuzz::case_file::print_case(&r.reduced.case);
+    let text = fuzz::case::text::print_case(&r.reduced.case);
     let header = format!("; {}\n; signature: {}\n", r.finding, r.signature);
     match &a.out {
         Some(path) => {

@@ -64,7 +64,7 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
     }
     let judgement = oracle::judge(&case, &opts);
     if a.print {
-        print!("{}", fuzz::case_file::print_case(&case));
+        print!("{}", fuzz::case::text::print_case(&case));
     }
     match judgement.verdict {
         Verdict::Pass => {

@@ -212,7 +212,7 @@ fn drop_spirv_opt_pass(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<
 mod tests {
     use super::*;
     use compiler::heuristics::Pick;
-    use fuzz::case_file::{MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
+    use fuzz::case::text::{MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
     use fuzz::pipelines::gen::GEN_GRFS_FLOOR;
 
     #[test]

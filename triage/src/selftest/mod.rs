@@ -245,7 +245,7 @@ fn not_the_plant(
         plants: Plants::NONE,
         ..opts.clone()
     };
-    signature::finding_of(reduced, &clean)
+    fuzz::oracle::finding_of(reduced, &clean)
         .map(|f| format!("the reduced case fails without the plant too: {f}"))
 }
 
@@ -281,7 +281,7 @@ pub fn run_seed(plant: Option<Plant>, seed: u64, so: &SelftestOptions) -> SeedRu
         return run;
     };
     run.original_size = Some(case.program.func.inst_count());
-    run.finding = signature::finding_of(&case, &opts).map(|f| f.to_string());
+    run.finding = fuzz::oracle::finding_of(&case, &opts).map(|f| f.to_string());
     let reducer = Reducer::default().time_limit(so.reduce_time);
     let start = Instant::now();
     let outcome = session::reduce_case(case.clone(), &opts, &reducer);

@@ -17,8 +17,8 @@
 //! a6xx's register file in vec4s per wave slot pair, 2 the wave granularity, 16 the maximum,
 //! and `d` 2 for 128-fiber waves (1 for 64); 16 when no register is used.
 
-use crate::oracle::{Case, OracleOptions};
-use compiler::a6xx::compile;
+use compiler::a6xx::Compiled;
+use compiler::ir::Program;
 use sim::a6xx::{Op, Outcome, WaveSize};
 
 /// What the a6xx target records, in report order.
@@ -66,12 +66,14 @@ pub fn max_waves(registers: u32, wave: WaveSize) -> u64 {
     (REG_SIZE_VEC4 / (vec4 * double) * GRANULARITY).min(MAX_WAVES)
 }
 
-/// Compiles and runs `case.program` (after the middle end) as the fuzz oracle does.
-pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
-    let p = &case.program;
-    let loops = crate::pipelines::middle::stats::loops(p);
-    let opts = super::options(case, &OracleOptions::default());
-    let c = compile(p, &opts).map_err(|e| format!("compile: {e}"))?;
+/// Runs `c`, the compile of `p` (after the middle end) for waves of `wave` fibers, and counts;
+/// `loops` is the IR's loop count.
+pub fn record(
+    p: &Program,
+    c: &Compiled,
+    wave: WaveSize,
+    loops: u64,
+) -> Result<Vec<(String, u64)>, String> {
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;
@@ -128,7 +130,7 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         ("pred-reloads-run", e.pred_reloads),
         ("loop-pred-reloads", e.loop_pred_reloads.into()),
         ("registers", st.registers_used.into()),
-        ("waves", max_waves(st.registers_used, opts.wave)),
+        ("waves", max_waves(st.registers_used, wave)),
         ("loops", loops),
     ]);
     Ok(rec.into_iter().map(|(k, v)| (k.to_string(), v)).collect())

@@ -10,7 +10,7 @@
 //! disagreement makes the program a failure (our bug, shown with the instruction).
 
 use super::CompileError;
-use crate::oracle::Case;
+use crate::case::Case;
 use vulkan_runner::StatValue;
 
 /// What the anv target records, in report order: brw's statistic, our name for it.

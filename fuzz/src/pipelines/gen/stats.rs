@@ -8,9 +8,10 @@
 //! the compile's marks folded with the simulator's per-instruction profile
 //! (`compiler::executed`).
 
-use crate::oracle::{Case, OracleOptions};
 use compiler::executed::SendShape;
-use sim::gen::{ExecSize, Outcome};
+use compiler::gen::Compiled;
+use compiler::ir::Program;
+use sim::gen::Outcome;
 
 /// What the Gen targets record, in report order.
 pub const MEASUREMENTS: &[&str] = &[
@@ -38,11 +39,9 @@ pub fn send_shape_key(s: &SendShape) -> String {
     format!("sent {} m{} r{}", s.message, s.mlen, s.rlen)
 }
 
-/// Compiles `case.program` (after the middle end) as the fuzz oracle does and runs it: the
-/// counters of [`MEASUREMENTS`], then the per-shape send counters.
-pub fn record(case: &Case, width: ExecSize) -> Result<Vec<(String, u64)>, String> {
-    let (p, c) = super::compile(case, &OracleOptions::default(), &case.program, width)?;
-    let p = &p;
+/// Runs `c`, the compile of `p` (the register-form program, whose dispatch it runs), and
+/// counts: the counters of [`MEASUREMENTS`], then the per-shape send counters.
+pub fn record(p: &Program, c: &Compiled) -> Result<Vec<(String, u64)>, String> {
     c.check
         .as_ref()
         .map_err(|e| format!("allocation checker: {e}"))?;

@@ -15,7 +15,9 @@
 
 use super::spirv_opt::{self, SpirvOptPasses};
 use super::{device, emit_options, VulkanOptions};
-use crate::oracle::{Case, Coverage, OracleOptions};
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::Program;
 use sim::dispatch::Results;

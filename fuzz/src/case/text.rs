@@ -21,7 +21,7 @@
 //! not a compiler bug) and `--case help` ([`knob_help`]) prints, and
 //! [`looks_like_text`], which decides text versus raw input by content.
 
-use crate::oracle::{Case, CaseConfig};
+use super::config::{Case, CaseConfig};
 use compiler::ir::{text, verify};
 use compiler::passes::pipeline::PASSES;
 
@@ -308,7 +308,6 @@ pub fn looks_like_text(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle;
 
     #[test]
     fn print_parse_print_is_the_identity_for_decoded_cases() {
@@ -316,7 +315,7 @@ mod tests {
         let mut non_default = 0;
         for i in 0..40 {
             crate::rng::input_bytes(3, i, 64, 1024, &mut buf);
-            let Some(case) = oracle::decode(&buf) else {
+            let Some(case) = super::super::draw::decode(&buf) else {
                 continue;
             };
             let printed = print_case(&case);

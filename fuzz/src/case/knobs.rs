@@ -1,0 +1,90 @@
+//! The knob table: every backend knob of [`CaseConfig`] by name, as `--case KEY=VALUE` sets it
+//! and the `; case:` header of a saved program lists it (the middle end's pass toggles go by
+//! `--disable-pass`). A knob added to the configuration is added to the table below, and
+//! every command and header knows it.
+
+use super::config::CaseConfig;
+use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
+use crate::pipelines::spirv_opt::SpirvOptPasses;
+use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
+
+/// The backend knobs of [`CaseConfig`] by name, as `--case KEY=VALUE` sets them (the middle
+/// end's pass toggles go by `--disable-pass`).
+macro_rules! case_knobs {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        impl CaseConfig {
+            /// Every knob name `--case` takes.
+            pub const KNOBS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// Sets knob `key` from text; an error names the key or the bad value.
+            pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+                match key {
+                    $(stringify!($field) => {
+                        self.$field = value.parse::<$ty>().map_err(|e| e.to_string())?;
+                    })*
+                    _ => return Err(format!(
+                        "unknown --case key {key:?}; known: {}", Self::KNOBS.join(", ")
+                    )),
+                }
+                Ok(())
+            }
+
+            /// Every knob with its value as text, in declaration order (the `; case:` header of
+            /// a saved program).
+            pub fn knobs(&self) -> Vec<(&'static str, String)> {
+                vec![$((stringify!($field), self.$field.to_string())),*]
+            }
+
+            /// The knobs that differ from the default, as `KEY=VALUE`.
+            pub fn non_default(&self) -> Vec<String> {
+                let d = CaseConfig::default();
+                let mut out = Vec::new();
+                $(if self.$field != d.$field {
+                    out.push(format!("{}={}", stringify!($field), self.$field));
+                })*
+                out
+            }
+
+            /// The same configuration with knob `index` back at its default, if it differs
+            /// (the reducer's way of shrinking a configuration toward the real driver's).
+            pub fn with_default_knob(&self, index: usize) -> Option<CaseConfig> {
+                let d = CaseConfig::default();
+                let mut c = self.clone();
+                let mut i = 0;
+                $(
+                    if i == index {
+                        if c.$field == d.$field { return None; }
+                        c.$field = d.$field;
+                        return Some(c);
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+                None
+            }
+        }
+    };
+}
+
+case_knobs! {
+    gen9: bool,
+    gen_grfs: u32,
+    gen_zero_samples: bool,
+    a6xx_wave128: bool,
+    a6xx_predicates: u8,
+    a6xx_registers: u32,
+    a6xx_opt_predicates: bool,
+    gen_spill_loop_weight: u32,
+    gen_spill_use_weight: u32,
+    gen_spill_def_weight: u32,
+    gen_spill_choice: SpillChoice,
+    gen_pick: Pick,
+    a6xx_pred_pick: Pick,
+    a6xx_gpr_pick: Pick,
+    a6xx_spill_victim: Victim,
+    gen_colour_order: ColourOrder,
+    vulkan_unoptimised: bool,
+    vulkan_spirv_opt: SpirvOptPasses,
+    anv_platform: AnvPlatform,
+    anv_debug: AnvSwitches,
+}
