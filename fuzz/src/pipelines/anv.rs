@@ -9,8 +9,8 @@
 //! `crash`, bucketed by the assertion's text), a compile outliving the worker's deadline
 //! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
 //! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
-//! never brw's — our decoder (Gen9, Gen12, Gen12.5) printing an instruction otherwise than
-//! brw's disassembler (`decoder`). Nothing runs: the shim's submissions do nothing, so results are never compared.
+//! never brw's — our decoder (Gen9, Gen12, Gen12.5, Xe2) printing an instruction otherwise
+//! than brw's disassembler (`decoder`). Nothing runs: the shim's submissions do nothing, so results are never compared.
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
@@ -85,14 +85,14 @@ impl Platform {
         }
     }
 
-    /// The encoding of its machine code, if our decoder reads it (Xe2, Lunar Lake, not yet).
-    pub fn gen(self) -> Option<Gen> {
+    /// The encoding of its machine code.
+    pub fn gen(self) -> Gen {
         match self {
-            Platform::Skl => Some(Gen::Gfx9),
-            Platform::Tgl => Some(Gen::Gfx12),
-            Platform::Dg2 => Some(Gen::Gfx125),
-            Platform::Mtl => Some(Gen::Gfx125Mtl),
-            Platform::Lnl => None,
+            Platform::Skl => Gen::Gfx9,
+            Platform::Tgl => Gen::Gfx12,
+            Platform::Dg2 => Gen::Gfx125,
+            Platform::Mtl => Gen::Gfx125Mtl,
+            Platform::Lnl => Gen::Xe2,
         }
     }
 }
@@ -357,8 +357,8 @@ pub struct Kernel {
     pub validator_errors: Vec<String>,
     /// brw's statistics, in the driver's order.
     pub statistics: Vec<(String, StatValue)>,
-    /// Our decoder against brw's disassembly (platforms we decode).
-    pub agreement: Option<Agreement>,
+    /// Our decoder against brw's disassembly.
+    pub agreement: Agreement,
 }
 
 /// What anv made of one program.
@@ -447,9 +447,7 @@ fn capture(
                 .flat_map(|l| [l, "\n"])
                 .collect();
             let listing = sim::intel::parse(&clean).unwrap_or_default();
-            let agreement = platform
-                .gen()
-                .map(|gen| sim::intel::check_as(gen, &listing));
+            let agreement = sim::intel::check_as(platform.gen(), &listing);
             Kernel {
                 name: x.name.clone(),
                 simd: x.subgroup_size,
@@ -560,7 +558,7 @@ impl Capture {
                     "no-listing".into(),
                 ));
             }
-            if let Some(d) = k.agreement.as_ref().and_then(|a| a.disagreements.first()) {
+            if let Some(d) = k.agreement.disagreements.first() {
                 return Some(classified(
                     "anv",
                     FindingKind::Decoder,
@@ -702,14 +700,13 @@ impl Pipeline for Anv {
             for (name, value) in &k.statistics {
                 out += &format!("// {name}: {value}\n");
             }
-            if let Some(a) = &k.agreement {
-                out += &format!(
-                    "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
-                    a.agreed(),
-                    a.instructions,
-                    a.compacted
-                );
-            }
+            let a = &k.agreement;
+            out += &format!(
+                "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
+                a.agreed(),
+                a.instructions,
+                a.compacted
+            );
         }
         let finding = capture.finding();
         if let Some(f) = &finding {

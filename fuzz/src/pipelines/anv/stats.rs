@@ -5,8 +5,8 @@
 //! corpus the way shader-db compares two builds. brw counts scratch loads and stores of local
 //! arrays as spills and fills too, not only register-allocator spills.
 //!
-//! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and on platforms
-//! our decoder reads, `decoded` (instructions our decoder printed as brw did); a decoder
+//! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and `decoded`
+//! (instructions our decoder printed as brw did); a decoder
 //! disagreement makes the program a failure (our bug, shown with the instruction).
 
 use super::CompileError;
@@ -77,9 +77,6 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         "compacted",
         insts.iter().filter(|i| i.bytes.len() == 8).count() as u64,
     ));
-    r.push((
-        "decoded",
-        widest.agreement.as_ref().map_or(0, |a| a.agreed() as u64),
-    ));
+    r.push(("decoded", widest.agreement.agreed() as u64));
     Ok(r.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
