@@ -611,6 +611,22 @@ const THREE_SRC_SOURCE_FIELDS: &[(u32, u32, u32)] = &[
     (35, 35, 0),
 ];
 
+/// Where a three-source subregister-index entry's bits go (every Gen12 generation).
+const THREE_SRC_SUBREG_FIELDS: &[(u32, u32, u32)] =
+    &[(119, 115, 15), (103, 99, 10), (71, 67, 5), (55, 51, 0)];
+
+/// Where the low 14 bits of an Xe2 control-index entry go, two- and three-source alike.
+const XE2_CONTROL_LOW_FIELDS: &[(u32, u32, u32)] = &[
+    (34, 34, 13),
+    (32, 32, 12),
+    (31, 31, 11),
+    (28, 28, 10),
+    (27, 26, 8),
+    (25, 24, 6),
+    (23, 21, 3),
+    (20, 18, 0),
+];
+
 /// Where a data-type-index entry's bits go (every Gen12 generation).
 const DATATYPE_FIELDS: &[(u32, u32, u32)] = &[
     (98, 98, 19),
@@ -701,11 +717,7 @@ pub fn uncompact(word: u64, is_3src: bool, gen: Gen) -> Result<Native, String> {
         };
         scatter(&mut n, u64::from(v), THREE_SRC_SOURCE_FIELDS);
         let subreg = THREE_SRC_SUBREG[c.get(39, 35) as usize];
-        scatter(
-            &mut n,
-            u64::from(subreg),
-            &[(119, 115, 15), (103, 99, 10), (71, 67, 5), (55, 51, 0)],
-        );
+        scatter(&mut n, u64::from(subreg), THREE_SRC_SUBREG_FIELDS);
         n.set(127, 120, c.get(55, 48));
         n.set(111, 104, c.get(63, 56));
         return Ok(n);
@@ -829,9 +841,10 @@ fn uncompact_xe2(word: u64, is_3src: bool) -> Result<Native, String> {
     // The 3-src subregister index, or the 2-src data-type index: 5 bits in two pieces.
     let split_index = ((c.get(31, 30) << 3) | c.get(28, 26)) as usize;
     if is_3src {
+        let control = XE2_THREE_SRC_CONTROL[c.get(21, 18) as usize];
         scatter(
             &mut n,
-            XE2_THREE_SRC_CONTROL[c.get(21, 18) as usize],
+            control,
             &[
                 (95, 92, 30),
                 (90, 88, 27),
@@ -841,16 +854,9 @@ fn uncompact_xe2(word: u64, is_3src: bool) -> Result<Native, String> {
                 (42, 40, 18),
                 (39, 39, 17),
                 (38, 36, 14),
-                (34, 34, 13),
-                (32, 32, 12),
-                (31, 31, 11),
-                (28, 28, 10),
-                (27, 26, 8),
-                (25, 24, 6),
-                (23, 21, 3),
-                (20, 18, 0),
             ],
         );
+        scatter(&mut n, control, XE2_CONTROL_LOW_FIELDS);
         scatter(
             &mut n,
             u64::from(XE2_THREE_SRC_SOURCE[c.get(25, 22) as usize]),
@@ -859,27 +865,15 @@ fn uncompact_xe2(word: u64, is_3src: bool) -> Result<Native, String> {
         scatter(
             &mut n,
             u64::from(XE2_THREE_SRC_SUBREG[split_index]),
-            &[(119, 115, 15), (103, 99, 10), (71, 67, 5), (55, 51, 0)],
+            THREE_SRC_SUBREG_FIELDS,
         );
         n.set(127, 120, c.get(55, 48));
         n.set(111, 104, c.get(63, 56));
         return Ok(n);
     }
-    scatter(
-        &mut n,
-        u64::from(XE2_CONTROL[c.get(22, 18) as usize]),
-        &[
-            (95, 92, 14),
-            (34, 34, 13),
-            (32, 32, 12),
-            (31, 31, 11),
-            (28, 28, 10),
-            (27, 26, 8),
-            (25, 24, 6),
-            (23, 21, 3),
-            (20, 18, 0),
-        ],
-    );
+    let control = u64::from(XE2_CONTROL[c.get(22, 18) as usize]);
+    n.set(95, 92, control >> 14);
+    scatter(&mut n, control, XE2_CONTROL_LOW_FIELDS);
     scatter(
         &mut n,
         u64::from(XE2_DATATYPE[split_index]),
