@@ -238,7 +238,12 @@ pub use super::shim_workers::Environment;
 
 /// Reads `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what to run.
 pub fn environment() -> Result<Environment, String> {
-    super::shim_workers::environment("GPUFUZZ_ANV_ENV", "anv.env", "GPUFUZZ_ANV", "scripts/mesa.sh")
+    super::shim_workers::environment(
+        "GPUFUZZ_ANV_ENV",
+        "anv.env",
+        "GPUFUZZ_ANV",
+        "scripts/mesa.sh",
+    )
 }
 
 /// How long one compile may take before the worker is presumed hung.

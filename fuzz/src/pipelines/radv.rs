@@ -228,8 +228,8 @@ pub fn compile_with(
     wave: Wave,
 ) -> Result<Capture, CompileError> {
     let info = worker.info().clone();
-    let module = spirv_emit::emit(program, &vulkan::emit_options(&info))
-        .map_err(CompileError::Emit)?;
+    let module =
+        spirv_emit::emit(program, &vulkan::emit_options(&info)).map_err(CompileError::Emit)?;
     let compiled: Compiled = worker
         .compile(&vulkan::job(&module))
         .map_err(CompileError::Run)?;
@@ -256,8 +256,7 @@ pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, Comp
             .collect::<Vec<_>>(),
     );
     let options = || Ok(worker_options(driver, env.icd));
-    with_worker(key, options, |w| compile_with(w, program, gpu, wave))
-        .map_err(CompileError::Run)?
+    with_worker(key, options, |w| compile_with(w, program, gpu, wave)).map_err(CompileError::Run)?
 }
 
 /// An error ACO's validators printed: the check's message and where ACO raised it.
@@ -458,7 +457,11 @@ impl Pipeline for Radv {
     ) -> Result<Results, Box<Finding>> {
         let c = &case.config;
         let program = vulkan::source(case, optimised);
-        let capture = judged(compile(program, &c.radv_gpu, c.radv_wave), &c.radv_gpu, c.radv_wave)?;
+        let capture = judged(
+            compile(program, &c.radv_gpu, c.radv_wave),
+            &c.radv_gpu,
+            c.radv_wave,
+        )?;
         coverage.spills |= ["Spilled SGPRs", "Spilled VGPRs"]
             .iter()
             .any(|s| capture.statistic(s).is_some_and(|v| stats::number(v) > 0));
@@ -540,8 +543,7 @@ impl Pipeline for Radv {
         _first_output: Option<u32>,
     ) -> Option<String> {
         let c = &case.config;
-        let module =
-            spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
+        let module = spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
         let spvasm = vulkan::standalone::disassemble(&module.words).ok()?;
         let env = environment().ok();
         let shim = env.as_ref().map(|e| e.shim.clone()).unwrap_or_default();

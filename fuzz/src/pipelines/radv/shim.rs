@@ -76,7 +76,9 @@ fn sections<const N: usize>(elf: &[u8], names: [&str; N]) -> Result<[Section; N]
     for (k, s) in found.into_iter().enumerate() {
         out.push(s.ok_or_else(|| format!("no {} section", names[k]))?);
     }
-    Ok(out.try_into().unwrap_or_else(|_| unreachable!("N sections")))
+    Ok(out
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("N sections")))
 }
 
 /// The NUL-terminated string at file offset `at`, if it is ASCII text.

@@ -31,7 +31,9 @@ fn program() -> Program {
         .find_map(|i| {
             crate::rng::input_bytes(36, i, 256, 1024, &mut bytes);
             let p = crate::case::decode(&bytes)?.program;
-            spirv_emit::emit(&p, &Default::default()).is_ok().then_some(p)
+            spirv_emit::emit(&p, &Default::default())
+                .is_ok()
+                .then_some(p)
         })
         .expect("some program emits")
 }
@@ -83,7 +85,11 @@ fn fake_worker(stderr: &str, abort: bool) -> Worker {
 fn judged_by_fake(stderr: &str, abort: bool) -> Result<Capture, Box<Finding>> {
     let gpu = Gpu("navi21".into());
     let mut w = fake_worker(stderr, abort);
-    judged(compile_with(&mut w, &program(), &gpu, Wave::W32), &gpu, Wave::W32)
+    judged(
+        compile_with(&mut w, &program(), &gpu, Wave::W32),
+        &gpu,
+        Wave::W32,
+    )
 }
 
 #[test]
@@ -114,8 +120,11 @@ fn an_ir_validator_message_of_a_finished_compile_is_a_finding() {
 fn a_quiet_compile_without_executables_and_a_plain_crash_are_findings_too() {
     let f = judged_by_fake("MESA: warning: nothing wrong\n", false).unwrap_err();
     assert_eq!(f.class.as_deref(), Some("no-executables"));
-    let f = judged_by_fake("radv: ../src/amd/vulkan/radv_shader.c:12: f: Assertion `x' failed.\n", true)
-        .unwrap_err();
+    let f = judged_by_fake(
+        "radv: ../src/amd/vulkan/radv_shader.c:12: f: Assertion `x' failed.\n",
+        true,
+    )
+    .unwrap_err();
     assert_eq!(f.kind, FindingKind::Crash);
     assert!(f.class.as_deref().unwrap().contains("Assertion `x' failed"));
 }
@@ -151,7 +160,14 @@ fn the_gpu_list_is_read_from_the_installed_shim() {
     let gpus = shim::gpus(&env.shim).unwrap();
     // Mesa 25.0.7's amdgpu_devices.c, in its order: the first is the shim's default.
     assert_eq!(gpus.first().map(String::as_str), Some("renoir"));
-    for g in ["vega10", "navi10", "navi21", "navi31", "raphael_mendocino", "gfx1150"] {
+    for g in [
+        "vega10",
+        "navi10",
+        "navi21",
+        "navi31",
+        "raphael_mendocino",
+        "gfx1150",
+    ] {
         assert!(gpus.iter().any(|x| x == g), "{g} not in {gpus:?}");
     }
     // Every GPU the shim knows is drawn.
@@ -161,6 +177,9 @@ fn the_gpu_list_is_read_from_the_installed_shim() {
     assert_eq!(drawn.len(), gpus.len());
     assert_eq!(
         "pitcairn2".parse::<Gpu>().unwrap_err(),
-        format!("unknown radv GPU \"pitcairn2\"; the shim knows: {}", gpus.join(", "))
+        format!(
+            "unknown radv GPU \"pitcairn2\"; the shim knows: {}",
+            gpus.join(", ")
+        )
     );
 }
