@@ -34,7 +34,12 @@ write_radv_env() {
     [ -f "$shim" ] || { echo "mesa-backports: $shim missing" >&2; exit 1; }
     printf 'GPUFUZZ_RADV_ICD=%s\nGPUFUZZ_RADV_SHIM=%s\nGPUFUZZ_RADV_MESA=%s\n' \
         "$cache/icd/radeon.json" "$shim" "$version" >"$cache/radv.env.new"
-    mv "$cache/radv.env.new" "$cache/radv.env"
+    # Unchanged, the file keeps its time: a second run changes nothing (.ci/run checks).
+    if cmp -s "$cache/radv.env.new" "$cache/radv.env"; then
+        rm "$cache/radv.env.new"
+    else
+        mv "$cache/radv.env.new" "$cache/radv.env"
+    fi
 }
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
