@@ -30,14 +30,13 @@ print_icds() {
 
 # radv.env: what the `radv` target reads (radv's ICD and the amdgpu no-op drm-shim).
 write_radv_env() {
-    local shim="$cache/root/usr/lib/x86_64-linux-gnu/libamdgpu_noop_drm_shim.so"
+    local shim="$cache/root/usr/lib/x86_64-linux-gnu/libamdgpu_noop_drm_shim.so" text
     [ -f "$shim" ] || { echo "mesa-backports: $shim missing" >&2; exit 1; }
-    printf 'GPUFUZZ_RADV_ICD=%s\nGPUFUZZ_RADV_SHIM=%s\nGPUFUZZ_RADV_MESA=%s\n' \
-        "$cache/icd/radeon.json" "$shim" "$version" >"$cache/radv.env.new"
-    # Unchanged, the file keeps its time: a second run changes nothing (.ci/run checks).
-    if cmp -s "$cache/radv.env.new" "$cache/radv.env"; then
-        rm "$cache/radv.env.new"
-    else
+    text=$(printf 'GPUFUZZ_RADV_ICD=%s\nGPUFUZZ_RADV_SHIM=%s\nGPUFUZZ_RADV_MESA=%s' \
+        "$cache/icd/radeon.json" "$shim" "$version")
+    # Unchanged, nothing is written: a second run changes nothing (.ci/run checks).
+    if [ "$(cat "$cache/radv.env" 2>/dev/null)" != "$text" ]; then
+        printf '%s\n' "$text" >"$cache/radv.env.new"
         mv "$cache/radv.env.new" "$cache/radv.env"
     fi
 }
