@@ -88,12 +88,15 @@ fn aco_25_0_7s_ir_validator_rejects_a_test_program_on_gfx9() {
     if !have_radv() {
         return;
     }
-    // Known answer: ACO 25.0.7 gives this program's `v_cndmask_b32` two scalar operands on
-    // Vega 10 (one is all GFX9's constant bus takes) and its IR validator says so.
-    let file = repo("fuzz/tests/programs/seed1_input10502.ir");
-    let v = stats(&[file.to_str().unwrap()], &["radv_gpu=vega10"], "known");
+    // Known answer: ACO 25.0.7 gives `seed1_input10502.ir`'s `v_cndmask_b32` two scalar
+    // operands on Vega 10 (one is all GFX9's constant bus takes) and its IR validator says
+    // so; the folder's other program compiles cleanly.
+    let dir = repo("fuzz/tests/programs");
+    let dir = dir.to_str().unwrap();
+    let v = stats(&[dir], &["radv_gpu=vega10"], "known");
     let failed = v["failed"].as_array().unwrap();
     assert_eq!(failed.len(), 1, "{v}");
+    assert_eq!(failed[0]["name"], "seed1_input10502", "{v}");
     let error = failed[0]["error"].as_str().unwrap();
     assert!(
         error.contains("ACO's validator") && error.contains("Too many SGPRs/literals"),
@@ -101,11 +104,7 @@ fn aco_25_0_7s_ir_validator_rejects_a_test_program_on_gfx9() {
     );
     assert!(error.contains("v_cndmask_b32"), "{error}");
     // The same program is fine on RDNA2, whose constant bus takes two.
-    let v = stats(
-        &[file.to_str().unwrap()],
-        &["radv_gpu=navi21"],
-        "known-navi21",
-    );
+    let v = stats(&[dir], &["radv_gpu=navi21"], "known-navi21");
     assert_eq!(v["failed"].as_array().unwrap().len(), 0, "{v}");
 }
 
