@@ -9,11 +9,13 @@
 //! `brw_eu_compact.c`, `brw_disasm.c`, `brw_reg_type.c`).
 //!
 //! Reading order: [`bits`] (the 128 bits), [`compact`] (64 → 128), [`opcode`], [`types`],
-//! [`inst`] (what an executor reads), [`decode`], [`print`], [`listing`].
+//! [`inst`] (what an executor reads), [`decode`], [`print`], [`listing`], and [`exec`], which
+//! runs decoded code.
 
 pub mod bits;
 pub mod compact;
 pub mod decode;
+pub mod exec;
 pub mod inst;
 pub mod listing;
 pub mod opcode;
