@@ -25,6 +25,7 @@
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
 
+mod execute;
 mod stats;
 
 use super::pipeline::{classified, Pipeline};
@@ -87,6 +88,12 @@ impl Platform {
 
     /// Whether our decoder reads its machine code (Gfx9 only, so far).
     pub fn decoded(self) -> bool {
+        self == Platform::Skl
+    }
+
+    /// Whether its code runs on our executor and is judged by the interpreter (Gfx9 only,
+    /// so far).
+    pub fn executed(self) -> bool {
         self == Platform::Skl
     }
 }
@@ -369,6 +376,8 @@ pub struct Capture {
     pub switches: Switches,
     /// The emitted SPIR-V module.
     pub module: spirv_emit::EmittedModule,
+    /// The options it was emitted with (the device's float controls), for the comparison.
+    pub emit_options: spirv_emit::EmitOptions,
     /// The SIMD variants, in the driver's order.
     pub kernels: Vec<Kernel>,
     /// Pipeline creation time measured in the worker.
@@ -409,13 +418,9 @@ pub fn compile(
     })
     .map_err(CompileError::Run)?;
     let (module, compiled) = done?;
-    Ok(capture(
-        platform,
-        switches,
-        module,
-        compiled,
-        info.describe(),
-    ))
+    let mut c = capture(platform, switches, module, compiled, info.describe());
+    c.emit_options = vulkan::emit_options(&info);
+    Ok(c)
 }
 
 /// Lines brw's validator adds to a listing (`brw_validate_instructions`: `ERROR: ...`).
@@ -465,6 +470,7 @@ fn capture(
         platform,
         switches,
         module,
+        emit_options: spirv_emit::EmitOptions::default(),
         kernels,
         pipeline: compiled.pipeline,
         device,
@@ -610,7 +616,7 @@ impl Pipeline for Anv {
         &self,
         case: &Case,
         optimised: &Program,
-        _opts: &OracleOptions,
+        opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let c = &case.config;
@@ -624,6 +630,9 @@ impl Pipeline for Anv {
                     .statistic("Spill Count")
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
+                if c.anv_platform.executed() {
+                    execute::judge(case, program, &capture, opts, coverage)?;
+                }
                 Ok(Results::default())
             }
             Err(CompileError::Run(e)) => Err(run_finding(e, c.anv_platform, c.anv_debug)),

@@ -9,9 +9,12 @@
 //!   execution mask access memory;
 //! * data cache 0 (SFID 10) on the stateless surface 253, i.e. the thread's scratch space, with
 //!   brw's scratch header (`g0.5[31:10]` the base, `.2` the offset): OWORD block read (type 0)
-//!   and write (type 8), offset in OWORDs, 2, 4 or 8 OWORDs (control 2:0 = 2, 3, 4), the
-//!   execution mask ignored; DWORD scattered read (3) and write (11), one dword offset per
-//!   lane, control bit 0 SIMD16, bit 1 the legacy SIMD mode;
+//!   and write (type 8), offset in OWORDs, 2, 4 or 8 OWORDs (control 2:0 = 2, 3, 4); dword
+//!   `k` of the block belongs to lane `k`, so without NoMask only the enabled lanes' dwords
+//!   are written (brw's spills rely on it: `brw_reg_allocate.cpp:1216-1228`, "Spills should
+//!   only write data initialized by the instruction for whichever channels are enabled");
+//!   DWORD scattered read (3) and write (11), one dword offset per lane, control bit 0
+//!   SIMD16, bit 1 the legacy SIMD mode;
 //! * the thread spawner (SFID 7) with EOT: the end of the thread.
 //!
 //! A split send (`sends`) carries its data in a second payload; laid after the first, it reads
@@ -104,7 +107,7 @@ pub fn send(
         (SFID_DC0, _) if m.bti != BTI_STATELESS => {
             return unsupported(format!("data cache 0 on surface {}", m.bti))
         }
-        (SFID_DC0, 0 | 8) => block(&m, &payload, scratch, window)?,
+        (SFID_DC0, 0 | 8) => block(&m, &payload, block_lanes(inst, lanes), scratch, window)?,
         (SFID_DC0, 3 | 11) => scattered(&m, &payload, lanes, inst, scratch, window)?,
         (SFID_DC0, k) => return unsupported(format!("data cache 0 message type {k}")),
         (SFID_SAMPLER, _) => return unsupported("sampler message"),
@@ -137,8 +140,8 @@ fn dwords(r: &Regs, nr: usize, count: usize) -> Result<Vec<u32>, Stop> {
 /// A response: the dwords of `rlen` registers, or per-lane dwords (`Lanes`) written only for
 /// enabled lanes.
 enum Response {
-    /// Whole registers (block reads).
-    Block(Vec<u32>),
+    /// Whole registers (block reads), dword `k` written when bit `k` of `dwords` is set.
+    Block { words: Vec<u32>, dwords: u64 },
     /// `channels` × `simd` dwords, lane `i` of channel `c` at `c * simd + i`.
     Lanes { words: Vec<u32>, simd: usize },
 }
@@ -151,7 +154,7 @@ fn write_response(
     lanes: u32,
 ) -> Result<(), Stop> {
     let words: &[u32] = match response {
-        Response::Block(w) | Response::Lanes { words: w, .. } => w,
+        Response::Block { words: w, .. } | Response::Lanes { words: w, .. } => w,
     };
     if words.len() != m.rlen * 8 {
         return fault(format!(
@@ -168,10 +171,14 @@ fn write_response(
     }
     let base = dst.nr as usize;
     for (k, &w) in words.iter().enumerate() {
-        if let Response::Lanes { simd, .. } = response {
-            if lanes >> (k % simd) & 1 == 0 {
-                continue;
+        let enabled = match response {
+            Response::Lanes { simd, .. } => lanes >> (k % simd) & 1 == 1,
+            Response::Block { dwords, .. } => {
+                dwords.checked_shr(k as u32).is_some_and(|d| d & 1 == 1)
             }
+        };
+        if !enabled {
+            continue;
         }
         r.set_dword(base + k / 8, k % 8, w)?;
     }
@@ -263,10 +270,22 @@ fn header_base(payload: &[u32]) -> u64 {
     (payload[5] & 0xffff_fc00) as u64
 }
 
-/// OWORD block read (type 0) or write (type 8) on scratch.
+/// The dwords of a block message that are accessed: all with NoMask, else dword `k` when
+/// lane `k` is enabled.
+fn block_lanes(inst: &Inst, lanes: u32) -> u64 {
+    if inst.no_mask {
+        u64::MAX
+    } else {
+        lanes as u64
+    }
+}
+
+/// OWORD block read (type 0) or write (type 8) on scratch; `dwords` has bit `k` set for each
+/// dword accessed.
 fn block(
     m: &Message,
     payload: &[u32],
+    dwords: u64,
     scratch: &mut [u8],
     window: ScratchWindow,
 ) -> Result<Option<Response>, Stop> {
@@ -288,7 +307,9 @@ fn block(
             payload.len() - 8
         )))?;
         for (k, w) in data.iter().enumerate() {
-            scratch[range.start + 4 * k..][..4].copy_from_slice(&w.to_le_bytes());
+            if dwords.checked_shr(k as u32).is_some_and(|d| d & 1 == 1) {
+                scratch[range.start + 4 * k..][..4].copy_from_slice(&w.to_le_bytes());
+            }
         }
         return Ok(None);
     }
@@ -296,7 +317,7 @@ fn block(
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
         .collect();
-    Ok(Some(Response::Block(words)))
+    Ok(Some(Response::Block { words, dwords }))
 }
 
 /// DWORD scattered read (type 3) or write (type 11) on scratch.

@@ -371,6 +371,54 @@ fn an_oword_block_read_at_a_nonzero_offset_reads_that_slot() {
 }
 
 #[test]
+fn a_masked_oword_block_write_keeps_the_disabled_lanes_dwords() {
+    // A NoMask write of id + 10, then a write of id + 50 predicated on odd lanes: the even
+    // lanes' dwords keep id + 10 (brw spills inside control flow rely on it).
+    let mut insts = ids();
+    insts.push(alu(
+        Opcode(64),
+        8,
+        dst(10, Type::UD),
+        &[reg(2, Type::UD), imm(Type::UD, 10)],
+    ));
+    insts.push(alu(
+        Opcode(64),
+        8,
+        dst(11, Type::UD),
+        &[reg(2, Type::UD), imm(Type::UD, 50)],
+    ));
+    let write = (1 << 25) | (1 << 19) | (8 << 14) | (2 << 8) | 253;
+    insts.extend(header(4, 0));
+    let mut all = send(10, write, None, 4, Some((10, 1)));
+    all.no_mask = true;
+    insts.push(all);
+    let mut odd = alu(Opcode(5), 8, null(), &[reg(2, Type::UD), imm(Type::UD, 1)]);
+    odd.cond_modifier = 2;
+    insts.push(odd);
+    let mut masked = send(10, write, None, 4, Some((11, 1)));
+    masked.predicate = Some(Predicate {
+        control: 1,
+        invert: false,
+    });
+    insts.push(masked);
+    let mut read = send(
+        10,
+        (1 << 25) | (1 << 20) | (1 << 19) | (2 << 8) | 253,
+        Some(10),
+        4,
+        None,
+    );
+    read.no_mask = true;
+    insts.push(read);
+    insts.push(untyped_write(1, 1));
+    let m = run(insts, &[(1, vec![0; 8])]).expect("runs");
+    let want: Vec<u32> = (0..8)
+        .map(|i| if i % 2 == 1 { i + 50 } else { i + 10 })
+        .collect();
+    assert_eq!(m.surfaces[&1], want);
+}
+
+#[test]
 fn a_scratch_block_past_the_threads_space_is_a_fault() {
     let mut insts = ids();
     let write = (1 << 25) | (1 << 19) | (8 << 14) | (2 << 8) | 253;
