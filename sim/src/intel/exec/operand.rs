@@ -114,7 +114,6 @@ impl Regs {
     /// The ARF bytes an operand names (null reads as zeros).
     fn arf(&self, nr: u8) -> Result<&[u8], Stop> {
         match nr & 0xf0 {
-            ARF_NULL => Ok(&[0; 32]),
             ARF_FLAG if nr & 0xf < 2 => Ok(&self.flags[(nr & 1) as usize * 4..][..4]),
             ARF_CONTROL if nr & 0xf == 0 => Ok(&self.cr0),
             ARF_ADDRESS if nr & 0xf == 0 => Ok(&self.a0),
@@ -138,6 +137,8 @@ impl Regs {
     pub fn read(&self, src: &Src, lane: usize) -> Result<Num, Stop> {
         match *src {
             Src::Imm { ty, bits } => immediate(ty, bits, lane),
+            // null reads as zero at any offset (the unused second source of one-source math).
+            Src::Reg(ref r) if r.file == RegFile::Arf && r.nr & 0xf0 == ARF_NULL => num(r.ty, 0),
             Src::Reg(ref r) => {
                 let at = src_offset(r, lane)?;
                 let size = r.ty.size() as usize;
