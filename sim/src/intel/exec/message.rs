@@ -15,6 +15,7 @@
 //!   only write data initialized by the instruction for whichever channels are enabled");
 //!   DWORD scattered read (3) and write (11), one dword offset per lane, control bit 0
 //!   SIMD16, bit 1 the legacy SIMD mode;
+//! * the sampler (SFID 2): see [`super::sampler`];
 //! * the thread spawner (SFID 7) with EOT: the end of the thread.
 //!
 //! A split send (`sends`) carries its data in a second payload; laid after the first, it reads
@@ -23,6 +24,7 @@
 use super::super::inst::{Inst, Src};
 use super::super::types::RegFile;
 use super::operand::Regs;
+use super::sampler;
 use super::thread::{Memory, ScratchWindow};
 use super::{fault, unsupported, Stop};
 
@@ -110,7 +112,16 @@ pub fn send(
         (SFID_DC0, 0 | 8) => block(&m, &payload, block_lanes(inst, lanes), scratch, window)?,
         (SFID_DC0, 3 | 11) => scattered(&m, &payload, lanes, inst, scratch, window)?,
         (SFID_DC0, k) => return unsupported(format!("data cache 0 message type {k}")),
-        (SFID_SAMPLER, _) => return unsupported("sampler message"),
+        (SFID_SAMPLER, _) => {
+            let Some(image) = memory.images.get(&m.bti) else {
+                return unsupported(format!("sampler surface {} not bound", m.bti));
+            };
+            let (words, simd) = sampler::sample(desc, m.header, &payload, m.rlen, lanes, image)?;
+            if simd != inst.exec_size as usize {
+                return unsupported("sampler message of another width than its instruction");
+            }
+            Some(Response::Lanes { words, simd })
+        }
         (sfid, _) => return unsupported(format!("shared function {sfid}")),
     };
     if let Some(words) = response {

@@ -3,7 +3,8 @@
 //! modifiers, saturation, conditional modifiers and flags, predication, the structured control
 //! flow of `if`/`else`/`endif`/`while`/`break`/`cont`/`halt` over per-channel instruction
 //! pointers and JIP/UIP, and the SEND messages brw emits for compute shaders (data-port untyped
-//! surface read/write, scratch OWORD block and DWORD scattered read/write, end of thread).
+//! surface read/write, scratch OWORD block and DWORD scattered read/write, the sampler's
+//! `sample`/`sample_l`/`sample_lz`/`ld`/`ld_lz`/`resinfo`, end of thread).
 //!
 //! The machine knows no driver: the caller ([`run_thread`]) hands it a thread's payload
 //! registers, its dispatch mask, its surfaces by binding-table index and its scratch window; how
@@ -20,18 +21,20 @@
 //! `alu` with the PRM's rule.
 //!
 //! Reading order: [`code`] (the program, jump targets checked), `operand` (regions, types,
-//! registers), `alu`, `message`, [`thread`] (the loop and control flow).
+//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow).
 
 mod alu;
 pub mod code;
 mod message;
 mod operand;
+pub mod sampler;
 pub mod thread;
 
 #[cfg(test)]
 mod tests;
 
 pub use code::Code;
+pub use sampler::Image;
 pub use thread::{run_thread, Memory, ScratchWindow, Start, ThreadStats};
 
 use std::fmt;

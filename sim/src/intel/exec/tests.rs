@@ -215,11 +215,16 @@ fn program(mut insts: Vec<Inst>) -> Code {
 
 /// Runs `insts` as one SIMD8 thread with `surfaces`; returns them after.
 fn run(insts: Vec<Inst>, surfaces: &[(u8, Vec<u32>)]) -> Result<Memory, Stop> {
-    let code = program(insts);
     let mut memory = Memory::default();
     for (bti, words) in surfaces {
         memory.surfaces.insert(*bti, words.clone());
     }
+    run_with(insts, memory)
+}
+
+/// Runs `insts` as one SIMD8 thread over `memory`; returns it after.
+fn run_with(insts: Vec<Inst>, mut memory: Memory) -> Result<Memory, Stop> {
+    let code = program(insts);
     let p = payload(0, 1, 0);
     let start = Start {
         payload: &p,
@@ -634,10 +639,18 @@ fn regions_types_and_modifiers_read_and_write_as_the_hardware_does() {
 #[test]
 fn what_is_not_modelled_is_named_not_guessed() {
     let mut insts = ids();
-    insts.push(send(2, (1 << 25) | (4 << 20), Some(20), 3, None));
+    insts.push(send(
+        2,
+        (1 << 25) | (4 << 20) | (1 << 17) | (8 << 12) | 3,
+        Some(20),
+        3,
+        None,
+    ));
+    let mut memory = Memory::default();
+    memory.images.insert(3, image());
     assert_eq!(
-        run(insts, &[]).err(),
-        Some(Stop::Unsupported("sampler message".into()))
+        run_with(insts, memory).err(),
+        Some(Stop::Unsupported("sampler message type 8".into()))
     );
     let mut insts = ids();
     let mut indirect = reg(2, Type::UD);
@@ -678,4 +691,120 @@ fn a_program_that_never_ends_its_thread_is_a_fault_and_a_loop_times_out() {
         run_thread(&code, &start, &mut memory, &mut 100),
         Err(Stop::Timeout)
     );
+}
+
+/// A 4×2 image of 2 levels and 2 layers: channel 0 of texel (x, y) of (level, layer) is
+/// `1000·level + 100·layer + 10·y + x`, channel 1 that plus 5000.
+fn image() -> Image {
+    let mut texels = Vec::new();
+    for level in 0..2u32 {
+        let (w, h) = (4 >> level, (2u32 >> level).max(1));
+        for layer in 0..2 {
+            for y in 0..h {
+                for x in 0..w {
+                    let v = 1000 * level + 100 * layer + 10 * y + x;
+                    texels.extend([v, v + 5000, 7, 9]);
+                }
+            }
+        }
+    }
+    Image {
+        width: 4,
+        height: 2,
+        levels: 2,
+        layers: 2,
+        texels,
+    }
+}
+
+/// Writes g30 (channel 0) and g31 (channel 1) at dwords 2·id, 2·id + 1 of surface 1.
+fn write_two_channels(insts: &mut Vec<Inst>) {
+    insts.push(alu(Opcode::MOV, 8, dst(10, Type::UD), &[reg(30, Type::UD)]));
+    insts.push(alu(Opcode::MOV, 8, dst(11, Type::UD), &[reg(31, Type::UD)]));
+    insts.push(alu(
+        Opcode(9),
+        8,
+        dst(3, Type::UD),
+        &[reg(2, Type::UD), imm(Type::UD, 3)],
+    ));
+    insts.push(untyped_write(1, 2));
+}
+
+fn float(x: f32) -> Src {
+    imm(Type::F, x.to_bits() as u64)
+}
+
+#[test]
+fn ld_lz_fetches_each_lanes_texel_in_parameter_order_u_v_r() {
+    // u = id % 4, v = id / 4, layer 1: if u and v were swapped or r ignored, the texels move.
+    let mut insts = ids();
+    insts.push(alu(
+        Opcode(5),
+        8,
+        dst(20, Type::UD),
+        &[reg(2, Type::UD), imm(Type::UD, 3)],
+    ));
+    insts.push(alu(
+        Opcode(8),
+        8,
+        dst(21, Type::UD),
+        &[reg(2, Type::UD), imm(Type::UD, 2)],
+    ));
+    insts.push(alu(Opcode::MOV, 8, dst(22, Type::UD), &[imm(Type::UD, 1)]));
+    let desc = (3 << 25) | (4 << 20) | (1 << 17) | (26 << 12) | 3;
+    insts.push(send(2, desc, Some(30), 20, None));
+    write_two_channels(&mut insts);
+    let mut memory = Memory::default();
+    memory.surfaces.insert(1, vec![0; 16]);
+    memory.images.insert(3, image());
+    let m = run_with(insts, memory).expect("runs");
+    let want: Vec<u32> = (0..8)
+        .flat_map(|i| {
+            let v = 100 + 10 * (i / 4) + i % 4;
+            [v, v + 5000]
+        })
+        .collect();
+    assert_eq!(m.surfaces[&1], want);
+}
+
+#[test]
+fn sample_l_takes_the_level_first_then_normalised_coordinates() {
+    // Level 1 is 2×1: u = (x + 0.5) / 2 for x = id % 2, v = 0.5, layer 1.0, lod 1.0.
+    let mut insts = ids();
+    insts.push(alu(Opcode::MOV, 8, dst(20, Type::F), &[float(1.0)]));
+    insts.push(alu(
+        Opcode(5),
+        8,
+        dst(24, Type::UD),
+        &[reg(2, Type::UD), imm(Type::UD, 1)],
+    ));
+    insts.push(alu(Opcode::MOV, 8, dst(21, Type::F), &[reg(24, Type::UD)]));
+    insts.push(alu(
+        Opcode(64),
+        8,
+        dst(21, Type::F),
+        &[reg(21, Type::F), float(0.5)],
+    ));
+    insts.push(alu(
+        Opcode(65),
+        8,
+        dst(21, Type::F),
+        &[reg(21, Type::F), float(0.5)],
+    ));
+    insts.push(alu(Opcode::MOV, 8, dst(22, Type::F), &[float(0.5)]));
+    insts.push(alu(Opcode::MOV, 8, dst(23, Type::F), &[float(1.0)]));
+    let desc = (4 << 25) | (4 << 20) | (1 << 17) | (2 << 12) | 3;
+    insts.push(send(2, desc, Some(30), 20, None));
+    write_two_channels(&mut insts);
+    let mut memory = Memory::default();
+    memory.surfaces.insert(1, vec![0; 16]);
+    memory.images.insert(3, image());
+    let m = run_with(insts, memory).expect("runs");
+    let want: Vec<u32> = (0..8)
+        .flat_map(|i| {
+            let v = 1000 + 100 + i % 2;
+            [v, v + 5000]
+        })
+        .collect();
+    assert_eq!(m.surfaces[&1], want);
 }

@@ -23,14 +23,17 @@ use super::alu;
 use super::code::Code;
 use super::message::{self, Effect};
 use super::operand::Regs;
+use super::sampler::Image;
 use super::{fault, unsupported, Stop};
 use std::collections::BTreeMap;
 
-/// The surfaces a dispatch binds: binding-table index → dwords.
+/// The resources a dispatch binds, by binding-table index: buffers as dwords, and images.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Memory {
     /// Each bound surface's words.
     pub surfaces: BTreeMap<u8, Vec<u32>>,
+    /// Each bound sampled image.
+    pub images: BTreeMap<u8, Image>,
 }
 
 /// A thread's scratch space: the addresses its stateless scratch messages may touch.
