@@ -103,6 +103,8 @@ fn inst(opcode: Opcode, exec_size: u8) -> Inst {
         send: None,
         jip: None,
         uip: None,
+        swsb: None,
+        sync_function: None,
     }
 }
 
@@ -188,6 +190,8 @@ fn send(sfid: u8, desc: u32, dst_nr: Option<u8>, src0: u8, src1: Option<(u8, u32
         ex_desc_a0_subreg: 0,
         eot: false,
         src1: src1.map(|(nr, _)| (RegFile::Grf, nr)),
+        ex_bso: false,
+        src1_len: 0,
     });
     i
 }
