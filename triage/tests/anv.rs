@@ -153,60 +153,27 @@ fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
     );
 }
 
-/// `gpufuzz repro F --target anv` with `config` on Skylake: its output lines.
-fn judged(file: &Path, config: &str) -> Vec<String> {
-    let o = Command::new(GPUFUZZ)
-        .args([
-            "repro",
-            "--target",
-            "anv",
-            "--case",
-            "anv_platform=skl",
-            "--case",
-        ])
-        .arg(format!("anv_debug={config}"))
-        .arg(file)
-        .output()
-        .expect("gpufuzz runs");
-    let text = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(
-        o.status.success(),
-        "{} {config}: {text}{}",
-        file.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    text.lines().map(str::to_string).collect()
-}
-
 #[test]
 fn brws_skylake_code_for_every_test_program_runs_and_agrees_with_the_interpreter() {
     if !have_anv() {
         return;
     }
-    let mut files = Vec::new();
     for dir in ["corpus/regressions", "fuzz/tests/programs"] {
-        files.extend(compiler::ir::text::ir_files(&repo(dir)).unwrap());
-    }
-    for file in &files {
-        // SIMD8 and SIMD16 (brw's choice at 64 invocations per workgroup), SIMD32, each
-        // with and without brw's forced spills.
-        for config in [
-            "none",
-            "spill_fs",
-            "no16",
-            "spill_fs+no8",
-            "do32",
-            "spill_fs+do32",
-        ] {
-            let lines = judged(file, config);
-            assert_eq!(
-                lines.first().map(String::as_str),
-                Some("pass"),
-                "{} {config}: {lines:?}",
-                file.display()
+        let dir = repo(dir);
+        let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
+        // SIMD16 (brw's choice at 64 invocations per workgroup) and SIMD8, each with and
+        // without brw's forced spills.
+        for config in ["none", "spill_fs", "no16", "spill_fs+no16"] {
+            let v = stats(
+                &[dir.to_str().unwrap()],
+                &["anv_platform=skl", &format!("anv_debug={config}")],
+                &format!("run-{config}"),
             );
-            // Judged: no target skipped it.
-            assert_eq!(lines.get(1), None, "{} {config}", file.display());
+            assert_eq!(real_failures(&v), Vec::<String>::new(), "{config}");
+            assert_eq!(sum(&v, "ran"), files, "{} {config}: {v}", dir.display());
+            if config.contains("spill_fs") {
+                assert!(sum(&v, "spills") > 0, "{config} spilled nothing");
+            }
         }
     }
 }

@@ -14,8 +14,7 @@
 //! The executor therefore tries every assignment of the surfaces the code accesses to the
 //! program's bindings that fits their use (sampled ones to textures, no writes to the
 //! uniforms, no reads of the outputs), and the case agrees when one assignment reproduces the
-//! interpreter. A brw bug
-//! cannot hide behind this: brw only uses the indices anv gave it.
+//! interpreter. A brw bug cannot hide behind this: brw only uses the indices anv gave it.
 
 use super::super::pipeline::classified;
 use super::Capture;
@@ -142,12 +141,29 @@ fn accesses(program: &Program, bindings: &[Bound]) -> Vec<usize> {
 
 /// Every injective assignment of `surfaces` to `bindings` (indices into `bindings`) that fits
 /// how the code uses each (sampled ones to textures; no writes to the uniforms, no reads of
-/// the outputs), at most [`MAX_ASSIGNMENTS`]. Bindings are tried in anv's order as far as
-/// the program shows it — most accessed first, then by number — so that the binding-table
-/// indices in increasing order meet the likeliest bindings first.
+/// the outputs), at most [`MAX_ASSIGNMENTS`]. anv numbers the used bindings by a use count,
+/// ties by binding number: the assignment in binding order comes first, then the one in the
+/// program's access order (most accessed first), then the others in access order.
 fn assignments(surfaces: &[(u8, Uses)], bindings: &[Bound], accesses: &[usize]) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..bindings.len()).collect();
-    order.sort_by_key(|&b| (std::cmp::Reverse(accesses[b]), b));
+    let by_number: Vec<usize> = (0..bindings.len()).collect();
+    let mut by_access = by_number.clone();
+    by_access.sort_by_key(|&b| (std::cmp::Reverse(accesses[b]), b));
+    let mut out = enumerate(surfaces, bindings, &by_number, 1);
+    for a in enumerate(surfaces, bindings, &by_access, MAX_ASSIGNMENTS) {
+        if out.len() < MAX_ASSIGNMENTS && !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// The first `limit` assignments that fit, trying bindings in `order`.
+fn enumerate(
+    surfaces: &[(u8, Uses)],
+    bindings: &[Bound],
+    order: &[usize],
+    limit: usize,
+) -> Vec<Vec<usize>> {
     let fits = |uses: Uses, binding: usize| match &bindings[binding] {
         Bound::Texture(_) => uses.sampled && !uses.read && !uses.written,
         Bound::Storage(_, _) if uses.sampled => false,
@@ -161,10 +177,11 @@ fn assignments(surfaces: &[(u8, Uses)], bindings: &[Bound], accesses: &[usize]) 
         surfaces: &[(u8, Uses)],
         order: &[usize],
         fits: &dyn Fn(Uses, usize) -> bool,
+        limit: usize,
         current: &mut Vec<usize>,
         out: &mut Vec<Vec<usize>>,
     ) {
-        if out.len() >= MAX_ASSIGNMENTS {
+        if out.len() >= limit {
             return;
         }
         let Some(&(_, uses)) = surfaces.get(current.len()) else {
@@ -174,12 +191,12 @@ fn assignments(surfaces: &[(u8, Uses)], bindings: &[Bound], accesses: &[usize]) 
         for &b in order {
             if !current.contains(&b) && fits(uses, b) {
                 current.push(b);
-                extend(surfaces, order, fits, current, out);
+                extend(surfaces, order, fits, limit, current, out);
                 current.pop();
             }
         }
     }
-    extend(surfaces, &order, &fits, &mut current, &mut out);
+    extend(surfaces, order, &fits, limit, &mut current, &mut out);
     out
 }
 
@@ -255,6 +272,9 @@ fn try_execute(
     if candidates.is_empty() {
         return Err("no binding-table assignment fits the surfaces the code accesses".into());
     }
+    // A wrong table can send a loop through garbage bounds: each assignment gets its share
+    // of the budget (still far above what the right one needs, see `judge`).
+    let budget = budget / candidates.len() as u64;
     let mut first = None;
     for assignment in &candidates {
         let outcome = dispatch(
@@ -275,11 +295,6 @@ fn try_execute(
         match outcome {
             Ok(Outcome::Results(r)) if agrees(&r) => return Ok(Executed::Agrees),
             Err(why) => return Err(why),
-            // A wrong table can send a loop through garbage bounds: one run to the end of
-            // the budget is all the search may spend.
-            Ok(o @ Outcome::Stopped(Stop::Timeout)) => {
-                return Ok(Executed::Differs(first.unwrap_or(o)));
-            }
             Ok(o) => {
                 first.get_or_insert(o);
             }
@@ -400,7 +415,9 @@ pub fn judge(
         fuel: opts.fuel,
         ..RunOptions::default()
     };
-    let Ok(expected) = INTERPRETER.with_borrow_mut(|i| i.run(&case.program, &run)) else {
+    let Ok((expected, work)) =
+        INTERPRETER.with_borrow_mut(|i| i.run_with_stats(&case.program, &run))
+    else {
         coverage
             .skipped
             .push("anv: the interpreter does not finish".into());
@@ -412,7 +429,7 @@ pub fn judge(
     // Each of brw's instructions runs a whole SIMD thread, so its instructions per IR
     // instruction of one invocation stay far below 64 even when every value spills; a
     // thread's fixed cost is covered by the constant.
-    let budget = 100_000 + 64 * coverage.interpreted_insts;
+    let budget = 100_000 + 64 * work.executed_insts;
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
     let at = format!(
         "[anv {}, INTEL_DEBUG={}, SIMD{simd}; {}]",

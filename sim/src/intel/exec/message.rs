@@ -15,6 +15,8 @@
 //!   only write data initialized by the instruction for whichever channels are enabled");
 //!   DWORD scattered read (3) and write (11), one dword offset per lane, control bit 0
 //!   SIMD16, bit 1 the legacy SIMD mode;
+//! * data cache 0 OWORD block reads of a bound surface (type 0 offset in OWORDs, type 1 in
+//!   bytes), past the surface's end reading zero;
 //! * the sampler (SFID 2): see [`super::sampler`];
 //! * the thread spawner (SFID 7) with EOT: the end of the thread.
 //!
@@ -106,8 +108,12 @@ pub fn send(
     let response = match (send.sfid, m.kind) {
         (SFID_DC1, 1 | 9) => untyped(&m, &payload, lanes, inst, memory)?,
         (SFID_DC1, k) => return unsupported(format!("data cache 1 message type {k}")),
-        (SFID_DC0, _) if m.bti != BTI_STATELESS => {
-            return unsupported(format!("data cache 0 on surface {}", m.bti))
+        (SFID_DC0, 0 | 1) if m.bti != BTI_STATELESS => surface_block(&m, &payload, memory)?,
+        (SFID_DC0, k) if m.bti != BTI_STATELESS => {
+            return unsupported(format!(
+                "data cache 0 message type {k} on surface {}",
+                m.bti
+            ))
         }
         (SFID_DC0, 0 | 8) => block(&m, &payload, block_lanes(inst, lanes), scratch, window)?,
         (SFID_DC0, 3 | 11) => scattered(&m, &payload, lanes, inst, scratch, window)?,
@@ -329,6 +335,41 @@ fn block(
         .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
         .collect();
     Ok(Some(Response::Block { words, dwords }))
+}
+
+/// OWORD block read of a bound surface: aligned (type 0, header dword 2 in OWORDs) or
+/// unaligned (type 1, in bytes; brw's block loads, `brw_lower_logical_sends.cpp:1690-1700`).
+/// Dwords past the surface's end read as zero: the surface state bounds the buffer, and brw
+/// loads whole blocks past the end of small buffers.
+fn surface_block(m: &Message, payload: &[u32], memory: &Memory) -> Result<Option<Response>, Stop> {
+    if !m.header || payload.len() < 8 {
+        return fault("OWORD block message without a header");
+    }
+    let owords = match m.control & 7 {
+        2 => 2,
+        3 => 4,
+        4 => 8,
+        c => return unsupported(format!("OWORD block size code {c}")),
+    };
+    let address = if m.kind == 0 {
+        payload[2] as u64 * 16
+    } else {
+        payload[2] as u64
+    };
+    if !address.is_multiple_of(4) {
+        return unsupported("OWORD block read at an address that is not a dword's");
+    }
+    let Some(surface) = memory.surfaces.get(&m.bti) else {
+        return unsupported(format!("surface {} not bound", m.bti));
+    };
+    let first = (address / 4) as usize;
+    let words = (first..first + owords * 4)
+        .map(|k| surface.get(k).copied().unwrap_or(0))
+        .collect();
+    Ok(Some(Response::Block {
+        words,
+        dwords: u64::MAX,
+    }))
 }
 
 /// DWORD scattered read (type 3) or write (type 11) on scratch.

@@ -812,3 +812,20 @@ fn sample_l_takes_the_level_first_then_normalised_coordinates() {
         .collect();
     assert_eq!(m.surfaces[&1], want);
 }
+
+#[test]
+fn an_unaligned_oword_block_read_of_a_surface_starts_at_a_byte_offset_and_reads_zero_past_its_end()
+{
+    // Type 1 with header dword 2 = 8 bytes: dwords 2..10 of surface 5 (8 dwords), so the
+    // block's last 2 dwords are past the end and read 0. In OWORDs (type 0) the same header
+    // would start at dword 32.
+    let mut insts = ids();
+    insts.extend(header(4, 8));
+    let read = (1 << 25) | (1 << 20) | (1 << 19) | (1 << 14) | (2 << 8) | 5;
+    let mut block = send(10, read, Some(10), 4, None);
+    block.no_mask = true;
+    insts.push(block);
+    insts.push(untyped_write(1, 1));
+    let m = run(insts, &[(1, vec![0; 8]), (5, (100..108).collect())]).expect("runs");
+    assert_eq!(m.surfaces[&1], vec![102, 103, 104, 105, 106, 107, 0, 0]);
+}
