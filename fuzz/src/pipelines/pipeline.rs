@@ -6,6 +6,7 @@ use super::steps::{Budget, CheckedStep, OptionalStep, ReachGoal, Step};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -169,21 +170,7 @@ pub fn compare(target: &str, case: &Case, expected: &Results, actual: &Results) 
     Some(f)
 }
 
-/// A bucketing class from a value's `Debug` form: its variant names, without the numbers
-/// and fields that differ from one occurrence to the next (`ReadTooEarly(Slots { needed: 3,
-/// had: 1 })` → `ReadTooEarly Slots`).
-pub fn class_of(value: &impl std::fmt::Debug) -> String {
-    let debug = format!("{value:?}");
-    let head = debug.split('{').next().unwrap_or_default();
-    head.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A finding of `target` with its bucketing class.
-pub fn classified(target: &str, kind: FindingKind, detail: String, class: String) -> Box<Finding> {
-    let mut f = Finding::new(kind, target, detail);
-    f.class = Some(class);
-    Box::new(f)
+/// A finding of `target` with its cause (and the class derived from it).
+pub fn caused(target: &str, kind: FindingKind, detail: String, cause: Cause) -> Box<Finding> {
+    Box::new(Finding::caused(kind, target, detail, cause))
 }

@@ -22,13 +22,14 @@ pub mod standalone;
 
 pub use options::VulkanOptions;
 
-use super::pipeline::{classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shown::format_results;
 use super::shown::Shown;
 use super::spirv_opt::{self, SpirvOptPasses};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -224,11 +225,12 @@ fn bindings(interface: &Interface) -> Vec<Binding> {
 /// or, for findings without a difference (a crash, a timeout, a refused pipeline), the same
 /// kind and class. Driver names and versions play no part.
 pub fn same_bug(a: &Finding, b: &Finding) -> bool {
-    let known = |f: &Finding| {
-        f.class
-            .as_deref()
-            .and_then(|c| c.split(' ').find_map(known::by_class))
-            .map(|k| k.class)
+    let known = |f: &Finding| match &f.cause {
+        Some(Cause::Target { classes }) => classes
+            .iter()
+            .find_map(|c| known::by_class(c))
+            .map(|k| k.class),
+        _ => None,
     };
     if known(a).is_some() || known(b).is_some() {
         return known(a) == known(b);
@@ -267,7 +269,7 @@ fn run_finding(e: RunError, opts: &VulkanOptions) -> Box<Finding> {
         RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
         RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
     };
-    classified("vulkan", kind, on_device(&e, opts), class)
+    caused("vulkan", kind, on_device(&e, opts), Cause::named(class))
 }
 
 impl Pipeline for Vulkan {
@@ -341,17 +343,17 @@ impl Pipeline for Vulkan {
         match execute(source(case, optimised), &case.config.vulkan_spirv_opt, v) {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
-            Err(ExecuteError::SpirvOpt(e)) => Err(classified(
+            Err(ExecuteError::SpirvOpt(e)) => Err(caused(
                 "vulkan",
                 FindingKind::CompileError,
                 e,
-                "spirv-opt".into(),
+                Cause::named("spirv-opt"),
             )),
-            Err(ExecuteError::Emit(e)) => Err(classified(
+            Err(ExecuteError::Emit(e)) => Err(caused(
                 "vulkan",
                 FindingKind::CompileError,
                 e.to_string(),
-                "emit".into(),
+                Cause::named("emit"),
             )),
         }
     }
@@ -398,7 +400,9 @@ impl Pipeline for Vulkan {
         if let Some(bug) = known::explaining(program, actual, &plan.inexact) {
             class.push(bug.class);
         }
-        f.class = (!class.is_empty()).then(|| class.join(" "));
+        if !class.is_empty() {
+            f.set_cause(Cause::target(&class));
+        }
         Some(f)
     }
 

@@ -140,11 +140,8 @@ fn on_other_icd(
 /// a usage error for a user's `.ir` file, never reported as a bug. Fuzzer-generated inputs stay
 /// findings, since the generator is meant to stay within the limits.
 fn beyond_backend_limits(f: &Finding) -> bool {
-    const LIMITS: [&str; 3] = ["BudgetTooSmall", "NoRegisters", "PrivateMemory"];
     f.kind == FindingKind::CompileError
-        && f.class
-            .as_deref()
-            .is_some_and(|c| LIMITS.iter().any(|l| c.starts_with(l)))
+        && f.cause.as_ref().is_some_and(|c| c.beyond_backend_limits())
 }
 
 /// Runs this `repro` command again as a child with `--guarded` and waits at most `deadline`;
