@@ -35,6 +35,11 @@ impl Pipeline for Middle {
         "the middle end: optimised IR taken out of SSA, re-interpreted"
     }
 
+    /// It is the interpreter's time (again): no backend's to hold against it.
+    fn bench_against_interpreter(&self) -> bool {
+        false
+    }
+
     fn run(
         &self,
         _case: &Case,

@@ -1,7 +1,7 @@
 //! The target trait: everything gpufuzz asks of a target (see [`super`] for the registry), and
 //! the helpers every target's findings share.
 
-use super::shown::Shown;
+use super::shown::{Shown, Written};
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachGoal, Step};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -10,6 +10,8 @@ use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
+use std::path::Path;
+use std::time::Duration;
 
 /// One target: a way of compiling and running a program, and everything gpufuzz knows about it.
 pub trait Pipeline: Sync {
@@ -54,6 +56,90 @@ pub trait Pipeline: Sync {
         opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;
+
+    /// Whether the `--vk-*` flags (device, ICD, timeout) set it up: a command given one must
+    /// run a target that reads them, else the flag is a usage error. Default: no.
+    fn reads_driver_flags(&self) -> bool {
+        false
+    }
+
+    /// Why a finding recorded with `environment` ([`environment`](Pipeline::environment))
+    /// may not show under `opts` ("found on another driver"), for a case that passes here.
+    /// Default: never.
+    fn elsewhere(&self, environment: &serde_json::Value, opts: &OracleOptions) -> Option<String> {
+        let _ = (environment, opts);
+        None
+    }
+
+    /// `opts` with the driver of ICD `icd` instead, and that driver's name, to judge a
+    /// finding again on another driver (`gpufuzz repro --also-icd`); `Err`: it does not open.
+    /// Default: `None`, the target runs on no driver.
+    fn with_driver(
+        &self,
+        opts: &OracleOptions,
+        icd: &Path,
+    ) -> Option<Result<(OracleOptions, String), String>> {
+        let _ = (opts, icd);
+        None
+    }
+
+    /// Whether two of its findings of one case (on two drivers) show the same bug. Default:
+    /// the same signature.
+    fn same_bug(&self, a: &Finding, b: &Finding) -> bool {
+        a.signature() == b.signature()
+    }
+
+    /// The forms of its standalone repro (`gpufuzz run --emit FORM`: files a driver's
+    /// developers run without gpufuzz). Default: none.
+    fn standalone_forms(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Its standalone repro of `case` in `form`, one of
+    /// [`standalone_forms`](Pipeline::standalone_forms).
+    fn standalone(&self, case: &Case, opts: &OracleOptions, form: &str) -> Result<String, String> {
+        let _ = (case, opts);
+        Err(format!("target {} has no --emit {form}", self.name()))
+    }
+
+    /// Writes its standalone repro of `case` as `dir/stem.*` for a report; `None`: it has
+    /// none, `Some(Err)`: why this case has none (a program it cannot express standalone).
+    fn write_standalone(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        dir: &Path,
+        stem: &str,
+    ) -> Option<Result<Written, String>> {
+        let _ = (case, opts, dir, stem);
+        None
+    }
+
+    /// The parts of its time `gpufuzz bench` shows below its line (emit, pipeline creation,
+    /// dispatch …), as [`timed_run`](Pipeline::timed_run) measures them. Default: none (bench
+    /// splits its time by [`compiler::profile`] phase instead).
+    fn timed_parts(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Runs `case` as [`run`](Pipeline::run) does, for `gpufuzz bench`, and the time of each
+    /// of its [`timed_parts`](Pipeline::timed_parts); `Err`: it did not run (why). Only asked
+    /// of a target with timed parts.
+    fn timed_run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+    ) -> Result<Vec<Duration>, String> {
+        let _ = (case, optimised, opts);
+        Err(format!("target {} has no timed parts", self.name()))
+    }
+
+    /// Whether `gpufuzz bench` states its time as a multiple of the interpreter's (issue 16's
+    /// goals for our backends); not for a target that interprets itself or runs on a device.
+    fn bench_against_interpreter(&self) -> bool {
+        true
+    }
 
     /// What this pipeline runs on under `opts`, as `(key, value)` pairs recorded with every
     /// finding (`finding.json`'s `environment`), so that triage and repro can re-judge it
