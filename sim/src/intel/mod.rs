@@ -13,19 +13,26 @@
 
 pub mod bits;
 pub mod compact;
+pub mod compact12;
 pub mod decode;
+pub mod decode12;
+pub mod gen;
 pub mod inst;
 pub mod listing;
+pub mod lsc;
 pub mod opcode;
 pub mod print;
+pub mod swsb;
 pub mod types;
 
 #[cfg(test)]
 mod tests;
 
-pub use decode::{decode, decode_program, DecodeError};
+pub use decode::{decode, decode_as, decode_program, decode_program_as, DecodeError};
+pub use gen::Gen;
 pub use inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
-pub use listing::{check, parse, Agreement, Disagreement, Listed, Listing};
+pub use listing::{check, check_as, parse, Agreement, Disagreement, Listed, Listing};
 pub use opcode::Opcode;
 pub use print::{print, print_program, Labels};
+pub use swsb::{Pipe, Swsb, Token};
 pub use types::{RegFile, Type};
