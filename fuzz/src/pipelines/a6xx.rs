@@ -90,6 +90,36 @@ pub fn options(case: &Case, opts: &OracleOptions) -> Options {
     }
 }
 
+/// A program compiled as [`A6xx::run`] compiles it and run once on the simulator: what
+/// `show` and `listing` present.
+struct Ran {
+    compiled: a6xx::Compiled,
+    run: sim::a6xx::RunResult,
+}
+
+impl Ran {
+    fn new(optimised: &Program, options: &Options) -> Result<Ran, String> {
+        let compiled =
+            a6xx::compile(optimised, options).map_err(|e| format!("compile error: {e}"))?;
+        let config = compiled.sim_config();
+        let run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &config);
+        Ok(Ran { compiled, run })
+    }
+
+    /// What the allocation checker says of the code, as a comment line (none if it agrees).
+    fn checker(&self) -> String {
+        (self.compiled.check.as_ref().err())
+            .map_or(String::new(), |e| format!("// allocation checker: {e}\n"))
+    }
+
+    /// The hazards the simulator saw, a comment line each.
+    fn hazards(&self) -> String {
+        (self.run.hazards.iter())
+            .map(|h| format!("// hazard: {h}\n"))
+            .collect()
+    }
+}
+
 impl Pipeline for A6xx {
     fn name(&self) -> &'static str {
         "a6xx"
@@ -202,28 +232,19 @@ impl Pipeline for A6xx {
         asm: bool,
     ) -> Result<Shown, String> {
         let options = options(case, opts);
-        let compiled =
-            a6xx::compile(optimised, &options).map_err(|e| format!("compile error: {e}"))?;
+        let ran = Ran::new(optimised, &options)?;
         let mut out = format!("// {options:?}\n");
         if asm {
-            out += &compiled.program.to_string();
+            out += &ran.compiled.program.to_string();
         }
-        out += &format!("// compile: {:?}\n", compiled.stats);
-        if let Err(e) = &compiled.check {
-            out += &format!("// allocation checker: {e}\n");
-        }
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &compiled.sim_config(),
-        );
-        out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
-        for h in &run.hazards {
-            out += &format!("// hazard: {h}\n");
-        }
-        out += &format_results(&optimised.dispatch, &run.results);
-        let clean =
-            compiled.check.is_ok() && run.outcome == Outcome::Completed && run.hazards.is_empty();
+        out += &format!("// compile: {:?}\n", ran.compiled.stats);
+        out += &ran.checker();
+        out += &format!("// run: {:?}, {:?}\n", ran.run.outcome, ran.run.stats);
+        out += &ran.hazards();
+        out += &format_results(&optimised.dispatch, &ran.run.results);
+        let clean = ran.compiled.check.is_ok()
+            && ran.run.outcome == Outcome::Completed
+            && ran.run.hazards.is_empty();
         Ok(Shown { text: out, clean })
     }
 
@@ -236,21 +257,8 @@ impl Pipeline for A6xx {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let mut s = String::new();
-        let compiled = a6xx::compile(optimised, &options(case, opts)).ok()?;
-        if let Err(e) = &compiled.check {
-            s += &format!("// allocation checker: {e}\n");
-        }
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &compiled.sim_config(),
-        );
-        for h in &run.hazards {
-            s += &format!("// hazard: {h}\n");
-        }
-        s += &compiled.program.to_string();
-        Some(s)
+        let ran = Ran::new(optimised, &options(case, opts)).ok()?;
+        Some(ran.checker() + &ran.hazards() + &ran.compiled.program.to_string())
     }
 
     fn knobs(&self) -> &'static [&'static str] {

@@ -125,6 +125,47 @@ pub fn compile(
     Ok((p, compiled))
 }
 
+/// A case compiled as [`compile`] compiles it and run once on the simulator: what `show` and
+/// `listing` present.
+struct Ran {
+    /// The program in register form (its dispatch).
+    registers: Program,
+    compiled: gen::Compiled,
+    /// The run, or why the simulator refused the program.
+    run: Result<sim::gen::Run, Vec<sim::gen::ValidationError>>,
+}
+
+impl Ran {
+    fn new(
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        width: ExecSize,
+    ) -> Result<Ran, String> {
+        let (registers, compiled) = compile(case, opts, optimised, width)?;
+        let config = compiled.sim_config();
+        let run = sim::gen::run(&compiled.program, &registers.dispatch, &config);
+        Ok(Ran {
+            registers,
+            compiled,
+            run,
+        })
+    }
+
+    /// What the allocation checker says of the code, as a comment line (none if it agrees).
+    fn checker(&self) -> String {
+        (self.compiled.check.as_ref().err())
+            .map_or(String::new(), |e| format!("// allocation checker: {e}\n"))
+    }
+
+    /// The hazards the simulator saw, a comment line each.
+    fn hazards(&self) -> String {
+        (self.run.iter().flat_map(|run| &run.hazards))
+            .map(|h| format!("// hazard: {h:?}\n"))
+            .collect()
+    }
+}
+
 impl Pipeline for Gen {
     fn name(&self) -> &'static str {
         match self.width {
@@ -249,16 +290,14 @@ impl Pipeline for Gen {
         asm: bool,
     ) -> Result<Shown, String> {
         let options = options(case, opts, self.width);
-        let (p, compiled) = compile(case, opts, optimised, self.width)?;
+        let ran = Ran::new(case, opts, optimised, self.width)?;
         let mut out = format!("// {options:?}\n");
         if asm {
-            out += &compiled.program.to_string();
+            out += &ran.compiled.program.to_string();
         }
-        out += &format!("// compile: {:?}\n", compiled.stats);
-        if let Err(e) = &compiled.check {
-            out += &format!("// allocation checker: {e}\n");
-        }
-        let run = match sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
+        out += &format!("// compile: {:?}\n", ran.compiled.stats);
+        out += &ran.checker();
+        let run = match &ran.run {
             Ok(run) => run,
             Err(errors) => {
                 for e in errors {
@@ -271,12 +310,11 @@ impl Pipeline for Gen {
             }
         };
         out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
-        for h in &run.hazards {
-            out += &format!("// hazard: {h:?}\n");
-        }
-        out += &format_results(&p.dispatch, &run.results);
-        let clean =
-            compiled.check.is_ok() && run.outcome == Outcome::Completed && run.hazards.is_empty();
+        out += &ran.hazards();
+        out += &format_results(&ran.registers.dispatch, &run.results);
+        let clean = ran.compiled.check.is_ok()
+            && run.outcome == Outcome::Completed
+            && run.hazards.is_empty();
         Ok(Shown { text: out, clean })
     }
 
@@ -289,18 +327,8 @@ impl Pipeline for Gen {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let mut s = String::new();
-        let (p, compiled) = compile(case, opts, optimised, self.width).ok()?;
-        if let Err(e) = &compiled.check {
-            s += &format!("// allocation checker: {e}\n");
-        }
-        if let Ok(run) = sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
-            for h in &run.hazards {
-                s += &format!("// hazard: {h:?}\n");
-            }
-        }
-        s += &compiled.program.to_string();
-        Some(s)
+        let ran = Ran::new(case, opts, optimised, self.width).ok()?;
+        Some(ran.checker() + &ran.hazards() + &ran.compiled.program.to_string())
     }
 
     fn knobs(&self) -> &'static [&'static str] {
