@@ -411,60 +411,52 @@ pub fn uncompact(word: u64, is_3src: bool, gen: Gen) -> Result<Native, String> {
     n.set(63, 56, c.get(23, 16));
     n.set(79, 72, c.get(47, 40));
     if is_3src {
+        // The tables differ in their high bits (Xe-HP's dst hstride takes two); the low 24
+        // expand alike.
         let control = c.get(28, 24) as usize;
-        if gen.is_xehp() {
-            let v = XEHP_THREE_SRC_CONTROL[control];
-            scatter(
-                &mut n,
-                v,
+        let (v, high): (u64, &[(u32, u32, u32)]) = if gen.is_xehp() {
+            (
+                XEHP_THREE_SRC_CONTROL[control],
                 &[
                     (95, 92, 33),
                     (90, 88, 30),
                     (82, 80, 27),
                     (50, 50, 26),
                     (49, 48, 24),
-                    (42, 40, 21),
-                    (39, 39, 20),
-                    (38, 36, 17),
-                    (34, 34, 16),
-                    (33, 33, 15),
-                    (32, 32, 14),
-                    (31, 31, 13),
-                    (28, 28, 12),
-                    (27, 24, 8),
-                    (23, 23, 7),
-                    (22, 22, 6),
-                    (21, 19, 3),
-                    (18, 16, 0),
                 ],
-            );
+            )
         } else {
-            let v = THREE_SRC_CONTROL[control];
-            scatter(
-                &mut n,
-                v,
+            (
+                THREE_SRC_CONTROL[control],
                 &[
                     (95, 92, 32),
                     (90, 88, 29),
                     (82, 80, 26),
                     (50, 50, 25),
                     (48, 48, 24),
-                    (42, 40, 21),
-                    (39, 39, 20),
-                    (38, 36, 17),
-                    (34, 34, 16),
-                    (33, 33, 15),
-                    (32, 32, 14),
-                    (31, 31, 13),
-                    (28, 28, 12),
-                    (27, 24, 8),
-                    (23, 23, 7),
-                    (22, 22, 6),
-                    (21, 19, 3),
-                    (18, 16, 0),
                 ],
-            );
-        }
+            )
+        };
+        scatter(&mut n, v, high);
+        scatter(
+            &mut n,
+            v,
+            &[
+                (42, 40, 21),
+                (39, 39, 20),
+                (38, 36, 17),
+                (34, 34, 16),
+                (33, 33, 15),
+                (32, 32, 14),
+                (31, 31, 13),
+                (28, 28, 12),
+                (27, 24, 8),
+                (23, 23, 7),
+                (22, 22, 6),
+                (21, 19, 3),
+                (18, 16, 0),
+            ],
+        );
         let source = c.get(34, 30) as usize;
         let v = if gen.is_xehp() {
             XEHP_THREE_SRC_SOURCE[source]

@@ -83,7 +83,7 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
         return Ok(inst);
     }
     if opcode.is_send() {
-        decode_send(n, &mut inst, gen)?;
+        decode_send(n, &mut inst, gen);
         return Ok(inst);
     }
     if opcode.sources() == 3 {
@@ -281,7 +281,7 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
 
 /// Every Gen12 send is a split send: the descriptor and extended descriptor are scattered
 /// over the instruction (`brw_eu_inst_send_desc`/`_send_ex_desc`, `brw_eu_inst.h:768-880`).
-fn decode_send(n: Native, inst: &mut Inst, gen: Gen) -> Result<(), String> {
+fn decode_send(n: Native, inst: &mut Inst, gen: Gen) {
     let payload = |file: RegFile, nr: u64| {
         Src::Reg(RegSrc {
             file,
@@ -333,7 +333,6 @@ fn decode_send(n: Native, inst: &mut Inst, gen: Gen) -> Result<(), String> {
         ex_bso: gen.is_xehp() && ex_desc.is_none() && n.flag(39),
         src1_len: n.get(103, 99) as u8,
     });
-    Ok(())
 }
 
 /// Align1 three-source instructions (`brw_eu_inst.h:492-540`, "12+" column): each source

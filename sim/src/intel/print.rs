@@ -1,11 +1,13 @@
 //! [`Inst`] in brw's disassembly syntax, column for column (`brw_disassemble_inst` in
-//! `src/intel/compiler/brw_disasm.c`, Mesa 25.0.7, Gfx9 paths), so that a line we print can be
-//! compared with the line brw printed for the same bytes. Jump targets print as brw's labels
-//! when the caller gives the program's [`Labels`].
+//! `src/intel/compiler/brw_disasm.c`, Mesa 25.0.7, Gfx9 and Gfx12 paths), so that a line we
+//! print can be compared with the line brw printed for the same bytes. Jump targets print as
+//! brw's labels when the caller gives the program's [`Labels`]. What differs by generation is
+//! in the instruction (align16, a second payload, an SWSB annotation), not a parameter.
 //!
 //! brw's quirks are kept, since the point is agreement: the three-source destination's
-//! subregister field (in dwords) is divided by the type size again before printing; an
-//! indirect address immediate prints as its unsigned 10-bit field; "scatterd" is spelled so.
+//! subregister field (dwords on Gen9, 8-byte units on Gen12) is divided by the type size again
+//! before printing; an indirect address immediate prints as its unsigned 10-bit field; a
+//! three-source 16-bit `W` immediate prints unsigned; "scatterd" is spelled so.
 
 use super::inst::{Dst, Inst, RegSrc, Region, Send, Src};
 use super::lsc;

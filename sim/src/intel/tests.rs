@@ -385,3 +385,25 @@ fn tiger_lake_reads_its_own_compaction_tables_and_pipeless_swsb() {
         .expect("a RegDist dependency");
     assert_eq!(with_distance.pipe, Pipe::None);
 }
+
+#[test]
+fn a_gen12_compacted_three_source_instruction_expands_to_its_native_twin() {
+    // Tiger Lake: `mad(16) g26<1>F g1<8,8,1>F g1<8,8,1>F g1<1,1,1>F { align1 1H compacted }`
+    // and the same instruction from the `nocompact` capture.
+    let tgl = |s: &str| decode_as(Gen::Gfx12, &hex(s)).unwrap();
+    let compact = tgl("5b 00 1a a0 00 01 01 01");
+    let native = tgl("5b 00 04 00 a8 0a 04 1a 05 01 0a 0a 05 01 05 01");
+    assert!(compact.compacted && compact.is_3src());
+    assert_eq!(
+        Inst {
+            compacted: false,
+            ..compact.clone()
+        },
+        native
+    );
+    assert_eq!(compact.dst.map(|d| (d.nr, d.ty)), Some((26, Type::F)));
+    assert!(compact
+        .src
+        .iter()
+        .all(|s| matches!(s, Some(Src::Reg(r)) if r.nr == 1 && r.ty == Type::F)));
+}
