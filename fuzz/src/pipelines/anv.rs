@@ -31,13 +31,14 @@
 mod execute;
 mod stats;
 
-use super::pipeline::{classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker};
 use super::shown::Shown;
 use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -432,14 +433,14 @@ fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Findi
             (FindingKind::CompileError, "runner".to_string())
         }
     };
-    classified(
+    caused(
         "anv",
         kind,
         format!(
             "{e} [anv {platform}, INTEL_DEBUG={}]",
             switches.intel_debug()
         ),
-        class,
+        Cause::named(class),
     )
 }
 
@@ -454,39 +455,39 @@ impl Capture {
             self.device
         );
         if self.kernels.is_empty() {
-            return Some(classified(
+            return Some(caused(
                 "anv",
                 FindingKind::CompileError,
                 format!("the pipeline has no executables {at}"),
-                "no-executables".into(),
+                Cause::named("no-executables"),
             ));
         }
         for k in &self.kernels {
             if let Some(e) = k.validator_errors.first() {
-                return Some(classified(
+                return Some(caused(
                     "anv",
                     FindingKind::CompileError,
                     format!("{}: brw's validator: {e} {at}", k.name),
-                    "brw-validator".into(),
+                    Cause::named("brw-validator"),
                 ));
             }
             if k.listing.insts.is_empty() {
-                return Some(classified(
+                return Some(caused(
                     "anv",
                     FindingKind::CompileError,
                     format!(
                         "{}: no instructions with bytes in the GEN Assembly {at}",
                         k.name
                     ),
-                    "no-listing".into(),
+                    Cause::named("no-listing"),
                 ));
             }
             if let Some(d) = k.agreement.disagreements.first() {
-                return Some(classified(
+                return Some(caused(
                     "anv",
                     FindingKind::Decoder,
                     format!("{}: our decoder disagrees with brw {d} {at}", k.name),
-                    format!("decoder {}", d.field.0),
+                    Cause::named(format!("decoder {}", d.field.0)),
                 ));
             }
         }
@@ -554,11 +555,11 @@ impl Pipeline for Anv {
                 Ok(Results::default())
             }
             Err(CompileError::Run(e)) => Err(run_finding(e, c.anv_platform, c.anv_debug)),
-            Err(CompileError::Emit(e)) => Err(classified(
+            Err(CompileError::Emit(e)) => Err(caused(
                 "anv",
                 FindingKind::CompileError,
                 e.to_string(),
-                "emit".into(),
+                Cause::named("emit"),
             )),
         }
     }
