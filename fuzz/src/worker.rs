@@ -15,13 +15,13 @@ use crate::counters::{FuzzStats, Judged};
 use crate::finding::{Finding, FindingKind, Verdict};
 use crate::oracle::Judgement;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::io::{BufRead, Write};
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
+pub use supervisor::exit_class;
+use supervisor::{LineTail, Supervised};
 
 /// The target named by findings of a worker process that hung or died.
 pub const PROCESS: &str = "process";
@@ -51,17 +51,17 @@ pub struct Reply {
 /// Lines of a dead worker's stderr kept for the crash report.
 const STDERR_TAIL: usize = 8;
 
+/// How long a worker whose stdout closed may take to exit before it is killed (a process
+/// dumping core on an abort takes a while; one that closed its stdout and lives on is stuck).
+const DYING: Duration = Duration::from_secs(10);
+
+/// A running worker: replies are stdout's lines.
+type Running = Supervised<String, LineTail<STDERR_TAIL>>;
+
 /// The parent's handle on one worker process (started on first use, restarted after a loss).
 pub struct Worker {
     spec: WorkerSpec,
     running: Option<Running>,
-}
-
-struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    replies: Receiver<String>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 impl Worker {
@@ -93,13 +93,13 @@ impl Worker {
             self.running = Some(self.start()?);
         }
         let r = self.running.as_mut().expect("started above");
-        if writeln!(r.stdin, "{index}")
-            .and_then(|_| r.stdin.flush())
+        if writeln!(r.stdin(), "{index}")
+            .and_then(|_| r.stdin().flush())
             .is_err()
         {
             return Err(Box::new(self.died()));
         }
-        match r.replies.recv_timeout(self.spec.deadline) {
+        match r.recv(self.spec.deadline) {
             Ok(line) => serde_json::from_str(&line).map_err(|e| {
                 Box::new(Finding::new(
                     FindingKind::Crash,
@@ -129,104 +129,43 @@ impl Worker {
             .command
             .split_first()
             .ok_or_else(|| Finding::new(FindingKind::Crash, PROCESS, "no worker command"))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                Box::new(Finding::new(
-                    FindingKind::Crash,
-                    PROCESS,
-                    format!("cannot start a worker: {e}"),
-                ))
-            })?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let stderr_pipe = child.stderr.take().expect("piped");
-        let (tx, replies) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
-                let mut t = tail.lock().unwrap();
-                if t.len() == STDERR_TAIL {
-                    t.pop_front();
-                }
-                t.push_back(line);
-            }
-        });
-        Ok(Running {
-            child,
-            stdin,
-            replies,
-            stderr,
+        Supervised::spawn(Command::new(program).args(args), |r| {
+            let mut line = String::new();
+            Ok((r.read_line(&mut line)? > 0).then(|| line.trim_end_matches(['\n', '\r']).into()))
+        })
+        .map_err(|e| {
+            Box::new(Finding::new(
+                FindingKind::Crash,
+                PROCESS,
+                format!("cannot start a worker: {e}"),
+            ))
         })
     }
 
     /// The finding for a worker that went away: its exit status and last words.
     fn died(&mut self) -> Finding {
-        let Some(mut r) = self.running.take() else {
+        let Some(r) = self.running.take() else {
             return Finding::new(FindingKind::Crash, PROCESS, "the worker is gone");
         };
-        let status = r.child.wait();
-        // Give the stderr reader a moment to drain what the worker printed as it died.
-        std::thread::sleep(Duration::from_millis(50));
-        let words: Vec<String> = r.stderr.lock().unwrap().iter().cloned().collect();
-        let status = match &status {
-            Ok(s) => exit_class(s),
-            Err(e) => format!("wait failed: {e}"),
-        };
+        let death = r.reap(DYING);
         Finding::caused(
             FindingKind::Crash,
             PROCESS,
-            format!("the worker died ({status}): {}", words.join(" | ")),
-            Cause::Died { status },
+            format!(
+                "the worker died ({}): {}",
+                death.status,
+                death.stderr.lines().join(" | ")
+            ),
+            Cause::Died {
+                status: death.status,
+            },
         )
     }
 
     fn stop(&mut self) {
-        if let Some(mut r) = self.running.take() {
-            let _ = r.child.kill();
-            let _ = r.child.wait();
+        if let Some(r) = self.running.take() {
+            r.kill();
         }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-/// `signal 6 (SIGABRT)` or `exit status 101`.
-pub fn exit_class(status: &std::process::ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                7 => " (SIGBUS)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                _ => "",
-            };
-            return format!("signal {sig}{name}");
-        }
-    }
-    match status.code() {
-        Some(c) => format!("exit status {c}"),
-        None => "unknown exit".into(),
     }
 }
 

@@ -15,7 +15,7 @@
 //! * every float op that can make a NaN ends in `IsNan ? 0x7fc00000 : bits`, so NaN payloads
 //!   never reach a bit-observing use. With `SignedZeroInfNanPreserve` `IsNan` is reliable.
 
-use crate::module::Emitter;
+use crate::emitter::Emitter;
 use crate::EmitError;
 use compiler::ir::{AluOp, Type, Value};
 use rspirv::spirv::{GLOp, Word};

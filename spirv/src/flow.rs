@@ -20,7 +20,7 @@
 //! falls through, cannot run: it is not emitted, except the merge block a live construct
 //! names, which becomes `OpUnreachable`.
 
-use crate::module::{EdgePred, Emitter, PendingPhi};
+use crate::emitter::{need, EdgePred, Emitter, PendingPhi};
 use crate::EmitError;
 use compiler::ir::{first_block, Block, CfNode, InstKind, Value};
 use rspirv::dr::{Instruction, Operand};
@@ -76,7 +76,7 @@ pub(crate) fn emit_list(
                 e.b.selection_merge(merge, spirv::SelectionControl::NONE)?;
                 e.b.branch_conditional(cond, then_first, else_first, [])?;
                 for to in [then_first, else_first] {
-                    e.edges.push(crate::module::Edge {
+                    e.edges.push(crate::emitter::Edge {
                         to,
                         from: label,
                         pred: EdgePred::Ir(b),
@@ -201,11 +201,6 @@ fn emit_block(e: &mut Emitter, block: Block) -> Result<Option<InstKind>, EmitErr
         }
     }
     Ok(None)
-}
-
-/// The result value of an instruction that must have one.
-pub(crate) fn need(result: Option<Value>, what: &str) -> Result<Value, EmitError> {
-    result.ok_or_else(|| EmitError::Invalid(format!("a {what} without a result")))
 }
 
 fn emit_inst(e: &mut Emitter, kind: &InstKind, result: Option<Value>) -> Result<(), EmitError> {

@@ -23,6 +23,7 @@
 mod alu;
 pub mod bounded;
 pub mod denormals;
+mod emitter;
 mod flow;
 pub mod inexact;
 pub mod interface;

@@ -16,9 +16,8 @@
 //!   the sampler hardware reads exactly that texel.
 
 use crate::alu::{canonical, float_to_int, min_max};
-use crate::flow::need;
+use crate::emitter::{image_type, need, sampled_image_type, Emitter};
 use crate::interface::StorageRole;
-use crate::module::{image_type, sampled_image_type, Emitter};
 use crate::EmitError;
 use compiler::ir::{deref_type, InstKind, TexDim, TexParams, Type, Value, VarType};
 use rspirv::dr::Operand;

@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            e.exit_code()
         }
     }
 }

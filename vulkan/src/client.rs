@@ -14,13 +14,12 @@ use crate::job::{DeviceInfo, Job, Output, RunError};
 use crate::wire::{read_frame, write_frame, Request, Response, END_OF_ANSWER};
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::{BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread;
 use std::time::Duration;
+use supervisor::{StderrSink, Supervised};
 
 /// How much of the worker's stderr is kept per request: its first [`STDERR_HEAD`] bytes (a
 /// validator's message comes first, before e.g. ACO's print of the whole program) and its last
@@ -80,13 +79,11 @@ pub struct Worker {
     answer_stderr: String,
 }
 
-/// A running worker process and its pipes.
-struct Live {
-    child: Child,
-    stdin: ChildStdin,
-    responses: Receiver<Result<Vec<u8>, String>>,
-    stderr: Arc<Mutex<StderrLog>>,
-}
+/// A running worker process: its answers are frames, its stderr cut per answer.
+type Live = Supervised<Vec<u8>, StderrLog>;
+
+/// How long a worker whose stdout closed may take to exit before it is killed.
+const DYING: Duration = Duration::from_secs(1);
 
 /// The worker's stderr cut at its [`END_OF_ANSWER`] marks: one text per answered request, and
 /// what it printed since the last answer (a crash's report).
@@ -100,7 +97,7 @@ struct StderrLog {
     answers: VecDeque<String>,
 }
 
-impl StderrLog {
+impl StderrSink for StderrLog {
     fn push(&mut self, bytes: &[u8]) {
         let mark = END_OF_ANSWER.as_bytes();
         let mut from = self.current.len().saturating_sub(mark.len());
@@ -127,7 +124,9 @@ impl StderrLog {
             self.elided += excess;
         }
     }
+}
 
+impl StderrLog {
     /// `bytes` as text, with a note where the middle was left out.
     fn text(&self, bytes: &[u8]) -> String {
         if self.elided == 0 || bytes.len() <= STDERR_HEAD {
@@ -269,9 +268,6 @@ impl Worker {
         let c = &self.options.command;
         let mut cmd = Command::new(&c.program);
         cmd.args(&c.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
             // Every program is really compiled: Mesa's on-disk shader cache would skip the
             // compiler for a shader it has seen.
             .env("MESA_SHADER_CACHE_DISABLE", "true");
@@ -279,44 +275,11 @@ impl Worker {
             cmd.env("VK_ICD_FILENAMES", icd);
         }
         cmd.envs(self.options.env.iter().map(|(k, v)| (k, v)));
-        let mut child = cmd.spawn().map_err(|e| {
+        Supervised::spawn(&mut cmd, |r| read_frame(r)).map_err(|e| {
             RunError::Failed(format!(
                 "cannot start the Vulkan worker {}: {e}",
                 c.program.display()
             ))
-        })?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut err = child.stderr.take().expect("stderr is piped");
-        let (tx, responses) = mpsc::channel();
-        thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let frame = match read_frame(&mut r) {
-                    Ok(Some(f)) => Ok(f),
-                    Ok(None) => Err("end of stream".to_string()),
-                    Err(e) => Err(e.to_string()),
-                };
-                let end = frame.is_err();
-                if tx.send(frame).is_err() || end {
-                    return;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(StderrLog::default()));
-        let log = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut chunk = [0u8; 4096];
-            while let Ok(n @ 1..) = err.read(&mut chunk) {
-                let mut l = log.lock().unwrap_or_else(|p| p.into_inner());
-                l.push(&chunk[..n]);
-            }
-        });
-        Ok(Live {
-            child,
-            stdin,
-            responses,
-            stderr,
         })
     }
 
@@ -324,14 +287,12 @@ impl Worker {
     /// deadline, a broken pipe or a garbled answer.
     fn exchange(&mut self, request: &Request, limit: Duration) -> Result<Response, RunError> {
         let live = self.live.as_mut().expect("exchange needs a live worker");
-        let sent = write_frame(&mut live.stdin, &request.encode());
+        let sent = write_frame(live.stdin(), &request.encode());
         let answer = match sent {
-            Ok(()) => live.responses.recv_timeout(limit),
-            // The worker is gone; its stdout reader reports how.
-            Err(_) => live
-                .responses
-                .recv_timeout(Duration::from_secs(5))
-                .map(|r| r.and(Err("answered a request it could not read".to_string()))),
+            Ok(()) => live.recv(limit).map(Ok),
+            // The worker is gone; its stdout's end says so (an answer to a request it could
+            // not read counts as gone too).
+            Err(_) => live.recv(Duration::from_secs(5)).map(Err),
         };
         match answer {
             Ok(Ok(frame)) => match Response::decode(&frame) {
@@ -361,7 +322,7 @@ impl Worker {
             return String::new();
         };
         for _ in 0..1000 {
-            let mut l = live.stderr.lock().unwrap_or_else(|p| p.into_inner());
+            let mut l = live.stderr();
             if let Some(text) = l.answers.pop_front() {
                 return text;
             }
@@ -373,70 +334,21 @@ impl Worker {
 
     /// The crash report of a worker whose stdout closed.
     fn died(&mut self) -> RunError {
-        let Some(mut live) = self.live.take() else {
+        let Some(live) = self.live.take() else {
             return RunError::Failed("no worker".into());
         };
-        let status = match wait_briefly(&mut live.child) {
-            Some(s) => describe(s),
-            None => {
-                let _ = live.child.kill();
-                let _ = live.child.wait();
-                "closed its output and was killed".to_string()
-            }
-        };
-        // Give the stderr reader a moment to drain what the dying process wrote.
-        thread::sleep(Duration::from_millis(20));
-        let log = live.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        let death = live.reap(DYING);
         RunError::WorkerCrashed {
-            status,
-            stderr: log.text(&log.current),
+            status: death.status,
+            stderr: death.stderr.text(&death.stderr.current),
         }
     }
 
     /// Kills and reaps the worker process, if any.
     fn kill(&mut self) {
-        if let Some(mut live) = self.live.take() {
-            let _ = live.child.kill();
-            let _ = live.child.wait();
+        if let Some(live) = self.live.take() {
+            live.kill();
         }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// The exit status within a second, if the process ends.
-fn wait_briefly(child: &mut Child) -> Option<std::process::ExitStatus> {
-    for _ in 0..100 {
-        if let Ok(Some(s)) = child.try_wait() {
-            return Some(s);
-        }
-        thread::sleep(Duration::from_millis(10));
-    }
-    None
-}
-
-/// `signal 11 (SIGSEGV)` or `exit status 3`.
-fn describe(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(sig) = status.signal() {
-        let name = match sig {
-            4 => " (SIGILL)",
-            6 => " (SIGABRT)",
-            7 => " (SIGBUS)",
-            8 => " (SIGFPE)",
-            9 => " (SIGKILL)",
-            11 => " (SIGSEGV)",
-            _ => "",
-        };
-        return format!("signal {sig}{name}");
-    }
-    match status.code() {
-        Some(c) => format!("exit status {c}"),
-        None => status.to_string(),
     }
 }
 

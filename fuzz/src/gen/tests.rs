@@ -1,11 +1,12 @@
-//! Seeded tests of the generator: validity (self-check) over many seeds and over empty and
+//! Seeded tests of the generator: validity (the IR verifier, every block reachable) over many seeds and over empty and
 //! short inputs, swarm configs, determinism, and shape coverage thresholds.
 
-use super::check::check;
 use super::config::WEIGHT_NAMES;
 use super::data::ROWS;
 use super::*;
 use arbitrary::Arbitrary;
+use compiler::ir::text::print_program;
+use compiler::ir::verify::verify_reachable;
 use compiler::ir::AluOp;
 
 /// `len` bytes from an xorshift PRNG seeded with `seed`.
@@ -28,55 +29,9 @@ fn gen_seed(seed: u64, cfg: &Config) -> Program {
 }
 
 fn assert_valid(p: &Program, what: &str) {
-    if let Err(errors) = check(p) {
-        panic!(
-            "{what}: {} errors, first: {:?}\n{}",
-            errors.len(),
-            &errors[..errors.len().min(5)],
-            dump(&p.func.body, &p.func, 0)
-        );
+    if let Err(e) = verify_reachable(p) {
+        panic!("{what}: {e}\n{}", print_program(p));
     }
-}
-
-/// A rough dump until the real printer lands.
-fn dump(list: &[compiler::ir::CfNode], f: &compiler::ir::Function, ind: usize) -> String {
-    use compiler::ir::CfNode;
-    let pad = "  ".repeat(ind);
-    let mut out = String::new();
-    for n in list {
-        match n {
-            CfNode::Block(b) => {
-                out += &format!("{pad}{b}:\n");
-                for &i in &f.blocks[*b].insts {
-                    let r = f.result(i).map(|v| format!("{v} = ")).unwrap_or_default();
-                    let mut args = Vec::new();
-                    f.insts[i].kind.visit_args(|v| args.push(v.to_string()));
-                    let extra = match &f.insts[i].kind {
-                        compiler::ir::InstKind::Phi { sources } => sources
-                            .iter()
-                            .map(|s| format!("{}:{}", s.pred, s.value))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                        _ => args.join(", "),
-                    };
-                    out += &format!("{pad}  {r}{} {extra}\n", f.insts[i].kind.name());
-                }
-            }
-            CfNode::If(n) => {
-                out += &format!("{pad}if {} {{\n", n.cond);
-                out += &dump(&n.then_list, f, ind + 1);
-                out += &format!("{pad}}} else {{\n");
-                out += &dump(&n.else_list, f, ind + 1);
-                out += &format!("{pad}}}\n");
-            }
-            CfNode::Loop(n) => {
-                out += &format!("{pad}loop {{\n");
-                out += &dump(&n.body, f, ind + 1);
-                out += &format!("{pad}}}\n");
-            }
-        }
-    }
-    out
 }
 
 #[test]
@@ -270,12 +225,7 @@ fn soak() {
 fn show() {
     let seed = std::env::var("GEN_SEED").map_or(0, |s| s.parse().unwrap_or(0));
     let p = gen_seed(seed, &Config::default());
-    eprintln!(
-        "{:?}\n{}\n{:?}",
-        p.dispatch,
-        dump(&p.func.body, &p.func, 0),
-        shape_stats(&p)
-    );
+    eprintln!("{}\n{:?}", print_program(&p), shape_stats(&p));
 }
 
 #[test]

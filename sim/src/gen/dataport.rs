@@ -8,7 +8,7 @@
 //! whose invocation does not exist (only possible with NoMask) reads 0 from buffers and never
 //! writes.
 
-use super::payload::Layout;
+use super::layout::Layout;
 use super::send::Surface;
 use super::state::Thread;
 use crate::dispatch::{Dispatch, Results};

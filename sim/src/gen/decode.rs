@@ -3,7 +3,7 @@
 //! precomputed, so executing an instruction does no lookups and no allocation.
 
 use super::isa::{CondMod, Dst, MathFn, Op, Pred, Program, Region, Src, Type};
-use super::payload::Layout;
+use super::layout::Layout;
 use super::send::{Message, SendDesc};
 use super::timing;
 use super::validate::Structure;
@@ -553,7 +553,13 @@ pub(super) fn decode(program: &Program, structure: &Structure) -> Code {
             run_len: 1,
             run_cycles: 0,
             layout: match kind {
-                Kind::Send(desc) => Layout::of(src[0], lanes, dst, &desc),
+                Kind::Send(desc) => {
+                    let payload = match src[0] {
+                        Operand::Vector(s) => s,
+                        _ => 0,
+                    };
+                    Layout::of(payload, lanes, dst, &desc)
+                }
                 _ => Layout::default(),
             },
         });

@@ -19,7 +19,8 @@
 //! Reading order:
 //! 1. [`isa`]: instructions and programs; [`send`]: message descriptors and payload layouts.
 //! 2. [`mod@validate`]: static rules a program must meet (errors, not panics).
-//! 3. `decode`: the flat form the executor runs.
+//! 3. `decode`: the flat form the executor runs; `layout`: where each send's payload and
+//!    response live, worked out there.
 //! 4. [`exec`]: threads over a dispatch; `state` (registers, scoreboard, masks, scratch),
 //!    `alu`, `control`, and the shared functions `payload`, `sampler`, `dataport`, `scratch`.
 //! 5. [`timing`]: the cycle model; [`hazard`]: what the machine reports.
@@ -33,6 +34,7 @@ pub mod send;
 pub mod validate;
 
 mod decode;
+mod layout;
 
 // Execution: the thread driver, its state, and each kind of instruction.
 pub mod exec;

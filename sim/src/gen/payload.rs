@@ -2,63 +2,19 @@
 //! (past `mlen` they read as zero), checking that the payload registers that matter were
 //! written, and writing per-lane response channels.
 
-use super::decode::{Decoded, Operand};
+use super::decode::Decoded;
 use super::hazard::{Hazard, HazardKind, HazardLog};
+use super::layout::Layout;
 use super::send::{Message, SendDesc};
 use super::state::Thread;
 
-/// Where a send's payload and response live, in dwords.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Layout {
-    /// First payload dword (the header, if any).
-    pub payload: u32,
-    /// First dword of parameter 0.
-    pub params: u32,
-    /// GRFs per parameter (exec size / 8).
-    pub per: u32,
-    /// Parameters sent (past these, parameters read as 0).
-    pub sent: u32,
-    /// First response dword.
-    pub dst: u32,
-    /// Enabled channels relative to the instruction's group (0 in a decoded instruction's
-    /// layout, which block messages use as it is: set per execution by [`Layout::on`]).
-    pub live: u32,
-    /// Channels of the instruction (8 or 16).
-    pub lanes: u32,
-}
-
+/// A layout read against a thread: its parameters and response channels.
 impl Layout {
-    /// The layout of a send of `lanes` channels with payload `src0`, response at `dst` and
-    /// descriptor `desc`, no channel enabled (computed once, at decode time).
-    pub fn of(src0: Operand, lanes: u32, dst: Option<u32>, desc: &SendDesc) -> Layout {
-        let payload = match src0 {
-            Operand::Vector(s) => s,
-            _ => 0,
-        };
-        let per = lanes.div_ceil(8);
-        let h = desc.header as u32;
-        Layout {
-            payload,
-            params: payload + h * 8,
-            per,
-            sent: (desc.mlen as u32).saturating_sub(h) / per,
-            dst: dst.unwrap_or(0),
-            live: 0,
-            lanes,
-        }
-    }
-
     /// The channels of send `d` among `en`, relative to its group.
     #[inline]
     pub fn live(d: &Decoded, en: u32) -> u32 {
         // `en` lies within the instruction's channels.
         en >> d.group
-    }
-
-    /// This layout for an execution on relative channels `live`.
-    #[inline]
-    pub fn on(&self, live: u32) -> Layout {
-        Layout { live, ..*self }
     }
 
     /// Parameter `k` of relative lane `i` (0 when not sent).

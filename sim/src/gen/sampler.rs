@@ -7,7 +7,7 @@
 //! suppresses that response channel) and gather4's component (bits 17:16).
 
 use super::isa::Gen;
-use super::payload::Layout;
+use super::layout::Layout;
 use super::send::{sampler_params, SamplerOp, SamplerParam};
 use super::state::Thread;
 use crate::semantics::{texture_result, TexAccess, TexDim, TexRequest, TextureDesc};

@@ -11,7 +11,8 @@
 //! `ScratchOutOfRange` hazard: reads give 0 (marked written), writes are dropped.
 
 use super::hazard::{Hazard, HazardKind, HazardLog};
-use super::payload::{self, Layout};
+use super::layout::Layout;
+use super::payload;
 use super::state::Thread;
 
 fn hazard(t: &Thread, pc: u32, dword: u32, kind: HazardKind, log: &mut HazardLog) {

@@ -2,6 +2,7 @@
 //! (generate, verify, interpret, each pipeline) and each pipeline split by phase
 //! ([`compiler::profile`]) — the numbers docs/performance.md quotes.
 
+use super::error::CliError;
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
@@ -27,7 +28,7 @@ pub struct BenchArgs {
     targets: Vec<String>,
 }
 
-pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
+pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     let opts = OracleOptions::default();
     let chosen: Vec<&dyn Pipeline> = pipelines::all()
         .iter()

@@ -6,6 +6,7 @@
 //! target, plant, pass or knob is a usage error that lists what exists, and a flag that would
 //! have no effect is one too.
 
+use super::error::{CliError, UsageContext};
 use clap::Args;
 use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
@@ -20,11 +21,11 @@ use std::time::Duration;
 const VK_TIMEOUT_MS: u64 = 2000;
 
 /// The planted bugs named; an unknown name lists the catalog.
-pub fn plants(names: &[String]) -> Result<Plants, String> {
+pub fn plants(names: &[String]) -> Result<Plants, CliError> {
     names.iter().try_fold(Plants::NONE, |set, name| {
         let p = Plant::from_name(name).ok_or_else(|| {
             let all: Vec<&str> = Plant::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown plant {name:?}; known: {}", all.join(", "))
+            CliError::Usage(format!("unknown plant {name:?}; known: {}", all.join(", ")))
         })?;
         Ok(set.with(p))
     })
@@ -97,13 +98,13 @@ impl DriverArgs {
 
 impl ConfigArgs {
     /// The planted bugs named.
-    pub fn plants(&self) -> Result<Plants, String> {
+    pub fn plants(&self) -> Result<Plants, CliError> {
         plants(&self.plants)
     }
 
     /// The targets named, checked against the registry (empty: the default set).
-    pub fn targets(&self) -> Result<Vec<String>, String> {
-        let chosen = pipelines::select(&self.targets)?;
+    pub fn targets(&self) -> Result<Vec<String>, CliError> {
+        let chosen = pipelines::select(&self.targets).usage()?;
         Ok(if self.targets.is_empty() {
             Vec::new()
         } else {
@@ -112,7 +113,7 @@ impl ConfigArgs {
     }
 
     /// Oracle options with these plants and targets.
-    pub fn oracle(&self) -> Result<OracleOptions, String> {
+    pub fn oracle(&self) -> Result<OracleOptions, CliError> {
         let opts = self.open()?;
         self.driver_used(&opts)?;
         Ok(opts)
@@ -120,12 +121,14 @@ impl ConfigArgs {
 
     /// A `--vk-*` flag typed for a command whose targets do not include `vulkan` would have no
     /// effect: an error.
-    fn driver_used(&self, opts: &OracleOptions) -> Result<(), String> {
+    fn driver_used(&self, opts: &OracleOptions) -> Result<(), CliError> {
         match self.driver.first_given() {
-            Some(flag) if !opts.targets.iter().any(|t| reads_driver_flags(t)) => Err(format!(
-                "{flag} sets up the vulkan target, which this command does not run: add \
-                 --target vulkan (or --target all with a Vulkan driver installed)"
-            )),
+            Some(flag) if !opts.targets.iter().any(|t| reads_driver_flags(t)) => {
+                Err(CliError::Usage(format!(
+                    "{flag} sets up the vulkan target, which this command does not run: add \
+                     --target vulkan (or --target all with a Vulkan driver installed)"
+                )))
+            }
             _ => Ok(()),
         }
     }
@@ -133,7 +136,7 @@ impl ConfigArgs {
     /// The oracle options; when `vulkan` is among the targets its device (`--vk-device`,
     /// `--vk-icd`) is opened first (and named once per process): without one it is a usage
     /// error saying what to install.
-    fn open(&self) -> Result<OracleOptions, String> {
+    fn open(&self) -> Result<OracleOptions, CliError> {
         let opts = OracleOptions {
             targets: self.targets()?,
             plants: self.plants()?,
@@ -152,7 +155,7 @@ impl ConfigArgs {
     /// [`ConfigArgs::oracle`] for judging `file`: when it is a saved finding's input (its
     /// folder holds `finding.json`) and the flags name no driver, on the device and ICD the
     /// finding was found on.
-    pub fn oracle_for(&self, file: &Path) -> Result<OracleOptions, String> {
+    pub fn oracle_for(&self, file: &Path) -> Result<OracleOptions, CliError> {
         if self.driver.driver_given() {
             return self.oracle();
         }
@@ -172,7 +175,7 @@ impl ConfigArgs {
     }
 
     /// Checks every name and value the flags give, for commands that use only some of them.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), CliError> {
         self.oracle().map(|_| ())
     }
 
@@ -229,31 +232,31 @@ pub struct CaseArgs {
 
 impl CaseArgs {
     /// `config` with the command line's `--disable-pass` and `--case` applied on top.
-    pub fn apply(&self, mut config: CaseConfig) -> Result<CaseConfig, String> {
+    pub fn apply(&self, mut config: CaseConfig) -> Result<CaseConfig, CliError> {
         for name in &self.disabled {
             config
                 .disable_pass(name)
-                .map_err(|e| format!("--disable-pass: {e}"))?;
+                .map_err(|e| CliError::Usage(format!("--disable-pass: {e}")))?;
         }
         for kv in &self.case {
             config
                 .set_checked(kv)
-                .map_err(|e| format!("--case {kv}: {e}"))?;
+                .map_err(|e| CliError::Usage(format!("--case {kv}: {e}")))?;
         }
         Ok(config)
     }
 
     /// The bounds a `.ir` program is read within.
-    pub fn limits(&self) -> Result<Limits, String> {
+    pub fn limits(&self) -> Result<Limits, CliError> {
         let mut limits = Limits::default();
         for l in &self.limits {
-            limits.set(l)?;
+            limits.set(l).usage()?;
         }
         Ok(limits)
     }
 
     /// Checks every name and value the flags give, before any work.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), CliError> {
         self.limits()?;
         self.apply(CaseConfig::default()).map(|_| ())
     }

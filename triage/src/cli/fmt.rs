@@ -2,6 +2,7 @@
 //! the format is `docs/ir.md`.
 //! The file's leading `;` comment lines (a regression's story and expectations) are kept.
 
+use super::error::CliError;
 use clap::Args;
 use compiler::ir::text;
 use std::path::PathBuf;
@@ -19,10 +20,10 @@ pub struct FmtArgs {
     check: bool,
 }
 
-pub fn run(a: FmtArgs) -> Result<ExitCode, String> {
-    let src = std::fs::read_to_string(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
+pub fn run(a: FmtArgs) -> Result<ExitCode, CliError> {
+    let src = std::fs::read_to_string(&a.file).map_err(CliError::io(&a.file))?;
     let program = text::parse_program(&src, &a.file.display().to_string())
-        .map_err(|e| format!("{e}\n{}", super::input::FORMAT_HINT))?;
+        .map_err(|e| CliError::Input(format!("{e}\n{}", super::input::FORMAT_HINT)))?;
     let header: String = src
         .lines()
         .take_while(|l| l.starts_with(';'))
@@ -35,8 +36,7 @@ pub fn run(a: FmtArgs) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(1));
         }
     } else if a.in_place {
-        fuzz::store::write_atomically(&a.file, out.as_bytes())
-            .map_err(|e| format!("{}: {e}", a.file.display()))?;
+        fuzz::store::write_atomically(&a.file, out.as_bytes()).map_err(CliError::io(&a.file))?;
     } else {
         print!("{out}");
     }

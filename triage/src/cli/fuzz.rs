@@ -6,6 +6,7 @@
 //! stdout.
 
 use super::config::ConfigArgs;
+use super::error::CliError;
 use super::output;
 use clap::{Args, Parser};
 use compiler::planted::Plant;
@@ -104,7 +105,7 @@ struct Plan {
     jobs: usize,
 }
 
-fn plan(a: &FuzzArgs) -> Result<Plan, String> {
+fn plan(a: &FuzzArgs) -> Result<Plan, CliError> {
     if let Some(out) = &a.resume {
         let s = Summary::read(out)?;
         let words = std::iter::once("gpufuzz").chain(s.flags.split_whitespace());
@@ -119,11 +120,11 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
             (s.runs, s.seconds_left.map(Duration::from_secs_f64))
         };
         if runs.is_some_and(|r| s.next_index >= r) || time.is_some_and(|t| t.is_zero()) {
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "{}: the run is complete ({} programs); give --time SECS or --runs N to extend it",
                 out.display(),
                 s.stats.programs
-            ));
+            )));
         }
         return Ok(Plan {
             seed: s.seed,
@@ -158,7 +159,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
 
 /// A fresh run's output folder must hold no earlier run: refused, naming the choices, unless
 /// `--force` says to delete what gpufuzz wrote there.
-fn claim_folder(out: &Path, force: bool) -> Result<(), String> {
+fn claim_folder(out: &Path, force: bool) -> Result<(), CliError> {
     let Ok(mut entries) = std::fs::read_dir(out) else {
         return Ok(());
     };
@@ -174,22 +175,22 @@ fn claim_folder(out: &Path, force: bool) -> Result<(), String> {
             ),
             Err(_) => "is not empty".into(),
         };
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "{dir}: {what}; continue it with `gpufuzz fuzz --resume {dir}` (--time or --runs \
              to extend it), choose another folder with --out, or start over with --force \
              (deletes its findings)",
             dir = out.display()
-        ));
+        )));
     }
     for name in ["findings", "bugs"] {
         let dir = out.join(name);
         if dir.exists() {
-            std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::remove_dir_all(&dir).map_err(CliError::io(&dir))?;
         }
     }
     let summary = out.join("summary.json");
     if summary.exists() {
-        std::fs::remove_file(&summary).map_err(|e| format!("{}: {e}", summary.display()))?;
+        std::fs::remove_file(&summary).map_err(CliError::io(&summary))?;
     }
     Ok(())
 }
@@ -197,24 +198,24 @@ fn claim_folder(out: &Path, force: bool) -> Result<(), String> {
 /// How long past `--time` a run waits for inputs still being judged before it abandons them.
 const GRACE: Duration = Duration::from_secs(3);
 
-pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
+pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
     let p = plan(&a)?;
     let oracle_opts: OracleOptions = p.config.oracle()?;
     let test_plants = oracle_opts.plants.iter().any(Plant::test_only);
     let fork = a.fork || (!a.no_fork && (test_plants || p.time.is_some_and(|t| t > FORK_AFTER)));
     if test_plants && !fork {
-        return Err(
+        return Err(CliError::Usage(
             "test plants hang or crash the process: they need worker processes \
-                    (drop --no-fork)"
+             (drop --no-fork)"
                 .into(),
-        );
+        ));
     }
     if a.input_timeout.is_some() && !fork {
-        return Err(
+        return Err(CliError::Usage(
             "--input-timeout limits inputs in worker processes, and this run judges \
-                    in-process: add --fork"
+             in-process: add --fork"
                 .into(),
-        );
+        ));
     }
     let input_timeout = a.input_timeout.unwrap_or(10);
     // Where results go is checked before any work: a run must not find bugs it cannot keep,
@@ -320,31 +321,32 @@ fn abandon_after(after: Duration, ending: &Ending) {
         return;
     }
     *done = true;
-    let code = Summary::read(&ending.out).and_then(|s| ending.finish(&s.stats));
+    let code = Summary::read(&ending.out)
+        .map_err(CliError::Failed)
+        .and_then(|s| ending.finish(&s.stats));
     std::process::exit(match code {
         Ok(code) => i32::from(code),
         Err(e) => {
             eprintln!("error: {e}");
-            2
+            i32::from(e.status())
         }
     });
 }
 
 impl Ending {
     /// Writes `--stats-json`, prints the closing summary and gives the exit status.
-    fn finish(&self, stats: &FuzzStats) -> Result<u8, String> {
+    fn finish(&self, stats: &FuzzStats) -> Result<u8, CliError> {
         if let Some(path) = &self.stats_json {
             let json = serde_json::to_string_pretty(stats).map_err(|e| e.to_string())?;
-            fuzz::store::write_atomically(path, json.as_bytes())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            fuzz::store::write_atomically(path, json.as_bytes()).map_err(CliError::io(path))?;
         }
         print!("{}", self.summary(stats));
         if !stats.save_errors.is_empty() {
-            return Err(format!(
+            return Err(CliError::Failed(format!(
                 "{} finding(s) or the summary could not be saved; the run stopped: {}",
                 stats.save_errors.len(),
                 stats.save_errors[0]
-            ));
+            )));
         }
         Ok(u8::from(stats.total_findings() > 0 && self.fail_on_finding))
     }
@@ -425,7 +427,7 @@ pub struct WorkerArgs {
     config: ConfigArgs,
 }
 
-pub fn worker(a: WorkerArgs) -> Result<ExitCode, String> {
+pub fn worker(a: WorkerArgs) -> Result<ExitCode, CliError> {
     let opts = a.config.oracle()?;
     let d = FuzzOptions::default();
     fuzz::worker::serve(a.seed, d.min_len, d.max_len, &|bytes| {

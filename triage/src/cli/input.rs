@@ -3,6 +3,7 @@
 //! never by its name.
 
 use super::config::CaseArgs;
+use super::error::CliError;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, Program};
 use fuzz::case::text as case_text;
@@ -13,18 +14,18 @@ use std::path::Path;
 pub const FORMAT_HINT: &str = "(the .ir text format: docs/ir.md)";
 
 /// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it.
-pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, CliError> {
+    let text = std::fs::read_to_string(path).map_err(CliError::io(path))?;
     case_text::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
-        .map_err(|e| format!("{e}\n{FORMAT_HINT}"))
+        .map_err(|e| CliError::Input(format!("{e}\n{FORMAT_HINT}")))
 }
 
 /// Reads an input file as a case: a program in the text format (with its header) unless
 /// `raw` or the content is not text, else raw fuzz bytes decoded as the fuzzer does. The
 /// command line's `--disable-pass` and `--case` override what the file says. `None`: raw bytes
 /// from which the generator makes no program.
-pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, CliError> {
+    let bytes = std::fs::read(path).map_err(CliError::io(path))?;
     let case = if !raw && case_text::looks_like_text(&bytes) {
         read_case(path, config)?
     } else {
@@ -32,12 +33,12 @@ pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, S
             Ok(Some(case)) => case,
             Ok(None) => return Ok(None),
             Err(p) => {
-                return Err(format!(
+                return Err(CliError::Input(format!(
                     "{}: the generator panicked decoding it at {}: {}",
                     path.display(),
                     p.location,
                     p.message
-                ))
+                )))
             }
         }
     };
@@ -59,10 +60,10 @@ pub fn unmet_expectation(
     path: &Path,
     program: &Program,
     outputs: Option<&[u32]>,
-) -> Result<Option<String>, String> {
-    let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+) -> Result<Option<String>, CliError> {
+    let src = std::fs::read_to_string(path).map_err(CliError::io(path))?;
     let name = path.display().to_string();
-    let expected = text::expect::parse(&src, &name)?;
+    let expected = text::expect::parse(&src, &name).map_err(CliError::Input)?;
     if expected.is_empty() {
         return Ok(None);
     }

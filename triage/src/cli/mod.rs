@@ -2,6 +2,7 @@
 
 mod bench;
 mod config;
+mod error;
 mod fmt;
 mod fuzz;
 mod input;
@@ -16,6 +17,7 @@ mod stats;
 mod triage;
 
 use clap::{Parser, Subcommand};
+pub use error::CliError;
 use std::process::ExitCode;
 
 /// gpufuzz: differential fuzzing of GPU shader compilers.
@@ -63,7 +65,7 @@ enum Command {
 }
 
 /// Runs a parsed command line.
-pub fn dispatch(cli: Cli) -> Result<ExitCode, String> {
+pub fn dispatch(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Run(a) => run::run(a),
         Command::Fmt(a) => fmt::run(a),

@@ -1,6 +1,7 @@
 //! `gpufuzz plant [--list] [NAME]`: the catalog of planted bugs (name, pass, targets, story),
 //! and whether their targets are registered pipelines yet.
 
+use super::error::CliError;
 use clap::Args;
 use compiler::planted::Plant;
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ pub struct PlantArgs {
     name: Option<String>,
 }
 
-pub fn run(a: PlantArgs) -> Result<ExitCode, String> {
+pub fn run(a: PlantArgs) -> Result<ExitCode, CliError> {
     let plants: Vec<Plant> = match &a.name {
         Some(name) if !a.list => vec![Plant::from_name(name).ok_or_else(|| {
             format!("unknown plant {name:?}; `gpufuzz plant --list` shows the catalog")

@@ -2,6 +2,7 @@
 //! (signature with first bad pass), and print or write the result.
 
 use super::config::{CaseArgs, ConfigArgs};
+use super::error::CliError;
 use super::input;
 use clap::Args;
 use std::path::PathBuf;
@@ -32,9 +33,10 @@ pub struct ReduceArgs {
     log: bool,
 }
 
-pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
+pub fn run(a: ReduceArgs) -> Result<ExitCode, CliError> {
     let opts = a.config.oracle_for(&a.file)?;
-    let case = input::load(&a.file, a.raw, &a.case)?.ok_or("the input decodes to no program")?;
+    let case = input::load(&a.file, a.raw, &a.case)?
+        .ok_or_else(|| CliError::Input(format!("{}: decodes to no program", a.file.display())))?;
     let reducer = Reducer {
         log_attempts: a.log,
         ..Reducer::default()
@@ -49,7 +51,7 @@ pub fn run(a: ReduceArgs) -> Result<ExitCode, String> {
     match &a.out {
         Some(path) => {
             fuzz::store::write_atomically(path, (header + &text).as_bytes())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(CliError::io(&path))?;
             eprintln!("wrote {}", path.display());
             eprintln!(
                 "reproduce: gpufuzz repro {}{}",

@@ -1,6 +1,7 @@
 //! `gpufuzz report A.json B.json`: compare two `gpufuzz stats` files in the layout of Mesa's
 //! shader-db `report.py`, optionally with an HTML page of histograms.
 
+use super::error::CliError;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,7 +29,7 @@ pub struct ReportArgs {
     html: Option<PathBuf>,
 }
 
-pub fn run(a: ReportArgs) -> Result<ExitCode, String> {
+pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.html {
         super::output::prepare_file(path)?;
     }
@@ -42,7 +43,9 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, String> {
     }
     for m in &a.measurements {
         if !before.measurements.contains(m) || !after.measurements.contains(m) {
-            return Err(format!("measurement {m:?} is not in both files"));
+            return Err(CliError::Usage(format!(
+                "measurement {m:?} is not in both files"
+            )));
         }
     }
     let c = compare(&before, &after, &a.measurements);
@@ -53,7 +56,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, String> {
     print!("{}", format_report(&c, opts));
     if let Some(path) = &a.html {
         fuzz::store::write_atomically(path, html::page(&before, &after, &c).as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(CliError::io(&path))?;
     }
     Ok(ExitCode::SUCCESS)
 }

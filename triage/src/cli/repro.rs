@@ -7,6 +7,7 @@
 //! than hang the user's shell or die with them.
 
 use super::config::{CaseArgs, ConfigArgs};
+use super::error::CliError;
 use super::input;
 use clap::Args;
 use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
@@ -45,7 +46,7 @@ pub struct ReproArgs {
     guarded: bool,
 }
 
-pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
+pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
     if !a.guarded && a.deadline_secs > 0 {
         return judge_in_child(Duration::from_secs(a.deadline_secs));
     }
@@ -89,11 +90,11 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Finding(f) if input::is_text(&a.file, a.raw) && beyond_backend_limits(&f) => {
-            Err(format!(
+            Err(CliError::Input(format!(
                 "{}: the backend cannot compile this program with this configuration (a \
                  limit, not a compiler bug): {f}",
                 a.file.display()
-            ))
+            )))
         }
         Verdict::Finding(f) => {
             println!("{f}");
@@ -157,7 +158,7 @@ fn beyond_backend_limits(f: &Finding) -> bool {
 /// Runs this `repro` command again as a child with `--guarded` and waits at most `deadline`;
 /// the child prints the verdict. A child killed at the deadline is a `timeout`, one that dies
 /// of a signal a `crash` (its own stderr, inherited, says where), both bugs (exit 1).
-fn judge_in_child(deadline: Duration) -> Result<ExitCode, String> {
+fn judge_in_child(deadline: Duration) -> Result<ExitCode, CliError> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut child = Command::new(exe)
         .args(std::env::args_os().skip(1))

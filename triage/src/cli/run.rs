@@ -3,6 +3,7 @@
 //! `; expect` lines are checked against the interpreter either way (a difference: exit 1).
 
 use super::config::ConfigArgs;
+use super::error::CliError;
 use super::input;
 use clap::Args;
 use compiler::interp::{self, InterpError, RunOptions};
@@ -40,7 +41,7 @@ pub struct RunArgs {
     case: super::config::CaseArgs,
 }
 
-pub fn run(a: RunArgs) -> Result<ExitCode, String> {
+pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
     // Every flag is checked even when this run does not use it: a typo must not pass silently.
     a.config.check()?;
     a.case.check()?;
@@ -48,7 +49,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     let config = a.case.apply(case.config)?;
     let program = case.program;
     if a.emit.is_some() && a.config.targets.is_empty() {
-        return Err("--emit shows a target's code: give --target T too".into());
+        return Err(CliError::Usage(
+            "--emit shows a target's code: give --target T too".into(),
+        ));
     }
     if a.print_after_all {
         let pass_config = PassConfig {
@@ -77,10 +80,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
                         format!("(with --target {}) {forms}", p.name())
                     })
                     .collect();
-                return Err(format!(
+                return Err(CliError::Usage(format!(
                     "--emit {other}: expected asm, spirv or {}",
                     standalone.join(" or ")
-                ));
+                )));
             }
         };
         let case = Case { config, program };
@@ -92,7 +95,8 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             // target's own compile for the case configuration.
             let optimised = middle::optimise(&case, &opts, &mut Coverage::default())
                 .map_err(|f| f.to_string())?;
-            let pipeline = pipelines::by_name(target).ok_or("targets are checked")?;
+            let pipeline = pipelines::by_name(target)
+                .ok_or_else(|| CliError::Failed(format!("no target {target:?}")))?;
             let shown = pipeline.show(&case, &opts, &optimised, asm)?;
             print!("{}", shown.text);
             clean &= shown.clean;
@@ -118,7 +122,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
             InterpError::OutOfTotalFuel { .. } => " (raise it with --total-fuel N)",
             _ => "",
         };
-        format!("{}: {e}{hint}", a.file.display())
+        CliError::Input(format!("{}: {e}{hint}", a.file.display()))
     })?;
     print!("{}", format_results(&program.dispatch, &results));
     if let Some(unmet) = input::unmet_expectation(&a.file, &program, Some(&results.outputs))? {
@@ -142,12 +146,12 @@ fn print_standalone(
     config: &ConfigArgs,
     target: &dyn Pipeline,
     format: &str,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, CliError> {
     if config.targets != [target.name()] {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "--emit {format} needs --target {} (and no other target)",
             target.name()
-        ));
+        )));
     }
     let opts = config.oracle()?;
     print!("{}", target.standalone(case, &opts, format)?);
@@ -159,7 +163,7 @@ fn print_after_all(
     program: &Program,
     config: PassConfig,
     disabled: &[String],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let mut p = program.clone();
     let mut run = 0;
     let mut show = |name: &str, p: &Program| {

@@ -2,6 +2,7 @@
 //! gets (see `triage::selftest`); exit status 1 if some available bug was missed from some
 //! seed, a finding did not point at its plant, or the run with nothing planted found anything.
 
+use super::error::CliError;
 use clap::Args;
 use compiler::planted::Plant;
 use std::path::PathBuf;
@@ -38,7 +39,7 @@ pub struct SelftestArgs {
     json: Option<PathBuf>,
 }
 
-pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
+pub fn run(a: SelftestArgs) -> Result<ExitCode, CliError> {
     let plants = if a.plants.is_empty() {
         Plant::ALL
             .iter()
@@ -67,7 +68,9 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
             .collect()
     };
     if plants.is_empty() && a.no_baseline {
-        return Err("no planted bug shows on the targets given: nothing to measure".into());
+        return Err(CliError::Usage(
+            "no planted bug shows on the targets given: nothing to measure".into(),
+        ));
     }
     let so = SelftestOptions {
         budget: Duration::from_secs(a.budget_secs),
@@ -94,8 +97,7 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, String> {
     if let Some(path) = &a.json {
         let json = serde_json::json!({ "table": rows, "selftest": result });
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        fuzz::store::write_atomically(path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        fuzz::store::write_atomically(path, text.as_bytes()).map_err(CliError::io(&path))?;
         eprintln!("wrote {}", path.display());
     }
     Ok(if table::passed(&rows) {

@@ -3,6 +3,7 @@
 //! budget of a `--sweep`; or, with `--reach N`, judge N fuzz cases as the fuzzer does and
 //! print the reach shares against their goals (`fuzz::reach`).
 
+use super::error::{CliError, UsageContext};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,28 +48,35 @@ pub struct StatsArgs {
     out: Option<PathBuf>,
 }
 
-pub fn run(a: StatsArgs) -> Result<ExitCode, String> {
+pub fn run(a: StatsArgs) -> Result<ExitCode, CliError> {
     if let Some(n) = a.reach {
         return reach(n, a.seed, a.out.as_deref());
     }
-    let settings = Settings::parse(options::target(&a.target)?, &a.config)?;
+    let settings = Settings::parse(options::target(&a.target).usage()?, &a.config).usage()?;
     let (entries, source) = match (&a.corpus, a.generate) {
         (Some(dir), None) => (corpus::load_dir(dir)?, dir.display().to_string()),
         (None, Some(n)) => (
             corpus::generate(n as usize, a.seed),
             format!("generate {n} seed {}", a.seed),
         ),
-        _ => return Err("give either a corpus folder or --generate N".into()),
+        _ => {
+            return Err(CliError::Usage(
+                "give either a corpus folder or --generate N".into(),
+            ))
+        }
     };
     if let Some(dir) = &a.emit_corpus {
         if a.generate.is_none() {
-            return Err("--emit-corpus needs --generate N".into());
+            return Err(CliError::Usage("--emit-corpus needs --generate N".into()));
         }
         corpus::emit(dir, &entries, a.seed)?;
         eprintln!("wrote {} programs to {}", entries.len(), dir.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let out = a.out.clone().ok_or("--out FILE.json is required")?;
+    let out = a
+        .out
+        .clone()
+        .ok_or_else(|| CliError::Usage("--out FILE.json is required".into()))?;
     super::output::prepare_file(&out)?;
     let file = match &a.sweep {
         None => collect(&entries, &settings, &source, &a.config),
@@ -95,7 +103,7 @@ fn collect_sweep(
     a: &StatsArgs,
     sweep: &str,
     source: &str,
-) -> Result<triage::stats::StatsFile, String> {
+) -> Result<triage::stats::StatsFile, CliError> {
     let (key, values) = sweep
         .split_once('=')
         .ok_or_else(|| format!("--sweep {sweep:?}: expected KEY=V1,V2,..."))?;
@@ -125,12 +133,12 @@ fn collect_sweep(
             }
         }
     }
-    all.ok_or_else(|| format!("--sweep {sweep:?}: no values"))
+    all.ok_or_else(|| CliError::Usage(format!("--sweep {sweep:?}: no values")))
 }
 
 /// `--reach N`: the fuzzer's own judgement of inputs `0..n` of `seed` on the backends, and
 /// the reach shares against their goals.
-fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, String> {
+fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, CliError> {
     use fuzz::driver::{self, FuzzOptions};
     use fuzz::oracle::{self, OracleOptions};
     if let Some(path) = out {
@@ -162,8 +170,7 @@ fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, S
     print!("{}", stats.reach.report());
     if let Some(path) = out {
         let json = serde_json::to_string_pretty(&stats.reach).map_err(|e| e.to_string())?;
-        fuzz::store::write_atomically(path, json.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        fuzz::store::write_atomically(path, json.as_bytes()).map_err(CliError::io(&path))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 //! one report per bug in `DIR/bugs/`. `--promote BUCKET` copies a bucket's repro into the
 //! regression corpus.
 
+use super::error::CliError;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,15 +33,15 @@ pub struct TriageArgs {
     corpus: PathBuf,
 }
 
-pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
+pub fn run(a: TriageArgs) -> Result<ExitCode, CliError> {
     let plants = super::config::plants(&a.plants)?;
     // Nothing is written anywhere before the folder is known to be a fuzz run's.
     if !a.dir.join("findings").is_dir() && !a.dir.join("summary.json").is_file() {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "{}: not the output folder of a `gpufuzz fuzz` run (no findings/ or summary.json \
              in it)",
             a.dir.display()
-        ));
+        )));
     }
     if let Some(bucket) = &a.promote {
         let path = session::promote(&a.dir, bucket, &a.corpus)?;
@@ -56,7 +57,7 @@ pub fn run(a: TriageArgs) -> Result<ExitCode, String> {
     };
     let s = session::triage(&a.dir, &t)?;
     let bugs = a.dir.join("bugs");
-    let index = Index::load(&bugs).map_err(|e| e.to_string())?;
+    let index = Index::load(&bugs).map_err(CliError::io(&bugs))?;
     let mut sizes: Vec<usize> = s.reductions.iter().map(|r| r.1).collect();
     sizes.sort_unstable();
     let secs: f64 = s.reductions.iter().map(|r| r.2).sum();

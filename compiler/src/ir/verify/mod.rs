@@ -64,6 +64,12 @@
 //!   than the parent's pointee;
 //! * `deref-access` — `load_deref`/`store_deref` derefs point at a `vecN`, and the data is
 //!   `vecN 32`.
+//!
+//! Reachability, checked only by [`verify_reachable`] (passes may leave dead code behind for
+//! the dead-control-flow cleanup, so [`verify`] allows it; the generator promises none, since
+//! code that never runs tests nothing):
+//! * `unreachable-block` — every placed block is reached from the entry (this also rules out
+//!   code after a `break`/`continue` in the same list, which always holds a block).
 
 mod layout;
 mod ssa;
@@ -107,6 +113,7 @@ pub enum Rule {
     DerefUse,
     DerefChain,
     DerefAccess,
+    UnreachableBlock,
 }
 
 impl Rule {
@@ -138,6 +145,7 @@ impl Rule {
             Rule::DerefUse => "deref-use",
             Rule::DerefChain => "deref-chain",
             Rule::DerefAccess => "deref-access",
+            Rule::UnreachableBlock => "unreachable-block",
         }
     }
 }
@@ -252,6 +260,31 @@ pub fn verify(p: &Program) -> Result<(), VerifyErrors> {
         Ok(mut s) => verify_with(p, &mut s),
         Err(_) => verify_with(p, &mut Scratch::default()),
     })
+}
+
+/// [`verify`], and `unreachable-block` besides: no placed block is dead. For programs that
+/// promise to run all their code (the generator's), not for the output of every pass.
+pub fn verify_reachable(p: &Program) -> Result<(), VerifyErrors> {
+    let mut errors = verify(p).err().unwrap_or_default();
+    // The CFG of a malformed tree never panics but means nothing: reported above already.
+    if !errors.has(Rule::ListShape) && !errors.has(Rule::UnknownEntity) {
+        let cfg = Cfg::compute(&p.func);
+        for b in p.func.blocks.keys() {
+            if cfg.is_placed(b) && !cfg.is_reachable(b) {
+                errors.0.push(VerifierError {
+                    location: Location::Block(b),
+                    context: String::new(),
+                    rule: Rule::UnreachableBlock,
+                    message: format!("the entry never reaches {b}"),
+                });
+            }
+        }
+    }
+    if errors.0.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 fn verify_with(p: &Program, s: &mut Scratch) -> Result<(), VerifyErrors> {

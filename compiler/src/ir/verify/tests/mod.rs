@@ -245,6 +245,30 @@ fn phi_edges_from_unreachable_code_verify() {
     assert_ok(&program(bld.finish()));
 }
 
+/// The same program is well formed for [`verify`] and rejected by [`verify_reachable`], which
+/// names each dead block; a program with no dead code passes both.
+#[test]
+fn unreachable_blocks_only_for_verify_reachable() {
+    // loop { block_1; break } if c { block_2 } else { block_3 } block_4 }: blocks 2, 3, 4 sit
+    // after the break.
+    let mut bld = Builder::new();
+    let c = bld.bconst(false);
+    bld.begin_loop();
+    bld.brk();
+    bld.begin_if(c);
+    bld.begin_else();
+    bld.end_if();
+    bld.end_loop();
+    let p = program(bld.finish());
+    assert_ok(&p);
+    let e = verify_reachable(&p).expect_err("dead code after a break");
+    let dead: Vec<Location> = e.0.iter().map(|e| e.location).collect();
+    assert_eq!(dead, [2, 3, 4].map(|n| Location::Block(b(n))), "{e}");
+    assert!(e.0.iter().all(|e| e.rule == Rule::UnreachableBlock), "{e}");
+    let sink = program(kitchen_sink());
+    assert_eq!(verify_reachable(&sink), Ok(()));
+}
+
 #[test]
 fn use_not_dominated_by_def() {
     let mut bld = Builder::new();

@@ -1,0 +1,305 @@
+//! The state every emitting step shares (the ground floor of the emitter): the builder, the
+//! types and constants made on demand, the ids of values, variables and labels, the CFG's
+//! edges and the phis waiting for them. `module.rs` makes one and passes it to `flow`, which
+//! passes it on to `memory` and `alu`; all of them write through it and none imports another
+//! to reach it.
+
+use crate::interface::Interface;
+use crate::EmitError;
+use compiler::ir::{BitSize, Block, Function, Program, Reg, Type, Value, Var};
+use rspirv::dr::{Builder, Operand};
+use rspirv::spirv::{self, Word};
+use sim::dispatch::Dispatch;
+use std::collections::HashMap;
+
+/// The kind of a constant, for the constant cache.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum ConstKind {
+    Uint,
+    Float,
+    Bool,
+}
+
+/// One emitted edge of the SPIR-V CFG, with the IR block whose end it leaves (what an IR
+/// phi's `pred` names), so phis can be filled in once every edge is known.
+pub(crate) struct Edge {
+    pub to: Word,
+    pub from: Word,
+    pub pred: EdgePred,
+}
+
+/// Whose phi sources an edge carries.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EdgePred {
+    /// The end of this IR block.
+    Ir(Block),
+    /// A loop's continue block: loop-header phis take the continue block's own phis.
+    Continue,
+    /// No IR edge (the prologue, a loop header into its body): the target has no phis.
+    None,
+}
+
+/// An `OpPhi` to insert at the head of the block `home` once all edges are known.
+pub(crate) struct PendingPhi {
+    pub home: Word,
+    pub result: Word,
+    pub ty: Word,
+    /// The IR phi (its result value) whose sources this phi takes.
+    pub phi: Value,
+    /// Whether this is a continue block's phi routing `phi`'s back-edge sources.
+    pub routed: bool,
+}
+
+/// Everything the emitting steps share.
+pub(crate) struct Emitter<'a> {
+    pub b: Builder,
+    pub func: &'a Function,
+    pub dispatch: &'a Dispatch,
+    pub interface: &'a Interface,
+    pub glsl: Word,
+    consts: HashMap<(ConstKind, u8, u32), Word>,
+    undefs: HashMap<Word, Word>,
+    /// The SPIR-V id of each emitted IR value.
+    pub vals: HashMap<Value, Word>,
+    /// Deref values: the variable and the id of the word offset.
+    pub derefs: HashMap<Value, (Var, Word)>,
+    /// The invocation id (`uint`).
+    pub invocation: Word,
+    /// Function-storage variables: one flat `uint[words + 1]` per IR variable (the last word
+    /// is a sink for stores past the end), one per register.
+    pub vars: HashMap<Var, Word>,
+    pub regs: HashMap<Reg, Word>,
+    /// Storage-buffer and texture variables by binding number.
+    pub binding_vars: Vec<Word>,
+    /// The label holding each IR block's instructions.
+    pub labels: HashMap<Block, Word>,
+    /// Where a block's phis go (its own label, or its loop's header).
+    pub phi_home: HashMap<Block, Word>,
+    pub edges: Vec<Edge>,
+    pub phis: Vec<PendingPhi>,
+}
+
+impl<'a> Emitter<'a> {
+    /// Nothing emitted yet into `b` (whose GLSL.std.450 import is `glsl`) for `program`.
+    pub fn new(b: Builder, program: &'a Program, interface: &'a Interface, glsl: Word) -> Self {
+        Emitter {
+            b,
+            func: &program.func,
+            dispatch: &program.dispatch,
+            interface,
+            glsl,
+            consts: HashMap::new(),
+            undefs: HashMap::new(),
+            vals: HashMap::new(),
+            derefs: HashMap::new(),
+            invocation: 0,
+            vars: HashMap::new(),
+            regs: HashMap::new(),
+            binding_vars: Vec::new(),
+            labels: HashMap::new(),
+            phi_home: HashMap::new(),
+            edges: Vec::new(),
+            phis: Vec::new(),
+        }
+    }
+
+    /// `uint` or a `uvecN`.
+    pub fn uvec(&mut self, n: u8) -> Word {
+        let u = self.b.type_int(32, 0);
+        self.vector(u, n)
+    }
+
+    /// `float` or a `vecN`.
+    pub fn fvec(&mut self, n: u8) -> Word {
+        let f = self.b.type_float(32);
+        self.vector(f, n)
+    }
+
+    /// `bool` or a `bvecN`.
+    pub fn bvec(&mut self, n: u8) -> Word {
+        let b = self.b.type_bool();
+        self.vector(b, n)
+    }
+
+    fn vector(&mut self, scalar: Word, n: u8) -> Word {
+        if n == 1 {
+            scalar
+        } else {
+            self.b.type_vector(scalar, u32::from(n))
+        }
+    }
+
+    /// The SPIR-V type of an IR data type (32-bit data is `uint`, booleans `bool`).
+    pub fn data_type(&mut self, t: Type) -> Result<Word, EmitError> {
+        match t {
+            Type::Data {
+                bits: BitSize::B32,
+                comps,
+            } => Ok(self.uvec(comps)),
+            Type::Data {
+                bits: BitSize::B1,
+                comps,
+            } => Ok(self.bvec(comps)),
+            t => Err(EmitError::Unsupported(format!("a value of type {t}"))),
+        }
+    }
+
+    fn constant(&mut self, kind: ConstKind, n: u8, bits: u32) -> Word {
+        if let Some(&id) = self.consts.get(&(kind, n, bits)) {
+            return id;
+        }
+        let id = if n > 1 {
+            let scalar = self.constant(kind, 1, bits);
+            let ty = match kind {
+                ConstKind::Uint => self.uvec(n),
+                ConstKind::Float => self.fvec(n),
+                ConstKind::Bool => self.bvec(n),
+            };
+            self.b.constant_composite(ty, vec![scalar; n as usize])
+        } else {
+            match kind {
+                ConstKind::Uint => {
+                    let t = self.uvec(1);
+                    self.b.constant_bit32(t, bits)
+                }
+                ConstKind::Float => {
+                    let t = self.fvec(1);
+                    self.b.constant_bit32(t, bits)
+                }
+                ConstKind::Bool => {
+                    let t = self.bvec(1);
+                    if bits != 0 {
+                        self.b.constant_true(t)
+                    } else {
+                        self.b.constant_false(t)
+                    }
+                }
+            }
+        };
+        self.consts.insert((kind, n, bits), id);
+        id
+    }
+
+    /// A `uint` constant splatted to `n` components.
+    pub fn cu(&mut self, bits: u32, n: u8) -> Word {
+        self.constant(ConstKind::Uint, n, bits)
+    }
+
+    /// A `float` constant splatted to `n` components.
+    pub fn cf(&mut self, x: f32, n: u8) -> Word {
+        self.constant(ConstKind::Float, n, x.to_bits())
+    }
+
+    /// A constant vector of individual `uint` or `bool` components.
+    pub fn const_vector(&mut self, t: Type, bits: &[u32]) -> Result<Word, EmitError> {
+        let kind = match t.bits() {
+            Some(BitSize::B32) => ConstKind::Uint,
+            Some(BitSize::B1) => ConstKind::Bool,
+            None => return Err(EmitError::Unsupported(format!("a constant of type {t}"))),
+        };
+        let parts: Vec<Word> = bits
+            .iter()
+            .map(|&v| self.constant(kind, 1, v & if kind == ConstKind::Bool { 1 } else { !0 }))
+            .collect();
+        if parts.len() == 1 {
+            return Ok(parts[0]);
+        }
+        let ty = self.data_type(t)?;
+        Ok(self.b.constant_composite(ty, parts))
+    }
+
+    /// A (global) `OpUndef` of a type.
+    pub fn undef(&mut self, ty: Word) -> Word {
+        if let Some(&id) = self.undefs.get(&ty) {
+            return id;
+        }
+        let id = self.b.undef(ty, None);
+        self.undefs.insert(ty, id);
+        id
+    }
+
+    /// The id of an emitted IR value.
+    pub fn val(&self, v: Value) -> Result<Word, EmitError> {
+        self.vals
+            .get(&v)
+            .copied()
+            .ok_or_else(|| EmitError::Unsupported(format!("{v} used where it is not emitted")))
+    }
+
+    /// The label holding an IR block's instructions (allocated on first use).
+    pub fn label(&mut self, block: Block) -> Word {
+        if let Some(&l) = self.labels.get(&block) {
+            return l;
+        }
+        let l = self.b.id();
+        self.labels.insert(block, l);
+        l
+    }
+
+    /// Where branches into an IR block go: its phis' home.
+    pub fn entry_label(&mut self, block: Block) -> Word {
+        match self.phi_home.get(&block) {
+            Some(&l) => l,
+            None => self.label(block),
+        }
+    }
+
+    /// Ends the current block with a branch and records the edge.
+    pub fn branch(&mut self, from: Word, to: Word, pred: EdgePred) -> Result<(), EmitError> {
+        self.b.branch(to)?;
+        self.edges.push(Edge { to, from, pred });
+        Ok(())
+    }
+
+    /// Component `c` of a vector value (the value itself for a scalar).
+    pub fn component(&mut self, id: Word, t: Type, c: u32) -> Result<Word, EmitError> {
+        if t.comps() == 1 {
+            return Ok(id);
+        }
+        let scalar = self.data_type(t.with_comps(1))?;
+        Ok(self.b.composite_extract(scalar, None, id, [c])?)
+    }
+
+    /// Component 0 of an optional IR value as a scalar, or the `uint` constant 0.
+    pub fn scalar_or_zero(&mut self, v: Option<Value>) -> Result<Word, EmitError> {
+        match v {
+            Some(v) => {
+                let id = self.val(v)?;
+                self.component(id, self.func.ty(v), 0)
+            }
+            None => Ok(self.cu(0, 1)),
+        }
+    }
+
+    /// Calls a GLSL.std.450 instruction.
+    pub fn glsl(&mut self, ty: Word, inst: spirv::GLOp, args: &[Word]) -> Result<Word, EmitError> {
+        let ops = args.iter().map(|&a| Operand::IdRef(a));
+        Ok(self.b.ext_inst(ty, None, self.glsl, inst as u32, ops)?)
+    }
+}
+
+/// The 2D-array `uint` image type the textures use.
+pub(crate) fn image_type(b: &mut Builder) -> Word {
+    let u = b.type_int(32, 0);
+    b.type_image(
+        u,
+        spirv::Dim::Dim2D,
+        0,
+        1,
+        0,
+        1,
+        spirv::ImageFormat::Unknown,
+        None,
+    )
+}
+
+/// The combined image sampler type over [`image_type`].
+pub(crate) fn sampled_image_type(b: &mut Builder) -> Word {
+    let image = image_type(b);
+    b.type_sampled_image(image)
+}
+
+/// The result value of an instruction that must have one.
+pub(crate) fn need(result: Option<Value>, what: &str) -> Result<Value, EmitError> {
+    result.ok_or_else(|| EmitError::Invalid(format!("a {what} without a result")))
+}
