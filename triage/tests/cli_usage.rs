@@ -167,3 +167,30 @@ fn expect_lines_are_checked_by_run_and_repro() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every kind of error ends with status 2 and says what it is about: a file that cannot be
+/// read names the file, a program with wrong text names its file and line, an output folder
+/// that cannot be made names the folder.
+#[test]
+fn errors_name_their_file_and_exit_2() {
+    let dir = common::temp_dir("cli-errors");
+    let missing = dir.join("no-such.ir");
+    let missing = missing.to_str().unwrap();
+    for cmd in ["run", "repro", "fmt"] {
+        let err = usage_error(&[cmd, missing]);
+        assert!(err.contains(missing), "{cmd}: {err}");
+    }
+    let bad = dir.join("bad.ir");
+    std::fs::write(&bad, "invocations 2\noutputs 1\n\nblock_0:\n  what is this\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    for cmd in ["run", "fmt"] {
+        let err = usage_error(&[cmd, bad]);
+        assert!(err.contains(&format!("{bad}:5")), "{cmd}: {err}");
+    }
+    let blocked = dir.join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let out = blocked.join("out");
+    let err = usage_error(&["fuzz", "--runs", "1", "--out", out.to_str().unwrap()]);
+    assert!(err.contains(blocked.to_str().unwrap()), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -275,7 +275,7 @@ impl Worker {
             cmd.env("VK_ICD_FILENAMES", icd);
         }
         cmd.envs(self.options.env.iter().map(|(k, v)| (k, v)));
-        Supervised::spawn(&mut cmd, |r| read_frame(r)).map_err(|e| {
+        Supervised::spawn(&mut cmd, read_frame).map_err(|e| {
             RunError::Failed(format!(
                 "cannot start the Vulkan worker {}: {e}",
                 c.program.display()

@@ -51,7 +51,7 @@ pub fn run(a: ReduceArgs) -> Result<ExitCode, CliError> {
     match &a.out {
         Some(path) => {
             fuzz::store::write_atomically(path, (header + &text).as_bytes())
-                .map_err(CliError::io(&path))?;
+                .map_err(CliError::io(path))?;
             eprintln!("wrote {}", path.display());
             eprintln!(
                 "reproduce: gpufuzz repro {}{}",

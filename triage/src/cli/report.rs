@@ -56,7 +56,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     print!("{}", format_report(&c, opts));
     if let Some(path) = &a.html {
         fuzz::store::write_atomically(path, html::page(&before, &after, &c).as_bytes())
-            .map_err(CliError::io(&path))?;
+            .map_err(CliError::io(path))?;
     }
     Ok(ExitCode::SUCCESS)
 }

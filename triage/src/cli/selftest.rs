@@ -97,7 +97,7 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.json {
         let json = serde_json::json!({ "table": rows, "selftest": result });
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
-        fuzz::store::write_atomically(path, text.as_bytes()).map_err(CliError::io(&path))?;
+        fuzz::store::write_atomically(path, text.as_bytes()).map_err(CliError::io(path))?;
         eprintln!("wrote {}", path.display());
     }
     Ok(if table::passed(&rows) {

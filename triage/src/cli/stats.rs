@@ -170,7 +170,7 @@ fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, C
     print!("{}", stats.reach.report());
     if let Some(path) = out {
         let json = serde_json::to_string_pretty(&stats.reach).map_err(|e| e.to_string())?;
-        fuzz::store::write_atomically(path, json.as_bytes()).map_err(CliError::io(&path))?;
+        fuzz::store::write_atomically(path, json.as_bytes()).map_err(CliError::io(path))?;
     }
     Ok(ExitCode::SUCCESS)
 }
