@@ -3,9 +3,10 @@
 //! (swarm testing) and the program — so a finding reproduces from its input alone. Each draw
 //! says how often it departs from the real driver's choice and why. The draws come in three
 //! places, in an order fixed for good so that saved inputs keep decoding to the same case: the
-//! budgets and switches from the first bytes ([`Arbitrary`]), the allocation choices from a
-//! hash of the bytes after them (`vary_heuristics`), and the `vulkan` knobs from the bytes
-//! left after the program ([`decode`]).
+//! budgets and switches from the first bytes (the `byte_knobs!` table, [`Arbitrary`]), the
+//! allocation choices from a hash of the bytes after them (the `heuristic_knobs!` table,
+//! `vary_heuristics`; anv's and radv's knobs from their own streams of that hash), and the
+//! `vulkan` knobs from the bytes left after the program ([`decode`]).
 
 use super::config::{Case, CaseConfig};
 use crate::gen;
@@ -24,6 +25,13 @@ fn vary<T: Copy>(r: &mut SplitMix64, default: T, others: &[T]) -> T {
     } else {
         default
     }
+}
+
+/// The FNV-1a hash of `bytes`: the seed of the draws made from a hash of the input's rest.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The values of a choice other than its default (the first).
@@ -57,10 +65,7 @@ macro_rules! heuristic_knobs {
             /// input decoding to the same program and other knobs as before these knobs
             /// existed.
             fn vary_heuristics(&mut self, rest: &[u8]) {
-                let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-                    (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-                });
-                let r = &mut SplitMix64::for_input(hash, 0x6865_7572);
+                let r = &mut SplitMix64::for_input(fnv1a(rest), 0x6865_7572);
                 let d = CaseConfig::default();
                 $(self.$field = vary(r, d.$field, $others);)*
             }
@@ -94,10 +99,7 @@ impl CaseConfig {
     /// Draws the anv knobs (platform and brw switches) from a hash of `rest`, apart from the
     /// other knobs' draws so theirs stay what they were.
     fn vary_anv(&mut self, rest: &[u8]) {
-        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-        });
-        let r = &mut SplitMix64::for_input(hash, 0x0061_6e76);
+        let r = &mut SplitMix64::for_input(fnv1a(rest), 0x0061_6e76);
         self.anv_platform = crate::pipelines::anv::draw_platform(r.next_u64());
         self.anv_debug = AnvSwitches::draw(r.next_u64());
     }
@@ -105,54 +107,57 @@ impl CaseConfig {
     /// Draws the radv knobs (GPU and wave size) from a hash of `rest`, apart from the other
     /// knobs' draws so theirs stay what they were.
     fn vary_radv(&mut self, rest: &[u8]) {
-        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-        });
-        let r = &mut SplitMix64::for_input(hash, 0x7261_6476);
+        let r = &mut SplitMix64::for_input(fnv1a(rest), 0x7261_6476);
         self.radv_gpu = RadvGpu::draw(r.next_u64());
         self.radv_wave = RadvWave::draw(r.next_u64());
     }
 }
 
-impl<'a> Arbitrary<'a> for CaseConfig {
-    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
-        let d = CaseConfig::default();
-        // One case in four runs with some passes off: the passes after a disabled one see
-        // shapes the full pipeline would have cleaned up. The Gen budget is starved (16–32
-        // GRFs) two cases in three, a6xx's GPRs half the time, and a6xx gets one predicate
-        // register two cases in three (and folds predicates into branches, without which
-        // nothing is reloaded, five in six), so that spill code and predicate reloads *run* in
-        // a large share of cases, not just compile (`crate::reach` measures the shares).
-        let mut c = CaseConfig {
-            disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
-            gen9: !u.ratio(1, 3)?,
-            // 16 GRFs at least: every program compiles down to the register floor (10,
-            // docs/budgets.md) when select takes the lowest free base, but the randomised
-            // `gen_pick` heuristics fragment multi-GRF placement and need more room.
-            gen_grfs: if u.ratio(2, 3)? {
-                u.int_in_range(16..=32)?
-            } else {
-                d.gen_grfs
-            },
-            gen_zero_samples: !u.ratio(1, 4)?,
-            a6xx_wave128: u.ratio(1, 4)?,
-            a6xx_predicates: if u.ratio(2, 3)? { 1 } else { 4 },
-            a6xx_registers: if u.ratio(1, 2)? {
-                u.int_in_range(8..=48)?
-            } else {
-                d.a6xx_registers
-            },
-            a6xx_opt_predicates: !u.ratio(1, 6)?,
-            vulkan_unoptimised: d.vulkan_unoptimised,
-            ..d
-        };
-        if let Some(rest) = u.peek_bytes(u.len()) {
-            c.vary_heuristics(rest);
-            c.vary_anv(rest);
-            c.vary_radv(rest);
+/// The knobs drawn from the input's first bytes, each with how often it departs from the real
+/// driver's default and what it takes then (else the default), in draw order — fixed for good:
+/// a row added here goes last, so saved inputs keep decoding the same. [`Arbitrary`] for
+/// [`CaseConfig`] is this table's one draw function.
+macro_rules! byte_knobs {
+    ($u:ident; $($field:ident: $num:literal in $den:literal => $value:expr,)*) => {
+        impl<'a> Arbitrary<'a> for CaseConfig {
+            fn arbitrary($u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+                let mut c = CaseConfig::default();
+                $(if $u.ratio($num, $den)? {
+                    c.$field = $value;
+                })*
+                if let Some(rest) = $u.peek_bytes($u.len()) {
+                    c.vary_heuristics(rest);
+                    c.vary_anv(rest);
+                    c.vary_radv(rest);
+                }
+                Ok(c)
+            }
         }
-        Ok(c)
-    }
+    };
+}
+
+byte_knobs! { u;
+    // Some passes off: the passes after a disabled one see shapes the full pipeline would
+    // have cleaned up.
+    disabled_passes: 1 in 4 => u.arbitrary()?,
+    // Gen8 a third of the time (the default is Gen9).
+    gen9: 1 in 3 => false,
+    // The Gen budget starved two cases in three, so that spill code *runs* in a large share
+    // of cases, not just compiles (`crate::reach` measures the shares). 16 GRFs at least:
+    // every program compiles down to the register floor (10, docs/budgets.md) when select
+    // takes the lowest free base, but the randomised `gen_pick` heuristics fragment
+    // multi-GRF placement and need more room.
+    gen_grfs: 2 in 3 => u.int_in_range(16..=32)?,
+    // `opt_zero_samples` off one case in four.
+    gen_zero_samples: 1 in 4 => false,
+    // Wave128 one case in four.
+    a6xx_wave128: 1 in 4 => true,
+    // One predicate register two cases in three, so predicates are reloaded.
+    a6xx_predicates: 2 in 3 => 1,
+    // a6xx's GPRs starved half the time, for the same reason as Gen's GRFs.
+    a6xx_registers: 1 in 2 => u.int_in_range(8..=48)?,
+    // Predicates folded into branches five cases in six: without it nothing is reloaded.
+    a6xx_opt_predicates: 1 in 6 => false,
 }
 
 /// Decodes an input into a case. Never fails for lack of bytes (missing bytes read as
@@ -216,6 +221,49 @@ mod tests {
         ];
         for (knob, values) in expected {
             assert_eq!(CaseConfig::drawn_values(knob), values, "{knob}");
+        }
+    }
+
+    /// The `byte_knobs!` table draws exactly what the hand-written draws it replaced did
+    /// (kept here as the reference), so saved inputs decode to the same cases.
+    #[test]
+    fn the_byte_knob_table_draws_as_before() {
+        use arbitrary::{Arbitrary, Unstructured};
+        fn before(u: &mut Unstructured) -> arbitrary::Result<CaseConfig> {
+            let d = CaseConfig::default();
+            Ok(CaseConfig {
+                disabled_passes: if u.ratio(1, 4)? { u.arbitrary()? } else { 0 },
+                gen9: !u.ratio(1, 3)?,
+                gen_grfs: if u.ratio(2, 3)? {
+                    u.int_in_range(16..=32)?
+                } else {
+                    d.gen_grfs
+                },
+                gen_zero_samples: !u.ratio(1, 4)?,
+                a6xx_wave128: u.ratio(1, 4)?,
+                a6xx_predicates: if u.ratio(2, 3)? { 1 } else { 4 },
+                a6xx_registers: if u.ratio(1, 2)? {
+                    u.int_in_range(8..=48)?
+                } else {
+                    d.a6xx_registers
+                },
+                a6xx_opt_predicates: !u.ratio(1, 6)?,
+                ..d
+            })
+        }
+        let mut buf = Vec::new();
+        for i in 0..2000 {
+            crate::rng::input_bytes(7, i, 0, 64, &mut buf);
+            let (mut u1, mut u2) = (Unstructured::new(&buf), Unstructured::new(&buf));
+            let now = CaseConfig::arbitrary(&mut u1).unwrap_or_default();
+            let mut was = before(&mut u2).unwrap_or_default();
+            if let Some(rest) = u2.peek_bytes(u2.len()) {
+                was.vary_heuristics(rest);
+                was.vary_anv(rest);
+                was.vary_radv(rest);
+            }
+            assert_eq!(now, was, "input {i}");
+            assert_eq!(u1.len(), u2.len(), "input {i}: bytes left");
         }
     }
 

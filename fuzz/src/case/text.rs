@@ -281,7 +281,7 @@ pub fn read_input(bytes: &[u8], name: &str) -> Result<Case, String> {
         let text = std::str::from_utf8(bytes).map_err(|e| format!("{name}: {e}"))?;
         return parse_case(text, name);
     }
-    match crate::panics::catch(|| crate::oracle::decode(bytes)) {
+    match crate::panics::catch(|| super::draw::decode(bytes)) {
         Ok(Some(case)) => Ok(case),
         Ok(None) => Err(format!(
             "{name}: the generator makes no program of these bytes"

@@ -7,21 +7,14 @@
 //! two consecutive GRFs; a scalar (`<0,1,0>`) operand gives every channel the dword `start`.
 //! A destination is always per-lane (`<1>`).
 
+// The generation is a property of the messages (`send.rs`); named here with the instructions.
+pub use super::send::Gen;
 use super::send::SendDesc;
 
 /// The number of general registers.
 pub const GRF_COUNT: usize = 128;
 /// Dwords per general register (32 bytes).
 pub const GRF_DWORDS: usize = 8;
-
-/// Hardware generation: decides the sampler `ld` parameter order and whether `ld_lz` exists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Gen {
-    /// Ivybridge/Haswell class: `ld` is (u, lod, v, r); no `ld_lz`.
-    Gen7,
-    /// Skylake class: `ld` is (u, v, lod, r); `ld_lz` is (u, v, r).
-    Gen9,
-}
 
 /// Channels an instruction executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

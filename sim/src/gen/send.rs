@@ -91,8 +91,17 @@ pub enum SamplerParam {
     Drdy,
 }
 
+/// Hardware generation: decides the sampler `ld` parameter order and whether `ld_lz` exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gen {
+    /// Ivybridge/Haswell class: `ld` is (u, lod, v, r); no `ld_lz`.
+    Gen7,
+    /// Skylake class: `ld` is (u, v, lod, r); `ld_lz` is (u, v, r).
+    Gen9,
+}
+
 /// The parameter order of `op` on `gen` (the full list; a message sends a prefix).
-pub fn sampler_params(op: SamplerOp, gen: super::isa::Gen) -> &'static [SamplerParam] {
+pub fn sampler_params(op: SamplerOp, gen: Gen) -> &'static [SamplerParam] {
     use SamplerParam::*;
     const D: [SamplerParam; 10] = [U, Dudx, Dudy, V, Dvdx, Dvdy, R, Drdx, Drdy, Ai];
     const DC: [SamplerParam; 11] = [Ref, U, Dudx, Dudy, V, Dvdx, Dvdy, R, Drdx, Drdy, Ai];
@@ -106,8 +115,8 @@ pub fn sampler_params(op: SamplerOp, gen: super::isa::Gen) -> &'static [SamplerP
         SamplerOp::SampleBC => &[Ref, Bias, U, V, R, Ai],
         SamplerOp::SampleLC => &[Ref, Lod, U, V, R, Ai],
         SamplerOp::Ld => match gen {
-            super::isa::Gen::Gen7 => &[U, Lod, V, R],
-            super::isa::Gen::Gen9 => &[U, V, Lod, R],
+            Gen::Gen7 => &[U, Lod, V, R],
+            Gen::Gen9 => &[U, V, Lod, R],
         },
         SamplerOp::LdLz => &[U, V, R],
         SamplerOp::Resinfo => &[Lod],
