@@ -399,7 +399,7 @@ pub fn compile(
             Ok(m) => m,
             Err(e) => return (info, Err(CompileError::Emit(e))),
         };
-        let job = vulkan::job(&module);
+        let job = vulkan::job(&module.words, &module.interface);
         (
             info,
             w.compile(&job)
