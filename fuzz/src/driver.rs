@@ -65,9 +65,9 @@ pub struct FuzzOptions {
     pub earlier: FuzzStats,
     /// Judge through worker processes with a per-input deadline instead of in this process.
     pub worker: Option<WorkerSpec>,
-    /// Inputs judged together ([`fuzz_fused`]): consecutive indices from `start`, so the same
-    /// seed and `fuse` make the same batches whatever `jobs` is. In worker processes inputs
-    /// are judged one at a time whatever this says.
+    /// Inputs judged together ([`fuzz_fused`]; a worker process judges a batch with the
+    /// oracle's batch judge): consecutive indices from `start`, so the same seed and `fuse`
+    /// make the same batches whatever `jobs` is.
     pub fuse: usize,
 }
 
@@ -262,7 +262,7 @@ pub fn fuzz_fused(
         for thread in 0..jobs {
             s.spawn(move || {
                 let mut worker = opts.worker.clone().map(Worker::new);
-                let batch = if worker.is_some() { 1 } else { opts.fuse.max(1) as u64 };
+                let batch = opts.fuse.max(1) as u64;
                 let mut local = FuzzStats::default();
                 let mut last_flush = Instant::now();
                 loop {
@@ -297,8 +297,7 @@ pub fn fuzz_fused(
                             }
                         }
                         Some(w) => {
-                            for (i, buf) in (first..end).zip(&inputs) {
-                                let judged = w.judge(i, buf);
+                            for (i, judged) in (first..end).zip(w.judge_batch(first, &inputs)) {
                                 merge(&mut local, judged.stats);
                                 if let Some((f, program)) = judged.finding {
                                     findings.push((i, f, program));

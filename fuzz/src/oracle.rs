@@ -218,9 +218,10 @@ fn judged(
     }
 }
 
-/// Inputs `gpufuzz fuzz` judges together by default (`--fuse`): on lavapipe the `vulkan`
-/// target's throughput grows with it up to about this and no more (docs/fusion.md).
-pub const DEFAULT_FUSE: usize = 8;
+/// Inputs `gpufuzz fuzz` judges together by default (`--fuse`): one, because on lavapipe
+/// 22.3 fused shaders measured no faster end to end (0.98-1.13x at `--fuse 4` and 8,
+/// docs/fusion.md): its compile time is per instruction, not per shader.
+pub const DEFAULT_FUSE: usize = 1;
 
 /// Judges a batch of raw inputs, one judgement each, in order. Every target judges each case
 /// as [`judge_bytes`] would, except that targets that fuse ([`Pipeline::fuses`]) run last,
@@ -228,8 +229,12 @@ pub const DEFAULT_FUSE: usize = 8;
 /// wrong is re-run alone: if it still fails, the finding is the case's own (and reproduces
 /// from its input alone); if it passes alone, the fused shader is the finding — class
 /// `fused …`, its detail says so and which batch — given to the first case it showed in
-/// (a shader failing as a whole is one finding, not one per case).
+/// (a shader failing as a whole is one finding, not one per case). A batch of one is judged
+/// as [`judge_bytes`] judges it.
 pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
+    if let [bytes] = inputs {
+        return vec![judge_bytes(bytes, opts)];
+    }
     let mut judgements = Vec::with_capacity(inputs.len());
     let mut waiting = Vec::new();
     for bytes in inputs {

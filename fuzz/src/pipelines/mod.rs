@@ -9,6 +9,8 @@
 
 pub mod a6xx;
 pub mod anv;
+#[cfg(test)]
+mod fused_toy;
 pub mod gen;
 pub mod middle;
 mod pipeline;
@@ -39,6 +41,8 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &anv::Anv,
         #[cfg(test)]
         &toy::Reversed,
+        #[cfg(test)]
+        &fused_toy::FusedToy,
     ]
 }
 

@@ -2,8 +2,9 @@
 //! ([`spirv_emit::fuse`]), so that one pipeline compile — on lavapipe almost all of a case's
 //! time, and mostly LLVM's fixed cost per shader — judges them all.
 //!
-//! Cases whose knob sends them through `spirv-opt` run alone (each has its own pass list), and
-//! so does a run of cases the fused shader cannot hold ([`spirv_emit::fuse::groups`]). A
+//! Cases whose knob sends them through `spirv-opt` run alone (each has its own pass list), so
+//! do programs that sample textures (see [`samples`]) and a run of cases the fused shader
+//! cannot hold ([`spirv_emit::fuse::groups`]). A
 //! fused shader that fails as a whole (the driver refuses or crashes on it, a dispatch
 //! times out) fails every case in it: the oracle re-runs each alone to say whose bug it is.
 
@@ -54,6 +55,20 @@ pub fn execute_fused(
     })
 }
 
+/// Whether `program` reads a texture through the sampler or `txf`: lavapipe 22.3 (gallivm)
+/// inlines a whole sampler per such instruction, and LLVM's time grows faster than the
+/// function it compiles, so a fused shader holding such programs compiles slower than the
+/// programs alone (measured: docs/fusion.md). They run alone.
+fn samples(program: &Program) -> bool {
+    let f = &program.func;
+    f.insts_in_order().iter().any(|&(_, i)| {
+        matches!(
+            f.insts[i].kind,
+            compiler::ir::InstKind::Tex { .. } | compiler::ir::InstKind::Txf { .. }
+        )
+    })
+}
+
 /// [`Pipeline::run_fused`] of the `vulkan` target.
 pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Vec<FusedOutcome> {
     let v = &opts.vulkan;
@@ -70,7 +85,10 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
     };
     let mut outcomes: Vec<Option<FusedOutcome>> = vec![None; cases.len()];
     let fusable: Vec<usize> = (0..cases.len())
-        .filter(|&k| cases[k].0.config.vulkan_spirv_opt.is_empty())
+        .filter(|&k| {
+            let (case, optimised) = cases[k];
+            case.config.vulkan_spirv_opt.is_empty() && !samples(source(case, optimised))
+        })
         .collect();
     let programs: Vec<&Program> = fusable
         .iter()
