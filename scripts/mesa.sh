@@ -2,6 +2,10 @@
 # Intel's production shader compiler (anv + brw) on a simulated GPU, cached outside the repository.
 #
 #   scripts/mesa.sh            # prints the environment the `anv` target reads
+#   scripts/mesa.sh --debug    # also builds anv itself, debugoptimized (assertions and NIR
+#                              # validation on; LLVM/clang 15 for mesa_clc; long: nice -n 19,
+#                              # -j2), and prints the environment naming it (anv-debug.env;
+#                              # use it with GPUFUZZ_ANV_ENV=<that file>)
 #
 # Mesa's drm-shim answers anv's kernel calls, so anv enumerates an Intel GPU of our choice
 # (INTEL_STUB_GPU_PLATFORM=skl|tgl|dg2|mtl|lnl|bmg) and compiles pipelines while submissions do
@@ -14,9 +18,21 @@
 #   2. the build dependencies, installed with apt (meson from backports: Mesa 25 needs >= 1.1);
 #   3. Mesa's source tarball via `apt-get source --download-only`;
 #   4. the Intel noop drm-shim, built with meson/ninja (only that target);
-#   5. the release anv (scripts/mesa-backports.sh) and an ICD manifest naming it.
+#   5. the release anv (scripts/mesa-backports.sh) and an ICD manifest naming it;
+#   6. with --debug: anv built from the same source with -Dbuildtype=debugoptimized, its ICD
+#      manifest and anv-debug.env.
 # Cache: ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/mesa-$VERSION/.
 set -euo pipefail
+
+debug=0
+case "${1:-}" in
+"") ;;
+--debug) debug=1 ;;
+*)
+	echo "usage: scripts/mesa.sh [--debug]" >&2
+	exit 2
+	;;
+esac
 
 VERSION=25.0.7
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +40,8 @@ cache=${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}
 root=$cache/mesa-$VERSION
 shim=$root/shim/libintel_noop_drm_shim.so
 env_file=$root/anv.env
+debug_env=$root/anv-debug.env
+debug_lib=$root/build-anv/src/intel/vulkan/libvulkan_intel.so
 codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 
 say() { echo "mesa.sh: $*" >&2; }
@@ -32,8 +50,12 @@ die() {
 	exit 1
 }
 
-if [ -f "$env_file" ] && [ -f "$shim" ]; then
+if [ "$debug" = 0 ] && [ -f "$env_file" ] && [ -f "$shim" ]; then
 	cat "$env_file"
+	exit 0
+fi
+if [ "$debug" = 1 ] && [ -f "$debug_env" ] && [ -f "$debug_lib" ]; then
+	cat "$debug_env"
 	exit 0
 fi
 mkdir -p "$root"
@@ -130,4 +152,44 @@ cat >"$env_file" <<-EOF
 	GPUFUZZ_ANV_SHIM=$shim
 	GPUFUZZ_ANV_MESA=$VERSION
 EOF
-cat "$env_file"
+if [ "$debug" = 0 ]; then
+	cat "$env_file"
+	exit 0
+fi
+
+# 6. anv from source, debugoptimized: brw's assertions and validator and NIR validation on. Mesa
+#    25 builds its OpenCL kernel compiler (mesa_clc) for anv's internal shaders, which needs
+#    LLVM, clang and libclc 15 and the SPIR-V translator. The CPU is shared: nice -n 19, -j2.
+deps=(llvm-15-dev libclang-15-dev libclang-cpp15-dev libclc-15 llvm-spirv-15 libllvmspirvlib-15-dev
+	spirv-tools glslang-tools python3-ply)
+missing=()
+for p in "${deps[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+	say "apt-get install ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install failed: ${missing[*]}"
+fi
+build=$root/build-anv
+if [ ! -f "$build/build.ninja" ]; then
+	PATH=/usr/lib/llvm-15/bin:/usr/bin:/bin:$PATH meson setup "$build" "$src" -Dbuildtype=debugoptimized \
+		-Dgallium-drivers= -Dvulkan-drivers=intel -Dtools= -Dplatforms= -Dintel-rt=disabled \
+		-Dglx=disabled -Degl=disabled -Dgles1=disabled -Dgles2=disabled -Dopengl=false \
+		-Dllvm=enabled -Dshared-llvm=enabled -Dzstd=disabled -Dvalgrind=disabled -Dlibunwind=disabled \
+		-Dvideo-codecs= -Dbuild-tests=false >&2 ||
+		die "meson setup failed (log: $build/meson-logs/meson-log.txt)"
+fi
+say "building anv, debugoptimized (long; progress: $build/.ninja_log)"
+PATH=/usr/lib/llvm-15/bin:/usr/bin:/bin:$PATH nice -n 19 ninja -j2 -C "$build" src/intel/vulkan/libvulkan_intel.so >&2 ||
+	die "ninja failed in $build"
+debug_icd=$root/icd/intel-debug.json
+mkdir -p "$root/icd"
+cat >"$debug_icd" <<-EOF
+	{ "file_format_version": "1.0.0",
+	  "ICD": { "library_path": "$debug_lib", "api_version": "1.4.305" } }
+EOF
+cat >"$debug_env" <<-EOF
+	GPUFUZZ_ANV_ICD=$debug_icd
+	GPUFUZZ_ANV_SHIM=$shim
+	GPUFUZZ_ANV_MESA=$VERSION-debugoptimized
+EOF
+cat "$debug_env"

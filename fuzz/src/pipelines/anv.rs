@@ -9,8 +9,8 @@
 //! `crash`, bucketed by the assertion's text), a compile outliving the worker's deadline
 //! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
 //! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
-//! never brw's — our Gen9 decoder printing an instruction otherwise than brw's disassembler
-//! (`decoder`). Nothing runs: the shim's submissions do nothing, so results are never compared.
+//! never brw's — our decoder (Gen9, Gen12, Gen12.5) printing an instruction otherwise than
+//! brw's disassembler (`decoder`). Nothing runs: the shim's submissions do nothing, so results are never compared.
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
@@ -36,7 +36,7 @@ use crate::case::Case;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
-use sim::intel::{Agreement, Listing};
+use sim::intel::{Agreement, Gen, Listing};
 use spirv_emit::EmitError;
 use std::cell::RefCell;
 use std::fmt;
@@ -51,7 +51,7 @@ pub struct Anv;
 /// A simulated Intel GPU (`INTEL_STUB_GPU_PLATFORM`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Platform {
-    /// Skylake, Gfx9: the encoding `sim::intel` decodes.
+    /// Skylake, Gfx9.
     #[default]
     Skl,
     /// Tiger Lake, Gfx12.
@@ -85,9 +85,15 @@ impl Platform {
         }
     }
 
-    /// Whether our decoder reads its machine code (Gfx9 only, so far).
-    pub fn decoded(self) -> bool {
-        self == Platform::Skl
+    /// The encoding of its machine code, if our decoder reads it (Xe2, Lunar Lake, not yet).
+    pub fn gen(self) -> Option<Gen> {
+        match self {
+            Platform::Skl => Some(Gen::Gfx9),
+            Platform::Tgl => Some(Gen::Gfx12),
+            Platform::Dg2 => Some(Gen::Gfx125),
+            Platform::Mtl => Some(Gen::Gfx125Mtl),
+            Platform::Lnl => None,
+        }
     }
 }
 
@@ -225,14 +231,9 @@ impl FromStr for Switches {
     }
 }
 
-/// Draws the platform from a hash: Skylake half the time (its code is decoded and checked),
-/// else one of the others.
+/// Draws the platform from a hash, each as often.
 pub fn draw_platform(hash: u64) -> Platform {
-    if hash.is_multiple_of(2) {
-        Platform::Skl
-    } else {
-        Platform::ALL[1 + ((hash >> 4) % (Platform::ALL.len() as u64 - 1)) as usize]
-    }
+    Platform::ALL[(hash % Platform::ALL.len() as u64) as usize]
 }
 
 /// Where anv and its shim are, as `scripts/mesa.sh` wrote them.
@@ -446,7 +447,9 @@ fn capture(
                 .flat_map(|l| [l, "\n"])
                 .collect();
             let listing = sim::intel::parse(&clean).unwrap_or_default();
-            let agreement = platform.decoded().then(|| sim::intel::check(&listing));
+            let agreement = platform
+                .gen()
+                .map(|gen| sim::intel::check_as(gen, &listing));
             Kernel {
                 name: x.name.clone(),
                 simd: x.subgroup_size,

@@ -1,11 +1,15 @@
-//! Gen9 machine code → [`Inst`]: compacted instructions are expanded first (`compact`), then
-//! every instruction is read from the native field layout of `brw_eu_inst.h` (the "9+" column,
-//! Mesa 25.0.7; the positions are listed next to each read). Anything the encoding cannot mean
+//! Machine code → [`Inst`]: compacted instructions are expanded first (`compact`,
+//! `compact12`), then every instruction is read from its generation's native field layout:
+//! Gen12's in `decode12`, Gen9's here (`brw_eu_inst.h`'s "9+" column, Mesa 25.0.7; the
+//! positions are listed next to each read). Anything the encoding cannot mean
 //! on Gfx9 (an unknown opcode, a register file or type code with no meaning, an align16
 //! indirect operand) is an error naming the bits, never a guess.
 
 use super::bits::Native;
 use super::compact::uncompact;
+use super::compact12;
+use super::decode12;
+use super::gen::Gen;
 use super::inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
 use super::opcode::Opcode;
 use super::types::{RegFile, Type};
@@ -28,9 +32,14 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// Decodes the instruction at the start of `bytes`; it is 8 bytes long if compacted (bit 29),
-/// else 16.
+/// Decodes the Gen9 instruction at the start of `bytes`; it is 8 bytes long if compacted
+/// (bit 29), else 16.
 pub fn decode(bytes: &[u8]) -> Result<Inst, String> {
+    decode_as(Gen::Gfx9, bytes)
+}
+
+/// Decodes the instruction at the start of `bytes` in `gen`'s encoding.
+pub fn decode_as(gen: Gen, bytes: &[u8]) -> Result<Inst, String> {
     let head: [u8; 8] = bytes
         .get(..8)
         .and_then(|b| b.try_into().ok())
@@ -38,8 +47,13 @@ pub fn decode(bytes: &[u8]) -> Result<Inst, String> {
     let low = u64::from_le_bytes(head);
     let compacted = (low >> 29) & 1 == 1;
     let native = if compacted {
-        let opcode = Opcode((low & 0x7f) as u8);
-        uncompact(low, opcode.sources() == 3)
+        let hw = (low & 0x7f) as u8;
+        let is_3src = Opcode::from_hw(gen, hw).is_some_and(|o| o.sources() == 3);
+        if gen.is_gfx12() {
+            compact12::uncompact(low, is_3src, gen)?
+        } else {
+            uncompact(low, is_3src)
+        }
     } else {
         let all: [u8; 16] = bytes
             .get(..16)
@@ -47,15 +61,25 @@ pub fn decode(bytes: &[u8]) -> Result<Inst, String> {
             .ok_or_else(|| format!("{} bytes left, a native instruction needs 16", bytes.len()))?;
         Native::from_bytes(all)
     };
-    decode_native(native, compacted)
+    if gen.is_gfx12() {
+        decode12::decode_native(native, compacted, gen)
+    } else {
+        decode_native(native, compacted)
+    }
 }
 
-/// Decodes a whole program: every instruction with its byte offset.
+/// Decodes a whole Gen9 program: every instruction with its byte offset.
 pub fn decode_program(bytes: &[u8]) -> Result<Vec<(usize, Inst)>, DecodeError> {
+    decode_program_as(Gen::Gfx9, bytes)
+}
+
+/// Decodes a whole program in `gen`'s encoding.
+pub fn decode_program_as(gen: Gen, bytes: &[u8]) -> Result<Vec<(usize, Inst)>, DecodeError> {
     let mut out = Vec::new();
     let mut offset = 0;
     while offset < bytes.len() {
-        let inst = decode(&bytes[offset..]).map_err(|reason| DecodeError { offset, reason })?;
+        let inst =
+            decode_as(gen, &bytes[offset..]).map_err(|reason| DecodeError { offset, reason })?;
         let len = inst.len();
         out.push((offset, inst));
         offset += len;
@@ -170,6 +194,8 @@ fn decode_native(n: Native, compacted: bool) -> Result<Inst, String> {
         send: None,
         jip: None,
         uip: None,
+        swsb: None,
+        sync_function: None,
     };
     if inst.thread_control == 3 {
         return Err("thread control 3".into());
@@ -212,6 +238,8 @@ fn decode_native(n: Native, compacted: bool) -> Result<Inst, String> {
             ex_desc_a0_subreg: 0,
             eot: n.flag(127),
             src1: None,
+            ex_bso: false,
+            src1_len: 0,
         });
     } else if opcode.sources() > 1 {
         inst.src[1] = Some(decode_src(n, inst.align16, Operand::Src1)?);
@@ -392,6 +420,8 @@ fn decode_split_send(n: Native, inst: &mut Inst) -> Result<(), String> {
         ex_desc_a0_subreg: n.get(82, 80) as u8,
         eot: n.flag(127),
         src1: Some((src1_file, src1_nr)),
+        ex_bso: false,
+        src1_len: 0,
     });
     Ok(())
 }

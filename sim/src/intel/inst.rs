@@ -1,9 +1,11 @@
-//! A decoded Gen9 instruction: every field the hardware reads, in the units an executor wants
-//! (exec size as a lane count, strides as element counts, subregisters in bytes, jumps in bytes
-//! relative to the instruction), plus what brw's disassembler prints that is not semantics
-//! (compaction, debug, dependency-check hints).
+//! A decoded instruction (Gen9 or Gen12): every field the hardware reads, in the units an
+//! executor wants (exec size as a lane count, strides as element counts, subregisters in bytes,
+//! jumps in bytes relative to the instruction), plus what brw's disassembler prints that is not
+//! semantics (compaction, debug, dependency-check hints). The fields mean the same whatever the
+//! encoding; Gen12 adds the software-scoreboard annotation and `sync`.
 
 use super::opcode::Opcode;
+use super::swsb::Swsb;
 use super::types::{RegFile, Type};
 
 /// One decoded instruction.
@@ -55,6 +57,10 @@ pub struct Inst {
     pub jip: Option<i32>,
     /// Reconvergence target in bytes relative to this instruction.
     pub uip: Option<i32>,
+    /// Gen12+: the software-scoreboard annotation (`None` on Gen9, which has none).
+    pub swsb: Option<Swsb>,
+    /// `sync`: the function (0 nop, 2 allrd, 3 allwr, 13 fence, 14 bar, 15 host).
+    pub sync_function: Option<u8>,
 }
 
 impl Inst {
@@ -72,7 +78,7 @@ impl Inst {
         false
     }
 
-    /// Whether it takes three sources (align16 on Gfx9).
+    /// Whether it takes three sources (align16 on Gfx9, align1 on Gfx12).
     pub fn is_3src(&self) -> bool {
         self.opcode.sources() == 3
     }
@@ -182,7 +188,8 @@ pub struct RegSrc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Send {
     /// Shared function: 2 sampler, 3 gateway, 6 URB, 7 thread spawner, 9 constant cache,
-    /// 10 data cache 0, 12 data cache 1.
+    /// 10 data cache 0, 12 data cache 1; Gen12.5's LSC: 13 typed (TGM), 14 shared local
+    /// (SLM), 15 untyped global memory (UGM).
     pub sfid: u8,
     /// The descriptor (mlen 28:25, rlen 24:20, header 19, function-specific 18:0), or `None`
     /// when it comes from a0.0.
@@ -194,8 +201,13 @@ pub struct Send {
     pub ex_desc_a0_subreg: u8,
     /// End of thread.
     pub eot: bool,
-    /// Split sends: the second payload's first register (file, number).
+    /// Split sends (every Gen12 send): the second payload's first register (file, number).
     pub src1: Option<(RegFile, u8)>,
+    /// Gen12.5 with an `a0` extended descriptor: the surface offset comes from a0 ("ex_bso")
+    /// and the second payload's length from the instruction, `src1_len`.
+    pub ex_bso: bool,
+    /// Gen12.5: the second payload's length in registers when `ex_bso` (bits 103:99).
+    pub src1_len: u8,
 }
 
 impl Send {
@@ -212,5 +224,11 @@ impl Send {
     /// Payload registers read from src1 (extended descriptor bits 9:6).
     pub fn ex_mlen(&self) -> Option<u32> {
         self.ex_desc.map(|d| (d >> 6) & 0xf)
+    }
+
+    /// Whether it goes to an LSC data port (Gen12.5: typed, shared-local or untyped global
+    /// memory), whose descriptor reads differently.
+    pub fn is_lsc(&self) -> bool {
+        matches!(self.sfid, 13..=15)
     }
 }

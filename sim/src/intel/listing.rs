@@ -9,7 +9,8 @@
 //! native) followed by brw's text; a send continues on a second, indented line; `LABELn:`
 //! lines (after an empty line) mark jump targets.
 
-use super::decode::{decode_program, DecodeError};
+use super::decode::{decode_as, decode_program_as, DecodeError};
+use super::gen::Gen;
 use super::print::{print, Labels};
 use std::fmt;
 
@@ -205,22 +206,27 @@ fn fields(text: &str) -> Vec<&str> {
     text.split_whitespace().collect()
 }
 
-/// Decodes the listing's bytes and compares our printing with brw's, instruction by
+/// Decodes the listing's bytes as Gen9 and compares our printing with brw's, instruction by
 /// instruction.
 pub fn check(listing: &Listing) -> Agreement {
+    check_as(Gen::Gfx9, listing)
+}
+
+/// Decodes the listing's bytes in `gen`'s encoding and compares our printing with brw's.
+pub fn check_as(gen: Gen, listing: &Listing) -> Agreement {
     let bytes = listing.bytes();
     let mut agreement = Agreement {
         instructions: listing.insts.len(),
         compacted: listing.insts.iter().filter(|i| i.bytes.len() == 8).count(),
         disagreements: Vec::new(),
     };
-    let program = match decode_program(&bytes) {
+    let program = match decode_program_as(gen, &bytes) {
         Ok(p) => p,
         // Decode what we can one by one so every instruction gets a verdict.
         Err(DecodeError { .. }) => {
             let mut decoded = Vec::new();
             for l in &listing.insts {
-                match super::decode::decode(&l.bytes) {
+                match decode_as(gen, &l.bytes) {
                     Ok(inst) => decoded.push((l.offset, inst)),
                     Err(why) => agreement.disagreements.push(Disagreement {
                         offset: l.offset,

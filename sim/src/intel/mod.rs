@@ -1,6 +1,6 @@
-//! Real Intel machine code as the hardware encodes it — Gen9 (Skylake), native 128-bit and
-//! compacted 64-bit instructions — decoded into [`Inst`] and printed in brw's disassembly
-//! syntax. Its oracle is brw's own disassembler: [`listing`] reads the listing anv returns with
+//! Real Intel machine code as the hardware encodes it — Gen9 (Skylake), Gen12 (Tiger Lake) and
+//! Gen12.5 (DG2, Meteor Lake), native 128-bit and compacted 64-bit instructions — decoded into
+//! [`Inst`] and printed in brw's disassembly syntax. Its oracle is brw's own disassembler: [`listing`] reads the listing anv returns with
 //! `INTEL_DEBUG=hex` (bytes and brw's text per instruction) and checks that every
 //! instruction decodes and prints as brw printed it.
 //!
@@ -8,24 +8,32 @@
 //! cited from Mesa 25.0.7's `src/intel/compiler` where they are written down (`brw_eu_inst.h`,
 //! `brw_eu_compact.c`, `brw_disasm.c`, `brw_reg_type.c`).
 //!
-//! Reading order: [`bits`] (the 128 bits), [`compact`] (64 → 128), [`opcode`], [`types`],
-//! [`inst`] (what an executor reads), [`decode`], [`print`], [`listing`].
+//! Reading order: [`gen`] (which encoding), [`bits`] (the 128 bits), [`compact`] and
+//! [`compact12`] (64 → 128), [`opcode`], [`types`], [`inst`] (what an executor reads),
+//! [`swsb`], [`decode`] and [`decode12`], [`print`] with [`lsc`], [`listing`].
 
 pub mod bits;
 pub mod compact;
+pub mod compact12;
 pub mod decode;
+pub mod decode12;
+pub mod gen;
 pub mod inst;
 pub mod listing;
+pub mod lsc;
 pub mod opcode;
 pub mod print;
+pub mod swsb;
 pub mod types;
 
 #[cfg(test)]
 mod tests;
 
-pub use decode::{decode, decode_program, DecodeError};
+pub use decode::{decode, decode_as, decode_program, decode_program_as, DecodeError};
+pub use gen::Gen;
 pub use inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
-pub use listing::{check, parse, Agreement, Disagreement, Listed, Listing};
+pub use listing::{check, check_as, parse, Agreement, Disagreement, Listed, Listing};
 pub use opcode::Opcode;
 pub use print::{print, print_program, Labels};
+pub use swsb::{Pipe, Swsb, Token};
 pub use types::{RegFile, Type};

@@ -1,80 +1,95 @@
-//! Gen9 opcodes: hardware value, mnemonic and operand counts as brw's opcode table gives them
-//! for Gfx9 (`src/intel/compiler/brw_eu.c`, `opcode_descs`, Mesa 25.0.7).
+//! Opcodes: hardware value, mnemonic and operand counts as brw's opcode table gives them for
+//! Gfx9 and Gfx12 (`src/intel/compiler/brw_eu.c`, `opcode_descs`, Mesa 25.0.7).
+//!
+//! An [`Opcode`] is named by its Gfx9 hardware value whatever the encoding it was read from,
+//! so `Opcode::MOV` is a move on every generation. Opcodes Gfx9 lacks take a value no Gfx9
+//! opcode has: Gfx11's for `ror`/`rol`, Gfx12's for `add3`/`dp4a`, and 127 for `sync` (whose
+//! Gfx12 value, 1, is Gfx9's `mov`).
 
-/// A Gen9 opcode, by its 7-bit hardware value.
+use super::gen::Gen;
+
+/// An opcode, by its canonical value (Gfx9's hardware value, see the module comment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Opcode(pub u8);
 
-/// One row of the table: hardware value, mnemonic, sources, destinations.
-struct Row(u8, &'static str, u8, u8);
+/// One row of the table: canonical value (Gfx9's hardware value), mnemonic, sources,
+/// destinations, whether Gfx9 has it, its Gfx12 hardware value.
+struct Row(u8, &'static str, u8, u8, bool, Option<u8>);
 
-/// Every opcode Gfx9 has (the Gfx11/Gfx12-only rows left out).
+/// Every opcode Gfx9 or Gfx12 has, but `dpas` (Gfx11-only rows left out). Gfx12 moved the
+/// logic and move opcodes up by 96 and gave `nop` 96 and `sync` 1 (`opcode_descs`,
+/// `brw_eu.c:561-658`).
 const TABLE: &[Row] = &[
-    Row(0, "illegal", 0, 0),
-    Row(1, "mov", 1, 1),
-    Row(2, "sel", 2, 1),
-    Row(3, "movi", 2, 1),
-    Row(4, "not", 1, 1),
-    Row(5, "and", 2, 1),
-    Row(6, "or", 2, 1),
-    Row(7, "xor", 2, 1),
-    Row(8, "shr", 2, 1),
-    Row(9, "shl", 2, 1),
-    Row(10, "smov", 0, 0),
-    Row(12, "asr", 2, 1),
-    Row(16, "cmp", 2, 1),
-    Row(17, "cmpn", 2, 1),
-    Row(18, "csel", 3, 1),
-    Row(23, "bfrev", 1, 1),
-    Row(24, "bfe", 3, 1),
-    Row(25, "bfi1", 2, 1),
-    Row(26, "bfi2", 3, 1),
-    Row(32, "jmpi", 0, 0),
-    Row(33, "brd", 0, 0),
-    Row(34, "if", 0, 0),
-    Row(35, "brc", 0, 0),
-    Row(36, "else", 0, 0),
-    Row(37, "endif", 0, 0),
-    Row(39, "while", 0, 0),
-    Row(40, "break", 0, 0),
-    Row(41, "cont", 0, 0),
-    Row(42, "halt", 0, 0),
-    Row(43, "calla", 0, 0),
-    Row(44, "call", 0, 0),
-    Row(45, "ret", 0, 0),
-    Row(46, "goto", 0, 0),
-    Row(48, "wait", 0, 1),
-    Row(49, "send", 1, 1),
-    Row(50, "sendc", 1, 1),
-    Row(51, "sends", 2, 1),
-    Row(52, "sendsc", 2, 1),
-    Row(56, "math", 2, 1),
-    Row(64, "add", 2, 1),
-    Row(65, "mul", 2, 1),
-    Row(66, "avg", 2, 1),
-    Row(67, "frc", 1, 1),
-    Row(68, "rndu", 1, 1),
-    Row(69, "rndd", 1, 1),
-    Row(70, "rnde", 1, 1),
-    Row(71, "rndz", 1, 1),
-    Row(72, "mac", 2, 1),
-    Row(73, "mach", 2, 1),
-    Row(74, "lzd", 1, 1),
-    Row(75, "fbh", 1, 1),
-    Row(76, "fbl", 1, 1),
-    Row(77, "cbit", 1, 1),
-    Row(78, "addc", 2, 1),
-    Row(79, "subb", 2, 1),
-    Row(84, "dp4", 2, 1),
-    Row(85, "dph", 2, 1),
-    Row(86, "dp3", 2, 1),
-    Row(87, "dp2", 2, 1),
-    Row(89, "line", 2, 1),
-    Row(90, "pln", 2, 1),
-    Row(91, "mad", 3, 1),
-    Row(92, "lrp", 3, 1),
-    Row(93, "madm", 3, 1),
-    Row(126, "nop", 0, 0),
+    Row(0, "illegal", 0, 0, true, Some(0)),
+    Row(1, "mov", 1, 1, true, Some(97)),
+    Row(2, "sel", 2, 1, true, Some(98)),
+    Row(3, "movi", 2, 1, true, Some(99)),
+    Row(4, "not", 1, 1, true, Some(100)),
+    Row(5, "and", 2, 1, true, Some(101)),
+    Row(6, "or", 2, 1, true, Some(102)),
+    Row(7, "xor", 2, 1, true, Some(103)),
+    Row(8, "shr", 2, 1, true, Some(104)),
+    Row(9, "shl", 2, 1, true, Some(105)),
+    Row(10, "smov", 0, 0, true, Some(106)),
+    Row(12, "asr", 2, 1, true, Some(108)),
+    Row(16, "cmp", 2, 1, true, Some(112)),
+    Row(17, "cmpn", 2, 1, true, Some(113)),
+    Row(18, "csel", 3, 1, true, Some(114)),
+    Row(23, "bfrev", 1, 1, true, Some(119)),
+    Row(24, "bfe", 3, 1, true, Some(120)),
+    Row(25, "bfi1", 2, 1, true, Some(121)),
+    Row(26, "bfi2", 3, 1, true, Some(122)),
+    Row(32, "jmpi", 0, 0, true, Some(32)),
+    Row(33, "brd", 0, 0, true, Some(33)),
+    Row(34, "if", 0, 0, true, Some(34)),
+    Row(35, "brc", 0, 0, true, Some(35)),
+    Row(36, "else", 0, 0, true, Some(36)),
+    Row(37, "endif", 0, 0, true, Some(37)),
+    Row(39, "while", 0, 0, true, Some(39)),
+    Row(40, "break", 0, 0, true, Some(40)),
+    Row(41, "cont", 0, 0, true, Some(41)),
+    Row(42, "halt", 0, 0, true, Some(42)),
+    Row(43, "calla", 0, 0, true, Some(43)),
+    Row(44, "call", 0, 0, true, Some(44)),
+    Row(45, "ret", 0, 0, true, Some(45)),
+    Row(46, "goto", 0, 0, true, Some(46)),
+    Row(48, "wait", 0, 1, true, None),
+    Row(49, "send", 1, 1, true, Some(49)),
+    Row(50, "sendc", 1, 1, true, Some(50)),
+    Row(51, "sends", 2, 1, true, None),
+    Row(52, "sendsc", 2, 1, true, None),
+    Row(56, "math", 2, 1, true, Some(56)),
+    Row(64, "add", 2, 1, true, Some(64)),
+    Row(65, "mul", 2, 1, true, Some(65)),
+    Row(66, "avg", 2, 1, true, Some(66)),
+    Row(67, "frc", 1, 1, true, Some(67)),
+    Row(68, "rndu", 1, 1, true, Some(68)),
+    Row(69, "rndd", 1, 1, true, Some(69)),
+    Row(70, "rnde", 1, 1, true, Some(70)),
+    Row(71, "rndz", 1, 1, true, Some(71)),
+    Row(72, "mac", 2, 1, true, Some(72)),
+    Row(73, "mach", 2, 1, true, Some(73)),
+    Row(74, "lzd", 1, 1, true, Some(74)),
+    Row(75, "fbh", 1, 1, true, Some(75)),
+    Row(76, "fbl", 1, 1, true, Some(76)),
+    Row(77, "cbit", 1, 1, true, Some(77)),
+    Row(78, "addc", 2, 1, true, Some(78)),
+    Row(79, "subb", 2, 1, true, Some(79)),
+    Row(84, "dp4", 2, 1, true, None),
+    Row(85, "dph", 2, 1, true, None),
+    Row(86, "dp3", 2, 1, true, None),
+    Row(87, "dp2", 2, 1, true, None),
+    Row(89, "line", 2, 1, true, None),
+    Row(90, "pln", 2, 1, true, None),
+    Row(91, "mad", 3, 1, true, Some(91)),
+    Row(92, "lrp", 3, 1, true, None),
+    Row(93, "madm", 3, 1, true, Some(93)),
+    Row(126, "nop", 0, 0, true, Some(96)),
+    Row(14, "ror", 2, 1, false, Some(110)),
+    Row(15, "rol", 2, 1, false, Some(111)),
+    Row(82, "add3", 3, 1, false, Some(82)),
+    Row(88, "dp4a", 3, 1, false, Some(88)),
+    Row(127, "sync", 1, 0, false, Some(1)),
 ];
 
 impl Opcode {
@@ -120,6 +135,9 @@ impl Opcode {
     pub const JMPI: Opcode = Opcode(32);
     /// `nop`.
     pub const NOP: Opcode = Opcode(126);
+    /// `sync` (Gfx12+): waits on the software scoreboard; its function sits where the
+    /// conditional modifier would.
+    pub const SYNC: Opcode = Opcode(127);
 
     fn row(self) -> Option<&'static Row> {
         TABLE.iter().find(|r| r.0 == self.0)
@@ -127,10 +145,24 @@ impl Opcode {
 
     /// Whether Gfx9 has this opcode.
     pub fn exists(self) -> bool {
-        self.row().is_some()
+        self.row().is_some_and(|r| r.4)
     }
 
-    /// brw's mnemonic (`"???"` for a value Gfx9 does not have; the decoder refuses those).
+    /// The opcode whose hardware value in `gen`'s encoding is `hw`, if there is one.
+    pub fn from_hw(gen: Gen, hw: u8) -> Option<Opcode> {
+        TABLE
+            .iter()
+            .find(|r| {
+                if gen.is_gfx12() {
+                    r.5 == Some(hw)
+                } else {
+                    r.4 && r.0 == hw
+                }
+            })
+            .map(|r| Opcode(r.0))
+    }
+
+    /// brw's mnemonic (`"???"` for a value no generation has; the decoder refuses those).
     pub fn name(self) -> &'static str {
         self.row().map_or("???", |r| r.1)
     }

@@ -1,13 +1,16 @@
 //! [`Inst`] in brw's disassembly syntax, column for column (`brw_disassemble_inst` in
-//! `src/intel/compiler/brw_disasm.c`, Mesa 25.0.7, Gfx9 paths), so that a line we print can be
-//! compared with the line brw printed for the same bytes. Jump targets print as brw's labels
-//! when the caller gives the program's [`Labels`].
+//! `src/intel/compiler/brw_disasm.c`, Mesa 25.0.7, Gfx9 and Gfx12 paths), so that a line we
+//! print can be compared with the line brw printed for the same bytes. Jump targets print as
+//! brw's labels when the caller gives the program's [`Labels`]. What differs by generation is
+//! in the instruction (align16, a second payload, an SWSB annotation), not a parameter.
 //!
 //! brw's quirks are kept, since the point is agreement: the three-source destination's
-//! subregister field (in dwords) is divided by the type size again before printing; an
-//! indirect address immediate prints as its unsigned 10-bit field; "scatterd" is spelled so.
+//! subregister field (dwords on Gen9, 8-byte units on Gen12) is divided by the type size again
+//! before printing; an indirect address immediate prints as its unsigned 10-bit field; a
+//! three-source 16-bit `W` immediate prints unsigned; "scatterd" is spelled so.
 
 use super::inst::{Dst, Inst, RegSrc, Region, Send, Src};
+use super::lsc;
 use super::opcode::Opcode;
 use super::types::{RegFile, Type};
 use std::fmt::Write;
@@ -116,28 +119,39 @@ const PRED_ALIGN16: [&str; 16] = [
     "", "", ".x", ".y", ".z", ".w", ".any4h", ".all4h", "", "", "", "", "", "", "", "",
 ];
 
+/// `gfx6_sfid` (`brw_disasm.c:351-368`): where two generations share a number the later
+/// name wins (13 is "tgm", not Haswell's "cre").
 const SFID: [&str; 16] = [
     "null",
     "",
     "sampler",
     "gateway",
-    "",
     "dp_sampler",
+    "render",
     "urb",
     "thread_spawner",
-    "",
+    "rt accel",
     "const",
     "data",
-    "render",
-    "dp data 1",
-    "cre",
     "pixel interp",
-    "",
+    "dp data 1",
+    "tgm",
+    "slm",
+    "ugm",
 ];
 
 const WRITEMASK: [&str; 16] = [
     ".", ".x", ".y", ".xy", ".z", ".xz", ".yz", ".xyz", ".w", ".xw", ".yw", ".xyw", ".zw", ".xzw",
     ".yzw", "",
+];
+
+/// A send with two payloads: Gen9's `sends`, every Gen12 send.
+fn is_split_send(inst: &Inst) -> bool {
+    inst.send.as_ref().is_some_and(|s| s.src1.is_some())
+}
+
+const SYNC_FUNCTION: [&str; 16] = [
+    "nop", "", "allrd", "allwr", "", "", "", "", "", "", "", "", "", "fence", "bar", "host",
 ];
 
 fn reg(out: &mut Out, file: RegFile, nr: u8) -> bool {
@@ -180,7 +194,7 @@ fn region(out: &mut Out, r: Region) {
 
 fn dest(out: &mut Out, inst: &Inst, d: &Dst) {
     let size = d.ty.size();
-    if inst.opcode.is_split_send() {
+    if is_split_send(inst) {
         reg(out, d.file, d.nr);
         if d.subreg != 0 {
             out.s(&format!(".{}", d.subreg / 16));
@@ -247,7 +261,7 @@ fn modifiers(out: &mut Out, opcode: Opcode, s: &RegSrc) {
 fn src(out: &mut Out, inst: &Inst, s: &Src) {
     match s {
         Src::Imm { ty, bits } => imm(out, *ty, *bits),
-        Src::Reg(r) if inst.opcode.is_split_send() => {
+        Src::Reg(r) if is_split_send(inst) => {
             reg(out, r.file, r.nr);
             if r.subreg != 0 {
                 out.s(".1");
@@ -393,21 +407,38 @@ fn imm(out: &mut Out, ty: Type, bits: u64) {
     }
 }
 
-fn three_src_dest(out: &mut Out, d: &Dst) {
-    reg(out, d.file, d.nr);
-    // brw divides the dword-unit field by the type size (see the module comment).
-    let shown = u32::from(d.subreg / 4) / d.ty.size();
+fn three_src_dest(out: &mut Out, align16: bool, d: &Dst) {
+    if !reg(out, d.file, d.nr) {
+        return;
+    }
+    // brw divides the subregister field (dwords in align16, 8-byte units in Gen12's align1)
+    // by the type size (see the module comment).
+    let field = u32::from(d.subreg) / if align16 { 4 } else { 8 };
+    let shown = field / d.ty.size();
     if shown != 0 {
         out.s(&format!(".{shown}"));
     }
     out.s("<1>");
-    out.s(WRITEMASK[usize::from(d.writemask)]);
+    if align16 {
+        out.s(WRITEMASK[usize::from(d.writemask)]);
+    }
     out.s(d.ty.letters());
 }
 
-fn three_src_src(out: &mut Out, s: &Src) {
-    let Src::Reg(r) = s else {
-        return;
+fn three_src_src(out: &mut Out, align16: bool, s: &Src) {
+    let r = match s {
+        Src::Reg(r) => r,
+        // Gen12's 16-bit immediates; brw prints the W one unsigned and others not at all.
+        Src::Imm { ty, bits } => {
+            let v = *bits as u16;
+            match ty {
+                Type::W => out.s(&format!("{v}W")),
+                Type::UW => out.s(&format!("0x{v:04x}UW")),
+                Type::HF => out.s(&format!("0x{v:04x}HF")),
+                _ => {}
+            }
+            return;
+        }
     };
     let scalar = r.region.vstride == Some(0) && r.region.width == 1 && r.region.hstride == 0;
     let subreg = u32::from(r.subreg) / r.ty.size();
@@ -417,12 +448,14 @@ fn three_src_src(out: &mut Out, s: &Src) {
     if r.abs {
         out.s("(abs)");
     }
-    reg(out, r.file, r.nr);
+    if !reg(out, r.file, r.nr) {
+        return;
+    }
     if subreg != 0 || scalar {
         out.s(&format!(".{subreg}"));
     }
     region(out, r.region);
-    if !scalar {
+    if align16 && !scalar {
         swizzle(out, r.swizzle.unwrap_or(0b1110_0100));
     }
     out.s(r.ty.letters());
@@ -435,14 +468,36 @@ fn label(out: &mut Out, labels: Option<&Labels>, offset: usize, jump: i32) {
     }
 }
 
+/// The message line after the sfid: what the descriptor asks for, then its lengths (or, for
+/// LSC, the surface).
 fn message(out: &mut Out, send: &Send) {
     let mut space = false;
     out.item(SFID[usize::from(send.sfid)], &mut space);
     out.s(" MsgDesc:");
-    let Some(desc) = send.desc else {
-        out.s(" indirect");
-        return message_lengths(out, send);
-    };
+    match send.desc {
+        None => out.s(" indirect"),
+        Some(desc) => {
+            describe(out, send, desc, &mut space);
+            if space {
+                out.s(" ");
+            }
+        }
+    }
+    if send.ex_bso {
+        out.s(&format!(" src1_len = {} ex_bso", send.src1_len));
+    }
+    if send.is_lsc() {
+        out.s(&lsc::surface(
+            send.desc.unwrap_or(0),
+            send.ex_desc.unwrap_or(0),
+        ));
+    } else {
+        message_lengths(out, send);
+    }
+}
+
+/// What the descriptor asks the shared function for (`brw_disasm.c:2170-2540`).
+fn describe(out: &mut Out, send: &Send, desc: u32, space: &mut bool) {
     let bti = desc & 0xff;
     let msg_control = (desc >> 8) & 0x3f;
     let msg_type = (desc >> 14) & 0x1f;
@@ -482,10 +537,22 @@ fn message(out: &mut Out, send: &Send) {
                 "ld2dss",
                 "",
             ];
-            const SIMD: [&str; 4] = ["SIMD4x2", "SIMD8", "SIMD16", "SIMD32/64"];
+            const SIMD: [Option<&str>; 8] = [
+                Some("SIMD4x2"),
+                Some("SIMD8"),
+                Some("SIMD16"),
+                Some("SIMD32/64"),
+                None,
+                Some("SIMD8H"),
+                Some("SIMD16H"),
+                None,
+            ];
             let simd = ((desc >> 17) & 3) | (((desc >> 29) & 1) << 2);
-            out.item(SAMPLER[((desc >> 12) & 0x1f) as usize], &mut space);
-            out.item(SIMD.get(simd as usize).copied().unwrap_or(""), &mut space);
+            out.item(SAMPLER[((desc >> 12) & 0x1f) as usize], space);
+            match SIMD[simd as usize] {
+                Some(s) => out.item(s, space),
+                None => out.raw(&format!("*** invalid sampler simd mode value {simd} ")),
+            }
             if (desc >> 30) & 1 != 0 {
                 out.s(" HP");
             }
@@ -495,7 +562,7 @@ fn message(out: &mut Out, send: &Send) {
                 (desc >> 8) & 0xf
             ));
         }
-        5 | 9 => out.s(&format!(
+        4 | 9 => out.s(&format!(
             " (bti {bti}, msg_ctrl {msg_control}, msg_type {})",
             (desc >> 14) & 0x1f
         )),
@@ -533,11 +600,11 @@ fn message(out: &mut Out, send: &Send) {
                 "",
             ];
             out.s(" (");
-            space = false;
-            out.item(DC0[(msg_type & 0xf) as usize], &mut space);
+            *space = false;
+            out.item(DC0[(msg_type & 0xf) as usize], space);
             out.s(&format!(", bti {bti}, "));
             match msg_type & 0xf {
-                6 => out.item(AOP[(msg_control & 0xf) as usize], &mut space),
+                6 => out.item(AOP[(msg_control & 0xf) as usize], space),
                 0 | 8 => out.s(&format!(
                     "owords = {}, aligned = {}",
                     OWORDS[(msg_control & 7) as usize],
@@ -549,8 +616,8 @@ fn message(out: &mut Out, send: &Send) {
         }
         12 => {
             out.s(" (");
-            space = false;
-            out.item(dc1_name(msg_type), &mut space);
+            *space = false;
+            out.item(dc1_name(msg_type), space);
             out.s(&format!(", Surface = {bti}, "));
             match msg_type {
                 2 | 6 | 11 => {
@@ -558,9 +625,9 @@ fn message(out: &mut Out, send: &Send) {
                         "SIMD{},",
                         if msg_control & 0x10 != 0 { 8 } else { 16 }
                     ));
-                    out.item(AOP[(msg_control & 0xf) as usize], &mut space);
+                    out.item(AOP[(msg_control & 0xf) as usize], space);
                 }
-                3 | 7 | 12 | 0x12 | 0x13 => out.item(AOP[(msg_control & 0xf) as usize], &mut space),
+                3 | 7 | 12 | 0x12 | 0x13 => out.item(AOP[(msg_control & 0xf) as usize], space),
                 1 | 9 | 5 | 13 | 0x19 | 0x11 => {
                     const SIMD: [&str; 4] = ["4x2", "16", "8", ""];
                     out.s(&format!(
@@ -578,7 +645,7 @@ fn message(out: &mut Out, send: &Send) {
                         "", "fmax", "fmin", "fcmpwr", "fadd", "", "", "", "", "", "", "", "", "",
                         "", "",
                     ];
-                    out.item(AOP_FLOAT[(msg_control & 0xf) as usize], &mut space);
+                    out.item(AOP_FLOAT[(msg_control & 0xf) as usize], space);
                 }
                 0x14 | 0x15 => out.s(&format!(
                     "owords = {}, aligned = {}",
@@ -589,12 +656,9 @@ fn message(out: &mut Out, send: &Send) {
             }
             out.s(")");
         }
+        13..=15 => out.s(&lsc::describe(desc, send.ex_desc)),
         sfid => out.s(&format!("unsupported shared function ID {sfid}")),
     }
-    if space {
-        out.s(" ");
-    }
-    message_lengths(out, send);
 }
 
 fn message_lengths(out: &mut Out, send: &Send) {
@@ -673,6 +737,9 @@ pub fn print(inst: &Inst, offset: usize, labels: Option<&Labels>) -> String {
     if let Some(f) = inst.math_function {
         out.s(" ");
         out.s(MATH_FUNCTION[usize::from(f)]);
+    } else if let Some(f) = inst.sync_function {
+        out.s(" ");
+        out.s(SYNC_FUNCTION[usize::from(f)]);
     } else if !op.is_send() {
         out.s(COND_MOD[usize::from(inst.cond_modifier)]);
         if inst.cond_modifier != 0
@@ -698,12 +765,12 @@ pub fn print(inst: &Inst, offset: usize, labels: Option<&Labels>) -> String {
     } else if op.sources() == 3 {
         if let Some(d) = &inst.dst {
             out.pad(16);
-            three_src_dest(&mut out, d);
+            three_src_dest(&mut out, inst.align16, d);
         }
         for (i, s) in inst.src.iter().enumerate() {
             if let Some(s) = s {
                 out.pad(32 + 16 * i);
-                three_src_src(&mut out, s);
+                three_src_src(&mut out, inst.align16, s);
             }
         }
     } else {
@@ -774,6 +841,9 @@ pub fn print(inst: &Inst, offset: usize, labels: Option<&Labels>) -> String {
         };
         out.item(dep, &mut space);
         out.s(&qtr(inst));
+        if let Some(swsb) = &inst.swsb {
+            out.s(&swsb.text());
+        }
         out.item(if inst.compacted { "compacted" } else { "" }, &mut space);
         out.item(
             ["", "atomic", "switch", ""][usize::from(inst.thread_control)],

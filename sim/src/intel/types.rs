@@ -85,6 +85,36 @@ impl Type {
             .copied()
     }
 
+    /// From a Gfx12 4-bit type field: bits 3:2 the base (unsigned, signed, float), bits 1:0
+    /// log2 of the bytes; the 8-bit codes are the vector immediates for an immediate
+    /// (`brw_type_decode`, `brw_reg_type.c`).
+    pub fn from_gen12(code: u8, immediate: bool) -> Option<Type> {
+        use Type::*;
+        let t = match (code, immediate) {
+            (0, true) => UV,
+            (4, true) => V,
+            (8, true) => VF,
+            (8, false) => return None,
+            _ => [UB, UW, UD, UQ, B, W, D, Q, VF, HF, F, DF]
+                .get(usize::from(code))?
+                .to_owned(),
+        };
+        Some(t)
+    }
+
+    /// From a Gfx12 three-source 3-bit type field: the sign bit and the size, made a float by
+    /// the instruction's execution type (`brw_type_decode_for_3src`).
+    pub fn from_3src_gen12(code: u8, float: bool) -> Option<Type> {
+        use Type::*;
+        if float {
+            return [None, Some(HF), Some(F), Some(DF)]
+                .get(usize::from(code))
+                .copied()
+                .flatten();
+        }
+        [UB, UW, UD, UQ, B, W, D, Q].get(usize::from(code)).copied()
+    }
+
     /// Bytes per element (vector immediates count as their 32-bit whole).
     pub fn size(self) -> u32 {
         use Type::*;

@@ -1,0 +1,213 @@
+//! Gen12.5's load/store cache (LSC) messages: the descriptor of a send to the untyped global
+//! (UGM), shared local (SLM) or typed (TGM) memory port, and brw's text for it.
+//!
+//! Descriptor bits (`lsc_msg_desc*`, `src/intel/compiler/brw_eu.h:1136-1245`, Mesa 25.0.7):
+//! operation 5:0, address size 8:7, data size 11:9, vector size 14:12 (or a component mask
+//! 15:12 for the `_cmask` operations), transpose 15, cache control 19:17, address type 30:29;
+//! fences put scope in 11:9, flush type 14:12 and routing in 18. The extended descriptor holds
+//! the surface: a binding-table index in 31:24 with an offset in 23:12, a surface-state index
+//! in 31:6, or a flat base offset in 31:12 (`lsc_*_ex_desc*`, `:1292-1340`). Text as
+//! `brw_disassemble_inst` prints it (`brw_disasm.c:2342-2425, 1928-1955`), invalid values as
+//! brw's `*** invalid ... value N`.
+
+/// `lsc_operation` (`brw_disasm.c:564-589`), by opcode.
+fn operation(op: u32) -> Option<&'static str> {
+    Some(match op {
+        0 => "load",
+        2 => "load_cmask",
+        4 => "store",
+        6 => "store_cmask",
+        8 => "atomic_inc",
+        9 => "atomic_dec",
+        10 => "atomic_load",
+        11 => "atomic_store",
+        12 => "atomic_add",
+        13 => "atomic_sub",
+        14 => "atomic_min",
+        15 => "atomic_max",
+        16 => "atomic_umin",
+        17 => "atomic_umax",
+        18 => "atomic_cmpxchg",
+        19 => "atomic_fadd",
+        20 => "atomic_fsub",
+        21 => "atomic_fmin",
+        22 => "atomic_fmax",
+        23 => "atomic_fcmpxchg",
+        24 => "atomic_and",
+        25 => "atomic_or",
+        26 => "atomic_xor",
+        31 => "fence",
+        _ => return None,
+    })
+}
+
+const FENCE: u32 = 31;
+const ADDR_SIZE: [Option<&str>; 4] = [None, Some("a16"), Some("a32"), Some("a64")];
+const DATA_SIZE: [Option<&str>; 8] = [
+    Some("d8"),
+    Some("d16"),
+    Some("d32"),
+    Some("d64"),
+    Some("d8u32"),
+    Some("d16u32"),
+    Some("d16bf32"),
+    None,
+];
+const VECT_SIZE: [&str; 8] = ["V1", "V2", "V3", "V4", "V8", "V16", "V32", "V64"];
+const CMASK: [Option<&str>; 16] = [
+    None,
+    Some("x"),
+    Some("y"),
+    Some("xy"),
+    Some("z"),
+    Some("xz"),
+    Some("yz"),
+    Some("xyz"),
+    Some("w"),
+    Some("xw"),
+    Some("yw"),
+    Some("xyw"),
+    Some("zw"),
+    Some("xzw"),
+    Some("yzw"),
+    Some("xyzw"),
+];
+const CACHE_LOAD: [&str; 8] = [
+    "L1STATE_L3MOCS",
+    "L1UC_L3UC",
+    "L1UC_L3C",
+    "L1C_L3UC",
+    "L1C_L3C",
+    "L1S_L3UC",
+    "L1S_L3C",
+    "L1IAR_L3C",
+];
+const CACHE_STORE: [&str; 8] = [
+    "L1STATE_L3MOCS",
+    "L1UC_L3UC",
+    "L1UC_L3WB",
+    "L1WT_L3UC",
+    "L1WT_L3WB",
+    "L1S_L3UC",
+    "L1S_L3WB",
+    "L1WB_L3WB",
+];
+const FENCE_SCOPE: [Option<&str>; 8] = [
+    Some("threadgroup"),
+    Some("local"),
+    Some("tile"),
+    Some("gpu"),
+    Some("all_gpu"),
+    Some("system_release"),
+    Some("system_acquire"),
+    None,
+];
+const FLUSH_TYPE: [Option<&str>; 8] = [
+    Some("none"),
+    Some("evict"),
+    Some("invalidate"),
+    Some("discard"),
+    Some("clean"),
+    Some("l3only"),
+    Some("none_6"),
+    None,
+];
+const ROUTING: [&str; 2] = ["normal_routing", "route_to_lsc"];
+const ADDR_TYPE: [&str; 4] = ["flat", "bss", "ss", "bti"];
+
+fn bits(v: u32, hi: u32, lo: u32) -> u32 {
+    (v >> lo) & ((1 << (hi - lo + 1)) - 1)
+}
+
+/// brw's `control()`: a space-separated name, or its complaint about a value it has none for.
+fn control(out: &mut String, what: &str, name: Option<&str>, value: u32) {
+    match name {
+        Some(n) => {
+            out.push(' ');
+            out.push_str(n);
+        }
+        None => out.push_str(&format!("*** invalid {what} value {value} ")),
+    }
+}
+
+/// The text of an LSC descriptor after `MsgDesc:`, from ` (` to ` )`; `ex_desc` is the
+/// immediate extended descriptor (`None` when it comes from a0, which brw then leaves out).
+pub fn describe(desc: u32, ex_desc: Option<u32>) -> String {
+    let mut s = String::from(" (");
+    let op = bits(desc, 5, 0);
+    control(&mut s, "operation", operation(op), op);
+    s.push(',');
+    let addr_size = bits(desc, 8, 7);
+    control(
+        &mut s,
+        "addr_size",
+        ADDR_SIZE[addr_size as usize],
+        addr_size,
+    );
+    if op == FENCE {
+        s.push(',');
+        let scope = bits(desc, 11, 9);
+        control(&mut s, "scope", FENCE_SCOPE[scope as usize], scope);
+        s.push(',');
+        let flush = bits(desc, 14, 12);
+        control(&mut s, "flush_type", FLUSH_TYPE[flush as usize], flush);
+        s.push(',');
+        let routing = bits(desc, 18, 18);
+        control(
+            &mut s,
+            "backup_mode_fence_routing",
+            Some(ROUTING[routing as usize]),
+            routing,
+        );
+    } else {
+        s.push(',');
+        let data = bits(desc, 11, 9);
+        control(&mut s, "data_size", DATA_SIZE[data as usize], data);
+        s.push(',');
+        if op == 2 || op == 6 {
+            let mask = bits(desc, 15, 12);
+            control(&mut s, "component_mask", CMASK[mask as usize], mask);
+        } else {
+            let v = bits(desc, 14, 12);
+            control(&mut s, "vector_size", Some(VECT_SIZE[v as usize]), v);
+            if bits(desc, 15, 15) != 0 {
+                s.push_str(", transpose");
+            }
+        }
+        s.push(',');
+        let cache = bits(desc, 19, 17);
+        let table = if op == 0 || op == 2 {
+            CACHE_LOAD
+        } else {
+            CACHE_STORE
+        };
+        control(&mut s, "cache", Some(table[cache as usize]), cache);
+    }
+    s.push_str(&format!(" dst_len = {},", bits(desc, 24, 20)));
+    s.push_str(&format!(" src0_len = {},", bits(desc, 28, 25)));
+    if let Some(ex) = ex_desc {
+        s.push_str(&format!(" src1_len = {}", bits(ex, 9, 6)));
+    }
+    control(
+        &mut s,
+        "address_type",
+        Some(ADDR_TYPE[bits(desc, 30, 29) as usize]),
+        0,
+    );
+    s.push_str(" )");
+    s
+}
+
+/// The surface the extended descriptor names (`lsc_disassemble_ex_desc`), read as the
+/// descriptor's address type says; brw reads an indirect extended descriptor as 0.
+pub fn surface(desc: u32, ex_desc: u32) -> String {
+    match bits(desc, 30, 29) {
+        0 => format!(" base_offset {} ", bits(ex_desc, 31, 12)),
+        1 | 2 => format!(" surface_state_index {} ", bits(ex_desc, 31, 6)),
+        _ => format!(
+            " BTI {}  base_offset {} ",
+            bits(ex_desc, 31, 24),
+            bits(ex_desc, 23, 12)
+        ),
+    }
+}
