@@ -235,7 +235,9 @@ impl Run<'_> {
 /// `opts.worker` is set) and returns the final counters, the earlier part of a resumed run
 /// included.
 pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> FuzzStats {
-    fuzz_fused(opts, &|inputs| inputs.iter().map(|bytes| judge(bytes)).collect())
+    fuzz_fused(opts, &|inputs| {
+        inputs.iter().map(|bytes| judge(bytes)).collect()
+    })
 }
 
 /// [`fuzz`] with a judge of `opts.fuse` inputs at a time (one judgement per input, in order;

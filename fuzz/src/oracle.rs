@@ -99,7 +99,7 @@ enum Stage {
     Judged(Verdict),
     Waiting {
         expected: Results,
-        optimised: Program,
+        optimised: Box<Program>,
         fusing: Vec<&'static dyn Pipeline>,
     },
 }
@@ -174,7 +174,7 @@ fn stage(case: &Case, opts: &OracleOptions, coverage: &mut Coverage, defer: bool
     }
     Stage::Waiting {
         expected,
-        optimised,
+        optimised: Box::new(optimised),
         fusing,
     }
 }
@@ -257,7 +257,7 @@ pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
                     index: judgements.len(),
                     case: case.clone(),
                     expected,
-                    optimised,
+                    optimised: *optimised,
                     fusing,
                 });
                 Verdict::Pass

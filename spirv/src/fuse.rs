@@ -100,13 +100,12 @@ pub fn groups(dispatches: &[&Dispatch], most: usize, local_size: u32) -> Vec<Ran
     let mut start = 0;
     for end in 1..=dispatches.len() {
         let full = end - start > most.max(1);
-        if full || misfit(&dispatches[start..end], local_size).is_some() {
-            if end - 1 > start {
-                groups.push(start..end - 1);
-                start = end - 1;
-            }
-        }
         // A dispatch that does not fit even alone still goes alone (the emitter says why).
+        let closes = full || misfit(&dispatches[start..end], local_size).is_some();
+        if closes && end - 1 > start {
+            groups.push(start..end - 1);
+            start = end - 1;
+        }
     }
     if start < dispatches.len() {
         groups.push(start..dispatches.len());

@@ -91,7 +91,10 @@ impl Placement {
 
     /// The binding of texture `t`.
     pub fn texture(&self, t: u32) -> Option<u32> {
-        self.textures.get(t as usize).copied().filter(|&b| b != u32::MAX)
+        self.textures
+            .get(t as usize)
+            .copied()
+            .filter(|&b| b != u32::MAX)
     }
 }
 
@@ -358,7 +361,11 @@ pub(crate) fn build_fused(
     let cases: Vec<(Operand, Word)> = workgroups
         .iter()
         .zip(&labels)
-        .flat_map(|(range, &label)| range.clone().map(move |w| (Operand::LiteralBit32(w), label)))
+        .flat_map(|(range, &label)| {
+            range
+                .clone()
+                .map(move |w| (Operand::LiteralBit32(w), label))
+        })
         .collect();
     e.b.selection_merge(end, spirv::SelectionControl::NONE)?;
     e.b.switch(workgroup, end, cases)?;

@@ -97,7 +97,10 @@ fn a_fused_shader_of_programs_reproduces_each_programs_own_results() {
     let refs: Vec<&compiler::ir::Program> = programs.iter().map(|(p, _)| p).collect();
     let dispatches: Vec<_> = refs.iter().map(|p| &p.dispatch).collect();
     let groups = spirv_emit::fuse::groups(&dispatches, 8, emit.local_size);
-    assert!(groups.iter().filter(|g| g.len() > 1).count() >= 2, "{groups:?}");
+    assert!(
+        groups.iter().filter(|g| g.len() > 1).count() >= 2,
+        "{groups:?}"
+    );
     let mut compared = 0;
     for group in groups {
         let done = execute_fused(&refs[group.clone()], &opts.vulkan)
@@ -141,7 +144,10 @@ fn a_planted_bug_in_some_programs_of_a_batch_is_attributed_to_those_programs() {
         .map(|b| found(&oracle::judge_bytes(b, &opts).verdict))
         .collect();
     let planted = alone.iter().flatten().count();
-    assert!(planted >= 2, "the plant shows in only {planted} of 64 programs");
+    assert!(
+        planted >= 2,
+        "the plant shows in only {planted} of 64 programs"
+    );
     let mut fused = Vec::new();
     for batch in inputs.chunks(8) {
         let refs: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
@@ -151,5 +157,8 @@ fn a_planted_bug_in_some_programs_of_a_batch_is_attributed_to_those_programs() {
                 .map(|j| found(&j.verdict)),
         );
     }
-    assert_eq!(fused, alone, "fused and alone judge different programs wrong");
+    assert_eq!(
+        fused, alone,
+        "fused and alone judge different programs wrong"
+    );
 }

@@ -208,7 +208,10 @@ fn fusion(a: &BenchArgs, opts: &OracleOptions) {
     } else {
         a.fuse.iter().map(|&n| usize::from(n)).collect()
     };
-    println!("fusion: the oracle over the same {} programs, back to back", a.programs);
+    println!(
+        "fusion: the oracle over the same {} programs, back to back",
+        a.programs
+    );
     let mut alone = 0.0;
     for n in std::iter::once(1).chain(fuse) {
         let start = Instant::now();

@@ -125,12 +125,9 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
                         e.to_string(),
                         "emit".into(),
                     ),
-                    ExecuteError::SpirvOpt(e) => classified(
-                        "vulkan",
-                        FindingKind::CompileError,
-                        e,
-                        "spirv-opt".into(),
-                    ),
+                    ExecuteError::SpirvOpt(e) => {
+                        classified("vulkan", FindingKind::CompileError, e, "spirv-opt".into())
+                    }
                 };
                 for &k in members {
                     outcomes[k] = Some(shared(Err(f.clone())));
