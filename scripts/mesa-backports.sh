@@ -8,7 +8,8 @@
 #   GPUFUZZ_CACHE=/somewhere scripts/mesa-backports.sh
 #
 # The cache is ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/mesa-25.0.7/ (root/ holds the unpacked
-# packages, icd/ the manifests lvp.json, intel.json, radeon.json, apt/ the private apt state).
+# packages, icd/ the manifests lvp.json, intel.json, radeon.json, apt/ the private apt state;
+# radv.env names radv's manifest and the amdgpu drm-shim for the `radv` target).
 # A second run finds the stamp and only prints the paths. The archive is the one the system's
 # own /etc/apt/sources.list.d/debian.sources names; only the suite changes to
 # bookworm-backports (see docs/drivers.md for the sources entry a user adds instead).
@@ -27,7 +28,21 @@ print_icds() {
     for icd in lvp intel radeon; do echo "$cache/icd/$icd.json"; done
 }
 
+# radv.env: what the `radv` target reads (radv's ICD and the amdgpu no-op drm-shim).
+write_radv_env() {
+    local shim="$cache/root/usr/lib/x86_64-linux-gnu/libamdgpu_noop_drm_shim.so" text
+    [ -f "$shim" ] || { echo "mesa-backports: $shim missing" >&2; exit 1; }
+    text=$(printf 'GPUFUZZ_RADV_ICD=%s\nGPUFUZZ_RADV_SHIM=%s\nGPUFUZZ_RADV_MESA=%s' \
+        "$cache/icd/radeon.json" "$shim" "$version")
+    # Unchanged, nothing is written: a second run changes nothing (.ci/run checks).
+    if [ "$(cat "$cache/radv.env" 2>/dev/null)" != "$text" ]; then
+        printf '%s\n' "$text" >"$cache/radv.env.new"
+        mv "$cache/radv.env.new" "$cache/radv.env"
+    fi
+}
+
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    write_radv_env
     print_icds
     exit 0
 fi
@@ -110,5 +125,6 @@ write_icd lvp lvp_icd.json libvulkan_lvp.so
 write_icd intel intel_icd.json libvulkan_intel.so
 write_icd radeon radeon_icd.json libvulkan_radeon.so
 
+write_radv_env
 echo "$want" >"$stamp"
 print_icds

@@ -17,6 +17,9 @@ pub struct Compiled {
     pub executables: Vec<Executable>,
     /// Shader module and pipeline creation, measured in the worker.
     pub pipeline: Duration,
+    /// What the worker printed on stderr while compiling (a driver's own validators print
+    /// there: ACO's `validateir`). Filled by the client from the worker's stderr, not sent.
+    pub stderr: String,
 }
 
 /// One executable of a pipeline (`VkPipelineExecutablePropertiesKHR` and what hangs off it).
@@ -113,6 +116,7 @@ impl Device {
         Ok(Compiled {
             executables: captured?,
             pipeline: pipeline_time,
+            stderr: String::new(),
         })
     }
 }

@@ -11,7 +11,8 @@
 
 use crate::capture::Compiled;
 use crate::job::{DeviceInfo, Job, Output, RunError};
-use crate::wire::{read_frame, write_frame, Request, Response};
+use crate::wire::{read_frame, write_frame, Request, Response, END_OF_ANSWER};
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{BufReader, Read};
 use std::path::PathBuf;
@@ -21,8 +22,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-/// How much of the worker's stderr is kept for crash reports.
-const STDERR_TAIL: usize = 4096;
+/// How much of the worker's stderr is kept per request: its first [`STDERR_HEAD`] bytes (a
+/// validator's message comes first, before e.g. ACO's print of the whole program) and its last
+/// bytes up to this total.
+const STDERR_KEEP: usize = 256 << 10;
+const STDERR_HEAD: usize = 64 << 10;
 
 /// The program (and arguments) that serves the worker protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +76,8 @@ pub struct Worker {
     live: Option<Live>,
     info: Option<DeviceInfo>,
     restarts: u64,
+    /// What the worker printed on stderr while serving the last request answered.
+    answer_stderr: String,
 }
 
 /// A running worker process and its pipes.
@@ -79,7 +85,65 @@ struct Live {
     child: Child,
     stdin: ChildStdin,
     responses: Receiver<Result<Vec<u8>, String>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr: Arc<Mutex<StderrLog>>,
+}
+
+/// The worker's stderr cut at its [`END_OF_ANSWER`] marks: one text per answered request, and
+/// what it printed since the last answer (a crash's report).
+#[derive(Default)]
+struct StderrLog {
+    /// Bytes since the last mark, the middle left out beyond [`STDERR_KEEP`].
+    current: Vec<u8>,
+    /// Bytes left out of the middle of `current`.
+    elided: usize,
+    /// The stderr of answered requests not yet taken, oldest first.
+    answers: VecDeque<String>,
+}
+
+impl StderrLog {
+    fn push(&mut self, bytes: &[u8]) {
+        let mark = END_OF_ANSWER.as_bytes();
+        let mut from = self.current.len().saturating_sub(mark.len());
+        self.current.extend_from_slice(bytes);
+        while let Some(i) = find(&self.current[from..], mark) {
+            let at = from + i;
+            let mut end = at + mark.len();
+            if self.current.get(end) == Some(&b'\n') {
+                end += 1;
+            }
+            let text = self.text(&self.current[..at]);
+            self.answers.push_back(text);
+            // Nobody took them: a client that does not ask keeps only the latest few.
+            if self.answers.len() > 16 {
+                self.answers.pop_front();
+            }
+            self.current.drain(..end);
+            self.elided = 0;
+            from = 0;
+        }
+        if self.current.len() > STDERR_KEEP {
+            let excess = self.current.len() - STDERR_KEEP;
+            self.current.drain(STDERR_HEAD..STDERR_HEAD + excess);
+            self.elided += excess;
+        }
+    }
+
+    /// `bytes` as text, with a note where the middle was left out.
+    fn text(&self, bytes: &[u8]) -> String {
+        if self.elided == 0 || bytes.len() <= STDERR_HEAD {
+            return String::from_utf8_lossy(bytes).into_owned();
+        }
+        format!(
+            "{}\n[... {} bytes of stderr left out ...]\n{}",
+            String::from_utf8_lossy(&bytes[..STDERR_HEAD]),
+            self.elided,
+            String::from_utf8_lossy(&bytes[STDERR_HEAD..])
+        )
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 impl Worker {
@@ -90,6 +154,7 @@ impl Worker {
             live: None,
             info: None,
             restarts: 0,
+            answer_stderr: String::new(),
         };
         w.ensure_live()?;
         Ok(w)
@@ -154,7 +219,10 @@ impl Worker {
         self.ensure_live()?;
         let request = Request::Compile(job.clone());
         match self.exchange(&request, self.options.compile_timeout)? {
-            Response::Compiled(c) => Ok(c),
+            Response::Compiled(mut c) => {
+                c.stderr = std::mem::take(&mut self.answer_stderr);
+                Ok(c)
+            }
             Response::Error(e) => Err(e),
             Response::Opened(_) | Response::Finished(_) => {
                 self.kill();
@@ -235,15 +303,13 @@ impl Worker {
                 }
             }
         });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let tail = Arc::clone(&stderr);
+        let stderr = Arc::new(Mutex::new(StderrLog::default()));
+        let log = Arc::clone(&stderr);
         thread::spawn(move || {
-            let mut chunk = [0u8; 1024];
+            let mut chunk = [0u8; 4096];
             while let Ok(n @ 1..) = err.read(&mut chunk) {
-                let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
-                t.extend_from_slice(&chunk[..n]);
-                let excess = t.len().saturating_sub(STDERR_TAIL);
-                t.drain(..excess);
+                let mut l = log.lock().unwrap_or_else(|p| p.into_inner());
+                l.push(&chunk[..n]);
             }
         });
         Ok(Live {
@@ -269,7 +335,10 @@ impl Worker {
         };
         match answer {
             Ok(Ok(frame)) => match Response::decode(&frame) {
-                Ok(r) => Ok(r),
+                Ok(r) => {
+                    self.answer_stderr = self.take_answer_stderr();
+                    Ok(r)
+                }
                 Err(e) => {
                     self.kill();
                     Err(RunError::Failed(format!(
@@ -283,6 +352,23 @@ impl Worker {
                 Err(RunError::Timeout(limit))
             }
         }
+    }
+
+    /// What the worker printed while serving the request just answered: the text before its
+    /// mark, which it wrote before the answer (waited for briefly: another thread reads it).
+    fn take_answer_stderr(&mut self) -> String {
+        let Some(live) = self.live.as_ref() else {
+            return String::new();
+        };
+        for _ in 0..1000 {
+            let mut l = live.stderr.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(text) = l.answers.pop_front() {
+                return text;
+            }
+            drop(l);
+            thread::sleep(Duration::from_millis(1));
+        }
+        String::new()
     }
 
     /// The crash report of a worker whose stdout closed.
@@ -300,10 +386,10 @@ impl Worker {
         };
         // Give the stderr reader a moment to drain what the dying process wrote.
         thread::sleep(Duration::from_millis(20));
-        let tail = live.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        let log = live.stderr.lock().unwrap_or_else(|p| p.into_inner());
         RunError::WorkerCrashed {
             status,
-            stderr: String::from_utf8_lossy(&tail).into_owned(),
+            stderr: log.text(&log.current),
         }
     }
 

@@ -148,17 +148,20 @@ pub enum RunError {
     /// The driver refused the shader module or compute pipeline.
     PipelineCreation(String),
     /// The worker process died: `status` says how (`signal 11 (SIGSEGV)`, `exit status 101`),
-    /// `stderr` holds the last of what it printed.
+    /// `stderr` holds what it printed since its last answer (the middle left out when long).
     WorkerCrashed {
         /// How the process ended.
         status: String,
-        /// The tail of its standard error.
+        /// Its standard error since its last answer.
         stderr: String,
     },
     /// The job is malformed (wrong texel count, zero workgroups) or another Vulkan call
     /// failed; the text names the call.
     Failed(String),
 }
+
+/// How much of a dead worker's stderr its error's text shows.
+const SHOWN_STDERR: usize = 4096;
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -169,8 +172,15 @@ impl fmt::Display for RunError {
             RunError::PipelineCreation(m) => write!(f, "pipeline creation failed: {m}"),
             RunError::WorkerCrashed { status, stderr } => {
                 write!(f, "the Vulkan worker died ({status})")?;
-                if !stderr.trim().is_empty() {
-                    write!(f, "; its stderr ends with: {}", stderr.trim())?;
+                let stderr = stderr.trim();
+                if !stderr.is_empty() {
+                    // The last lines say why (an assertion, a signal's backtrace); the
+                    // whole text stays in the error for whoever needs it.
+                    let from = stderr.len().saturating_sub(SHOWN_STDERR);
+                    let from = (from..stderr.len())
+                        .find(|&i| stderr.is_char_boundary(i))
+                        .unwrap_or(0);
+                    write!(f, "; its stderr ends with: {}", &stderr[from..])?;
                 }
                 Ok(())
             }

@@ -4,12 +4,13 @@
 //! the client kills the process.
 //!
 //! Nothing else in the worker may write to stdout: it carries the protocol. Drivers print
-//! their warnings to stderr, which the client keeps for crash reports.
+//! their warnings to stderr, which the client keeps for crash reports; before each answer the
+//! worker writes [`END_OF_ANSWER`] there, so a compile's own stderr can be told apart.
 
 use crate::device::Device;
 use crate::job::RunError;
-use crate::wire::{read_frame, write_frame, Request, Response};
-use std::io::{self, BufReader, BufWriter};
+use crate::wire::{read_frame, write_frame, Request, Response, END_OF_ANSWER};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::process::ExitCode;
 
 /// Serves requests on stdin/stdout; the body of `vk-worker`.
@@ -63,6 +64,12 @@ pub fn serve() -> ExitCode {
                 },
             },
         };
+        // Everything the driver printed for this request is on stderr before the mark, and
+        // the mark before the answer: when the client has the answer, the mark is on its way.
+        let mut err = io::stderr().lock();
+        let _ = writeln!(err, "{END_OF_ANSWER}");
+        let _ = err.flush();
+        drop(err);
         if let Err(e) = write_frame(&mut output, &response.encode()) {
             eprintln!("vk-worker: writing a response: {e}");
             return ExitCode::from(3);

@@ -14,6 +14,11 @@ use std::time::Duration;
 /// A frame larger than this is refused (a corrupted length, not a real job).
 const MAX_FRAME: u32 = 1 << 30;
 
+/// The line the worker writes to stderr before each answer, so the client can tell what the
+/// driver printed while serving one request from what it printed for the next (a driver's
+/// validator that reports without aborting, e.g. ACO's `validateir` in a release build).
+pub const END_OF_ANSWER: &str = "\u{1e}vk-worker: end of answer";
+
 /// What the client asks of the worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -414,6 +419,7 @@ impl Decoder<'_> {
         Ok(Compiled {
             executables,
             pipeline,
+            stderr: String::new(),
         })
     }
 

@@ -3,6 +3,7 @@
 //! on the command line and in a `; case:` header is [`super::knobs`]'.
 
 use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
+use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{A6xxHeuristics, ColourOrder, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::ir::Program;
@@ -59,6 +60,12 @@ pub struct CaseConfig {
     /// anv: brw's `INTEL_DEBUG` switches (`spill_fs+nocompact+no16`, or `none`); drawn like
     /// `anv_platform`.
     pub anv_debug: AnvSwitches,
+    /// radv: the simulated AMD GPU (`AMDGPU_GPU_ID`, one the shim lists); drawn from a hash
+    /// of the input like `anv_platform`.
+    pub radv_gpu: RadvGpu,
+    /// radv: the compute wave size (`64`, or `32`: `RADV_PERFTEST=cswave32`); drawn like
+    /// `radv_gpu`.
+    pub radv_wave: RadvWave,
 }
 
 impl Default for CaseConfig {
@@ -87,6 +94,8 @@ impl Default for CaseConfig {
             vulkan_spirv_opt: SpirvOptPasses::default(),
             anv_platform: AnvPlatform::default(),
             anv_debug: AnvSwitches::default(),
+            radv_gpu: RadvGpu::default(),
+            radv_wave: RadvWave::default(),
         }
     }
 }

@@ -10,6 +10,7 @@
 use super::config::{Case, CaseConfig};
 use crate::gen;
 use crate::pipelines::anv::Switches as AnvSwitches;
+use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
 use arbitrary::{Arbitrary, Unstructured};
@@ -67,6 +68,17 @@ impl CaseConfig {
         let r = &mut SplitMix64::for_input(hash, 0x0061_6e76);
         self.anv_platform = crate::pipelines::anv::draw_platform(r.next_u64());
         self.anv_debug = AnvSwitches::draw(r.next_u64());
+    }
+
+    /// Draws the radv knobs (GPU and wave size) from a hash of `rest`, apart from the other
+    /// knobs' draws so theirs stay what they were.
+    fn vary_radv(&mut self, rest: &[u8]) {
+        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        let r = &mut SplitMix64::for_input(hash, 0x7261_6476);
+        self.radv_gpu = RadvGpu::draw(r.next_u64());
+        self.radv_wave = RadvWave::draw(r.next_u64());
     }
 
     /// Every value the case randomiser draws for heuristic knob `knob`, the default first
@@ -129,6 +141,7 @@ impl<'a> Arbitrary<'a> for CaseConfig {
         if let Some(rest) = u.peek_bytes(u.len()) {
             c.vary_heuristics(rest);
             c.vary_anv(rest);
+            c.vary_radv(rest);
         }
         Ok(c)
     }

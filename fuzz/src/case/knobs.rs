@@ -5,6 +5,7 @@
 
 use super::config::CaseConfig;
 use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
+use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
@@ -87,4 +88,6 @@ case_knobs! {
     vulkan_spirv_opt: SpirvOptPasses,
     anv_platform: AnvPlatform,
     anv_debug: AnvSwitches,
+    radv_gpu: RadvGpu,
+    radv_wave: RadvWave,
 }

@@ -16,7 +16,7 @@
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
 //! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and one of
 //! `no8`/`no16`/`no32`/`do32` (SIMD widths). Each (platform, switches) pair is one worker
-//! process, since the driver reads them from its environment at start; a thread keeps 48.
+//! process, since the driver reads them from its environment at start (`super::shim_workers`).
 //!
 //! anv caches pipelines in memory per device: the same SPIR-V twice in one worker is a cache
 //! hit, and brw does not run again. Generated programs differ, so the fuzz loop compiles every
@@ -28,6 +28,7 @@
 mod stats;
 
 use super::pipeline::{classified, Pipeline};
+use super::shim_workers::{assertion, with_worker};
 use super::shown::Shown;
 use super::vulkan;
 use crate::case::coverage::Coverage;
@@ -38,12 +39,10 @@ use compiler::ir::Program;
 use sim::dispatch::Results;
 use sim::intel::{Agreement, Gen, Listing};
 use spirv_emit::EmitError;
-use std::cell::RefCell;
 use std::fmt;
-use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
-use vulkan_runner::{Compiled, RunError, StatValue, Worker, WorkerCommand, WorkerOptions};
+use vulkan_runner::{Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
 
 /// The `anv` target.
 pub struct Anv;
@@ -236,64 +235,20 @@ pub fn draw_platform(hash: u64) -> Platform {
     Platform::ALL[(hash % Platform::ALL.len() as u64) as usize]
 }
 
-/// Where anv and its shim are, as `scripts/mesa.sh` wrote them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Environment {
-    /// The ICD manifest naming anv's library.
-    pub icd: PathBuf,
-    /// Mesa's Intel no-op drm-shim.
-    pub shim: PathBuf,
-    /// The Mesa version.
-    pub mesa: String,
-}
+pub use super::shim_workers::Environment;
 
-/// The environment file: `GPUFUZZ_ANV_ENV`, else `anv.env` in the cache.
-pub fn environment_file() -> Option<PathBuf> {
-    if let Some(f) = std::env::var_os("GPUFUZZ_ANV_ENV") {
-        return Some(f.into());
-    }
-    let cache = std::env::var_os("GPUFUZZ_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/gpufuzz")))?;
-    Some(cache.join("mesa-25.0.7/anv.env"))
-}
-
-/// Reads the environment file; the error says what to run.
+/// Reads `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what to run.
 pub fn environment() -> Result<Environment, String> {
-    let file = environment_file().ok_or("neither GPUFUZZ_CACHE nor HOME is set")?;
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| format!("{}: {e} (run scripts/mesa.sh)", file.display()))?;
-    let get = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
-            .map(str::to_string)
-            .ok_or_else(|| format!("{}: no {key}= line", file.display()))
-    };
-    let env = Environment {
-        icd: get("GPUFUZZ_ANV_ICD")?.into(),
-        shim: get("GPUFUZZ_ANV_SHIM")?.into(),
-        mesa: get("GPUFUZZ_ANV_MESA")?,
-    };
-    for p in [&env.icd, &env.shim] {
-        if !p.is_file() {
-            return Err(format!(
-                "{} (named in {}) is missing: run scripts/mesa.sh",
-                p.display(),
-                file.display()
-            ));
-        }
-    }
-    Ok(env)
+    super::shim_workers::environment(
+        "GPUFUZZ_ANV_ENV",
+        "anv.env",
+        "GPUFUZZ_ANV",
+        "scripts/mesa.sh",
+    )
 }
 
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Workers a thread keeps (one per platform and switches; the draws make about 100
-/// combinations, most of the mass in a few dozen). An idle worker holds about 24 MB (RSS of
-/// a live one, measured); a simulated LRU over the draws misses 61% of cases with 16 workers,
-/// 23% with 48, and each miss starts a process and opens a device.
-const WORKERS_PER_THREAD: usize = 48;
 
 fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOptions, String> {
     let env = environment()?;
@@ -311,37 +266,6 @@ fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOption
         ("INTEL_DEBUG".into(), switches.intel_debug().into()),
     ];
     Ok(o)
-}
-
-thread_local! {
-    /// This thread's workers, most recently used last.
-    static WORKERS: RefCell<Vec<((Platform, Switches), Worker)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` with this thread's worker for `platform` and `switches`, starting one if needed.
-fn with_worker<R>(
-    platform: Platform,
-    switches: Switches,
-    f: impl FnOnce(&mut Worker) -> R,
-) -> Result<R, RunError> {
-    WORKERS.with_borrow_mut(|workers| {
-        let key = (platform, switches);
-        let index = match workers.iter().position(|(k, _)| *k == key) {
-            Some(i) => i,
-            None => {
-                let options = worker_options(platform, switches).map_err(RunError::NoVulkan)?;
-                if workers.len() >= WORKERS_PER_THREAD {
-                    workers.remove(0);
-                }
-                workers.push((key, Worker::start(options)?));
-                workers.len() - 1
-            }
-        };
-        let entry = workers.remove(index);
-        workers.push(entry);
-        let (_, w) = workers.last_mut().expect("pushed above");
-        Ok(f(w))
-    })
 }
 
 /// One SIMD variant brw kept.
@@ -393,7 +317,15 @@ pub fn compile(
     platform: Platform,
     switches: Switches,
 ) -> Result<Capture, CompileError> {
-    let (info, done) = with_worker(platform, switches, |w| {
+    let key = (
+        "anv",
+        vec![
+            ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
+            ("INTEL_DEBUG".into(), switches.intel_debug().into()),
+        ],
+    );
+    let options = || worker_options(platform, switches);
+    let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();
         let module = spirv_emit::emit(program, &vulkan::emit_options(&info));
         let module = match module {
@@ -472,24 +404,6 @@ fn capture(
         pipeline: compiled.pipeline,
         device,
     }
-}
-
-/// The text of an assertion in a crashed worker's stderr (`... Assertion `x' failed.`), for
-/// the bucket; else the last non-empty line.
-fn assertion(stderr: &str) -> String {
-    let line = stderr
-        .lines()
-        .rev()
-        .find(|l| l.contains("Assertion") || l.contains("assert"))
-        .or_else(|| stderr.lines().rev().find(|l| !l.trim().is_empty()))
-        .unwrap_or("")
-        .trim();
-    // Drop the process name and address noise before the message.
-    line.split_once(": ")
-        .map_or(line, |(_, rest)| rest)
-        .chars()
-        .take(200)
-        .collect()
 }
 
 /// The finding for a failed compile.
@@ -771,14 +685,5 @@ mod tests {
         }
         assert!(draws.iter().any(|&h| Switches::draw(h).spill_fs));
         assert!(draws.iter().any(|&h| Switches::draw(h).nocompact));
-    }
-
-    #[test]
-    fn an_assertion_is_bucketed_by_its_text() {
-        let stderr = "MESA: warning: something\nvk-worker: ../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed.\n";
-        assert_eq!(
-            assertion(stderr),
-            "../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed."
-        );
     }
 }

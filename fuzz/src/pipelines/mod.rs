@@ -14,6 +14,8 @@ mod fused_toy;
 pub mod gen;
 pub mod middle;
 mod pipeline;
+pub mod radv;
+pub mod shim_workers;
 pub mod shown;
 pub mod spirv_opt;
 pub mod steps;
@@ -39,6 +41,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &a6xx::A6xx,
         &vulkan::Vulkan,
         &anv::Anv,
+        &radv::Radv,
         #[cfg(test)]
         &toy::Reversed,
         #[cfg(test)]

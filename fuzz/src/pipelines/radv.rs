@@ -1,0 +1,577 @@
+//! The `radv` target (opt-in, compile-only): the program as SPIR-V, compiled by AMD's
+//! production Vulkan driver (radv, with ACO as its backend) on a simulated GPU — Mesa's amdgpu
+//! no-op drm-shim preloaded into the worker process answers the kernel's calls,
+//! `AMDGPU_GPU_ID` picks the device — with ACO's own validators switched on, and the driver's
+//! statistics captured through `VK_KHR_pipeline_executable_properties`.
+//!
+//! ACO's validators (`ACO_DEBUG`, `src/amd/compiler/aco_validate.cpp`): `validatera` checks
+//! every register assignment after allocation (spilling included) and aborts on an error
+//! after printing it and the program; `validateir` checks the IR after every pass; it is on
+//! by default only in debug builds, but the release library honours the switch — it prints
+//! each error (`ACO ERROR:`) and, the `assert` being compiled out, carries on — and
+//! `validate-livevars` checks the liveness the allocator relies on. All three are always on.
+//!
+//! What is a finding: an ACO validator's message on the worker's stderr (`ra-check` for the
+//! allocation validator, else `compile-error` class `aco-validator`; the worker's stderr is
+//! cut per compile by `vulkan_runner`), the worker dying (`crash`: an assertion or a signal;
+//! bucketed by the validator's message or the assertion's text), a compile outliving the
+//! deadline (`timeout`), the driver refusing the pipeline (`compile-error`). Nothing runs:
+//! the shim's submissions do nothing, so results are never compared.
+//!
+//! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
+//! `radv_gpu`, the device, one of the GPUs the shim library itself lists (`shim`; Mesa 25.0.7:
+//! GFX6 pitcairn to GFX11.5 gfx1150), and `radv_wave`, the compute wave size: 64 (radv's
+//! default) or 32 (`RADV_PERFTEST=cswave32`, GFX10 and later; older GPUs only have wave64,
+//! and the executable's subgroup size says which ran). Each (GPU, wave) pair is one worker
+//! process (`super::shim_workers`).
+//!
+//! The driver and shim come from `scripts/mesa-backports.sh`, which writes `radv.env` in
+//! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_RADV_ENV` names another file.
+
+pub mod shim;
+mod stats;
+
+use super::pipeline::{classified, Pipeline};
+use super::shim_workers::{assertion, with_worker, Environment};
+use super::shown::Shown;
+use super::vulkan;
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
+use crate::case::Case;
+use crate::finding::{Finding, FindingKind};
+use compiler::ir::Program;
+use sim::dispatch::Results;
+use spirv_emit::EmitError;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+use std::time::Duration;
+use vulkan_runner::{Compiled, Executable, RunError, Worker, WorkerCommand, WorkerOptions};
+
+/// The `radv` target.
+pub struct Radv;
+
+/// `ACO_DEBUG` for every compile: all of ACO's validators.
+pub const ACO_DEBUG: &str = "validateir,validatera,validate-livevars";
+
+/// How long one compile may take before the worker is presumed hung.
+pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Reads `radv.env` (`GPUFUZZ_RADV_ENV` names another file); the error says what to run.
+pub fn environment() -> Result<Environment, String> {
+    super::shim_workers::environment(
+        "GPUFUZZ_RADV_ENV",
+        "radv.env",
+        "GPUFUZZ_RADV",
+        "scripts/mesa-backports.sh",
+    )
+}
+
+/// The GPUs the installed shim knows, in its order (read once).
+pub fn shim_gpus() -> Result<&'static [String], String> {
+    static GPUS: OnceLock<Result<Vec<String>, String>> = OnceLock::new();
+    GPUS.get_or_init(|| shim::gpus(&environment()?.shim))
+        .as_deref()
+        .map_err(Clone::clone)
+}
+
+/// A simulated AMD GPU: a name `AMDGPU_GPU_ID` takes (one of the shim's).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Gpu(String);
+
+impl Default for Gpu {
+    /// Navi 21 (RDNA2, GFX10.3): wave32 and wave64 both compile there.
+    fn default() -> Gpu {
+        Gpu("navi21".into())
+    }
+}
+
+impl Gpu {
+    /// The name `AMDGPU_GPU_ID` takes.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+
+    /// One of the shim's GPUs drawn from a hash (the default when the shim is not installed:
+    /// the case then names a GPU, and a run without radv never reads it).
+    pub fn draw(hash: u64) -> Gpu {
+        match shim_gpus() {
+            Ok(gpus) if !gpus.is_empty() => Gpu(gpus[(hash % gpus.len() as u64) as usize].clone()),
+            _ => Gpu::default(),
+        }
+    }
+}
+
+impl fmt::Display for Gpu {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for Gpu {
+    type Err = String;
+    /// A name the installed shim knows; without the shim any name of the shim's spelling
+    /// (lowercase, digits, `_`), checked when radv runs.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match shim_gpus() {
+            Ok(gpus) if !gpus.iter().any(|g| g == s) => Err(format!(
+                "unknown radv GPU {s:?}; the shim knows: {}",
+                gpus.join(", ")
+            )),
+            Err(_) if !shim::is_device_name(s) => Err(format!("{s:?} is not a GPU name")),
+            _ => Ok(Gpu(s.to_string())),
+        }
+    }
+}
+
+/// The compute wave size radv compiles for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Wave {
+    /// Wave64, radv's default for compute.
+    #[default]
+    W64,
+    /// Wave32 (`RADV_PERFTEST=cswave32`; GFX10 and later).
+    W32,
+}
+
+impl Wave {
+    /// Wave32 half the time.
+    pub fn draw(hash: u64) -> Wave {
+        if hash.is_multiple_of(2) {
+            Wave::W64
+        } else {
+            Wave::W32
+        }
+    }
+}
+
+impl fmt::Display for Wave {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wave::W64 => "64",
+            Wave::W32 => "32",
+        })
+    }
+}
+
+impl FromStr for Wave {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "64" => Ok(Wave::W64),
+            "32" => Ok(Wave::W32),
+            _ => Err(format!("radv_wave is 32 or 64, not {s:?}")),
+        }
+    }
+}
+
+/// The driver's environment for a GPU and wave size (besides the ICD).
+fn driver_env(gpu: &Gpu, wave: Wave, shim: &std::path::Path) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("LD_PRELOAD".into(), shim.display().to_string()),
+        ("AMDGPU_GPU_ID".into(), gpu.name().to_string()),
+        ("ACO_DEBUG".into(), ACO_DEBUG.into()),
+        // Every program really compiled: radv's in-memory and disk caches off.
+        ("RADV_DEBUG".into(), "nocache".into()),
+    ];
+    if wave == Wave::W32 {
+        env.push(("RADV_PERFTEST".into(), "cswave32".into()));
+    }
+    env
+}
+
+fn worker_options(env: Vec<(String, String)>, icd: std::path::PathBuf) -> WorkerOptions {
+    let program = std::env::current_exe().unwrap_or_else(|_| "gpufuzz".into());
+    let mut o = WorkerOptions::new(WorkerCommand {
+        program,
+        args: vec!["vk-worker".into()],
+    });
+    o.icd = Some(icd);
+    o.compile_timeout = COMPILE_TIMEOUT;
+    o.env = env.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
+    o
+}
+
+/// What radv made of one program.
+#[derive(Clone, Debug)]
+pub struct Capture {
+    /// The device.
+    pub gpu: Gpu,
+    /// The wave size asked for.
+    pub wave: Wave,
+    /// The emitted SPIR-V module.
+    pub module: spirv_emit::EmittedModule,
+    /// The pipeline's executables (one compute shader), with radv's and ACO's statistics.
+    pub executables: Vec<Executable>,
+    /// What the driver printed on stderr while compiling.
+    pub stderr: String,
+    /// Pipeline creation time measured in the worker.
+    pub pipeline: Duration,
+    /// The device and driver, for findings.
+    pub device: String,
+}
+
+/// Why [`compile`] gave no capture.
+#[derive(Debug)]
+pub enum CompileError {
+    /// The emitter refused the program.
+    Emit(EmitError),
+    /// The runner or driver failed.
+    Run(RunError),
+}
+
+/// Emits `program` and compiles it with `worker` (a radv worker of `gpu` and `wave`).
+pub fn compile_with(
+    worker: &mut Worker,
+    program: &Program,
+    gpu: &Gpu,
+    wave: Wave,
+) -> Result<Capture, CompileError> {
+    let info = worker.info().clone();
+    let module =
+        spirv_emit::emit(program, &vulkan::emit_options(&info)).map_err(CompileError::Emit)?;
+    let compiled: Compiled = worker
+        .compile(&vulkan::job(&module))
+        .map_err(CompileError::Run)?;
+    Ok(Capture {
+        gpu: gpu.clone(),
+        wave,
+        module,
+        executables: compiled.executables,
+        stderr: compiled.stderr,
+        pipeline: compiled.pipeline,
+        device: info.describe(),
+    })
+}
+
+/// Emits `program` and compiles it on radv for `gpu` at `wave`.
+pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, CompileError> {
+    let env = environment().map_err(|e| CompileError::Run(RunError::NoVulkan(e)))?;
+    let driver = driver_env(gpu, wave, &env.shim);
+    let key = (
+        "radv",
+        driver
+            .iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect::<Vec<_>>(),
+    );
+    let options = || Ok(worker_options(driver, env.icd));
+    with_worker(key, options, |w| compile_with(w, program, gpu, wave)).map_err(CompileError::Run)?
+}
+
+/// An error ACO's validators printed: the check's message and where ACO raised it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AcoError {
+    /// `aco_validate.cpp:1160`, from the message's `In file` line.
+    pub at: String,
+    /// The message, its first line (`RA error found at instruction in BB0:`, `Operand
+    /// and Definition types do not match: ...`) and the lines after it.
+    pub message: String,
+}
+
+impl AcoError {
+    /// Whether the register-allocation validator raised it.
+    pub fn is_ra(&self) -> bool {
+        self.message.starts_with("RA error") || self.message.contains("Assignment of element")
+    }
+
+    /// The message without what varies between programs (temporaries `%12`, blocks `BB3`,
+    /// registers `v[4]`, numbers): the bucket.
+    pub fn class(&self) -> String {
+        let first = self.message.lines().next().unwrap_or("");
+        let head = first.split(": ").next().unwrap_or(first);
+        let mut out = String::new();
+        let mut last_digit = false;
+        for c in head.chars().take(120) {
+            if c.is_ascii_digit() {
+                if !last_digit {
+                    out.push('N');
+                }
+                last_digit = true;
+            } else {
+                out.push(c);
+                last_digit = false;
+            }
+        }
+        format!("aco {}", out.trim_end_matches(':'))
+    }
+}
+
+/// The errors ACO's validators printed in `stderr` (`_aco_err`: `ACO ERROR:`, an `In file
+/// <path>:<line>` line, then the message, indented), in order.
+pub fn aco_errors(stderr: &str) -> Vec<AcoError> {
+    let mut out = Vec::new();
+    let mut lines = stderr.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() != "ACO ERROR:" {
+            continue;
+        }
+        let mut at = String::new();
+        let mut message = Vec::new();
+        while let Some(next) = lines.peek() {
+            let t = next.trim();
+            if t == "ACO ERROR:" || !next.starts_with("    ") && !message.is_empty() {
+                break;
+            }
+            if let Some(file) = t.strip_prefix("In file ") {
+                at = file.rsplit('/').next().unwrap_or(file).to_string();
+            } else if !t.is_empty() {
+                message.push(t.to_string());
+            }
+            lines.next();
+        }
+        out.push(AcoError {
+            at,
+            message: message.join("\n"),
+        });
+    }
+    out
+}
+
+impl Capture {
+    /// Where the capture was made, for findings.
+    fn at(&self) -> String {
+        format!(
+            "[radv {}, wave{}, ACO_DEBUG={ACO_DEBUG}; {}]",
+            self.gpu, self.wave, self.device
+        )
+    }
+
+    /// The first problem the capture shows: an ACO validator's error, or no executable.
+    pub fn finding(&self) -> Option<Box<Finding>> {
+        if let Some(e) = aco_errors(&self.stderr).first() {
+            return Some(validator_finding(e, &self.at()));
+        }
+        if self.executables.is_empty() {
+            return Some(classified(
+                "radv",
+                FindingKind::CompileError,
+                format!("the pipeline has no executables {}", self.at()),
+                "no-executables".into(),
+            ));
+        }
+        None
+    }
+
+    /// The statistic `name` of the compute shader (`VGPRs`, `Spilled SGPRs`, `Instructions`).
+    pub fn statistic(&self, name: &str) -> Option<vulkan_runner::StatValue> {
+        self.executables.iter().find_map(|x| x.statistic(name))
+    }
+}
+
+fn validator_finding(e: &AcoError, at: &str) -> Box<Finding> {
+    let kind = if e.is_ra() {
+        FindingKind::RaCheck
+    } else {
+        FindingKind::CompileError
+    };
+    classified(
+        "radv",
+        kind,
+        format!("ACO's validator ({}): {} {at}", e.at, e.message),
+        e.class(),
+    )
+}
+
+/// The finding for a failed compile.
+fn run_finding(e: RunError, gpu: &Gpu, wave: Wave) -> Box<Finding> {
+    let at = format!("[radv {gpu}, wave{wave}, ACO_DEBUG={ACO_DEBUG}]");
+    if let RunError::WorkerCrashed { stderr, .. } = &e {
+        // `validatera` prints its errors and the program, then aborts.
+        if let Some(v) = aco_errors(stderr).first() {
+            return validator_finding(v, &at);
+        }
+    }
+    let (kind, class) = match &e {
+        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
+        RunError::WorkerCrashed { stderr, status } => {
+            let what = assertion(stderr);
+            let class = if what.is_empty() {
+                format!("worker {status}")
+            } else {
+                what
+            };
+            (FindingKind::Crash, class)
+        }
+        RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
+        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-device".to_string()),
+        RunError::DeviceLost(_) | RunError::Failed(_) => {
+            (FindingKind::CompileError, "runner".to_string())
+        }
+    };
+    classified("radv", kind, format!("{e} {at}"), class)
+}
+
+/// A capture's outcome as the target reports it.
+fn judged(
+    result: Result<Capture, CompileError>,
+    gpu: &Gpu,
+    wave: Wave,
+) -> Result<Capture, Box<Finding>> {
+    match result {
+        Ok(capture) => match capture.finding() {
+            Some(f) => Err(f),
+            None => Ok(capture),
+        },
+        Err(CompileError::Run(e)) => Err(run_finding(e, gpu, wave)),
+        Err(CompileError::Emit(e)) => Err(classified(
+            "radv",
+            FindingKind::CompileError,
+            e.to_string(),
+            "emit".into(),
+        )),
+    }
+}
+
+impl Pipeline for Radv {
+    fn name(&self) -> &'static str {
+        "radv"
+    }
+
+    fn description(&self) -> &'static str {
+        "SPIR-V compiled (not run) by Mesa's radv/ACO, its validators on, on a simulated AMD GPU (scripts/mesa-backports.sh)"
+    }
+
+    fn in_default_set(&self) -> bool {
+        false
+    }
+
+    fn available(&self) -> Result<(), String> {
+        shim_gpus().map(|_| ())
+    }
+
+    fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        // The emitter's own refusals (what it does not map) are skips, not findings.
+        match spirv_emit::emit(&case.program, &spirv_emit::EmitOptions::default()) {
+            Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
+            _ => None,
+        }
+    }
+
+    fn run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        _opts: &OracleOptions,
+        coverage: &mut Coverage,
+    ) -> Result<Results, Box<Finding>> {
+        let c = &case.config;
+        let program = vulkan::source(case, optimised);
+        let capture = judged(
+            compile(program, &c.radv_gpu, c.radv_wave),
+            &c.radv_gpu,
+            c.radv_wave,
+        )?;
+        coverage.spills |= ["Spilled SGPRs", "Spilled VGPRs"]
+            .iter()
+            .any(|s| capture.statistic(s).is_some_and(|v| stats::number(v) > 0));
+        Ok(Results::default())
+    }
+
+    fn compare(
+        &self,
+        _case: &Case,
+        _optimised: &Program,
+        _opts: &OracleOptions,
+        _expected: &Results,
+        _actual: &Results,
+    ) -> Option<Finding> {
+        // Compile-only: the shim's submissions do nothing, so there is nothing to compare.
+        None
+    }
+
+    /// radv's capture: the driver's statistics, with `asm` ACO's IR and the disassembly; a
+    /// failed compile or a validator's message is printed and makes the run unclean.
+    fn show(
+        &self,
+        case: &Case,
+        _opts: &OracleOptions,
+        optimised: &Program,
+        asm: bool,
+    ) -> Result<Shown, String> {
+        let c = &case.config;
+        let program = vulkan::source(case, optimised);
+        let mut out = format!(
+            "// radv on {} at wave{} with ACO_DEBUG={ACO_DEBUG}\n",
+            c.radv_gpu, c.radv_wave
+        );
+        let capture = match compile(program, &c.radv_gpu, c.radv_wave) {
+            Ok(capture) => capture,
+            Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
+            Err(CompileError::Run(e)) => {
+                out += &format!("// compile: {}\n", run_finding(e, &c.radv_gpu, c.radv_wave));
+                return Ok(Shown {
+                    text: out,
+                    clean: false,
+                });
+            }
+        };
+        out += &format!(
+            "// device: {}\n// pipeline {:?}\n",
+            capture.device, capture.pipeline
+        );
+        for x in &capture.executables {
+            out += &format!("// == {} (subgroup size {})\n", x.name, x.subgroup_size);
+            if asm {
+                for name in ["ACO IR", "Assembly"] {
+                    if let Some(text) = x.representation(name) {
+                        out += &format!("// -- {name}\n{}\n", text.trim_end());
+                    }
+                }
+            }
+            for s in &x.statistics {
+                out += &format!("// {}: {}\n", s.name, s.value);
+            }
+        }
+        let finding = capture.finding();
+        if let Some(f) = &finding {
+            out += &format!("// finding: {f}\n");
+        }
+        Ok(Shown {
+            text: out,
+            clean: finding.is_none(),
+        })
+    }
+
+    /// The SPIR-V module radv was given (`.spvasm`), headed by the GPU and switches; the
+    /// compile itself is not repeated here (a crash would take triage with it).
+    fn listing(
+        &self,
+        case: &Case,
+        _opts: &OracleOptions,
+        optimised: &Program,
+        _first_output: Option<u32>,
+    ) -> Option<String> {
+        let c = &case.config;
+        let module = spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
+        let spvasm = vulkan::standalone::disassemble(&module.words).ok()?;
+        let env = environment().ok();
+        let shim = env.as_ref().map(|e| e.shim.clone()).unwrap_or_default();
+        let mut out = format!(
+            "; radv {} at wave{} (Mesa {}), compiled with:\n",
+            c.radv_gpu,
+            c.radv_wave,
+            env.as_ref().map_or("?", |e| e.mesa.as_str())
+        );
+        for (k, v) in driver_env(&c.radv_gpu, c.radv_wave, &shim) {
+            out += &format!(";   {k}={v}\n");
+        }
+        out += &spvasm;
+        Some(out)
+    }
+
+    fn knobs(&self) -> &'static [&'static str] {
+        &["radv_gpu", "radv_wave"]
+    }
+
+    fn measurements(&self) -> Option<&'static [&'static str]> {
+        Some(stats::MEASUREMENTS)
+    }
+
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        stats::record(case)
+    }
+}
+
+#[cfg(test)]
+mod tests;

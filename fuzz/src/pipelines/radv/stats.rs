@@ -1,0 +1,82 @@
+//! The `radv` target's shader-db numbers: what radv and ACO report through
+//! `VK_KHR_pipeline_executable_properties` for the compute shader (`radv_pipeline.c`'s
+//! statistics and ACO's `aco_statistic_*`), so `gpufuzz report` compares two Mesa versions,
+//! GPUs or wave sizes over a corpus the way shader-db compares two builds.
+
+use super::CompileError;
+use crate::case::Case;
+use vulkan_runner::StatValue;
+
+/// What the radv target records, in report order: the driver's statistic, our name for it.
+const RADV: &[(&str, &str)] = &[
+    ("Instructions", "instructions"),
+    ("Code size", "bytes"),
+    ("SGPRs", "sgprs"),
+    ("VGPRs", "vgprs"),
+    ("Spilled SGPRs", "spilled-sgprs"),
+    ("Spilled VGPRs", "spilled-vgprs"),
+    ("Scratch size", "scratch"),
+    ("Copies", "copies"),
+    ("Branches", "branches"),
+    ("Latency", "latency"),
+    ("Inverse Throughput", "inverse-throughput"),
+    ("VALU", "valu"),
+    ("SALU", "salu"),
+    ("VMEM", "vmem"),
+    ("SMEM", "smem"),
+    ("Subgroups per SIMD", "waves-per-simd"),
+];
+
+/// What the radv target records, in report order (`wave`: the subgroup size that ran).
+pub const MEASUREMENTS: &[&str] = &[
+    "instructions",
+    "bytes",
+    "sgprs",
+    "vgprs",
+    "spilled-sgprs",
+    "spilled-vgprs",
+    "scratch",
+    "copies",
+    "branches",
+    "latency",
+    "inverse-throughput",
+    "valu",
+    "salu",
+    "vmem",
+    "smem",
+    "waves-per-simd",
+    "wave",
+];
+
+/// A statistic as a count.
+pub fn number(v: StatValue) -> u64 {
+    match v {
+        StatValue::Bool(b) => u64::from(b),
+        StatValue::Int(i) => i.max(0) as u64,
+        StatValue::Uint(u) => u,
+        StatValue::Float(f) => f.max(0.0) as u64,
+    }
+}
+
+/// radv's numbers for `case` (its configuration names GPU and wave size); a validator's
+/// message or a failed compile is an error, never a row of zeros.
+pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
+    let c = &case.config;
+    let capture = super::compile(&case.program, &c.radv_gpu, c.radv_wave).map_err(|e| match e {
+        CompileError::Emit(e) => format!("emit: {e}"),
+        CompileError::Run(e) => format!("radv {}: {e}", c.radv_gpu),
+    })?;
+    if let Some(f) = capture.finding() {
+        return Err(format!("{}: {}", f.kind, f.detail));
+    }
+    let mut r: Vec<(String, u64)> = Vec::new();
+    for (radv, ours) in RADV {
+        let v = capture
+            .statistic(radv)
+            .ok_or_else(|| format!("radv reported no {radv:?} statistic"))?;
+        r.push((ours.to_string(), number(v)));
+    }
+    let wave = capture.executables.first().map_or(0, |x| x.subgroup_size);
+    r.push(("wave".into(), u64::from(wave)));
+    Ok(r)
+}
