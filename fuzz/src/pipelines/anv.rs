@@ -332,7 +332,7 @@ pub fn compile(
             Ok(m) => m,
             Err(e) => return (info, Err(CompileError::Emit(e))),
         };
-        let job = vulkan::job(&module.words, &module.interface);
+        let job = vulkan::job(&module);
         (
             info,
             w.compile(&job)

@@ -170,7 +170,7 @@ pub fn execute(
             spirv_opt::optimise(&module.words, passes).map_err(ExecuteError::SpirvOpt)?;
     }
     let spirv_opt = started.elapsed();
-    let out = run_job(&job(&module.words, &module.interface), opts).map_err(ExecuteError::Run)?;
+    let out = run_job(&job(&module), opts).map_err(ExecuteError::Run)?;
     let results = module
         .interface
         .results(&program.dispatch, &out.buffers)
@@ -197,8 +197,13 @@ fn run_job(job: &Job, opts: &VulkanOptions) -> Result<vulkan_runner::Output, Run
     .and_then(|r| r)
 }
 
-/// The runner's job for a module (`words`) with `interface`.
-pub fn job(words: &[u32], interface: &Interface) -> Job {
+/// The runner's job for an emitted module.
+pub fn job(module: &EmittedModule) -> Job {
+    job_of(&module.words, &module.interface)
+}
+
+/// The runner's job for a module (`words`) with `interface` (a fused one too).
+pub fn job_of(words: &[u32], interface: &Interface) -> Job {
     Job {
         spirv: words.to_vec(),
         workgroups: [interface.workgroups.max(1), 1, 1],

@@ -40,7 +40,7 @@ pub fn execute_fused(
     let info = device(opts).map_err(ExecuteError::Run)?;
     let module =
         spirv_emit::emit_fused(programs, &emit_options(&info)).map_err(ExecuteError::Emit)?;
-    let job = super::job(&module.words, &module.interface);
+    let job = super::job_of(&module.words, &module.interface);
     let out = run_job(&job, opts).map_err(ExecuteError::Run)?;
     let results = programs
         .iter()
