@@ -18,7 +18,8 @@ use vulkan_runner::{RunError, WorkerCommand};
 
 const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
 
-/// Oracle options judging only `vulkan`, with this test binary's gpufuzz as the worker.
+/// Oracle options judging only `vulkan`, with this test binary's gpufuzz as the worker and a
+/// dispatch limit no loaded machine misses (a timeout would be the machine's, not fusion's).
 fn vulkan_only() -> OracleOptions {
     OracleOptions {
         targets: vec!["vulkan".into()],
@@ -27,6 +28,7 @@ fn vulkan_only() -> OracleOptions {
                 program: GPUFUZZ.into(),
                 args: vec!["vk-worker".into()],
             }),
+            dispatch_timeout: std::time::Duration::from_secs(60),
             ..VulkanOptions::default()
         },
         ..OracleOptions::default()
