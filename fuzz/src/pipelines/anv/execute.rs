@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use vulkan_runner::StatValue;
 
 /// The most binding-table assignments tried for one program.
-const MAX_ASSIGNMENTS: usize = 24;
+const MAX_ASSIGNMENTS: usize = 96;
 
 /// Where scratch starts for every thread (1 KiB aligned, far from zero so that a lost base
 /// faults).
@@ -427,9 +427,10 @@ pub fn judge(
     let dispatch = &program.dispatch;
     let agrees = |r: &Results| plan.first_difference(&expected, r, dispatch).is_none();
     // Each of brw's instructions runs a whole SIMD thread, so its instructions per IR
-    // instruction of one invocation stay far below 64 even when every value spills; a
+    // instruction of one invocation stay below 2 even when every value spills; split over
+    // at most 96 binding-table assignments, each still gets 2.6 per IR instruction, and a
     // thread's fixed cost is covered by the constant.
-    let budget = 100_000 + 64 * work.executed_insts;
+    let budget = 100_000 + 256 * work.executed_insts;
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
     let at = format!(
         "[anv {}, INTEL_DEBUG={}, SIMD{simd}; {}]",
