@@ -11,6 +11,7 @@ pub use crate::case::interpreter::INTERPRETER;
 pub use crate::case::options::OracleOptions;
 pub use crate::case::{decode, Case, CaseConfig};
 
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::panics;
 use crate::pipelines::{self, middle, FusedOutcome, Pipeline};
@@ -353,20 +354,18 @@ fn only_fused(mut f: Finding, position: usize, of: usize) -> Verdict {
         f.detail,
         position + 1
     );
-    f.class = Some(match f.class {
-        Some(c) => format!("fused {c}"),
-        None => "fused".into(),
-    });
+    let cause = f.cause.take().map(Box::new);
+    f.set_cause(Cause::Fused { cause });
     finding(f)
 }
 
 /// A target's fused run that did not answer once per case: our bug, on every case.
 fn wrong_count(pipeline: &dyn Pipeline, got: usize, want: usize) -> Box<Finding> {
-    crate::pipelines::classified(
+    crate::pipelines::caused(
         pipeline.name(),
         FindingKind::Panic,
         format!("run_fused answered {got} times for {want} cases"),
-        "run_fused".into(),
+        Cause::named("run_fused"),
     )
 }
 
@@ -376,10 +375,13 @@ fn finding(f: Finding) -> Verdict {
 
 /// A panic in `target`, bucketed by where it panicked.
 fn panicked(target: &str, p: panics::Caught) -> Verdict {
-    Verdict::Finding(crate::pipelines::classified(
+    let cause = Cause::Panic {
+        location: p.location,
+    };
+    Verdict::Finding(crate::pipelines::caused(
         target,
         FindingKind::Panic,
         p.message,
-        p.location,
+        cause,
     ))
 }

@@ -11,6 +11,7 @@
 //! goes to a fresh worker. Both findings name the target `process`: which pipeline was running
 //! is not known from outside; `repro input.bin` shows it.
 
+use crate::cause::Cause;
 use crate::counters::{FuzzStats, Judged};
 use crate::finding::{Finding, FindingKind, Verdict};
 use crate::oracle::Judgement;
@@ -161,7 +162,7 @@ impl Worker {
                             deadline.as_secs_f64()
                         ),
                     );
-                    f.class = Some("wall-clock".into());
+                    f.set_cause(Cause::WallClock);
                     return Err(Box::new(f));
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(Box::new(self.died())),
@@ -228,17 +229,16 @@ impl Worker {
         // Give the stderr reader a moment to drain what the worker printed as it died.
         std::thread::sleep(Duration::from_millis(50));
         let words: Vec<String> = r.stderr.lock().unwrap().iter().cloned().collect();
-        let class = match &status {
+        let status = match &status {
             Ok(s) => exit_class(s),
             Err(e) => format!("wait failed: {e}"),
         };
-        let mut f = Finding::new(
+        Finding::caused(
             FindingKind::Crash,
             PROCESS,
-            format!("the worker died ({class}): {}", words.join(" | ")),
-        );
-        f.class = Some(class);
-        f
+            format!("the worker died ({status}): {}", words.join(" | ")),
+            Cause::Died { status },
+        )
     }
 
     fn stop(&mut self) {

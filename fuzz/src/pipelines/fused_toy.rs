@@ -128,6 +128,7 @@ mod tests {
             let Verdict::Finding(f) = &judged[k].verdict else {
                 unreachable!()
             };
+            assert_eq!(f.cause, Some(crate::cause::Cause::Fused { cause: None }));
             assert_eq!(f.class.as_deref(), Some("fused"));
             assert!(f.detail.contains("only in a fused shader"), "{}", f.detail);
             assert!(judged[k].program_text.is_some());

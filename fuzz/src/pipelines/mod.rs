@@ -24,7 +24,7 @@ mod toy;
 pub mod vulkan;
 pub mod work;
 
-pub use pipeline::{class_of, classified, compare, FusedOutcome, Pipeline};
+pub use pipeline::{caused, compare, FusedOutcome, Pipeline};
 pub use shown::Shown;
 pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 

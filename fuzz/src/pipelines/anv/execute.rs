@@ -16,12 +16,13 @@
 //! uniforms, no reads of the outputs), and the case agrees when one assignment reproduces the
 //! interpreter. A brw bug cannot hide behind this: brw only uses the indices anv gave it.
 
-use super::super::pipeline::classified;
+use super::super::pipeline::caused;
 use super::Capture;
 use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::interp::RunOptions;
 use compiler::ir::{InstKind, Program};
@@ -454,13 +455,13 @@ pub fn judge(
         Executed::Differs(Outcome::Stopped(Stop::Fault(why))) => ("fault", why, None),
         Executed::Differs(Outcome::Stopped(stop)) => ("timeout", stop.to_string(), None),
     };
-    let mut f = classified(
+    let mut f = caused(
         "anv",
         FindingKind::Unconfirmed,
         format!(
             "brw's code on our executor: {detail} {at} (not yet shown to be brw's: our executor may be wrong)"
         ),
-        class.into(),
+        Cause::named(class),
     );
     f.difference = difference;
     Err(f)

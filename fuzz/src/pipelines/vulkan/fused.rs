@@ -12,8 +12,9 @@ use super::{device, emit_options, run_finding, run_job, source, ExecuteError, Vu
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::FindingKind;
-use crate::pipelines::pipeline::{classified, FusedOutcome, Pipeline};
+use crate::pipelines::pipeline::{caused, FusedOutcome, Pipeline};
 use crate::pipelines::vulkan::VulkanOptions;
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -119,15 +120,18 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
                         }
                         continue;
                     }
-                    ExecuteError::Emit(e) => classified(
+                    ExecuteError::Emit(e) => caused(
                         "vulkan",
                         FindingKind::CompileError,
                         e.to_string(),
-                        "emit".into(),
+                        Cause::named("emit"),
                     ),
-                    ExecuteError::SpirvOpt(e) => {
-                        classified("vulkan", FindingKind::CompileError, e, "spirv-opt".into())
-                    }
+                    ExecuteError::SpirvOpt(e) => caused(
+                        "vulkan",
+                        FindingKind::CompileError,
+                        e,
+                        Cause::named("spirv-opt"),
+                    ),
                 };
                 for &k in members {
                     outcomes[k] = Some(shared(Err(f.clone())));

@@ -105,6 +105,7 @@ fn inst(opcode: Opcode, exec_size: u8) -> Inst {
         uip: None,
         swsb: None,
         sync_function: None,
+        gen: super::super::gen::Gen::Gfx9,
     }
 }
 
