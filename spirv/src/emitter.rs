@@ -1,13 +1,13 @@
-//! The state every emitting step shares (the ground floor of the emitter): the builder, the
-//! types and constants made on demand, the ids of values, variables and labels, the CFG's
-//! edges and the phis waiting for them. `module.rs` makes one and passes it to `flow`, which
-//! passes it on to `memory` and `alu`; all of them write through it and none imports another
-//! to reach it.
+//! The state every emitting step shares (the ground floor of the emitter): the builder with
+//! the module header, the types and constants made on demand, where the program sits
+//! ([`Placement`]), the ids of values, variables and labels, the CFG's edges and the phis
+//! waiting for them. `module.rs` makes one and passes it to `flow`, which passes it on to
+//! `memory` and `alu`; all of them write through it and none imports another to reach it.
 
-use crate::interface::Interface;
-use crate::EmitError;
+use crate::interface::{Interface, Resource, StorageRole};
+use crate::{EmitError, EmitOptions};
 use compiler::ir::{BitSize, Block, Function, Program, Reg, Type, Value, Var};
-use rspirv::dr::{Builder, Operand};
+use rspirv::dr::Builder;
 use rspirv::spirv::{self, Word};
 use sim::dispatch::Dispatch;
 use std::collections::HashMap;
@@ -50,12 +50,61 @@ pub(crate) struct PendingPhi {
     pub routed: bool,
 }
 
+/// Where one program's invocations and words sit in the module's bindings: alone, at
+/// invocation 0 and word 0 of each binding; fused, side by side with the other programs'.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Placement {
+    /// The global invocation index of the program's invocation 0.
+    pub first_invocation: u32,
+    /// Per storage role: its binding and the word where the program's part starts.
+    pub storage: Vec<(StorageRole, u32, u32)>,
+    /// The binding of each of the program's textures.
+    pub textures: Vec<u32>,
+}
+
+impl Placement {
+    /// A program alone in the module with `interface`.
+    pub fn alone(interface: &Interface) -> Placement {
+        let mut place = Placement::default();
+        for b in &interface.bindings {
+            match &b.resource {
+                Resource::Storage { role, .. } => place.storage.push((*role, b.binding, 0)),
+                Resource::Texture(t) => {
+                    let t = t.texture as usize;
+                    if place.textures.len() <= t {
+                        place.textures.resize(t + 1, u32::MAX);
+                    }
+                    place.textures[t] = b.binding;
+                }
+            }
+        }
+        place
+    }
+
+    /// The binding of a storage role and the word where the program's part of it starts.
+    pub fn storage(&self, role: StorageRole) -> Option<(u32, u32)> {
+        self.storage
+            .iter()
+            .find(|(r, ..)| *r == role)
+            .map(|&(_, binding, offset)| (binding, offset))
+    }
+
+    /// The binding of texture `t`.
+    pub fn texture(&self, t: u32) -> Option<u32> {
+        self.textures
+            .get(t as usize)
+            .copied()
+            .filter(|&b| b != u32::MAX)
+    }
+}
+
 /// Everything the emitting steps share.
 pub(crate) struct Emitter<'a> {
     pub b: Builder,
     pub func: &'a Function,
     pub dispatch: &'a Dispatch,
-    pub interface: &'a Interface,
+    /// Where the program being emitted finds its invocations and words.
+    pub place: Placement,
     pub glsl: Word,
     consts: HashMap<(ConstKind, u8, u32), Word>,
     undefs: HashMap<Word, Word>,
@@ -80,29 +129,6 @@ pub(crate) struct Emitter<'a> {
 }
 
 impl<'a> Emitter<'a> {
-    /// Nothing emitted yet into `b` (whose GLSL.std.450 import is `glsl`) for `program`.
-    pub fn new(b: Builder, program: &'a Program, interface: &'a Interface, glsl: Word) -> Self {
-        Emitter {
-            b,
-            func: &program.func,
-            dispatch: &program.dispatch,
-            interface,
-            glsl,
-            consts: HashMap::new(),
-            undefs: HashMap::new(),
-            vals: HashMap::new(),
-            derefs: HashMap::new(),
-            invocation: 0,
-            vars: HashMap::new(),
-            regs: HashMap::new(),
-            binding_vars: Vec::new(),
-            labels: HashMap::new(),
-            phi_home: HashMap::new(),
-            edges: Vec::new(),
-            phis: Vec::new(),
-        }
-    }
-
     /// `uint` or a `uvecN`.
     pub fn uvec(&mut self, n: u8) -> Word {
         let u = self.b.type_int(32, 0);
@@ -275,6 +301,62 @@ impl<'a> Emitter<'a> {
     pub fn glsl(&mut self, ty: Word, inst: spirv::GLOp, args: &[Word]) -> Result<Word, EmitError> {
         let ops = args.iter().map(|&a| Operand::IdRef(a));
         Ok(self.b.ext_inst(ty, None, self.glsl, inst as u32, ops)?)
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter with the module header (capabilities, float controls, memory model) written,
+    /// about to emit `program` at `place`.
+    pub fn new(program: &'a Program, place: Placement, options: &EmitOptions) -> Emitter<'a> {
+        let mut b = Builder::new();
+        b.set_version(1, 3);
+        b.capability(spirv::Capability::Shader);
+        if options.preserve_nan_inf || options.preserve_denormals {
+            b.extension("SPV_KHR_float_controls");
+        }
+        if options.preserve_nan_inf {
+            b.capability(spirv::Capability::SignedZeroInfNanPreserve);
+        }
+        if options.preserve_denormals {
+            b.capability(spirv::Capability::DenormPreserve);
+        }
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        Emitter {
+            b,
+            func: &program.func,
+            dispatch: &program.dispatch,
+            place,
+            glsl,
+            consts: HashMap::new(),
+            undefs: HashMap::new(),
+            vals: HashMap::new(),
+            derefs: HashMap::new(),
+            invocation: 0,
+            vars: HashMap::new(),
+            regs: HashMap::new(),
+            binding_vars: Vec::new(),
+            labels: HashMap::new(),
+            phi_home: HashMap::new(),
+            edges: Vec::new(),
+            phis: Vec::new(),
+        }
+    }
+
+    /// Forgets the last program's values and blocks (types, constants and bindings stay) and
+    /// turns to `program` at `place`.
+    pub fn start(&mut self, program: &'a Program, place: Placement) {
+        self.func = &program.func;
+        self.dispatch = &program.dispatch;
+        self.place = place;
+        self.vals.clear();
+        self.derefs.clear();
+        self.vars.clear();
+        self.regs.clear();
+        self.labels.clear();
+        self.phi_home.clear();
+        self.edges.clear();
+        self.phis.clear();
     }
 }
 

@@ -1,8 +1,9 @@
-//! The module skeleton, the top of the emitter: capabilities, the float controls, the
-//! invocation id, the descriptor bindings, the function with its prologue (`id >= invocations`
-//! returns at once), the body (`flow`) and the final assembly.
+//! The module skeleton, the top of the emitter: the invocation id, the descriptor bindings,
+//! the function with its prologue (`id >= invocations` returns at once), the body (`flow`),
+//! the entry point and the final assembly. A fused module ([`crate::fuse`]) holds one such
+//! function per program, called in turn by `main`.
 
-use crate::emitter::{sampled_image_type, Edge, EdgePred, Emitter};
+use crate::emitter::{sampled_image_type, Edge, EdgePred, Emitter, Placement};
 use crate::interface::{Interface, Resource, StorageRole};
 use crate::{EmitError, EmitOptions};
 use compiler::ir::Program;
@@ -10,39 +11,103 @@ use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
 use rspirv::spirv::{self, Word};
 
-/// Builds the whole module for `program` with the bindings of `interface`.
+/// Builds the whole module for `program` with the bindings of `interface`: the program is
+/// `main` itself.
 pub(crate) fn build(
     program: &Program,
     interface: &Interface,
     options: &EmitOptions,
 ) -> Result<Vec<u32>, EmitError> {
-    let mut b = Builder::new();
-    b.set_version(1, 3);
-    b.capability(spirv::Capability::Shader);
-    if options.preserve_nan_inf || options.preserve_denormals {
-        b.extension("SPV_KHR_float_controls");
-    }
-    if options.preserve_nan_inf {
-        b.capability(spirv::Capability::SignedZeroInfNanPreserve);
-    }
-    if options.preserve_denormals {
-        b.capability(spirv::Capability::DenormPreserve);
-    }
-    let glsl = b.ext_inst_import("GLSL.std.450");
-    b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
-    let mut e = Emitter::new(b, program, interface, glsl);
-    let gid = declare_interface(&mut e)?;
+    let mut e = Emitter::new(program, Placement::alone(interface), options);
+    let gid = declare_interface(&mut e, interface)?;
+    let main = emit_function(&mut e, gid)?;
+    finish(e, main, &[gid], interface, options)
+}
 
+/// Builds one module for several programs with the bindings of `interface`: program `k` is a
+/// function of its own at `places[k]` over the workgroups `workgroups[k]`, and `main`
+/// switches on the workgroup id to call the one whose workgroup it is. The workgroup id is
+/// the same for a whole workgroup, so a driver that runs a workgroup's invocations together
+/// (lavapipe's SIMD lanes) branches once instead of masking every other program's code.
+pub(crate) fn build_fused(
+    programs: &[&Program],
+    places: Vec<Placement>,
+    workgroups: &[std::ops::Range<u32>],
+    interface: &Interface,
+    options: &EmitOptions,
+) -> Result<Vec<u32>, EmitError> {
+    let Some(&first) = programs.first() else {
+        return Err(EmitError::Invalid("fusing no programs".into()));
+    };
+    let mut e = Emitter::new(first, Placement::default(), options);
+    let gid = declare_interface(&mut e, interface)?;
+    let uvec3 = e.uvec(3);
+    let input_ptr = e.b.type_pointer(None, spirv::StorageClass::Input, uvec3);
+    let wid =
+        e.b.variable(input_ptr, None, spirv::StorageClass::Input, None);
+    e.b.decorate(
+        wid,
+        spirv::Decoration::BuiltIn,
+        [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)],
+    );
+    let mut functions = Vec::new();
+    for (program, place) in programs.iter().zip(places) {
+        e.start(program, place);
+        functions.push(emit_function(&mut e, gid)?);
+    }
     let void = e.b.type_void();
     let fn_ty = e.b.type_function(void, []);
     let main =
         e.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)?;
+    e.b.begin_block(None)?;
+    let wid_value = e.b.load(uvec3, None, wid, None, [])?;
+    let u = e.uvec(1);
+    let workgroup = e.b.composite_extract(u, None, wid_value, [0])?;
+    let end = e.b.id();
+    let labels: Vec<Word> = functions.iter().map(|_| e.b.id()).collect();
+    let cases: Vec<(Operand, Word)> = workgroups
+        .iter()
+        .zip(&labels)
+        .flat_map(|(range, &label)| {
+            range
+                .clone()
+                .map(move |w| (Operand::LiteralBit32(w), label))
+        })
+        .collect();
+    e.b.selection_merge(end, spirv::SelectionControl::NONE)?;
+    e.b.switch(workgroup, end, cases)?;
+    for (f, label) in functions.into_iter().zip(labels) {
+        e.b.begin_block(Some(label))?;
+        e.b.function_call(void, None, f, [])?;
+        e.b.branch(end)?;
+    }
+    e.b.begin_block(Some(end))?;
+    e.b.ret()?;
+    e.b.end_function()?;
+    finish(e, main, &[gid, wid], interface, options)
+}
+
+/// Emits the current program as a `void()` function with its prologue (invocations outside
+/// the program return at once) and its phis; returns the function's id.
+fn emit_function(e: &mut Emitter, gid: Word) -> Result<Word, EmitError> {
+    let void = e.b.type_void();
+    let fn_ty = e.b.type_function(void, []);
+    let function =
+        e.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)?;
     let entry = e.b.begin_block(None)?;
-    crate::memory::declare_locals(&mut e)?;
+    crate::memory::declare_locals(e)?;
     let uvec3 = e.uvec(3);
     let gid_value = e.b.load(uvec3, None, gid, None, [])?;
     let u = e.uvec(1);
-    e.invocation = e.b.composite_extract(u, None, gid_value, [0])?;
+    let global = e.b.composite_extract(u, None, gid_value, [0])?;
+    // Below the first invocation the subtraction wraps far above the count.
+    e.invocation = match e.place.first_invocation {
+        0 => global,
+        first => {
+            let first = e.cu(first, 1);
+            e.b.i_sub(u, None, global, first)?
+        }
+    };
     let count = e.cu(e.dispatch.invocations, 1);
     let bool_ty = e.bvec(1);
     let in_range = e.b.u_less_than(bool_ty, None, e.invocation, count)?;
@@ -58,13 +123,25 @@ pub(crate) fn build(
         from: entry,
         pred: EdgePred::None,
     });
-    let body = &program.func.body;
-    crate::flow::emit_list(&mut e, body, None, exit)?;
+    let body = &e.func.body;
+    crate::flow::emit_list(e, body, None, exit)?;
     e.b.begin_block(Some(exit))?;
     e.b.ret()?;
     e.b.end_function()?;
+    crate::flow::insert_phis(e)?;
+    Ok(function)
+}
 
-    e.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [gid]);
+/// Makes `main` the entry point (its interface the input variables `inputs`) with its
+/// execution modes and assembles the module.
+fn finish(
+    mut e: Emitter,
+    main: Word,
+    inputs: &[Word],
+    interface: &Interface,
+    options: &EmitOptions,
+) -> Result<Vec<u32>, EmitError> {
+    e.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", inputs);
     e.b.execution_mode(
         main,
         spirv::ExecutionMode::LocalSize,
@@ -76,12 +153,11 @@ pub(crate) fn build(
     if options.preserve_denormals {
         e.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
     }
-    crate::flow::insert_phis(&mut e)?;
     Ok(e.b.module().assemble())
 }
 
 /// Declares `GlobalInvocationID` (returned) and one variable per binding.
-fn declare_interface(e: &mut Emitter) -> Result<Word, EmitError> {
+fn declare_interface(e: &mut Emitter, interface: &Interface) -> Result<Word, EmitError> {
     let uvec3 = e.uvec(3);
     let input_ptr = e.b.type_pointer(None, spirv::StorageClass::Input, uvec3);
     let gid =
@@ -93,7 +169,7 @@ fn declare_interface(e: &mut Emitter) -> Result<Word, EmitError> {
     );
     let mut block_ptr = None;
     let mut texture_ptr = None;
-    for binding in &e.interface.bindings {
+    for binding in &interface.bindings {
         let var = match &binding.resource {
             Resource::Storage { role, .. } => {
                 let ptr = *block_ptr.get_or_insert_with(|| storage_block_pointer(&mut e.b));
