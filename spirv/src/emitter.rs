@@ -7,7 +7,7 @@
 use crate::interface::{Interface, Resource, StorageRole};
 use crate::{EmitError, EmitOptions};
 use compiler::ir::{BitSize, Block, Function, Program, Reg, Type, Value, Var};
-use rspirv::dr::Builder;
+use rspirv::dr::{Builder, Operand};
 use rspirv::spirv::{self, Word};
 use sim::dispatch::Dispatch;
 use std::collections::HashMap;

@@ -17,8 +17,8 @@
 //! minimum of 16 sampled images per stage, the emitter's largest binding, the dispatch's
 //! workgroup count); [`FusedModule::results`] reads one program's [`Results`] back.
 
-use crate::interface::{DecodeError, Interface, Resource, StorageRole};
 use crate::emitter::Placement;
+use crate::interface::{DecodeError, Interface, Resource, StorageRole};
 use crate::{check_dispatch, EmitError, EmitOptions, MAX_BINDING_WORDS};
 use compiler::ir::Program;
 use sim::dispatch::{Dispatch, Results};

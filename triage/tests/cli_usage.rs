@@ -181,7 +181,11 @@ fn errors_name_their_file_and_exit_2() {
         assert!(err.contains(missing), "{cmd}: {err}");
     }
     let bad = dir.join("bad.ir");
-    std::fs::write(&bad, "invocations 2\noutputs 1\n\nblock_0:\n  what is this\n").unwrap();
+    std::fs::write(
+        &bad,
+        "invocations 2\noutputs 1\n\nblock_0:\n  what is this\n",
+    )
+    .unwrap();
     let bad = bad.to_str().unwrap();
     for cmd in ["run", "fmt"] {
         let err = usage_error(&[cmd, bad]);

@@ -181,7 +181,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
         };
         fusion(&a, &opts);
     } else if !a.fuse.is_empty() {
-        return Err("--fuse: none of the chosen targets fuses programs (vulkan does)".into());
+        return Err(CliError::Usage(
+            "--fuse: none of the chosen targets fuses programs (vulkan does)".into(),
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }

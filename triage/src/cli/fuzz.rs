@@ -234,10 +234,10 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
         .any(|t| oracle_opts.runs(*t) && t.fuses());
     let fuse = match p.fuse {
         Some(n) if n > 1 && !fusing => {
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "--fuse {n} has no effect: none of the targets this run judges fuses programs \
                  (vulkan does)"
-            ))
+            )))
         }
         Some(n) => n,
         None if !fusing => 1,
