@@ -11,6 +11,7 @@ pub mod a6xx;
 pub mod anv;
 pub mod gen;
 pub mod middle;
+pub mod naga;
 mod pipeline;
 pub mod radv;
 pub mod shim_workers;
@@ -40,6 +41,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &vulkan::Vulkan,
         &anv::Anv,
         &radv::Radv,
+        &naga::Naga,
         #[cfg(test)]
         &toy::Reversed,
     ]
