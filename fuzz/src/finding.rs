@@ -28,11 +28,15 @@ pub enum FindingKind {
     /// Our decoder of a driver's machine code disagrees with the driver's own disassembler:
     /// a bug of ours, never of the driver.
     Decoder,
+    /// A driver's machine code, run on our executor, disagrees with the interpreter (or
+    /// faults, or runs out of its budget), and nothing has yet shown whose the difference is:
+    /// kept for investigation, never reported as the driver's bug.
+    Unconfirmed,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 10] = [
+    pub const ALL: [FindingKind; 11] = [
         FindingKind::Mismatch,
         FindingKind::Hazard,
         FindingKind::RaCheck,
@@ -43,6 +47,7 @@ impl FindingKind {
         FindingKind::GenInvalid,
         FindingKind::Crash,
         FindingKind::Decoder,
+        FindingKind::Unconfirmed,
     ];
 
     /// The kebab-case name used in file names, JSON and the status line.
@@ -58,6 +63,7 @@ impl FindingKind {
             FindingKind::GenInvalid => "gen-invalid",
             FindingKind::Crash => "crash",
             FindingKind::Decoder => "decoder",
+            FindingKind::Unconfirmed => "unconfirmed",
         }
     }
 }

@@ -152,3 +152,28 @@ fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
         "nocompact left compacted code: {text}"
     );
 }
+
+#[test]
+fn brws_skylake_code_for_every_test_program_runs_and_agrees_with_the_interpreter() {
+    if !have_anv() {
+        return;
+    }
+    for dir in ["corpus/regressions", "fuzz/tests/programs"] {
+        let dir = repo(dir);
+        let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
+        // SIMD16 (brw's choice at 64 invocations per workgroup) and SIMD8, each with and
+        // without brw's forced spills.
+        for config in ["none", "spill_fs", "no16", "spill_fs+no16"] {
+            let v = stats(
+                &[dir.to_str().unwrap()],
+                &["anv_platform=skl", &format!("anv_debug={config}")],
+                &format!("run-{config}"),
+            );
+            assert_eq!(real_failures(&v), Vec::<String>::new(), "{config}");
+            assert_eq!(sum(&v, "ran"), files, "{} {config}: {v}", dir.display());
+            if config.contains("spill_fs") {
+                assert!(sum(&v, "spills") > 0, "{config} spilled nothing");
+            }
+        }
+    }
+}

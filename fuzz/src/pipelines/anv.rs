@@ -1,4 +1,4 @@
-//! The `anv` target (opt-in, compile-only): the program as SPIR-V, compiled by Intel's
+//! The `anv` target (opt-in): the program as SPIR-V, compiled by Intel's
 //! production Vulkan driver (anv, with brw as its backend) on a simulated GPU — Mesa's drm-shim
 //! preloaded into the worker process answers the kernel's calls, `INTEL_STUB_GPU_PLATFORM`
 //! picks the device — and brw's output captured through `VK_KHR_pipeline_executable_properties`:
@@ -10,7 +10,10 @@
 //! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
 //! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
 //! never brw's — our decoder (Gen9, Gen12, Gen12.5) printing an instruction otherwise than
-//! brw's disassembler (`decoder`). Nothing runs: the shim's submissions do nothing, so results are never compared.
+//! brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
+//! runs on our executor instead (`execute`, `sim::intel::exec`) and is compared with the
+//! interpreter: a difference is `unconfirmed` until shown to be brw's, a feature the executor
+//! does not model a counted skip.
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
@@ -25,6 +28,7 @@
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
 
+mod execute;
 mod stats;
 
 use super::pipeline::{classified, Pipeline};
@@ -93,6 +97,12 @@ impl Platform {
             Platform::Mtl => Some(Gen::Gfx125Mtl),
             Platform::Lnl => None,
         }
+    }
+
+    /// Whether its code runs on our executor and is judged by the interpreter (Gfx9 only,
+    /// so far).
+    pub fn executed(self) -> bool {
+        self == Platform::Skl
     }
 }
 
@@ -294,6 +304,8 @@ pub struct Capture {
     pub switches: Switches,
     /// The emitted SPIR-V module.
     pub module: spirv_emit::EmittedModule,
+    /// The options it was emitted with (the device's float controls), for the comparison.
+    pub emit_options: spirv_emit::EmitOptions,
     /// The SIMD variants, in the driver's order.
     pub kernels: Vec<Kernel>,
     /// Pipeline creation time measured in the worker.
@@ -342,13 +354,9 @@ pub fn compile(
     })
     .map_err(CompileError::Run)?;
     let (module, compiled) = done?;
-    Ok(capture(
-        platform,
-        switches,
-        module,
-        compiled,
-        info.describe(),
-    ))
+    let mut c = capture(platform, switches, module, compiled, info.describe());
+    c.emit_options = vulkan::emit_options(&info);
+    Ok(c)
 }
 
 /// Lines brw's validator adds to a listing (`brw_validate_instructions`: `ERROR: ...`).
@@ -400,6 +408,7 @@ fn capture(
         platform,
         switches,
         module,
+        emit_options: spirv_emit::EmitOptions::default(),
         kernels,
         pipeline: compiled.pipeline,
         device,
@@ -504,7 +513,7 @@ impl Pipeline for Anv {
     }
 
     fn description(&self) -> &'static str {
-        "SPIR-V compiled (not run) by Mesa's anv/brw on a simulated Intel GPU (scripts/mesa.sh)"
+        "SPIR-V compiled by Mesa's anv/brw on a simulated Intel GPU, its Skylake code run on our executor (scripts/mesa.sh)"
     }
 
     fn in_default_set(&self) -> bool {
@@ -527,7 +536,7 @@ impl Pipeline for Anv {
         &self,
         case: &Case,
         optimised: &Program,
-        _opts: &OracleOptions,
+        opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let c = &case.config;
@@ -541,6 +550,9 @@ impl Pipeline for Anv {
                     .statistic("Spill Count")
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
+                if c.anv_platform.executed() {
+                    execute::judge(case, program, &capture, opts, coverage)?;
+                }
                 Ok(Results::default())
             }
             Err(CompileError::Run(e)) => Err(run_finding(e, c.anv_platform, c.anv_debug)),
@@ -561,7 +573,7 @@ impl Pipeline for Anv {
         _expected: &Results,
         _actual: &Results,
     ) -> Option<Finding> {
-        // Compile-only: the shim's submissions do nothing, so there is nothing to compare.
+        // Nothing to compare here: `run` judged the case (Skylake) or only compiled it.
         None
     }
 

@@ -10,13 +10,15 @@
 //!
 //! Reading order: [`gen`] (which encoding), [`bits`] (the 128 bits), [`compact`] and
 //! [`compact12`] (64 → 128), [`opcode`], [`types`], [`inst`] (what an executor reads),
-//! [`swsb`], [`decode`] and [`decode12`], [`print`] with [`lsc`], [`listing`].
+//! [`swsb`], [`decode`] and [`decode12`], [`print`] with [`lsc`], [`listing`], and [`exec`],
+//! which runs decoded Gen9 code.
 
 pub mod bits;
 pub mod compact;
 pub mod compact12;
 pub mod decode;
 pub mod decode12;
+pub mod exec;
 pub mod gen;
 pub mod inst;
 pub mod listing;

@@ -76,6 +76,10 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
                 }
                 _ => println!("pass"),
             }
+            // A target that could not judge the case says why: a pass it did not check.
+            for why in &judgement.coverage.skipped {
+                println!("skipped: {why}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Rejected(r) => {

@@ -1,4 +1,4 @@
-//! The `anv` target: the program compiled (not run) by Mesa's anv/brw on a simulated Intel
+//! The `anv` target: the program compiled by Mesa's anv/brw on a simulated Intel
 //! GPU (`super`), recorded with brw's own statistics — what
 //! `VK_KHR_pipeline_executable_properties` reports for the widest SIMD variant brw kept — so
 //! `gpufuzz report` compares two Mesa versions, platforms or `INTEL_DEBUG` switches over a
@@ -7,9 +7,14 @@
 //!
 //! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and on platforms
 //! our decoder reads, `decoded` (instructions our decoder printed as brw did); a decoder
-//! disagreement makes the program a failure (our bug, shown with the instruction).
+//! disagreement makes the program a failure (our bug, shown with the instruction). On
+//! platforms whose code runs on our executor (Skylake), one of `ran` (to the end, agreeing
+//! with the interpreter), `not-run` (a feature the executor does not model) and
+//! `unconfirmed` (a difference not yet shown to be brw's) is 1.
 
 use super::CompileError;
+use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
 use crate::case::Case;
 use vulkan_runner::StatValue;
 
@@ -39,6 +44,9 @@ pub const MEASUREMENTS: &[&str] = &[
     "bytes",
     "compacted",
     "decoded",
+    "ran",
+    "not-run",
+    "unconfirmed",
 ];
 
 fn number(v: StatValue) -> u64 {
@@ -81,5 +89,21 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         "decoded",
         widest.agreement.as_ref().map_or(0, |a| a.agreed() as u64),
     ));
+    // On platforms whose code runs on our executor: ran to the end and agreed with the
+    // interpreter, could not run (a feature not modelled), or differs (unconfirmed).
+    if c.anv_platform.executed() {
+        let mut coverage = Coverage::default();
+        let verdict = super::execute::judge(
+            case,
+            &case.program,
+            &capture,
+            &OracleOptions::default(),
+            &mut coverage,
+        );
+        let not_run = !coverage.skipped.is_empty();
+        r.push(("ran", u64::from(verdict.is_ok() && !not_run)));
+        r.push(("not-run", u64::from(not_run)));
+        r.push(("unconfirmed", u64::from(verdict.is_err())));
+    }
     Ok(r.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
