@@ -1,5 +1,6 @@
 //! What one fuzz input yields: a pass, a rejection, or a finding with the facts needed to act.
 
+use crate::cause::Cause;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -84,7 +85,13 @@ pub struct Finding {
     /// The pass named by the evidence (the pass after which verification failed), if known.
     pub pass: Option<String>,
     /// A finer class within the kind: the hazard kind, the panic location, the error variant.
+    /// Derived from [`cause`](Finding::cause) ([`Cause::class`]); kept beside it so that the
+    /// signature of a `finding.json` written before causes existed still reads.
     pub class: Option<String>,
+    /// What caught it and what it saw, typed. `None` for a mismatch, a verifier failure, an
+    /// invalid generated program, and in `finding.json` files of versions before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     /// Human-readable detail: the first differing slot with expected and actual, the
     /// verifier's message, the panic message.
     pub detail: String,
@@ -154,9 +161,28 @@ impl Finding {
             target: target.to_string(),
             pass: None,
             class: None,
+            cause: None,
             detail: detail.into(),
             difference: None,
         }
+    }
+
+    /// A finding with its cause, and the class derived from it.
+    pub fn caused(
+        kind: FindingKind,
+        target: &str,
+        detail: impl Into<String>,
+        cause: Cause,
+    ) -> Self {
+        let mut f = Finding::new(kind, target, detail);
+        f.set_cause(cause);
+        f
+    }
+
+    /// Sets the cause, and the class with it.
+    pub fn set_cause(&mut self, cause: Cause) {
+        self.class = Some(cause.class());
+        self.cause = Some(cause);
     }
 
     /// The bucket key: (kind, target, pass, class).

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod case;
+pub mod cause;
 pub mod counters;
 pub mod driver;
 pub mod finding;

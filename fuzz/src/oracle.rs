@@ -11,6 +11,7 @@ pub use crate::case::interpreter::INTERPRETER;
 pub use crate::case::options::OracleOptions;
 pub use crate::case::{decode, Case, CaseConfig};
 
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::panics;
 use crate::pipelines::{self, middle, Pipeline};
@@ -162,10 +163,13 @@ fn finding(f: Finding) -> Verdict {
 
 /// A panic in `target`, bucketed by where it panicked.
 fn panicked(target: &str, p: panics::Caught) -> Verdict {
-    Verdict::Finding(crate::pipelines::classified(
+    let cause = Cause::Panic {
+        location: p.location,
+    };
+    Verdict::Finding(crate::pipelines::caused(
         target,
         FindingKind::Panic,
         p.message,
-        p.location,
+        cause,
     ))
 }

@@ -10,6 +10,7 @@
 //! goes to a fresh worker. Both findings name the target `process`: which pipeline was running
 //! is not known from outside; `repro input.bin` shows it.
 
+use crate::cause::Cause;
 use crate::counters::{FuzzStats, Judged};
 use crate::finding::{Finding, FindingKind, Verdict};
 use crate::oracle::Judgement;
@@ -115,7 +116,7 @@ impl Worker {
                         self.spec.deadline.as_secs_f64()
                     ),
                 );
-                f.class = Some("wall-clock".into());
+                f.set_cause(Cause::WallClock);
                 Err(Box::new(f))
             }
             Err(RecvTimeoutError::Disconnected) => Err(Box::new(self.died())),
@@ -180,17 +181,16 @@ impl Worker {
         // Give the stderr reader a moment to drain what the worker printed as it died.
         std::thread::sleep(Duration::from_millis(50));
         let words: Vec<String> = r.stderr.lock().unwrap().iter().cloned().collect();
-        let class = match &status {
+        let status = match &status {
             Ok(s) => exit_class(s),
             Err(e) => format!("wait failed: {e}"),
         };
-        let mut f = Finding::new(
+        Finding::caused(
             FindingKind::Crash,
             PROCESS,
-            format!("the worker died ({class}): {}", words.join(" | ")),
-        );
-        f.class = Some(class);
-        f
+            format!("the worker died ({status}): {}", words.join(" | ")),
+            Cause::Died { status },
+        )
     }
 
     fn stop(&mut self) {

@@ -155,7 +155,8 @@ pub struct StandaloneFiles {
     pub refused: Option<String>,
 }
 
-/// Writes `case`'s standalone repro files as `bugs/<id>.*` when `target` is `vulkan`.
+/// Writes `case`'s standalone repro files as `bugs/<id>.*` when `target` has a standalone
+/// repro (`Pipeline::write_standalone`).
 pub fn standalone(
     bugs: &Path,
     id: &str,
@@ -163,22 +164,19 @@ pub fn standalone(
     opts: &OracleOptions,
     target: &str,
 ) -> Option<StandaloneFiles> {
-    if target != "vulkan" {
-        return None;
-    }
-    let made = fuzz::pipelines::vulkan::standalone::of_case(case, opts).and_then(|s| {
-        let files = s.write(bugs, id).map_err(|e| e.to_string())?;
-        Ok(StandaloneFiles {
-            files,
-            vk_shader_test: s.vk_shader_test,
-            spirv_opt: s.spirv_opt.map(|o| o.command),
+    let made = fuzz::pipelines::by_name(target)?.write_standalone(case, opts, bugs, id)?;
+    Some(match made {
+        Ok(w) => StandaloneFiles {
+            files: w.files,
+            vk_shader_test: w.shown,
+            spirv_opt: w.by_hand,
             refused: None,
-        })
-    });
-    Some(made.unwrap_or_else(|why| StandaloneFiles {
-        refused: Some(why),
-        ..StandaloneFiles::default()
-    }))
+        },
+        Err(why) => StandaloneFiles {
+            refused: Some(why),
+            ..StandaloneFiles::default()
+        },
+    })
 }
 
 /// The issue title: `[target] kind after pass: detail`.

@@ -353,15 +353,11 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         },
         ..OracleOptions::default()
     };
-    if target == "vulkan" {
+    let pipeline = fuzz::pipelines::by_name(target);
+    if let Some(p) = pipeline {
         // The driver it was found on must open: never judge it silently on another.
-        vulkan::device(&opts.vulkan).map_err(|e| {
-            let icd = opts.vulkan.icd.as_ref().map(|p| p.display().to_string());
-            format!(
-                "cannot open the driver it was found on (ICD {}): {e}",
-                icd.as_deref().unwrap_or("the loader's default")
-            )
-        })?;
+        p.prepare(&opts)
+            .map_err(|e| format!("cannot open the driver it was found on: {e}"))?;
     }
     let case =
         fuzz::case::text::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
@@ -370,9 +366,9 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
     }
     let reduced = reduce_case(case, &opts, &t.reducer).map_err(|e| {
         // A driver that cannot show the bug says so by name.
-        match (target == "vulkan").then(|| vulkan::elsewhere(environment, &opts.vulkan)) {
-            Some(Some(why)) => format!("{e}: {why}"),
-            _ => e,
+        match pipeline.and_then(|p| p.elsewhere(environment, &opts)) {
+            Some(why) => format!("{e}: {why}"),
+            None => e,
         }
     })?;
     Ok((opts, reduced))

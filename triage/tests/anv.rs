@@ -1,6 +1,6 @@
 //! The `anv` target on Mesa's anv/brw over the drm-shim (`scripts/mesa.sh` prepares both; CI
 //! runs it): every regression program and hand-written test program compiles on Skylake and on
-//! an LSC platform (DG2); on both, every instruction brw emitted — for those programs and for
+//! the LSC platforms DG2 and Lunar Lake; on each, every instruction brw emitted — for those programs and for
 //! generated ones with brw's spill switch — decodes and prints as brw's disassembler printed it;
 //! `run --target anv --emit asm` shows the listing with the agreement; `stats --target anv`
 //! records brw's own numbers. Through the gpufuzz binary, whose `vk-worker` the target runs.
@@ -74,14 +74,14 @@ fn sum(v: &serde_json::Value, key: &str) -> u64 {
 }
 
 #[test]
-fn regressions_and_test_programs_compile_on_skylake_and_dg2_and_decode_exactly() {
+fn regressions_and_test_programs_compile_on_skylake_dg2_and_lunar_lake_and_decode_exactly() {
     if !have_anv() {
         return;
     }
     let dirs = [repo("corpus/regressions"), repo("fuzz/tests/programs")];
     for dir in &dirs {
         let dir = dir.to_str().unwrap();
-        for platform in ["skl", "dg2"] {
+        for platform in ["skl", "dg2", "lnl"] {
             let v = stats(&[dir], &[&format!("anv_platform={platform}")], platform);
             assert_eq!(
                 real_failures(&v),

@@ -25,7 +25,7 @@ use std::fmt;
 const ROWS: usize = sim::a6xx::GPRS + sim::a6xx::PREDS;
 
 /// A use that reads the wrong value.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum CheckError {
     /// Instruction `inst` reads `reg` expecting virtual register `expected`. Virtual
     /// registers are named by the instruction that first defines them, so the name resolves

@@ -71,7 +71,7 @@ pub fn lower(prog: &ir::Program) -> Result<VFunc, CompileError> {
     }
     if words > MAX_LOCAL_WORDS {
         return Err(CompileError::PrivateMemory {
-            what: "local variables",
+            what: "local variables".into(),
             words,
             available: MAX_LOCAL_WORDS,
         });

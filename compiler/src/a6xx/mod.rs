@@ -121,7 +121,7 @@ impl Compiled {
 }
 
 /// Why a program could not be compiled.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum CompileError {
     /// The program uses something this backend does not take.
     #[error("unsupported: {0}")]
@@ -138,7 +138,7 @@ pub enum CompileError {
     #[error("{words} words of private memory needed for {what}, {available} available")]
     PrivateMemory {
         /// What needs them: `local variables` or `local variables and spill slots`.
-        what: &'static str,
+        what: std::borrow::Cow<'static, str>,
         /// Words needed.
         words: u32,
         /// Words there are for it.

@@ -96,7 +96,7 @@ pub fn ra(f: &mut VFunc, opts: &Options) -> Result<Allocated, CompileError> {
     }
     if slot > super::lower::MAX_PRIVATE_WORDS {
         return Err(CompileError::PrivateMemory {
-            what: "local variables and spill slots",
+            what: "local variables and spill slots".into(),
             words: slot,
             available: super::lower::MAX_PRIVATE_WORDS,
         });

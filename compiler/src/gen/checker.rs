@@ -35,7 +35,7 @@ pub struct Annot {
 }
 
 /// What a GRF or scratch slot holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Holding {
     /// Nothing written yet.
     Unwritten,
@@ -70,7 +70,7 @@ impl fmt::Display for Holding {
 }
 
 /// A use that reads the wrong thing.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum CheckError {
     /// A source GRF does not hold the value its operand stands for. Virtual registers are
     /// named by the instruction that first writes them, so the name resolves in the listing.

@@ -150,7 +150,7 @@ impl Compiled {
 }
 
 /// Why compiling failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum CompileError {
     /// Register allocation failed and nothing is left to spill.
     #[error("no register left to spill (budget {grfs} GRFs)")]

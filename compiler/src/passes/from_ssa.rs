@@ -26,7 +26,7 @@
 //! Planted bug [`Plant::FromSsaSwap`]: the parallel copies are emitted in order, one after
 //! another, so a copy may read a register an earlier copy of its group already overwrote.
 
-use super::pipeline::PassConfig;
+use super::config::PassConfig;
 use crate::ir::{Block, CfNode, Function, Inst, InstKind, Reg, Type, Value};
 use crate::planted::Plant;
 use cranelift_entity::SecondaryMap;

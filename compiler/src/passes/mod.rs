@@ -17,6 +17,7 @@
 //! * [`opt_shrink_vectors`] — unused components of vector values;
 //! * [`from_ssa`] — phis become register copies (the "to register form" step backends ask for).
 
+pub mod config;
 pub mod from_ssa;
 pub mod lower_vars_to_ssa;
 pub mod opt_algebraic;

@@ -23,7 +23,7 @@
 //! defined in its header counts as dead too: the header's phis take their values on entry
 //! and its other instructions run once after it, as if the loop never went round.
 
-use super::pipeline::PassConfig;
+use super::config::PassConfig;
 use crate::ir::edit::{resolve, Subst};
 use crate::ir::{walk_blocks, Block, CfNode, Function, InstKind, Value};
 use crate::planted::Plant;

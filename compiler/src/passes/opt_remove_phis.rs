@@ -15,7 +15,7 @@
 //! Planted bug [`Plant::RemovePhisBackedge`]: every source arriving over a back-edge of the
 //! phi's loop is ignored, not only the phi itself — so `i = phi(0, i + 1)` "is" `0`.
 
-use super::pipeline::PassConfig;
+use super::config::PassConfig;
 use crate::ir::edit::{resolve, Subst};
 use crate::ir::{Block, CfNode, Function, InstKind};
 use crate::planted::Plant;

@@ -21,14 +21,8 @@
 
 use super::from_ssa::FromSsaError;
 use crate::ir::{Function, Program};
-use crate::planted::Plants;
 
-/// What a pass may consult besides the function: the planted bugs that are switched on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PassConfig {
-    /// Planted bugs (none by default).
-    pub plants: Plants,
-}
+pub use super::config::PassConfig;
 
 /// A pass as the table holds it: returns whether it changed the function.
 pub type PassFn = fn(&mut Function, &PassConfig) -> bool;

@@ -31,34 +31,66 @@ fn others<T: Copy>(all: &[T]) -> &[T] {
     &all[1..]
 }
 
+/// `default` then `others`, as text: every value [`vary`] draws.
+fn drawn<T: ToString>(default: T, others: &[T]) -> Vec<String> {
+    std::iter::once(&default)
+        .chain(others)
+        .map(T::to_string)
+        .collect()
+}
+
 /// The values the case randomiser draws for the numeric heuristic knobs besides their
 /// defaults.
 const LOOP_WEIGHTS: [u32; 3] = [1, 2, 100];
 const USE_DEF_WEIGHTS: [u32; 2] = [2, 4];
 
-impl CaseConfig {
-    /// Draws the allocation choices from a hash of `rest` (the input bytes after the knobs):
-    /// any choice is correct, and a bug only one of them exposes stays hidden while the choice
-    /// never varies. Hashing rather than consuming bytes keeps every input decoding to the
-    /// same program and other knobs as before these knobs existed.
-    fn vary_heuristics(&mut self, rest: &[u8]) {
-        let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-        });
-        let r = &mut SplitMix64::for_input(hash, 0x6865_7572);
-        let d = CaseConfig::default();
-        self.gen_spill_loop_weight = vary(r, d.gen_spill_loop_weight, &LOOP_WEIGHTS);
-        self.gen_spill_use_weight = vary(r, d.gen_spill_use_weight, &USE_DEF_WEIGHTS);
-        self.gen_spill_def_weight = vary(r, d.gen_spill_def_weight, &USE_DEF_WEIGHTS);
-        self.gen_spill_choice = vary(r, d.gen_spill_choice, others(SpillChoice::ALL));
-        self.gen_pick = vary(r, d.gen_pick, others(Pick::ALL));
-        self.a6xx_pred_pick = vary(r, d.a6xx_pred_pick, others(Pick::ALL));
-        self.a6xx_gpr_pick = vary(r, d.a6xx_gpr_pick, others(Pick::ALL));
-        self.a6xx_spill_victim = vary(r, d.a6xx_spill_victim, others(Victim::ALL));
-        // Drawn last, so the earlier knobs of an input stay what they were before it existed.
-        self.gen_colour_order = vary(r, d.gen_colour_order, others(ColourOrder::ALL));
-    }
+/// The allocation-choice knobs the case randomiser varies, each with the values it draws
+/// besides the default, in draw order: [`CaseConfig::vary_heuristics`] draws them and
+/// [`CaseConfig::drawn_values`] lists them from this one table. A knob added here goes last,
+/// so the earlier knobs of an input stay what they were before it existed.
+macro_rules! heuristic_knobs {
+    ($($field:ident from $others:expr),* $(,)?) => {
+        impl CaseConfig {
+            /// Draws the allocation choices from a hash of `rest` (the input bytes after the
+            /// knobs): any choice is correct, and a bug only one of them exposes stays hidden
+            /// while the choice never varies. Hashing rather than consuming bytes keeps every
+            /// input decoding to the same program and other knobs as before these knobs
+            /// existed.
+            fn vary_heuristics(&mut self, rest: &[u8]) {
+                let hash = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                    (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+                });
+                let r = &mut SplitMix64::for_input(hash, 0x6865_7572);
+                let d = CaseConfig::default();
+                $(self.$field = vary(r, d.$field, $others);)*
+            }
 
+            /// Every value the case randomiser draws for heuristic knob `knob`, the default
+            /// first (empty for other knobs).
+            pub fn drawn_values(knob: &str) -> Vec<String> {
+                let d = CaseConfig::default();
+                match knob {
+                    $(stringify!($field) => drawn(d.$field, $others),)*
+                    _ => Vec::new(),
+                }
+            }
+        }
+    };
+}
+
+heuristic_knobs! {
+    gen_spill_loop_weight from &LOOP_WEIGHTS,
+    gen_spill_use_weight from &USE_DEF_WEIGHTS,
+    gen_spill_def_weight from &USE_DEF_WEIGHTS,
+    gen_spill_choice from others(SpillChoice::ALL),
+    gen_pick from others(Pick::ALL),
+    a6xx_pred_pick from others(Pick::ALL),
+    a6xx_gpr_pick from others(Pick::ALL),
+    a6xx_spill_victim from others(Victim::ALL),
+    gen_colour_order from others(ColourOrder::ALL),
+}
+
+impl CaseConfig {
     /// Draws the anv knobs (platform and brw switches) from a hash of `rest`, apart from the
     /// other knobs' draws so theirs stay what they were.
     fn vary_anv(&mut self, rest: &[u8]) {
@@ -79,30 +111,6 @@ impl CaseConfig {
         let r = &mut SplitMix64::for_input(hash, 0x7261_6476);
         self.radv_gpu = RadvGpu::draw(r.next_u64());
         self.radv_wave = RadvWave::draw(r.next_u64());
-    }
-
-    /// Every value the case randomiser draws for heuristic knob `knob`, the default first
-    /// (empty for other knobs).
-    pub fn drawn_values(knob: &str) -> Vec<String> {
-        fn text<T: ToString>(xs: &[T]) -> Vec<String> {
-            xs.iter().map(T::to_string).collect()
-        }
-        let d = CaseConfig::default();
-        let with = |default: u32, others: &[u32]| {
-            let mut v = vec![default];
-            v.extend_from_slice(others);
-            text(&v)
-        };
-        match knob {
-            "gen_spill_loop_weight" => with(d.gen_spill_loop_weight, &LOOP_WEIGHTS),
-            "gen_spill_use_weight" => with(d.gen_spill_use_weight, &USE_DEF_WEIGHTS),
-            "gen_spill_def_weight" => with(d.gen_spill_def_weight, &USE_DEF_WEIGHTS),
-            "gen_spill_choice" => text(SpillChoice::ALL),
-            "gen_pick" | "a6xx_pred_pick" | "a6xx_gpr_pick" => text(Pick::ALL),
-            "gen_colour_order" => text(ColourOrder::ALL),
-            "a6xx_spill_victim" => text(Victim::ALL),
-            _ => Vec::new(),
-        }
     }
 }
 
@@ -173,6 +181,44 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
 
 #[cfg(test)]
 mod tests {
+    use super::CaseConfig;
+    use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
+
+    /// The heuristic table lists what the randomiser draws: every value of a choice (its
+    /// default first), the default and the listed weights of a numeric knob.
+    #[test]
+    fn drawn_values_are_the_table_s() {
+        fn text<T: ToString>(xs: &[T]) -> Vec<String> {
+            xs.iter().map(T::to_string).collect()
+        }
+        let d = CaseConfig::default();
+        let weights = |default: u32, others: &[u32]| text(&[&[default][..], others].concat());
+        let expected = [
+            (
+                "gen_spill_loop_weight",
+                weights(d.gen_spill_loop_weight, &[1, 2, 100]),
+            ),
+            (
+                "gen_spill_use_weight",
+                weights(d.gen_spill_use_weight, &[2, 4]),
+            ),
+            (
+                "gen_spill_def_weight",
+                weights(d.gen_spill_def_weight, &[2, 4]),
+            ),
+            ("gen_spill_choice", text(SpillChoice::ALL)),
+            ("gen_pick", text(Pick::ALL)),
+            ("a6xx_pred_pick", text(Pick::ALL)),
+            ("a6xx_gpr_pick", text(Pick::ALL)),
+            ("a6xx_spill_victim", text(Victim::ALL)),
+            ("gen_colour_order", text(ColourOrder::ALL)),
+            ("gen_grfs", Vec::new()),
+        ];
+        for (knob, values) in expected {
+            assert_eq!(CaseConfig::drawn_values(knob), values, "{knob}");
+        }
+    }
+
     #[test]
     fn about_one_generated_case_in_five_gets_a_pass_list() {
         let mut buf = Vec::new();

@@ -10,7 +10,7 @@
 
 mod stats;
 
-use super::pipeline::{class_of, classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shown::format_results;
 use super::shown::Shown;
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
@@ -19,6 +19,7 @@ use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::text::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
 use crate::case::Case;
+use crate::cause::{BackendError, Cause, CheckError, Hazard};
 use crate::finding::{Finding, FindingKind};
 use compiler::a6xx::{self, Options};
 use compiler::ir::Program;
@@ -89,6 +90,36 @@ pub fn options(case: &Case, opts: &OracleOptions) -> Options {
     }
 }
 
+/// A program compiled as [`A6xx::run`] compiles it and run once on the simulator: what
+/// `show` and `listing` present.
+struct Ran {
+    compiled: a6xx::Compiled,
+    run: sim::a6xx::RunResult,
+}
+
+impl Ran {
+    fn new(optimised: &Program, options: &Options) -> Result<Ran, String> {
+        let compiled =
+            a6xx::compile(optimised, options).map_err(|e| format!("compile error: {e}"))?;
+        let config = compiled.sim_config();
+        let run = sim::a6xx::run(&compiled.program, &optimised.dispatch, &config);
+        Ok(Ran { compiled, run })
+    }
+
+    /// What the allocation checker says of the code, as a comment line (none if it agrees).
+    fn checker(&self) -> String {
+        (self.compiled.check.as_ref().err())
+            .map_or(String::new(), |e| format!("// allocation checker: {e}\n"))
+    }
+
+    /// The hazards the simulator saw, a comment line each.
+    fn hazards(&self) -> String {
+        (self.run.hazards.iter())
+            .map(|h| format!("// hazard: {h}\n"))
+            .collect()
+    }
+}
+
 impl Pipeline for A6xx {
     fn name(&self) -> &'static str {
         "a6xx"
@@ -119,19 +150,16 @@ impl Pipeline for A6xx {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let options = options(case, opts);
-        let fail = |kind, detail, class| classified("a6xx", kind, detail, class);
-        let compiled = a6xx::compile(optimised, &options)
-            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
+        let fail = |kind, detail, cause| caused(self.name(), kind, detail, cause);
+        let compiled = a6xx::compile(optimised, &options).map_err(|e| {
+            let detail = e.to_string();
+            let error = BackendError::A6xx(e);
+            fail(FindingKind::CompileError, detail, Cause::Backend { error })
+        })?;
         if let Err(e) = &compiled.check {
-            // A predicate holding the wrong value is the predicate allocator's bug, a GPR the
-            // GPR allocator's: the class says which, and so does the blame (triage's `bisect`).
-            let class = match e {
-                a6xx::CheckError::IncorrectValue { reg, .. } if reg.is_pred() => {
-                    "IncorrectValue predicate".to_string()
-                }
-                e => class_of(e),
-            };
-            return Err(fail(FindingKind::RaCheck, e.to_string(), class));
+            let error = CheckError::A6xx(e.clone());
+            let cause = Cause::AllocationCheck { error };
+            return Err(fail(FindingKind::RaCheck, e.to_string(), cause));
         }
         coverage.spills |= compiled.stats.spills > 0 || compiled.stats.pred_reloads > 0;
         let config = compiled.sim_config();
@@ -178,7 +206,7 @@ impl Pipeline for A6xx {
                 return Err(fail(
                     FindingKind::CompileError,
                     format!("the simulator rejected the program: {f:?}"),
-                    "fault".into(),
+                    Cause::Fault,
                 ))
             }
         }
@@ -187,7 +215,8 @@ impl Pipeline for A6xx {
                 "{h}{}",
                 work::consequence_note(matches!(run.outcome, Outcome::Completed), &run.outcome)
             );
-            return Err(fail(FindingKind::Hazard, detail, class_of(&h.kind)));
+            let hazard = Hazard::A6xx(*h);
+            return Err(fail(FindingKind::Hazard, detail, Cause::Hazard { hazard }));
         }
         coverage
             .executed
@@ -203,28 +232,19 @@ impl Pipeline for A6xx {
         asm: bool,
     ) -> Result<Shown, String> {
         let options = options(case, opts);
-        let compiled =
-            a6xx::compile(optimised, &options).map_err(|e| format!("compile error: {e}"))?;
+        let ran = Ran::new(optimised, &options)?;
         let mut out = format!("// {options:?}\n");
         if asm {
-            out += &compiled.program.to_string();
+            out += &ran.compiled.program.to_string();
         }
-        out += &format!("// compile: {:?}\n", compiled.stats);
-        if let Err(e) = &compiled.check {
-            out += &format!("// allocation checker: {e}\n");
-        }
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &compiled.sim_config(),
-        );
-        out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
-        for h in &run.hazards {
-            out += &format!("// hazard: {h}\n");
-        }
-        out += &format_results(&optimised.dispatch, &run.results);
-        let clean =
-            compiled.check.is_ok() && run.outcome == Outcome::Completed && run.hazards.is_empty();
+        out += &format!("// compile: {:?}\n", ran.compiled.stats);
+        out += &ran.checker();
+        out += &format!("// run: {:?}, {:?}\n", ran.run.outcome, ran.run.stats);
+        out += &ran.hazards();
+        out += &format_results(&optimised.dispatch, &ran.run.results);
+        let clean = ran.compiled.check.is_ok()
+            && ran.run.outcome == Outcome::Completed
+            && ran.run.hazards.is_empty();
         Ok(Shown { text: out, clean })
     }
 
@@ -237,21 +257,8 @@ impl Pipeline for A6xx {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let mut s = String::new();
-        let compiled = a6xx::compile(optimised, &options(case, opts)).ok()?;
-        if let Err(e) = &compiled.check {
-            s += &format!("// allocation checker: {e}\n");
-        }
-        let run = sim::a6xx::run(
-            &compiled.program,
-            &optimised.dispatch,
-            &compiled.sim_config(),
-        );
-        for h in &run.hazards {
-            s += &format!("// hazard: {h}\n");
-        }
-        s += &compiled.program.to_string();
-        Some(s)
+        let ran = Ran::new(optimised, &options(case, opts)).ok()?;
+        Some(ran.checker() + &ran.hazards() + &ran.compiled.program.to_string())
     }
 
     fn knobs(&self) -> &'static [&'static str] {
@@ -282,13 +289,21 @@ impl Pipeline for A6xx {
     /// The checks are specific (a hazard is a missing sync, legalize's one job; the checker
     /// tracks predicates apart from GPRs), so they go before the switch.
     fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {
-        let (step, by) = match (f.kind, f.class.as_deref().unwrap_or("")) {
-            (FindingKind::Hazard, _) => (A6XX_LEGALIZE, "the simulator's hazard check"),
-            (FindingKind::RaCheck, "IncorrectValue predicate") => (
+        // A predicate holding the wrong value is the predicate allocator's bug, a GPR the
+        // GPR allocator's.
+        let on_predicate = matches!(
+            &f.cause,
+            Some(Cause::AllocationCheck {
+                error: CheckError::A6xx(a6xx::CheckError::IncorrectValue { reg, .. })
+            }) if reg.is_pred()
+        );
+        let (step, by) = match f.kind {
+            FindingKind::Hazard => (A6XX_LEGALIZE, "the simulator's hazard check"),
+            FindingKind::RaCheck if on_predicate => (
                 A6XX_RA_PREDICATES,
                 "the allocation checker, on a predicate,",
             ),
-            (FindingKind::RaCheck, _) => (A6XX_RA, "the allocation checker"),
+            FindingKind::RaCheck => (A6XX_RA, "the allocation checker"),
             _ => return None,
         };
         Some(CheckedStep { step, by })

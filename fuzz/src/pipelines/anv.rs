@@ -9,8 +9,8 @@
 //! `crash`, bucketed by the assertion's text), a compile outliving the worker's deadline
 //! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
 //! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
-//! never brw's — our decoder (Gen9, Gen12, Gen12.5) printing an instruction otherwise than
-//! brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
+//! never brw's — our decoder (Gen9, Gen12, Gen12.5, Xe2) printing an instruction otherwise
+//! than brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
 //! runs on our executor instead (`execute`, `sim::intel::exec`) and is compared with the
 //! interpreter: a difference is `unconfirmed` until shown to be brw's, a feature the executor
 //! does not model a counted skip.
@@ -31,13 +31,14 @@
 mod execute;
 mod stats;
 
-use super::pipeline::{classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker};
 use super::shown::Shown;
 use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -88,14 +89,14 @@ impl Platform {
         }
     }
 
-    /// The encoding of its machine code, if our decoder reads it (Xe2, Lunar Lake, not yet).
-    pub fn gen(self) -> Option<Gen> {
+    /// The encoding of its machine code.
+    pub fn gen(self) -> Gen {
         match self {
-            Platform::Skl => Some(Gen::Gfx9),
-            Platform::Tgl => Some(Gen::Gfx12),
-            Platform::Dg2 => Some(Gen::Gfx125),
-            Platform::Mtl => Some(Gen::Gfx125Mtl),
-            Platform::Lnl => None,
+            Platform::Skl => Gen::Gfx9,
+            Platform::Tgl => Gen::Gfx12,
+            Platform::Dg2 => Gen::Gfx125,
+            Platform::Mtl => Gen::Gfx125Mtl,
+            Platform::Lnl => Gen::Xe2,
         }
     }
 
@@ -291,8 +292,8 @@ pub struct Kernel {
     pub validator_errors: Vec<String>,
     /// brw's statistics, in the driver's order.
     pub statistics: Vec<(String, StatValue)>,
-    /// Our decoder against brw's disassembly (platforms we decode).
-    pub agreement: Option<Agreement>,
+    /// Our decoder against brw's disassembly.
+    pub agreement: Agreement,
 }
 
 /// What anv made of one program.
@@ -387,9 +388,7 @@ fn capture(
                 .flat_map(|l| [l, "\n"])
                 .collect();
             let listing = sim::intel::parse(&clean).unwrap_or_default();
-            let agreement = platform
-                .gen()
-                .map(|gen| sim::intel::check_as(gen, &listing));
+            let agreement = sim::intel::check_as(platform.gen(), &listing);
             Kernel {
                 name: x.name.clone(),
                 simd: x.subgroup_size,
@@ -434,14 +433,14 @@ fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Findi
             (FindingKind::CompileError, "runner".to_string())
         }
     };
-    classified(
+    caused(
         "anv",
         kind,
         format!(
             "{e} [anv {platform}, INTEL_DEBUG={}]",
             switches.intel_debug()
         ),
-        class,
+        Cause::named(class),
     )
 }
 
@@ -456,39 +455,39 @@ impl Capture {
             self.device
         );
         if self.kernels.is_empty() {
-            return Some(classified(
+            return Some(caused(
                 "anv",
                 FindingKind::CompileError,
                 format!("the pipeline has no executables {at}"),
-                "no-executables".into(),
+                Cause::named("no-executables"),
             ));
         }
         for k in &self.kernels {
             if let Some(e) = k.validator_errors.first() {
-                return Some(classified(
+                return Some(caused(
                     "anv",
                     FindingKind::CompileError,
                     format!("{}: brw's validator: {e} {at}", k.name),
-                    "brw-validator".into(),
+                    Cause::named("brw-validator"),
                 ));
             }
             if k.listing.insts.is_empty() {
-                return Some(classified(
+                return Some(caused(
                     "anv",
                     FindingKind::CompileError,
                     format!(
                         "{}: no instructions with bytes in the GEN Assembly {at}",
                         k.name
                     ),
-                    "no-listing".into(),
+                    Cause::named("no-listing"),
                 ));
             }
-            if let Some(d) = k.agreement.as_ref().and_then(|a| a.disagreements.first()) {
-                return Some(classified(
+            if let Some(d) = k.agreement.disagreements.first() {
+                return Some(caused(
                     "anv",
                     FindingKind::Decoder,
                     format!("{}: our decoder disagrees with brw {d} {at}", k.name),
-                    format!("decoder {}", d.field.0),
+                    Cause::named(format!("decoder {}", d.field.0)),
                 ));
             }
         }
@@ -556,11 +555,11 @@ impl Pipeline for Anv {
                 Ok(Results::default())
             }
             Err(CompileError::Run(e)) => Err(run_finding(e, c.anv_platform, c.anv_debug)),
-            Err(CompileError::Emit(e)) => Err(classified(
+            Err(CompileError::Emit(e)) => Err(caused(
                 "anv",
                 FindingKind::CompileError,
                 e.to_string(),
-                "emit".into(),
+                Cause::named("emit"),
             )),
         }
     }
@@ -628,14 +627,13 @@ impl Pipeline for Anv {
             for (name, value) in &k.statistics {
                 out += &format!("// {name}: {value}\n");
             }
-            if let Some(a) = &k.agreement {
-                out += &format!(
-                    "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
-                    a.agreed(),
-                    a.instructions,
-                    a.compacted
-                );
-            }
+            let a = &k.agreement;
+            out += &format!(
+                "// decoder: {} of {} instructions ({} compacted) print as brw printed them\n",
+                a.agreed(),
+                a.instructions,
+                a.compacted
+            );
         }
         let finding = capture.finding();
         if let Some(f) = &finding {

@@ -9,7 +9,7 @@
 
 mod stats;
 
-use super::pipeline::{class_of, classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shown::format_results;
 use super::shown::Shown;
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
@@ -18,6 +18,7 @@ use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::text::{MAX_GEN_GRFS, MIN_GEN_GRFS};
 use crate::case::{Case, CaseConfig};
+use crate::cause::{BackendError, Cause, CheckError, Hazard};
 use crate::finding::{Finding, FindingKind};
 use compiler::gen::{self, Options};
 use compiler::heuristics::{ColourOrder, Pick};
@@ -124,6 +125,47 @@ pub fn compile(
     Ok((p, compiled))
 }
 
+/// A case compiled as [`compile`] compiles it and run once on the simulator: what `show` and
+/// `listing` present.
+struct Ran {
+    /// The program in register form (its dispatch).
+    registers: Program,
+    compiled: gen::Compiled,
+    /// The run, or why the simulator refused the program.
+    run: Result<sim::gen::Run, Vec<sim::gen::ValidationError>>,
+}
+
+impl Ran {
+    fn new(
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        width: ExecSize,
+    ) -> Result<Ran, String> {
+        let (registers, compiled) = compile(case, opts, optimised, width)?;
+        let config = compiled.sim_config();
+        let run = sim::gen::run(&compiled.program, &registers.dispatch, &config);
+        Ok(Ran {
+            registers,
+            compiled,
+            run,
+        })
+    }
+
+    /// What the allocation checker says of the code, as a comment line (none if it agrees).
+    fn checker(&self) -> String {
+        (self.compiled.check.as_ref().err())
+            .map_or(String::new(), |e| format!("// allocation checker: {e}\n"))
+    }
+
+    /// The hazards the simulator saw, a comment line each.
+    fn hazards(&self) -> String {
+        (self.run.iter().flat_map(|run| &run.hazards))
+            .map(|h| format!("// hazard: {h:?}\n"))
+            .collect()
+    }
+}
+
 impl Pipeline for Gen {
     fn name(&self) -> &'static str {
         match self.width {
@@ -164,7 +206,7 @@ impl Pipeline for Gen {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let name = self.name();
-        let fail = |kind, detail, class| classified(name, kind, detail, class);
+        let fail = |kind, detail, cause| caused(name, kind, detail, cause);
         let mut registers = optimised.clone();
         let config = PassConfig {
             plants: opts.plants,
@@ -172,20 +214,17 @@ impl Pipeline for Gen {
         profile::time(Phase::FromSsa, || {
             pipeline::to_registers(&mut registers, false, &config)
         })
-        .map_err(|e| fail(FindingKind::CompileError, e.to_string(), "from_ssa".into()))?;
+        .map_err(|e| fail(FindingKind::CompileError, e.to_string(), Cause::FromSsa))?;
         let options = options(case, opts, self.width);
-        let compiled = gen::compile(&registers, &options)
-            .map_err(|e| fail(FindingKind::CompileError, e.to_string(), class_of(&e)))?;
+        let compiled = gen::compile(&registers, &options).map_err(|e| {
+            let detail = e.to_string();
+            let error = BackendError::Gen(e);
+            fail(FindingKind::CompileError, detail, Cause::Backend { error })
+        })?;
         if let Err(e) = &compiled.check {
-            // A wrong value that came back from a spill slot is spill code's bug, not
-            // colouring's: the class says which, and so does the blame (triage's `bisect`).
-            let class = match e {
-                gen::CheckError::IncorrectValue { filled: true, .. } => {
-                    "IncorrectValue filled".to_string()
-                }
-                e => class_of(e),
-            };
-            return Err(fail(FindingKind::RaCheck, e.to_string(), class));
+            let error = CheckError::Gen(e.clone());
+            let cause = Cause::AllocationCheck { error };
+            return Err(fail(FindingKind::RaCheck, e.to_string(), cause));
         }
         coverage.spills |= compiled.stats.spills > 0;
         coverage.trimmed_sends |= compiled.stats.trimmed_sends > 0;
@@ -199,7 +238,7 @@ impl Pipeline for Gen {
                 fail(
                     FindingKind::CompileError,
                     format!("the simulator rejected the program: {detail}"),
-                    "invalid".into(),
+                    Cause::Refused,
                 )
             })
         };
@@ -236,7 +275,8 @@ impl Pipeline for Gen {
                 "{h:?}{}",
                 work::consequence_note(matches!(run.outcome, Outcome::Completed), &run.outcome)
             );
-            return Err(fail(FindingKind::Hazard, detail, class_of(&h.kind)));
+            let hazard = Hazard::Gen(*h);
+            return Err(fail(FindingKind::Hazard, detail, Cause::Hazard { hazard }));
         }
         coverage.executed.push((name, compiled.executed(&run)));
         Ok(run.results)
@@ -250,16 +290,14 @@ impl Pipeline for Gen {
         asm: bool,
     ) -> Result<Shown, String> {
         let options = options(case, opts, self.width);
-        let (p, compiled) = compile(case, opts, optimised, self.width)?;
+        let ran = Ran::new(case, opts, optimised, self.width)?;
         let mut out = format!("// {options:?}\n");
         if asm {
-            out += &compiled.program.to_string();
+            out += &ran.compiled.program.to_string();
         }
-        out += &format!("// compile: {:?}\n", compiled.stats);
-        if let Err(e) = &compiled.check {
-            out += &format!("// allocation checker: {e}\n");
-        }
-        let run = match sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
+        out += &format!("// compile: {:?}\n", ran.compiled.stats);
+        out += &ran.checker();
+        let run = match &ran.run {
             Ok(run) => run,
             Err(errors) => {
                 for e in errors {
@@ -272,12 +310,11 @@ impl Pipeline for Gen {
             }
         };
         out += &format!("// run: {:?}, {:?}\n", run.outcome, run.stats);
-        for h in &run.hazards {
-            out += &format!("// hazard: {h:?}\n");
-        }
-        out += &format_results(&p.dispatch, &run.results);
-        let clean =
-            compiled.check.is_ok() && run.outcome == Outcome::Completed && run.hazards.is_empty();
+        out += &ran.hazards();
+        out += &format_results(&ran.registers.dispatch, &run.results);
+        let clean = ran.compiled.check.is_ok()
+            && run.outcome == Outcome::Completed
+            && run.hazards.is_empty();
         Ok(Shown { text: out, clean })
     }
 
@@ -290,18 +327,8 @@ impl Pipeline for Gen {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let mut s = String::new();
-        let (p, compiled) = compile(case, opts, optimised, self.width).ok()?;
-        if let Err(e) = &compiled.check {
-            s += &format!("// allocation checker: {e}\n");
-        }
-        if let Ok(run) = sim::gen::run(&compiled.program, &p.dispatch, &compiled.sim_config()) {
-            for h in &run.hazards {
-                s += &format!("// hazard: {h:?}\n");
-            }
-        }
-        s += &compiled.program.to_string();
-        Some(s)
+        let ran = Ran::new(case, opts, optimised, self.width).ok()?;
+        Some(ran.checker() + &ran.hazards() + &ran.compiled.program.to_string())
     }
 
     fn knobs(&self) -> &'static [&'static str] {
@@ -327,15 +354,19 @@ impl Pipeline for Gen {
     }
 
     fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {
-        let class = f.class.as_deref().unwrap_or("");
-        let (step, by) = match (f.kind, class) {
-            (FindingKind::RaCheck, "IncorrectValue filled" | "BadHeader") => {
-                (GEN_RA_SPILL, "the allocation checker, at a fill,")
-            }
+        let (step, by) = match (f.kind, gen_cause(f)) {
+            (
+                FindingKind::RaCheck,
+                Some(GenCause::Check(
+                    gen::CheckError::IncorrectValue { filled: true, .. }
+                    | gen::CheckError::BadHeader { .. },
+                )),
+            ) => (GEN_RA_SPILL, "the allocation checker, at a fill,"),
             (FindingKind::RaCheck, _) => (GEN_RA, "the allocation checker"),
-            (FindingKind::CompileError, "NoRegisterToSpill") => {
-                (GEN_RA, "the register allocator's own failure")
-            }
+            (
+                FindingKind::CompileError,
+                Some(GenCause::Compile(gen::CompileError::NoRegisterToSpill { .. })),
+            ) => (GEN_RA, "the register allocator's own failure"),
             // The checker accepted the allocation (else the finding would be a RaCheck), so
             // the code it allocated already computes the wrong values: instruction selection.
             (FindingKind::Mismatch, _) => (
@@ -363,11 +394,13 @@ impl Pipeline for Gen {
     /// with it without being its bug.
     fn switch_first(&self, f: &Finding) -> bool {
         !matches!(
-            (f.kind, f.class.as_deref()),
-            (
-                FindingKind::RaCheck,
-                Some("CompressedOverlap" | "ResponseOverlap")
-            ) | (FindingKind::CompileError, Some("NoRegisterToSpill"))
+            gen_cause(f),
+            Some(
+                GenCause::Check(
+                    gen::CheckError::CompressedOverlap { .. }
+                        | gen::CheckError::ResponseOverlap { .. }
+                ) | GenCause::Compile(gen::CompileError::NoRegisterToSpill { .. })
+            )
         )
     }
 
@@ -388,5 +421,24 @@ impl Pipeline for Gen {
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
         let (p, c) = compile(case, &OracleOptions::default(), &case.program, self.width)?;
         stats::record(&p, &c)
+    }
+}
+
+/// What of the Gen backend's own caught a finding: its compile error or its allocation
+/// checker's complaint.
+enum GenCause<'a> {
+    Compile(&'a gen::CompileError),
+    Check(&'a gen::CheckError),
+}
+
+fn gen_cause(f: &Finding) -> Option<GenCause<'_>> {
+    match f.cause.as_ref()? {
+        Cause::Backend {
+            error: BackendError::Gen(e),
+        } => Some(GenCause::Compile(e)),
+        Cause::AllocationCheck {
+            error: CheckError::Gen(e),
+        } => Some(GenCause::Check(e)),
+        _ => None,
     }
 }

@@ -11,6 +11,7 @@ use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::interp::{InterpError, RunOptions};
 use compiler::ir::Program;
@@ -32,6 +33,11 @@ impl Pipeline for Middle {
 
     fn description(&self) -> &'static str {
         "the middle end: optimised IR taken out of SSA, re-interpreted"
+    }
+
+    /// It is the interpreter's time (again): no backend's to hold against it.
+    fn bench_against_interpreter(&self) -> bool {
+        false
     }
 
     fn run(
@@ -73,7 +79,7 @@ impl Pipeline for Middle {
                 self.name(),
                 format!("the optimised program fails to run: {e}"),
             );
-            f.class = Some("interp-error".into());
+            f.set_cause(Cause::Interpreter);
             Box::new(f)
         })
     }
@@ -181,23 +187,23 @@ fn run_middle_end(
 }
 
 fn pipeline_finding(e: PipelineError) -> Box<Finding> {
-    let target = NAME;
-    let mut f = match &e {
+    let error = match &e {
         PipelineError::Verify { pass, .. } => {
-            let mut f = Finding::new(FindingKind::Verify, target, e.to_string());
+            let mut f = Finding::new(FindingKind::Verify, NAME, e.to_string());
             f.pass = Some(pass.to_string());
-            f
+            return Box::new(f);
         }
-        _ => Finding::new(FindingKind::CompileError, target, e.to_string()),
+        PipelineError::InvalidInput(_) => "InvalidInput",
+        PipelineError::UnknownPass(_) => "UnknownPass",
+        PipelineError::FromSsa(_) => "FromSsa",
     };
-    if f.pass.is_none() {
-        f.class = Some(
-            format!("{e:?}")
-                .split(['(', ' ', '{'])
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        );
-    }
-    Box::new(f)
+    let cause = Cause::Middle {
+        error: error.into(),
+    };
+    Box::new(Finding::caused(
+        FindingKind::CompileError,
+        NAME,
+        e.to_string(),
+        cause,
+    ))
 }

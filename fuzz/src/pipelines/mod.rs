@@ -23,7 +23,7 @@ mod toy;
 pub mod vulkan;
 pub mod work;
 
-pub use pipeline::{class_of, classified, compare, Pipeline};
+pub use pipeline::{caused, compare, Pipeline};
 pub use shown::Shown;
 pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 

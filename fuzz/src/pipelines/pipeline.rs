@@ -1,14 +1,17 @@
 //! The target trait: everything gpufuzz asks of a target (see [`super`] for the registry), and
 //! the helpers every target's findings share.
 
-use super::shown::Shown;
+use super::shown::{Shown, Written};
 use super::steps::{Budget, CheckedStep, OptionalStep, ReachGoal, Step};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
+use std::path::Path;
+use std::time::Duration;
 
 /// One target: a way of compiling and running a program, and everything gpufuzz knows about it.
 pub trait Pipeline: Sync {
@@ -53,6 +56,90 @@ pub trait Pipeline: Sync {
         opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;
+
+    /// Whether the `--vk-*` flags (device, ICD, timeout) set it up: a command given one must
+    /// run a target that reads them, else the flag is a usage error. Default: no.
+    fn reads_driver_flags(&self) -> bool {
+        false
+    }
+
+    /// Why a finding recorded with `environment` ([`environment`](Pipeline::environment))
+    /// may not show under `opts` ("found on another driver"), for a case that passes here.
+    /// Default: never.
+    fn elsewhere(&self, environment: &serde_json::Value, opts: &OracleOptions) -> Option<String> {
+        let _ = (environment, opts);
+        None
+    }
+
+    /// `opts` with the driver of ICD `icd` instead, and that driver's name, to judge a
+    /// finding again on another driver (`gpufuzz repro --also-icd`); `Err`: it does not open.
+    /// Default: `None`, the target runs on no driver.
+    fn with_driver(
+        &self,
+        opts: &OracleOptions,
+        icd: &Path,
+    ) -> Option<Result<(OracleOptions, String), String>> {
+        let _ = (opts, icd);
+        None
+    }
+
+    /// Whether two of its findings of one case (on two drivers) show the same bug. Default:
+    /// the same signature.
+    fn same_bug(&self, a: &Finding, b: &Finding) -> bool {
+        a.signature() == b.signature()
+    }
+
+    /// The forms of its standalone repro (`gpufuzz run --emit FORM`: files a driver's
+    /// developers run without gpufuzz). Default: none.
+    fn standalone_forms(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Its standalone repro of `case` in `form`, one of
+    /// [`standalone_forms`](Pipeline::standalone_forms).
+    fn standalone(&self, case: &Case, opts: &OracleOptions, form: &str) -> Result<String, String> {
+        let _ = (case, opts);
+        Err(format!("target {} has no --emit {form}", self.name()))
+    }
+
+    /// Writes its standalone repro of `case` as `dir/stem.*` for a report; `None`: it has
+    /// none, `Some(Err)`: why this case has none (a program it cannot express standalone).
+    fn write_standalone(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        dir: &Path,
+        stem: &str,
+    ) -> Option<Result<Written, String>> {
+        let _ = (case, opts, dir, stem);
+        None
+    }
+
+    /// The parts of its time `gpufuzz bench` shows below its line (emit, pipeline creation,
+    /// dispatch …), as [`timed_run`](Pipeline::timed_run) measures them. Default: none (bench
+    /// splits its time by [`compiler::profile`] phase instead).
+    fn timed_parts(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Runs `case` as [`run`](Pipeline::run) does, for `gpufuzz bench`, and the time of each
+    /// of its [`timed_parts`](Pipeline::timed_parts); `Err`: it did not run (why). Only asked
+    /// of a target with timed parts.
+    fn timed_run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+    ) -> Result<Vec<Duration>, String> {
+        let _ = (case, optimised, opts);
+        Err(format!("target {} has no timed parts", self.name()))
+    }
+
+    /// Whether `gpufuzz bench` states its time as a multiple of the interpreter's (issue 16's
+    /// goals for our backends); not for a target that interprets itself or runs on a device.
+    fn bench_against_interpreter(&self) -> bool {
+        true
+    }
 
     /// What this pipeline runs on under `opts`, as `(key, value)` pairs recorded with every
     /// finding (`finding.json`'s `environment`), so that triage and repro can re-judge it
@@ -169,21 +256,7 @@ pub fn compare(target: &str, case: &Case, expected: &Results, actual: &Results) 
     Some(f)
 }
 
-/// A bucketing class from a value's `Debug` form: its variant names, without the numbers
-/// and fields that differ from one occurrence to the next (`ReadTooEarly(Slots { needed: 3,
-/// had: 1 })` → `ReadTooEarly Slots`).
-pub fn class_of(value: &impl std::fmt::Debug) -> String {
-    let debug = format!("{value:?}");
-    let head = debug.split('{').next().unwrap_or_default();
-    head.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A finding of `target` with its bucketing class.
-pub fn classified(target: &str, kind: FindingKind, detail: String, class: String) -> Box<Finding> {
-    let mut f = Finding::new(kind, target, detail);
-    f.class = Some(class);
-    Box::new(f)
+/// A finding of `target` with its cause (and the class derived from it).
+pub fn caused(target: &str, kind: FindingKind, detail: String, cause: Cause) -> Box<Finding> {
+    Box::new(Finding::caused(kind, target, detail, cause))
 }

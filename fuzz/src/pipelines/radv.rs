@@ -31,13 +31,14 @@
 pub mod shim;
 mod stats;
 
-use super::pipeline::{classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker, Environment};
 use super::shown::Shown;
 use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -343,11 +344,11 @@ impl Capture {
             return Some(validator_finding(e, &self.at()));
         }
         if self.executables.is_empty() {
-            return Some(classified(
+            return Some(caused(
                 "radv",
                 FindingKind::CompileError,
                 format!("the pipeline has no executables {}", self.at()),
-                "no-executables".into(),
+                Cause::named("no-executables"),
             ));
         }
         None
@@ -365,11 +366,11 @@ fn validator_finding(e: &AcoError, at: &str) -> Box<Finding> {
     } else {
         FindingKind::CompileError
     };
-    classified(
+    caused(
         "radv",
         kind,
         format!("ACO's validator ({}): {} {at}", e.at, e.message),
-        e.class(),
+        Cause::named(e.class()),
     )
 }
 
@@ -399,7 +400,7 @@ fn run_finding(e: RunError, gpu: &Gpu, wave: Wave) -> Box<Finding> {
             (FindingKind::CompileError, "runner".to_string())
         }
     };
-    classified("radv", kind, format!("{e} {at}"), class)
+    caused("radv", kind, format!("{e} {at}"), Cause::named(class))
 }
 
 /// A capture's outcome as the target reports it.
@@ -414,11 +415,11 @@ fn judged(
             None => Ok(capture),
         },
         Err(CompileError::Run(e)) => Err(run_finding(e, gpu, wave)),
-        Err(CompileError::Emit(e)) => Err(classified(
+        Err(CompileError::Emit(e)) => Err(caused(
             "radv",
             FindingKind::CompileError,
             e.to_string(),
-            "emit".into(),
+            Cause::named("emit"),
         )),
     }
 }

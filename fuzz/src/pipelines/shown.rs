@@ -1,8 +1,21 @@
-//! What `gpufuzz run --target` prints for one target ([`Shown`]), and the one way every target
-//! prints a dispatch's results.
+//! What `gpufuzz run --target` prints for one target ([`Shown`]), the standalone repro files
+//! a target writes for a report ([`Written`]), and the one way every target prints a
+//! dispatch's results.
 
 use sim::dispatch::{Dispatch, Results};
 use std::fmt::Write;
+use std::path::PathBuf;
+
+/// A target's standalone repro of a case, written beside a report: files the developers of
+/// what it runs (a driver) run without gpufuzz.
+pub struct Written {
+    /// The files, in the order the report lists them.
+    pub files: Vec<PathBuf>,
+    /// The script the report shows.
+    pub shown: String,
+    /// A command to run by hand before the script (an optimiser's step), if any.
+    pub by_hand: Option<String>,
+}
 
 /// What a target shows of its compile and run of a case, and whether the run was clean
 /// (completed, no hazard, no checker error).

@@ -22,19 +22,20 @@ pub mod standalone;
 
 pub use options::VulkanOptions;
 
-use super::pipeline::{classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shown::format_results;
-use super::shown::Shown;
+use super::shown::{Shown, Written};
 use super::spirv_opt::{self, SpirvOptPasses};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::{EmitError, EmitOptions, EmittedModule, Interface};
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vulkan_runner::{Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker};
 
@@ -227,11 +228,12 @@ fn bindings(interface: &Interface) -> Vec<Binding> {
 /// or, for findings without a difference (a crash, a timeout, a refused pipeline), the same
 /// kind and class. Driver names and versions play no part.
 pub fn same_bug(a: &Finding, b: &Finding) -> bool {
-    let known = |f: &Finding| {
-        f.class
-            .as_deref()
-            .and_then(|c| c.split(' ').find_map(known::by_class))
-            .map(|k| k.class)
+    let known = |f: &Finding| match &f.cause {
+        Some(Cause::Target { classes }) => classes
+            .iter()
+            .find_map(|c| known::by_class(c))
+            .map(|k| k.class),
+        _ => None,
     };
     if known(a).is_some() || known(b).is_some() {
         return known(a) == known(b);
@@ -270,7 +272,7 @@ fn run_finding(e: RunError, opts: &VulkanOptions) -> Box<Finding> {
         RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
         RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
     };
-    classified("vulkan", kind, on_device(&e, opts), class)
+    caused("vulkan", kind, on_device(&e, opts), Cause::named(class))
 }
 
 impl Pipeline for Vulkan {
@@ -302,6 +304,90 @@ impl Pipeline for Vulkan {
             None => format!("--target vulkan: {e}"),
         })?;
         Ok(Some(format!("vulkan: {}", info.describe())))
+    }
+
+    fn reads_driver_flags(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, environment: &serde_json::Value, opts: &OracleOptions) -> Option<String> {
+        elsewhere(environment, &opts.vulkan)
+    }
+
+    fn with_driver(
+        &self,
+        opts: &OracleOptions,
+        icd: &Path,
+    ) -> Option<Result<(OracleOptions, String), String>> {
+        let mut other = opts.clone();
+        other.vulkan.icd = Some(icd.to_path_buf());
+        Some(match device(&other.vulkan) {
+            Ok(info) => Ok((other, info.describe())),
+            Err(e) => Err(format!("{}: cannot open: {e}", icd.display())),
+        })
+    }
+
+    fn same_bug(&self, a: &Finding, b: &Finding) -> bool {
+        same_bug(a, b)
+    }
+
+    /// A vkrunner script, an Amber script and the SPIR-V assembly ([`standalone`]).
+    fn standalone_forms(&self) -> &'static [&'static str] {
+        &["vk_shader_test", "amber", "spvasm"]
+    }
+
+    fn standalone(&self, case: &Case, opts: &OracleOptions, form: &str) -> Result<String, String> {
+        let s = standalone::of_case(case, opts)?;
+        Ok(match form {
+            "vk_shader_test" => s.vk_shader_test,
+            "amber" => s.amber,
+            _ => s.spvasm,
+        })
+    }
+
+    fn write_standalone(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        dir: &Path,
+        stem: &str,
+    ) -> Option<Result<Written, String>> {
+        Some(standalone::of_case(case, opts).and_then(|s| {
+            Ok(Written {
+                files: s.write(dir, stem).map_err(|e| e.to_string())?,
+                shown: s.vk_shader_test,
+                by_hand: s.spirv_opt.map(|o| o.command),
+            })
+        }))
+    }
+
+    /// Emit, spirv-opt, pipeline creation, dispatch (measured in the worker), and the rest
+    /// (the worker's round trip).
+    fn timed_parts(&self) -> &'static [&'static str] {
+        &["emit", "spirv-opt", "pipeline", "dispatch", "worker"]
+    }
+
+    fn timed_run(
+        &self,
+        case: &Case,
+        optimised: &Program,
+        opts: &OracleOptions,
+    ) -> Result<Vec<Duration>, String> {
+        let t = Instant::now();
+        let passes = &case.config.vulkan_spirv_opt;
+        let done =
+            execute(source(case, optimised), passes, &opts.vulkan).map_err(|e| format!("{e:?}"))?;
+        let (emit, optimise) = (done.emit, done.spirv_opt);
+        let (pipeline, dispatch) = (done.driver.pipeline, done.driver.dispatch);
+        let rest = t
+            .elapsed()
+            .saturating_sub(emit + optimise + pipeline + dispatch);
+        Ok(vec![emit, optimise, pipeline, dispatch, rest])
+    }
+
+    /// Its time is a device's, not a backend's to hold against the interpreter.
+    fn bench_against_interpreter(&self) -> bool {
+        false
     }
 
     fn environment(&self, opts: &OracleOptions) -> Vec<(String, String)> {
@@ -344,17 +430,17 @@ impl Pipeline for Vulkan {
         match execute(source(case, optimised), &case.config.vulkan_spirv_opt, v) {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
-            Err(ExecuteError::SpirvOpt(e)) => Err(classified(
+            Err(ExecuteError::SpirvOpt(e)) => Err(caused(
                 "vulkan",
                 FindingKind::CompileError,
                 e,
-                "spirv-opt".into(),
+                Cause::named("spirv-opt"),
             )),
-            Err(ExecuteError::Emit(e)) => Err(classified(
+            Err(ExecuteError::Emit(e)) => Err(caused(
                 "vulkan",
                 FindingKind::CompileError,
                 e.to_string(),
-                "emit".into(),
+                Cause::named("emit"),
             )),
         }
     }
@@ -401,7 +487,9 @@ impl Pipeline for Vulkan {
         if let Some(bug) = known::explaining(program, actual, &plan.inexact) {
             class.push(bug.class);
         }
-        f.class = (!class.is_empty()).then(|| class.join(" "));
+        if !class.is_empty() {
+            f.set_cause(Cause::target(&class));
+        }
         Some(f)
     }
 

@@ -14,11 +14,12 @@
 //! is the `timeout` finding. A run that finishes inside it is a `slow` observation for the
 //! statistics, and its results are judged like any other run's.
 
-use super::pipeline::classified;
+use super::pipeline::caused;
 use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::interp::RunOptions;
 
@@ -99,5 +100,5 @@ pub fn consequence_note(completed: bool, outcome: &impl std::fmt::Debug) -> Stri
 }
 
 fn timeout_finding(target: &str, detail: String) -> Box<Finding> {
-    classified(target, FindingKind::Timeout, detail, "timeout".into())
+    caused(target, FindingKind::Timeout, detail, Cause::Timeout)
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use super::reg::Reg;
 
 /// What the program lacked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Missing {
     /// A `(ss)` on the consumer (or on an instruction between).
     Ss,
@@ -33,7 +33,7 @@ impl fmt::Display for Missing {
 }
 
 /// The kind of a hazard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum HazardKind {
     /// A register read before its producer's result was visible; the read saw the old value.
     ReadTooEarly(Missing),
@@ -60,7 +60,7 @@ pub enum HazardKind {
 }
 
 /// One hazard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Hazard {
     /// What went wrong.
     pub kind: HazardKind,

@@ -17,7 +17,9 @@ pub const ROWS: usize = GPRS + PREDS;
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// One scalar register: a GPR `r<n>.<c>` or a predicate `p0.<c>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Reg(u8);
 
 impl Reg {

@@ -2,7 +2,7 @@
 //! sends whose payload covers unwritten registers, scratch misuse), recorded, never panicked on.
 
 /// What went wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum HazardKind {
     /// An ALU source read a dword no instruction had written in an enabled channel.
     UnwrittenRead,
@@ -21,7 +21,7 @@ pub enum HazardKind {
 }
 
 /// One hazard: where, and which register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Hazard {
     /// Thread index.
     pub thread: u32,

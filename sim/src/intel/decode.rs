@@ -196,6 +196,7 @@ fn decode_native(n: Native, compacted: bool) -> Result<Inst, String> {
         uip: None,
         swsb: None,
         sync_function: None,
+        gen: Gen::Gfx9,
     };
     if inst.thread_control == 3 {
         return Err("thread control 3".into());

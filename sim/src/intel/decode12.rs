@@ -17,11 +17,20 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
     let hw = n.get(6, 0) as u8;
     let opcode =
         Opcode::from_hw(gen, hw).ok_or_else(|| format!("opcode {hw} is not a {gen} opcode"))?;
-    let exec_log2 = n.get(18, 16);
+    let xe2 = gen.is_xe2();
+    let exec_log2 = if xe2 { n.get(20, 18) } else { n.get(18, 16) };
     if exec_log2 > 5 {
         return Err(format!("exec size code {exec_log2}"));
     }
-    let pred_control = n.get(27, 24) as u8;
+    let pred_control = if xe2 {
+        n.get(27, 26) as u8
+    } else {
+        n.get(27, 24) as u8
+    };
+    if xe2 && pred_control > 1 {
+        // Xe2's any/all predicates print from their own table; none seen, none decoded.
+        return Err(format!("Xe2 predicate control {pred_control}"));
+    }
     let field_95_92 = n.get(95, 92) as u8;
     // A 64-bit immediate in src0 takes bits 95:64, the conditional modifier's among them
     // (brw prints no modifier then, `brw_disasm.c:2037-2040`).
@@ -42,15 +51,26 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
         compacted,
         align16: false,
         exec_size: 1 << exec_log2,
-        qtr_control: n.get(21, 20) as u8,
-        nib_control: n.flag(19),
+        qtr_control: if xe2 {
+            n.get(25, 24) as u8
+        } else {
+            n.get(21, 20) as u8
+        },
+        nib_control: !xe2 && n.flag(19),
         predicate: (pred_control != 0).then_some(Predicate {
             control: pred_control,
             invert: n.flag(28),
         }),
-        flag: Flag {
-            reg: n.get(23, 23) as u8,
-            subreg: n.get(22, 22) as u8,
+        flag: if xe2 {
+            Flag {
+                reg: n.get(23, 22) as u8,
+                subreg: n.get(21, 21) as u8,
+            }
+        } else {
+            Flag {
+                reg: n.get(23, 23) as u8,
+                subreg: n.get(22, 22) as u8,
+            }
         },
         cond_modifier,
         math_function: (opcode == Opcode::MATH).then_some(field_95_92),
@@ -62,7 +82,8 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
         no_dd_check: false,
         // Gen12 keeps only the atomic bit of Gen9's thread control.
         thread_control: n.get(32, 32) as u8,
-        acc_wr_or_branch: n.flag(33),
+        // Xe2 has no AccWrEnable; bit 33 is only flow control's BranchCtrl.
+        acc_wr_or_branch: n.flag(33) && (!xe2 || opcode.has_branch_ctrl()),
         dst: None,
         src: [None; 3],
         send: None,
@@ -70,11 +91,16 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
         uip: None,
         swsb: None,
         sync_function: (opcode == Opcode::SYNC).then_some(field_95_92),
+        gen,
     };
     let unordered = opcode.is_send()
         || opcode == Opcode::MATH
         || (gen.df_via_math_pipe() && has_df_type(n, opcode));
-    inst.swsb = Some(Swsb::decode(n.get(15, 8) as u8, unordered));
+    inst.swsb = Some(if xe2 {
+        Swsb::decode_xe2(n.get(17, 8) as u16, opcode.is_send())
+    } else {
+        Swsb::decode(n.get(15, 8) as u8, unordered)
+    });
     if opcode.has_jip() {
         inst.jip = Some(n.get(127, 96) as u32 as i32);
         if opcode.has_uip() {
@@ -87,17 +113,17 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
         return Ok(inst);
     }
     if opcode.sources() == 3 {
-        decode_3src(n, &mut inst)?;
+        decode_3src(n, &mut inst, xe2)?;
         return Ok(inst);
     }
     if opcode.destinations() > 0 {
-        inst.dst = Some(decode_dst(n)?);
+        inst.dst = Some(decode_dst(n, xe2)?);
     }
     if opcode.sources() > 0 {
-        inst.src[0] = Some(decode_src(n, Operand::Src0)?);
+        inst.src[0] = Some(decode_src(n, Operand::Src0, xe2)?);
     }
     if opcode.sources() > 1 {
-        inst.src[1] = Some(decode_src(n, Operand::Src1)?);
+        inst.src[1] = Some(decode_src(n, Operand::Src1, xe2)?);
     }
     Ok(inst)
 }
@@ -132,14 +158,30 @@ fn file_bit(bit: bool) -> RegFile {
     }
 }
 
-/// The 10-bit indirect address immediate, sign-extended.
-fn addr_imm(bits: u64) -> i16 {
-    ((bits as i16) << 6) >> 6
+/// The indirect address immediate, sign-extended: 10 bits, or on Xe2 11 (the field holds
+/// bits 10:1, bit 0 sits elsewhere or is 0).
+fn addr_imm(field: u64, low: u64, xe2: bool) -> i16 {
+    if xe2 {
+        ((((field << 1) | low) as i16) << 5) >> 5
+    } else {
+        ((field as i16) << 6) >> 6
+    }
 }
 
-fn vstride(code: u64) -> Result<Option<u8>, String> {
+/// A subregister field in bytes: Xe2's counts pairs of bytes, bit 0 elsewhere or 0.
+fn subreg_bytes(field: u64, low: u64, xe2: bool) -> u8 {
+    if xe2 {
+        ((field << 1) | low) as u8
+    } else {
+        field as u8
+    }
+}
+
+/// Xe2's vertical stride has 3 bits, 7 meaning VxH (`FV20`).
+fn vstride(code: u64, xe2: bool) -> Result<Option<u8>, String> {
     match code {
         0..=6 => Ok(Some([0, 1, 2, 4, 8, 16, 32][code as usize])),
+        7 if xe2 => Ok(None),
         0xf => Ok(None),
         _ => Err(format!("vertical stride code {code}")),
     }
@@ -152,7 +194,7 @@ fn hstride(code: u64) -> u8 {
     }
 }
 
-fn decode_dst(n: Native) -> Result<Dst, String> {
+fn decode_dst(n: Native, xe2: bool) -> Result<Dst, String> {
     let code = n.get(39, 36);
     let ty = Type::from_gen12(code as u8, false)
         .ok_or_else(|| format!("dst type code {code} has no meaning"))?;
@@ -160,12 +202,16 @@ fn decode_dst(n: Native) -> Result<Dst, String> {
     Ok(Dst {
         file: file_bit(n.flag(50)),
         nr: if indirect { 0 } else { n.get(63, 56) as u8 },
-        subreg: if indirect { 0 } else { n.get(55, 51) as u8 },
+        subreg: if indirect {
+            0
+        } else {
+            subreg_bytes(n.get(55, 51), n.get(33, 33), xe2)
+        },
         hstride: hstride(n.get(49, 48)),
         ty,
         indirect: indirect.then(|| Indirect {
             a0_subreg: n.get(63, 60) as u8,
-            offset: addr_imm(n.get(59, 50)),
+            offset: addr_imm(n.get(59, 50), n.get(33, 33), xe2),
         }),
         writemask: 0xf,
     })
@@ -180,7 +226,7 @@ enum Operand {
 /// A two-source instruction's source: (is-imm bit, file bit, type, vstride, width, hstride,
 /// address mode, negate, abs, register, subregister, indirect subregister, indirect
 /// immediate) per `brw_eu_inst.h:285-317`.
-fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
+fn decode_src(n: Native, which: Operand, xe2: bool) -> Result<Src, String> {
     struct Layout {
         is_imm: u32,
         file: u32,
@@ -195,6 +241,8 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
         subreg: (u32, u32),
         ia_subreg: (u32, u32),
         ia_imm: (u32, u32),
+        /// Xe2: bit 0 of the subregister and address immediate (none: 0).
+        low: Option<u32>,
     }
     let l = match which {
         Operand::Src0 => Layout {
@@ -211,6 +259,7 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
             subreg: (71, 67),
             ia_subreg: (79, 76),
             ia_imm: (75, 66),
+            low: Some(87),
         },
         Operand::Src1 => Layout {
             is_imm: 47,
@@ -226,6 +275,7 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
             subreg: (103, 99),
             ia_subreg: (111, 108),
             ia_imm: (107, 98),
+            low: None,
         },
     };
     let name = if which == Operand::Src0 {
@@ -251,6 +301,13 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
         return Err(format!("{name} width code {w}"));
     }
     let indirect = n.flag(l.indirect);
+    let low = l.low.map_or(0, |b| n.get(b, b));
+    // Xe2's vertical stride loses its top bit (`FV20`).
+    let vstride_code = if xe2 {
+        n.get(l.vstride.0 - 1, l.vstride.1)
+    } else {
+        n.get(l.vstride.0, l.vstride.1)
+    };
     Ok(Src::Reg(RegSrc {
         file: file_bit(n.flag(l.file)),
         nr: if indirect {
@@ -261,11 +318,11 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
         subreg: if indirect {
             0
         } else {
-            n.get(l.subreg.0, l.subreg.1) as u8
+            subreg_bytes(n.get(l.subreg.0, l.subreg.1), low, xe2)
         },
         ty,
         region: Region {
-            vstride: vstride(n.get(l.vstride.0, l.vstride.1))?,
+            vstride: vstride(vstride_code, xe2)?,
             width: 1 << w,
             hstride: hstride(n.get(l.hstride.0, l.hstride.1)),
         },
@@ -273,7 +330,7 @@ fn decode_src(n: Native, which: Operand) -> Result<Src, String> {
         abs: n.flag(l.abs),
         indirect: indirect.then(|| Indirect {
             a0_subreg: n.get(l.ia_subreg.0, l.ia_subreg.1) as u8,
-            offset: addr_imm(n.get(l.ia_imm.0, l.ia_imm.1)),
+            offset: addr_imm(n.get(l.ia_imm.0, l.ia_imm.1), low, xe2),
         }),
         swizzle: None,
     }))
@@ -330,7 +387,7 @@ fn decode_send(n: Native, inst: &mut Inst, gen: Gen) {
         ex_desc_a0_subreg: n.get(42, 40) as u8,
         eot: n.flag(34),
         src1: Some((file_bit(n.flag(98)), n.get(111, 104) as u8)),
-        ex_bso: gen.is_xehp() && ex_desc.is_none() && n.flag(39),
+        ex_bso: (gen.is_xehp() || gen.is_xe2()) && ex_desc.is_none() && n.flag(39),
         src1_len: n.get(103, 99) as u8,
     });
 }
@@ -338,7 +395,7 @@ fn decode_send(n: Native, inst: &mut Inst, gen: Gen) {
 /// Align1 three-source instructions (`brw_eu_inst.h:492-540`, "12+" column): each source
 /// has its own type (made a float by the execution-type bit 39), register file and region;
 /// src0 and src2 may be 16-bit immediates.
-fn decode_3src(n: Native, inst: &mut Inst) -> Result<(), String> {
+fn decode_3src(n: Native, inst: &mut Inst, xe2: bool) -> Result<(), String> {
     let float = n.flag(39);
     let ty = |hi: u32, lo: u32, what: &str| {
         let code = n.get(hi, lo) as u8;
@@ -436,7 +493,7 @@ fn decode_3src(n: Native, inst: &mut Inst) -> Result<(), String> {
         inst.src[i] = Some(Src::Reg(RegSrc {
             file: file_bit(n.flag(file)),
             nr: n.get(nr.0, nr.1) as u8,
-            subreg: n.get(subreg.0, subreg.1) as u8,
+            subreg: subreg_bytes(n.get(subreg.0, subreg.1), 0, xe2),
             ty,
             region: Region {
                 vstride: Some(v),

@@ -4,6 +4,7 @@
 //! Gen12 layout with other compaction tables and the LSC data-port messages; Meteor Lake runs
 //! 64-bit floats on the math pipe, which changes how an SWSB byte reads
 //! (`has_64bit_float_via_math_pipe`, `src/intel/dev/intel_device_info.c:1183`, Mesa 25.0.7).
+//! Xe2 (Lunar Lake) keeps the Gen12 layout but widens and moves a few fields.
 
 use std::fmt;
 
@@ -19,11 +20,15 @@ pub enum Gen {
     Gfx125,
     /// Gfx12.5 with 64-bit floats on the math pipe (Xe-LPG: Meteor Lake).
     Gfx125Mtl,
+    /// Gfx20 (Xe2: Lunar Lake): the Gfx12 layout with wider SWSB, exec-size, predicate and
+    /// flag fields, 64-byte registers (subregister fields count pairs of bytes), its own
+    /// compaction tables (`brw_eu_inst.h`'s "20+" column).
+    Xe2,
 }
 
 impl Gen {
     /// Every encoding we decode.
-    pub const ALL: &'static [Gen] = &[Gen::Gfx9, Gen::Gfx12, Gen::Gfx125, Gen::Gfx125Mtl];
+    pub const ALL: &'static [Gen] = &[Gen::Gfx9, Gen::Gfx12, Gen::Gfx125, Gen::Gfx125Mtl, Gen::Xe2];
 
     /// The Gfx12 field layout (every generation after Gfx9 that we decode).
     pub fn is_gfx12(self) -> bool {
@@ -33,6 +38,11 @@ impl Gen {
     /// Gfx12.5 (Xe-HP): its own compaction tables, LSC, `add3`.
     pub fn is_xehp(self) -> bool {
         matches!(self, Gen::Gfx125 | Gen::Gfx125Mtl)
+    }
+
+    /// Xe2 (Gfx20).
+    pub fn is_xe2(self) -> bool {
+        self == Gen::Xe2
     }
 
     /// Whether DF instructions go down the (out-of-order) math pipe, so that their SWSB byte
@@ -49,6 +59,7 @@ impl fmt::Display for Gen {
             Gen::Gfx12 => "Gfx12",
             Gen::Gfx125 => "Gfx12.5",
             Gen::Gfx125Mtl => "Gfx12.5 (MTL)",
+            Gen::Xe2 => "Xe2",
         })
     }
 }

@@ -4,6 +4,7 @@
 //! semantics (compaction, debug, dependency-check hints). The fields mean the same whatever the
 //! encoding; Gen12 adds the software-scoreboard annotation and `sync`.
 
+use super::gen::Gen;
 use super::opcode::Opcode;
 use super::swsb::Swsb;
 use super::types::{RegFile, Type};
@@ -61,6 +62,9 @@ pub struct Inst {
     pub swsb: Option<Swsb>,
     /// `sync`: the function (0 nop, 2 allrd, 3 allwr, 13 fence, 14 bar, 15 host).
     pub sync_function: Option<u8>,
+    /// The encoding it was read from (message descriptors and a few printed fields read per
+    /// generation).
+    pub gen: Gen,
 }
 
 impl Inst {

@@ -3,7 +3,8 @@
 //!
 //! Descriptor bits (`lsc_msg_desc*`, `src/intel/compiler/brw_eu.h:1136-1245`, Mesa 25.0.7):
 //! operation 5:0, address size 8:7, data size 11:9, vector size 14:12 (or a component mask
-//! 15:12 for the `_cmask` operations), transpose 15, cache control 19:17, address type 30:29;
+//! 15:12 for the `_cmask` operations), transpose 15, cache control 19:17 (Xe2: 19:16),
+//! address type 30:29;
 //! fences put scope in 11:9, flush type 14:12 and routing in 18. The extended descriptor holds
 //! the surface: a binding-table index in 31:24 with an offset in 23:12, a surface-state index
 //! in 31:6, or a flat base offset in 31:12 (`lsc_*_ex_desc*`, `:1292-1340`). Text as
@@ -92,6 +93,43 @@ const CACHE_STORE: [&str; 8] = [
     "L1S_L3WB",
     "L1WB_L3WB",
 ];
+/// Xe2's 4-bit cache controls (`xe2_lsc_cache_load`/`_store`, `brw_disasm.c:711-733`).
+const XE2_CACHE_LOAD: [Option<&str>; 16] = [
+    Some("L1STATE_L3MOCS"),
+    None,
+    Some("L1UC_L3UC"),
+    None,
+    Some("L1UC_L3C"),
+    Some("L1UC_L3CC"),
+    Some("L1C_L3UC"),
+    None,
+    Some("L1C_L3C"),
+    Some("L1C_L3CC"),
+    Some("L1S_L3UC"),
+    None,
+    Some("L1S_L3C"),
+    None,
+    Some("L1IAR_L3IAR"),
+    None,
+];
+const XE2_CACHE_STORE: [Option<&str>; 16] = [
+    Some("L1STATE_L3MOCS"),
+    None,
+    Some("L1UC_L3UC"),
+    None,
+    Some("L1UC_L3WB"),
+    None,
+    Some("L1WT_L3UC"),
+    None,
+    Some("L1WT_L3WB"),
+    None,
+    Some("L1S_L3UC"),
+    None,
+    Some("L1S_L3WB"),
+    None,
+    Some("L1WB_L3WB"),
+    None,
+];
 const FENCE_SCOPE: [Option<&str>; 8] = [
     Some("threadgroup"),
     Some("local"),
@@ -132,7 +170,7 @@ fn control(out: &mut String, what: &str, name: Option<&str>, value: u32) {
 
 /// The text of an LSC descriptor after `MsgDesc:`, from ` (` to ` )`; `ex_desc` is the
 /// immediate extended descriptor (`None` when it comes from a0, which brw then leaves out).
-pub fn describe(desc: u32, ex_desc: Option<u32>) -> String {
+pub fn describe(desc: u32, ex_desc: Option<u32>, xe2: bool) -> String {
     let mut s = String::from(" (");
     let op = bits(desc, 5, 0);
     control(&mut s, "operation", operation(op), op);
@@ -175,18 +213,27 @@ pub fn describe(desc: u32, ex_desc: Option<u32>) -> String {
             }
         }
         s.push(',');
-        let cache = bits(desc, 19, 17);
-        let table = if op == 0 || op == 2 {
-            CACHE_LOAD
+        let load = op == 0 || op == 2;
+        let what = if load { "cache_load" } else { "cache_store" };
+        if xe2 {
+            let cache = bits(desc, 19, 16);
+            let table = if load {
+                XE2_CACHE_LOAD
+            } else {
+                XE2_CACHE_STORE
+            };
+            control(&mut s, what, table[cache as usize], cache);
         } else {
-            CACHE_STORE
-        };
-        control(&mut s, "cache", Some(table[cache as usize]), cache);
+            let cache = bits(desc, 19, 17);
+            let table = if load { CACHE_LOAD } else { CACHE_STORE };
+            control(&mut s, what, Some(table[cache as usize]), cache);
+        }
     }
     s.push_str(&format!(" dst_len = {},", bits(desc, 24, 20)));
     s.push_str(&format!(" src0_len = {},", bits(desc, 28, 25)));
     if let Some(ex) = ex_desc {
-        s.push_str(&format!(" src1_len = {}", bits(ex, 9, 6)));
+        let len = if xe2 { bits(ex, 10, 6) } else { bits(ex, 9, 6) };
+        s.push_str(&format!(" src1_len = {len}"));
     }
     control(
         &mut s,

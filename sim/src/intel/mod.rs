@@ -1,6 +1,6 @@
-//! Real Intel machine code as the hardware encodes it — Gen9 (Skylake), Gen12 (Tiger Lake) and
-//! Gen12.5 (DG2, Meteor Lake), native 128-bit and compacted 64-bit instructions — decoded into
-//! [`Inst`] and printed in brw's disassembly syntax. Its oracle is brw's own disassembler: [`listing`] reads the listing anv returns with
+//! Real Intel machine code as the hardware encodes it — Gen9 (Skylake), Gen12 (Tiger Lake),
+//! Gen12.5 (DG2, Meteor Lake) and Xe2 (Lunar Lake), native 128-bit and compacted 64-bit
+//! instructions — decoded into [`Inst`] and printed in brw's disassembly syntax. Its oracle is brw's own disassembler: [`listing`] reads the listing anv returns with
 //! `INTEL_DEBUG=hex` (bytes and brw's text per instruction) and checks that every
 //! instruction decodes and prints as brw printed it.
 //!

@@ -9,6 +9,7 @@
 //! before printing; an indirect address immediate prints as its unsigned 10-bit field; a
 //! three-source 16-bit `W` immediate prints unsigned; "scatterd" is spelled so.
 
+use super::gen::Gen;
 use super::inst::{Dst, Inst, RegSrc, Region, Send, Src};
 use super::lsc;
 use super::opcode::Opcode;
@@ -229,7 +230,7 @@ fn dest(out: &mut Out, inst: &Inst, d: &Dst) {
                 out.s(&format!(".{}", u32::from(ia.a0_subreg) / size));
             }
             if ia.offset != 0 {
-                out.s(&format!(" {}", ia.offset as u16 & 0x3ff));
+                out.s(&format!(" {}", ia.offset as u16 & addr_imm_mask(inst.gen)));
             }
             out.s("]");
         }
@@ -301,7 +302,7 @@ fn src(out: &mut Out, inst: &Inst, s: &Src) {
                         out.s(&format!(".{}", ia.a0_subreg));
                     }
                     if ia.offset != 0 {
-                        out.s(&format!(" {}", ia.offset as u16 & 0x3ff));
+                        out.s(&format!(" {}", ia.offset as u16 & addr_imm_mask(inst.gen)));
                     }
                     out.s("]");
                 }
@@ -470,14 +471,14 @@ fn label(out: &mut Out, labels: Option<&Labels>, offset: usize, jump: i32) {
 
 /// The message line after the sfid: what the descriptor asks for, then its lengths (or, for
 /// LSC, the surface).
-fn message(out: &mut Out, send: &Send) {
+fn message(out: &mut Out, send: &Send, gen: Gen) {
     let mut space = false;
     out.item(SFID[usize::from(send.sfid)], &mut space);
     out.s(" MsgDesc:");
     match send.desc {
         None => out.s(" indirect"),
         Some(desc) => {
-            describe(out, send, desc, &mut space);
+            describe(out, send, gen, desc, &mut space);
             if space {
                 out.s(" ");
             }
@@ -492,64 +493,28 @@ fn message(out: &mut Out, send: &Send) {
             send.ex_desc.unwrap_or(0),
         ));
     } else {
-        message_lengths(out, send);
+        message_lengths(out, send, gen);
     }
 }
 
 /// What the descriptor asks the shared function for (`brw_disasm.c:2170-2540`).
-fn describe(out: &mut Out, send: &Send, desc: u32, space: &mut bool) {
+fn describe(out: &mut Out, send: &Send, gen: Gen, desc: u32, space: &mut bool) {
     let bti = desc & 0xff;
     let msg_control = (desc >> 8) & 0x3f;
     let msg_type = (desc >> 14) & 0x1f;
     match send.sfid {
         2 => {
-            const SAMPLER: [&str; 32] = [
-                "sample",
-                "sample_b",
-                "sample_l",
-                "sample_c",
-                "sample_d",
-                "sample_b_c",
-                "sample_l_c",
-                "ld",
-                "gather4",
-                "lod",
-                "resinfo",
-                "sampleinfo",
-                "sample_d_c",
-                "",
-                "",
-                "",
-                "gather4_c",
-                "gather4_po",
-                "gather4_po_c",
-                "",
-                "ld_mcs",
-                "",
-                "",
-                "",
-                "sample_lz",
-                "sample_c_lz",
-                "ld_lz",
-                "",
-                "ld2dms_w",
-                "ld2dms",
-                "ld2dss",
-                "",
-            ];
-            const SIMD: [Option<&str>; 8] = [
-                Some("SIMD4x2"),
-                Some("SIMD8"),
-                Some("SIMD16"),
-                Some("SIMD32/64"),
-                None,
-                Some("SIMD8H"),
-                Some("SIMD16H"),
-                None,
-            ];
             let simd = ((desc >> 17) & 3) | (((desc >> 29) & 1) << 2);
-            out.item(SAMPLER[((desc >> 12) & 0x1f) as usize], space);
-            match SIMD[simd as usize] {
+            match sampler_message(gen, desc) {
+                Ok(name) => out.item(name, space),
+                Err(v) => out.raw(&format!("*** invalid sampler message value {v} ")),
+            }
+            let simd_name = if gen.is_xe2() {
+                XE2_SAMPLER_SIMD[simd as usize]
+            } else {
+                SIMD[simd as usize]
+            };
+            match simd_name {
                 Some(s) => out.item(s, space),
                 None => out.raw(&format!("*** invalid sampler simd mode value {simd} ")),
             }
@@ -656,16 +621,98 @@ fn describe(out: &mut Out, send: &Send, desc: u32, space: &mut bool) {
             }
             out.s(")");
         }
-        13..=15 => out.s(&lsc::describe(desc, send.ex_desc)),
+        13..=15 => out.s(&lsc::describe(desc, send.ex_desc, gen.is_xe2())),
         sfid => out.s(&format!("unsupported shared function ID {sfid}")),
     }
 }
 
-fn message_lengths(out: &mut Out, send: &Send) {
+/// brw prints an indirect address immediate as its unsigned field: 10 bits, 11 on Xe2.
+fn addr_imm_mask(gen: Gen) -> u16 {
+    if gen.is_xe2() {
+        0x7ff
+    } else {
+        0x3ff
+    }
+}
+
+/// The sampler message's name (`gfx5_sampler_msg_type`, `xe2_sampler_msg_type`,
+/// `brw_disasm.c:487-546`; Xe2 adds descriptor bit 31 as the type's bit 5), or the value brw
+/// calls invalid.
+fn sampler_message(gen: Gen, desc: u32) -> Result<&'static str, u32> {
+    let xe2 = gen.is_xe2();
+    let t = if xe2 {
+        ((desc >> 31) << 5) | ((desc >> 12) & 0x1f)
+    } else {
+        (desc >> 12) & 0x1f
+    };
+    Ok(match t {
+        0 => "sample",
+        1 => "sample_b",
+        2 => "sample_l",
+        3 => "sample_c",
+        4 => "sample_d",
+        5 => "sample_b_c",
+        6 => "sample_l_c",
+        7 => "ld",
+        8 => "gather4",
+        9 => "lod",
+        10 => "resinfo",
+        11 => "sampleinfo",
+        13 if xe2 => "gather4_l",
+        14 if xe2 => "gather4_b",
+        15 if xe2 => "gather4_i",
+        16 => "gather4_c",
+        17 => "gather4_po",
+        18 if xe2 => "sample_mlod",
+        18 => "gather4_po_c",
+        19 if xe2 => "sample_c_mlod",
+        20 => "sample_d_c",
+        21 if xe2 => "gather4_i_c",
+        23 if xe2 => "gather4_l_c",
+        24 => "sample_lz",
+        25 => "sample_c_lz",
+        26 => "ld_lz",
+        28 => "ld2dms_w",
+        29 => "ld_mcs",
+        30 => "ld2dms",
+        31 => "ld2dss",
+        45 if xe2 => "gather4_po_l",
+        46 if xe2 => "gather4_po_b",
+        55 if xe2 => "gather4_po_l_c",
+        _ => return Err(t),
+    })
+}
+
+/// `gfx5_sampler_simd_mode` and `xe2_sampler_simd_mode` (`brw_disasm.c:548-562`).
+const SIMD: [Option<&str>; 8] = [
+    Some("SIMD4x2"),
+    Some("SIMD8"),
+    Some("SIMD16"),
+    Some("SIMD32/64"),
+    None,
+    Some("SIMD8H"),
+    Some("SIMD16H"),
+    None,
+];
+
+const XE2_SAMPLER_SIMD: [Option<&str>; 8] = [
+    None,
+    Some("SIMD16"),
+    Some("SIMD32"),
+    None,
+    None,
+    Some("SIMD16H"),
+    Some("SIMD32H"),
+    None,
+];
+
+fn message_lengths(out: &mut Out, send: &Send, gen: Gen) {
     if let Some(m) = send.mlen() {
         out.s(&format!(" mlen {m}"));
     }
-    if let (Some(ex), true) = (send.ex_mlen(), send.src1.is_some()) {
+    if let (Some(d), true) = (send.ex_desc, send.src1.is_some()) {
+        // Xe2 widened the field to bits 10:6 (in units of two registers, as brw prints it).
+        let ex = (d >> 6) & if gen.is_xe2() { 0x1f } else { 0xf };
         out.s(&format!(" ex_mlen {ex}"));
     }
     if let Some(r) = send.rlen() {
@@ -825,7 +872,7 @@ pub fn print(inst: &Inst, offset: usize, labels: Option<&Labels>) -> String {
         out.newline();
         out.pad(16);
         out.raw("            ");
-        message(&mut out, send);
+        message(&mut out, send, inst.gen);
     }
     out.pad(64);
     if op != Opcode::NOP {

@@ -6,7 +6,8 @@
 //! destination or source to be free.
 //!
 //! Decoding follows `tgl_swsb_decode` (`src/intel/compiler/brw_eu_defines.h:1082-1160`, Mesa
-//! 25.0.7), printing `swsb` (`brw_disasm.c:1873-1899`): `A@1 $3.dst`.
+//! 25.0.7; Xe2's 10-bit form at :1086-1135), printing `swsb` (`brw_disasm.c:1873-1899`):
+//! `A@1 $3.dst`.
 
 /// The in-order pipe a RegDist dependency counts in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,7 +45,7 @@ pub struct Swsb {
     pub regdist: u8,
     /// The pipe the distance counts in.
     pub pipe: Pipe,
-    /// The scoreboard token, 0-15.
+    /// The scoreboard token, 0-15 (0-31 on Xe2).
     pub sbid: u8,
     /// What the token means, if the byte names one.
     pub token: Option<Token>,
@@ -80,6 +81,65 @@ impl Swsb {
                 0x10 => Pipe::Float,
                 0x18 => Pipe::Int,
                 0x50 => Pipe::Long,
+                0x08 => Pipe::All,
+                _ => Pipe::None,
+            },
+            sbid: 0,
+            token: None,
+        }
+    }
+
+    /// Decodes Xe2's 10-bit SWSB field (bits 17:8): 32 tokens, and a RegDist with a token in
+    /// one byte whose pipe and token meaning depend on whether the instruction is a send.
+    pub fn decode_xe2(x: u16, send: bool) -> Swsb {
+        let sbid = (x & 0x1f) as u8;
+        if x & 0x300 != 0 {
+            let regdist = ((x & 0xe0) >> 5) as u8;
+            if send {
+                return Swsb {
+                    regdist,
+                    pipe: match x & 0x300 {
+                        0x300 => Pipe::Int,
+                        0x200 => Pipe::Float,
+                        _ => Pipe::All,
+                    },
+                    sbid,
+                    token: Some(Token::Set),
+                };
+            }
+            return Swsb {
+                regdist,
+                pipe: if x & 0x300 == 0x300 {
+                    Pipe::All
+                } else {
+                    Pipe::None
+                },
+                sbid,
+                token: Some(if x & 0x300 == 0x200 {
+                    Token::Src
+                } else {
+                    Token::Dst
+                }),
+            };
+        }
+        let token = |t| Swsb {
+            sbid,
+            token: Some(t),
+            ..Swsb::default()
+        };
+        match x & 0xe0 {
+            0x80 => return token(Token::Dst),
+            0xa0 => return token(Token::Src),
+            0xc0 => return token(Token::Set),
+            _ => {}
+        }
+        Swsb {
+            regdist: (x & 0x7) as u8,
+            pipe: match x & 0x38 {
+                0x10 => Pipe::Float,
+                0x18 => Pipe::Int,
+                0x20 => Pipe::Long,
+                0x28 => Pipe::Math,
                 0x08 => Pipe::All,
                 _ => Pipe::None,
             },

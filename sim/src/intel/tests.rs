@@ -1,7 +1,7 @@
 //! The decoder against brw's own disassembly: every instruction of the listings anv printed
 //! (checked in under `tests/`, captured with `INTEL_DEBUG=hex` from Mesa 25.0.7 on simulated
 //! devices; the file name's prefix names the platform) decodes and prints as brw printed it;
-//! and one test per encoding corner, from captured bytes, for Gen9 and Gen12.5.
+//! and one test per encoding corner, from captured bytes, for Gen9, Gen12, Gen12.5 and Xe2.
 
 use super::*;
 
@@ -20,6 +20,7 @@ fn gen_of(name: &str) -> Gen {
         Some("tgl") => Gen::Gfx12,
         Some("dg2") => Gen::Gfx125,
         Some("mtl") => Gen::Gfx125Mtl,
+        Some("lnl") => Gen::Xe2,
         _ => panic!("{name}: no platform prefix"),
     }
 }
@@ -406,4 +407,50 @@ fn a_gen12_compacted_three_source_instruction_expands_to_its_native_twin() {
         .src
         .iter()
         .all(|s| matches!(s, Some(Src::Reg(r)) if r.nr == 1 && r.ty == Type::F)));
+}
+
+fn lnl(bytes: &str) -> Inst {
+    decode_as(Gen::Xe2, &hex(bytes)).unwrap()
+}
+
+#[test]
+fn xe2_compacted_and_native_twins_and_its_wider_fields() {
+    // Lunar Lake: `add(16) g3<1>D g11<0,1,0>D g2<0,1,0>D { align1 WE_all 1H @2 $0.dst }`,
+    // compacted and from the `nocompact` capture.
+    let compact = lnl("40 40 91 ac 03 0b 10 02");
+    let native = lnl("40 40 11 80 60 06 05 03 04 0b 00 06 04 02 00 00");
+    assert_eq!(
+        Inst {
+            compacted: false,
+            ..compact.clone()
+        },
+        native
+    );
+    assert_eq!((native.exec_size, native.qtr_control), (16, 0));
+    assert_eq!(native.swsb.unwrap().text(), " @2 $0.dst");
+    // `mov(16) g11<1>UD g0.1<0,1,0>UD`: Xe2's subregister field counts byte pairs (2 → 4 bytes,
+    // dword 1); read as Gen12 it would be 2 bytes.
+    let bytes = "61 00 10 80 20 02 05 0b 14 00 00 00 00 00 00 00";
+    let Some(Src::Reg(s)) = lnl(bytes).src[0] else {
+        panic!()
+    };
+    assert_eq!(s.subreg, 4);
+    let Ok(gen12) = decode_as(Gen::Gfx125, &hex(bytes)) else {
+        return;
+    };
+    assert_ne!(gen12.src[0], lnl(bytes).src[0]);
+}
+
+#[test]
+fn the_xe2_swsb_field_has_ten_bits_and_32_tokens() {
+    // A send's RegDist+token pair names its pipe: `send ... { I@1 $0 }`.
+    let send = lnl("31 20 03 80 00 00 0c 02 0c 0e 00 fa 00 00 34 00");
+    assert_eq!(send.swsb.unwrap().text(), " I@1 $0");
+    assert_eq!(Swsb::decode_xe2(0x320, true).pipe, Pipe::Int);
+    // Tokens up to 31; a non-send's pair waits on the token's destination or source.
+    assert_eq!(Swsb::decode_xe2(0x08b, false).text(), " $11.dst");
+    assert_eq!(Swsb::decode_xe2(0x0bf, false).text(), " $31.src");
+    assert_eq!(Swsb::decode_xe2(0x3a3, false).text(), " A@5 $3.dst");
+    assert_eq!(Swsb::decode_xe2(0x2a3, false).text(), " @5 $3.src");
+    assert_eq!(Swsb::decode_xe2(0x02a, false).text(), " M@2");
 }

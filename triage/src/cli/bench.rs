@@ -7,7 +7,7 @@ use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
 use compiler::profile::{self, Phase};
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::pipelines::{self, middle, vulkan, Pipeline};
+use fuzz::pipelines::{self, middle, Pipeline};
 use fuzz::rng;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -21,7 +21,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Only these pipelines (repeatable; `all` for every one); default the default set.
-    /// `vulkan` is split further into emit, pipeline creation and dispatch.
+    /// A target that times its own parts (`vulkan`: emit, pipeline creation, dispatch) is
+    /// split into them.
     #[arg(long = "target", value_name = "T")]
     targets: Vec<String>,
 }
@@ -39,17 +40,21 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             }
         })
         .collect();
-    if chosen.iter().any(|p| p.name() == "vulkan") {
-        let info = vulkan::device(&opts.vulkan).map_err(|e| format!("--target vulkan: {e}"))?;
-        println!("vulkan: {}", info.describe());
+    for p in &chosen {
+        if let Some(line) = p.prepare(&opts)? {
+            println!("{line}");
+        }
     }
     let mut buf = Vec::new();
     let mut interp = Interpreter::new();
     let names: Vec<&str> = chosen.iter().map(|p| p.name()).collect();
     let mut stage = vec![Duration::ZERO; 4 + names.len()];
-    // vulkan: emit, spirv-opt, pipeline creation, dispatch (measured in the worker), the rest.
-    let mut vk = [Duration::ZERO; 5];
-    let mut vk_failed = 0u64;
+    // The parts of the targets that time their own (`Pipeline::timed_parts`), and how many
+    // programs each did not run.
+    let mut parts: Vec<Vec<Duration>> = (chosen.iter())
+        .map(|p| vec![Duration::ZERO; p.timed_parts().len()])
+        .collect();
+    let mut not_run = vec![0u64; chosen.len()];
     let mut phases = vec![profile::Times::default(); names.len()];
     profile::enable();
     profile::take();
@@ -86,28 +91,17 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         let Ok(optimised) = optimised else { continue };
         for (k, p) in chosen.iter().enumerate() {
             let t = Instant::now();
-            if p.name() == "vulkan" {
-                match vulkan::execute(
-                    vulkan::source(&case, &optimised),
-                    &case.config.vulkan_spirv_opt,
-                    &opts.vulkan,
-                ) {
-                    Ok(done) => {
-                        vk[0] += done.emit;
-                        vk[1] += done.spirv_opt;
-                        vk[2] += done.driver.pipeline;
-                        vk[3] += done.driver.dispatch;
-                        vk[4] += t.elapsed().saturating_sub(
-                            done.emit
-                                + done.spirv_opt
-                                + done.driver.pipeline
-                                + done.driver.dispatch,
-                        );
-                    }
-                    Err(_) => vk_failed += 1,
-                }
-            } else {
+            if p.timed_parts().is_empty() {
                 let _ = p.run(&case, &optimised, &opts, &mut Coverage::default());
+            } else {
+                match p.timed_run(&case, &optimised, &opts) {
+                    Ok(times) => {
+                        for (sum, d) in parts[k].iter_mut().zip(times) {
+                            *sum += d;
+                        }
+                    }
+                    Err(_) => not_run[k] += 1,
+                }
             }
             stage[4 + k] += t.elapsed();
             for (sum, d) in phases[k].iter_mut().zip(profile::take()) {
@@ -143,27 +137,23 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     };
     for (k, (label, d)) in labels.zip(&stage).enumerate() {
         row(label, d);
-        if label == "vulkan" {
-            let parts = [
-                "  emit",
-                "  spirv-opt",
-                "  pipeline",
-                "  dispatch",
-                "  worker",
-            ];
-            for (part, d) in parts.iter().zip(&vk) {
-                row(part, d);
+        let Some(p) = k.checked_sub(4) else {
+            continue;
+        };
+        let timed = chosen[p].timed_parts();
+        if !timed.is_empty() {
+            for (part, d) in timed.iter().zip(&parts[p]) {
+                row(&format!("  {part}"), d);
             }
-            if vk_failed > 0 {
+            if not_run[p] > 0 {
                 println!(
-                    "  ({vk_failed} programs not run on the device: emitter refusals or runner errors)"
+                    "  ({} programs not run on the device: emitter refusals or runner errors)",
+                    not_run[p]
                 );
             }
             continue;
         }
-        let Some(split) = k.checked_sub(4).map(|p| &phases[p]) else {
-            continue;
-        };
+        let split = &phases[p];
         let mut line = String::new();
         for (phase, t) in Phase::ALL.iter().zip(split) {
             if !t.is_zero() {
@@ -173,19 +163,23 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         let rest = d.saturating_sub(split.iter().sum());
         println!("      {line} other {:.0}", per_program(&rest));
     }
-    println!("{}", ratios(&stage, &names, total));
+    let against: Vec<(&str, bool)> = (chosen.iter())
+        .map(|p| (p.name(), p.bench_against_interpreter()))
+        .collect();
+    println!("{}", ratios(&stage, &against, total));
     Ok(ExitCode::SUCCESS)
 }
 
 /// The figures issue 16's goals are stated in: each backend pipeline's time over the
 /// interpreter's for the same programs, and the whole loop's over generating and interpreting
 /// once (the floor no design goes under). `stage` is generate, verify, interpret, optimise,
-/// then each pipeline of `names`.
-fn ratios(stage: &[Duration], names: &[&str], total: f64) -> String {
+/// then each pipeline of `pipelines`, named with whether its time is held against the
+/// interpreter's (`Pipeline::bench_against_interpreter`).
+fn ratios(stage: &[Duration], pipelines: &[(&str, bool)], total: f64) -> String {
     let interpret = stage[2].as_secs_f64().max(1e-9);
     let mut line = String::from("ratios:");
-    for (name, d) in names.iter().zip(&stage[4..]) {
-        if *name != "middle" && *name != "vulkan" {
+    for ((name, against), d) in pipelines.iter().zip(&stage[4..]) {
+        if *against {
             line += &format!(" {name} {:.1}x interpret,", d.as_secs_f64() / interpret);
         }
     }
@@ -201,7 +195,11 @@ mod tests {
     fn ratios_divide_by_the_interpreter_and_the_floor() {
         let ms = Duration::from_millis;
         let stage = [ms(1), ms(1), ms(4), ms(3), ms(2), ms(10), ms(6)];
-        let line = ratios(&stage, &["middle", "gen8", "a6xx"], 0.05);
+        let line = ratios(
+            &stage,
+            &[("middle", false), ("gen8", true), ("a6xx", true)],
+            0.05,
+        );
         assert_eq!(
             line,
             "ratios: gen8 2.5x interpret, a6xx 1.5x interpret, whole loop 10.0x (generate + interpret)"

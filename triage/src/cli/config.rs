@@ -122,7 +122,7 @@ impl ConfigArgs {
     /// effect: an error.
     fn driver_used(&self, opts: &OracleOptions) -> Result<(), String> {
         match self.driver.first_given() {
-            Some(flag) if !opts.targets.iter().any(|t| t == "vulkan") => Err(format!(
+            Some(flag) if !opts.targets.iter().any(|t| reads_driver_flags(t)) => Err(format!(
                 "{flag} sets up the vulkan target, which this command does not run: add \
                  --target vulkan (or --target all with a Vulkan driver installed)"
             )),
@@ -186,7 +186,11 @@ impl ConfigArgs {
             s.push_str(&format!(" --target {t}"));
         }
         // The device and limits of the `vulkan` target, when it may run.
-        if self.targets.iter().any(|t| t == "vulkan" || t == "all") {
+        if self
+            .targets
+            .iter()
+            .any(|t| t == "all" || reads_driver_flags(t))
+        {
             let d = &self.driver;
             if d.vk_device != 0 {
                 s.push_str(&format!(" --vk-device {}", d.vk_device));
@@ -274,4 +278,9 @@ pub fn recorded_environment(file: &Path) -> serde_json::Value {
         .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
         .map(|v| v["environment"].clone())
         .unwrap_or_default()
+}
+
+/// Whether target `name` reads the `--vk-*` flags.
+fn reads_driver_flags(name: &str) -> bool {
+    fuzz::pipelines::by_name(name).is_some_and(|p| p.reads_driver_flags())
 }

@@ -11,6 +11,7 @@ use super::input;
 use clap::Args;
 use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
 use fuzz::oracle;
+use fuzz::pipelines::{self, Pipeline};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -70,11 +71,12 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
         Verdict::Pass => {
             // A driver that cannot show a saved finding says so by name.
             let environment = super::config::recorded_environment(&a.file);
-            match fuzz::pipelines::vulkan::elsewhere(&environment, &opts.vulkan) {
-                Some(why) if opts.targets.iter().any(|t| t == "vulkan") => {
-                    println!("pass: {why}")
-                }
-                _ => println!("pass"),
+            let elsewhere = (opts.targets.iter())
+                .filter_map(|t| pipelines::by_name(t))
+                .find_map(|p| p.elsewhere(&environment, &opts));
+            match elsewhere {
+                Some(why) => println!("pass: {why}"),
+                None => println!("pass"),
             }
             // A target that could not judge the case says why: a pass it did not check.
             for why in &judgement.coverage.skipped {
@@ -104,9 +106,9 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
                 class: f.class.clone(),
             };
             println!("bug: {sig}");
-            if f.target == "vulkan" {
+            if let Some(target) = pipelines::by_name(&f.target) {
                 for icd in &a.also_icd {
-                    println!("{}", on_other_icd(&case, &opts, &f, icd));
+                    println!("{}", on_other_icd(target, &case, &opts, &f, icd));
                 }
             }
             Ok(ExitCode::from(1))
@@ -118,21 +120,25 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
 /// of ICD `icd`: the same bug is the same known bug or the same word wrong the same way, whatever
 /// the driver's name.
 fn on_other_icd(
+    target: &dyn Pipeline,
     case: &fuzz::oracle::Case,
     opts: &fuzz::oracle::OracleOptions,
     f: &Finding,
     icd: &std::path::Path,
 ) -> String {
-    let mut other = opts.clone();
-    other.vulkan.icd = Some(icd.to_path_buf());
-    let driver = match fuzz::pipelines::vulkan::device(&other.vulkan) {
-        Ok(info) => info.describe(),
-        Err(e) => return format!("{}: cannot open: {e}", icd.display()),
+    let (other, driver) = match target.with_driver(opts, icd) {
+        Some(Ok(on)) => on,
+        Some(Err(e)) => return e,
+        None => {
+            return format!(
+                "{}: not judged, the {} target runs on no driver",
+                icd.display(),
+                target.name()
+            )
+        }
     };
     match oracle::judge(case, &other).verdict {
-        Verdict::Finding(g) if fuzz::pipelines::vulkan::same_bug(f, &g) => {
-            format!("still in {driver}")
-        }
+        Verdict::Finding(g) if target.same_bug(f, &g) => format!("still in {driver}"),
         Verdict::Finding(g) => format!("changed in {driver}: {g}"),
         Verdict::Pass => format!("gone in {driver}"),
         Verdict::Rejected(r) => format!("rejected in {driver}: {r:?}"),
@@ -144,11 +150,8 @@ fn on_other_icd(
 /// a usage error for a user's `.ir` file, never reported as a bug. Fuzzer-generated inputs stay
 /// findings, since the generator is meant to stay within the limits.
 fn beyond_backend_limits(f: &Finding) -> bool {
-    const LIMITS: [&str; 3] = ["BudgetTooSmall", "NoRegisters", "PrivateMemory"];
     f.kind == FindingKind::CompileError
-        && f.class
-            .as_deref()
-            .is_some_and(|c| LIMITS.iter().any(|l| c.starts_with(l)))
+        && f.cause.as_ref().is_some_and(|c| c.beyond_backend_limits())
 }
 
 /// Runs this `repro` command again as a child with `--guarded` and waits at most `deadline`;

@@ -9,7 +9,7 @@ use compiler::interp::{self, InterpError, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::oracle::{Case, Coverage};
-use fuzz::pipelines::{self, middle, shown::format_results};
+use fuzz::pipelines::{self, middle, shown::format_results, Pipeline};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,18 +62,25 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
         print_after_all(&program, pass_config, &disabled)?;
     }
     if !a.config.targets.is_empty() {
-        if let Some(format) = a.emit.as_deref().filter(|f| STANDALONE.contains(f)) {
+        if let Some((format, target)) = a.emit.as_deref().and_then(standalone_form) {
             let case = Case { config, program };
-            return print_standalone(&case, &a.config, format);
+            return print_standalone(&case, &a.config, target, format);
         }
         let asm = match a.emit.as_deref() {
             None => false,
             Some("asm" | "spirv") => true,
             Some(other) => {
+                let standalone: Vec<String> = (pipelines::all().iter())
+                    .filter(|p| !p.standalone_forms().is_empty())
+                    .map(|p| {
+                        let forms = p.standalone_forms().join(", ");
+                        format!("(with --target {}) {forms}", p.name())
+                    })
+                    .collect();
                 return Err(format!(
-                    "--emit {other}: expected asm, spirv or (with --target vulkan) {}",
-                    STANDALONE.join(", ")
-                ))
+                    "--emit {other}: expected asm, spirv or {}",
+                    standalone.join(" or ")
+                ));
             }
         };
         let case = Case { config, program };
@@ -121,27 +128,29 @@ pub fn run(a: RunArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `--emit` values that print a `vulkan` standalone repro.
-const STANDALONE: [&str; 3] = ["vk_shader_test", "amber", "spvasm"];
+/// The target whose standalone repro (`Pipeline::standalone_forms`) has the `--emit` form
+/// `format`, if any.
+fn standalone_form(format: &str) -> Option<(&str, &'static dyn Pipeline)> {
+    let target =
+        (pipelines::all().iter().copied()).find(|p| p.standalone_forms().contains(&format))?;
+    Some((format, target))
+}
 
-/// Prints `case`'s standalone repro in `format` (one of [`STANDALONE`]); only the `vulkan`
-/// target has one.
-fn print_standalone(case: &Case, config: &ConfigArgs, format: &str) -> Result<ExitCode, String> {
-    if config.targets != ["vulkan"] {
+/// Prints `case`'s standalone repro in `format`, a form of `target`'s.
+fn print_standalone(
+    case: &Case,
+    config: &ConfigArgs,
+    target: &dyn Pipeline,
+    format: &str,
+) -> Result<ExitCode, String> {
+    if config.targets != [target.name()] {
         return Err(format!(
-            "--emit {format} needs --target vulkan (and no other target)"
+            "--emit {format} needs --target {} (and no other target)",
+            target.name()
         ));
     }
     let opts = config.oracle()?;
-    let s = fuzz::pipelines::vulkan::standalone::of_case(case, &opts)?;
-    print!(
-        "{}",
-        match format {
-            "vk_shader_test" => &s.vk_shader_test,
-            "amber" => &s.amber,
-            _ => &s.spvasm,
-        }
-    );
+    print!("{}", target.standalone(case, &opts, format)?);
     Ok(ExitCode::SUCCESS)
 }
 

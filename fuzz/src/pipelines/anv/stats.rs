@@ -5,12 +5,11 @@
 //! corpus the way shader-db compares two builds. brw counts scratch loads and stores of local
 //! arrays as spills and fills too, not only register-allocator spills.
 //!
-//! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and on platforms
-//! our decoder reads, `decoded` (instructions our decoder printed as brw did); a decoder
-//! disagreement makes the program a failure (our bug, shown with the instruction). On
-//! platforms whose code runs on our executor (Skylake), one of `ran` (to the end, agreeing
-//! with the interpreter), `not-run` (a feature the executor does not model) and
-//! `unconfirmed` (a difference not yet shown to be brw's) is 1.
+//! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and `decoded`
+//! (instructions our decoder printed as brw did); a decoder disagreement makes the program a
+//! failure (our bug, shown with the instruction). On platforms whose code runs on our executor
+//! (Skylake), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
+//! executor does not model) and `unconfirmed` (a difference not yet shown to be brw's) is 1.
 
 use super::CompileError;
 use crate::case::coverage::Coverage;
@@ -85,10 +84,7 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         "compacted",
         insts.iter().filter(|i| i.bytes.len() == 8).count() as u64,
     ));
-    r.push((
-        "decoded",
-        widest.agreement.as_ref().map_or(0, |a| a.agreed() as u64),
-    ));
+    r.push(("decoded", widest.agreement.agreed() as u64));
     // On platforms whose code runs on our executor: ran to the end and agreed with the
     // interpreter, could not run (a feature not modelled), or differs (unconfirmed).
     if c.anv_platform.executed() {

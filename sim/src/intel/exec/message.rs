@@ -6,7 +6,8 @@
 //! * data cache 1 (SFID 12) untyped surface read (type 1) and write (type 9): message control
 //!   3:0 the channels *disabled* (R, G, B, A), 5:4 the SIMD mode (1 SIMD16, 2 SIMD8); one
 //!   dword address per lane in bytes, then the data channel by channel; only lanes of the
-//!   execution mask access memory;
+//!   execution mask access memory; past the surface's end reads return 0 and writes are
+//!   dropped (the surface state's bounds check);
 //! * data cache 0 (SFID 10) on the stateless surface 253, i.e. the thread's scratch space, with
 //!   brw's scratch header (`g0.5[31:10]` the base, `.2` the offset): OWORD block read (type 0)
 //!   and write (type 8), offset in OWORDs, 2, 4 or 8 OWORDs (control 2:0 = 2, 3, 4); dword
@@ -246,19 +247,14 @@ fn untyped(
                 "untyped surface access at unaligned byte {address}"
             ));
         }
+        // The surface state bounds the buffer: past its end reads return 0 and writes are
+        // dropped (brw may load a wider vector than it uses).
         for (k, &c) in channels.iter().enumerate() {
             let index = address as usize / 4 + c;
-            let Some(word) = surface.get_mut(index) else {
-                return fault(format!(
-                    "surface {} accessed at dword {index}, past its {} dwords",
-                    m.bti,
-                    surface.len()
-                ));
-            };
-            if write {
-                *word = payload[simd * (1 + k) + lane];
-            } else {
-                words[k * simd + lane] = *word;
+            match (surface.get_mut(index), write) {
+                (Some(word), true) => *word = payload[simd * (1 + k) + lane],
+                (Some(word), false) => words[k * simd + lane] = *word,
+                (None, _) => {}
             }
         }
     }

@@ -59,22 +59,22 @@ fn brws_doubling_kernel_runs_over_three_workgroups_of_four() {
 }
 
 #[test]
-fn a_surface_too_small_for_the_dispatch_is_a_fault_not_a_result() {
+fn past_a_surfaces_end_reads_return_zero_and_writes_are_dropped() {
+    // Workgroup 1 of skl_double on 6-dword surfaces: lanes 0-1 (dwords 4, 5) are inside,
+    // lanes 2-3 (dwords 6, 7) past the end read 0 (doubled: 0) and write nothing.
     let code = listing_code("skl_double.lst");
     let mut memory = Memory::default();
-    memory.surfaces.insert(0, vec![0; 4]);
-    memory.surfaces.insert(1, vec![0; 4]);
+    memory.surfaces.insert(0, vec![0; 6]);
+    memory.surfaces.insert(1, (0..6).map(|i| 10 + i).collect());
     let p = payload(1, 2, 0);
     let start = Start {
         payload: &p,
         dispatch_mask: 0xf,
         scratch: WINDOW,
     };
-    let got = run_thread(&code, &start, &mut memory, &mut 1000);
-    assert!(
-        matches!(got, Err(Stop::Fault(ref m)) if m.contains("past its 4 dwords")),
-        "{got:?}"
-    );
+    run_thread(&code, &start, &mut memory, &mut 1000).expect("runs");
+    assert_eq!(memory.surfaces[&0], vec![0, 0, 0, 0, 4, 5]);
+    assert_eq!(memory.surfaces[&1], vec![10, 11, 12, 13, 28, 30]);
 }
 
 // Hand-built instructions.
@@ -105,6 +105,7 @@ fn inst(opcode: Opcode, exec_size: u8) -> Inst {
         uip: None,
         swsb: None,
         sync_function: None,
+        gen: super::super::gen::Gen::Gfx9,
     }
 }
 

@@ -1,0 +1,288 @@
+//! Why a finding is one, typed: the check or step that caught it and what it saw, with the
+//! facts of the error (the allocation checker's instruction and registers, the hazard's
+//! thread and instruction, the compile error's budget). A finding's bucketing class is
+//! derived from its cause here and nowhere else; blame (`Pipeline::checked_step`,
+//! `Pipeline::switch_first`) matches on the cause itself, never on the class's text.
+
+use serde::{Deserialize, Serialize};
+
+/// What caught a finding, and what it saw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum Cause {
+    /// Out-of-SSA, the step from the middle end's SSA to registers, returned an error.
+    FromSsa,
+    /// The middle end's pass pipeline stopped on something other than a verifier complaint:
+    /// the variant of its `PipelineError` (`InvalidInput`, `UnknownPass`, `FromSsa`).
+    Middle {
+        /// The error's variant.
+        error: String,
+    },
+    /// The interpreter could not run the program the middle end produced.
+    Interpreter,
+    /// One of our backends returned an error.
+    Backend {
+        /// The error, with its facts.
+        error: BackendError,
+    },
+    /// The allocation checker found a use reading the wrong value.
+    AllocationCheck {
+        /// The checker's complaint, with its facts.
+        error: CheckError,
+    },
+    /// A simulator refused the emitted program (it breaks a machine rule).
+    Refused,
+    /// A simulator stopped on a machine fault no hazard explains.
+    Fault,
+    /// A simulator saw a hazard while running the program (the first one).
+    Hazard {
+        /// Where and what.
+        hazard: Hazard,
+    },
+    /// Something panicked, at this source location.
+    Panic {
+        /// `file:line:column` of the panic.
+        location: String,
+    },
+    /// The instruction budget ran out where the interpreter finished.
+    Timeout,
+    /// The worker process gave no verdict in time and was killed.
+    WallClock,
+    /// The worker process died.
+    Died {
+        /// How (`signal 11 (SIGSEGV)`, `exit status 3`).
+        status: String,
+    },
+    /// A target outside our compiler (a driver) and its own classes, in order (`pipeline`,
+    /// `device-lost`, `spirv-opt`, a known bug's class).
+    Target {
+        /// The target's classes.
+        classes: Vec<String>,
+    },
+}
+
+/// An error of one of our backends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackendError {
+    /// The Gen backend's.
+    Gen(compiler::gen::CompileError),
+    /// The a6xx backend's.
+    A6xx(compiler::a6xx::CompileError),
+}
+
+/// An allocation checker's complaint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckError {
+    /// The Gen backend's checker.
+    Gen(compiler::gen::CheckError),
+    /// The a6xx backend's checker.
+    A6xx(compiler::a6xx::CheckError),
+}
+
+/// A hazard a simulator saw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Hazard {
+    /// The Gen EU simulator's.
+    Gen(sim::gen::Hazard),
+    /// The a6xx simulator's.
+    A6xx(sim::a6xx::Hazard),
+}
+
+impl Cause {
+    /// A target's own class as a cause.
+    pub fn named(class: impl Into<String>) -> Cause {
+        Cause::Target {
+            classes: vec![class.into()],
+        }
+    }
+
+    /// A target's own classes as a cause.
+    pub fn target(classes: &[&str]) -> Cause {
+        Cause::Target {
+            classes: classes.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    /// Whether a backend says the program or its configuration asks for more than it
+    /// supports (a register budget below the minimum or the reservations, private memory
+    /// exceeded): a limit, not a failure.
+    pub fn beyond_backend_limits(&self) -> bool {
+        use compiler::{a6xx, gen};
+        matches!(
+            self,
+            Cause::Backend {
+                error: BackendError::Gen(gen::CompileError::BudgetTooSmall(_))
+                    | BackendError::A6xx(
+                        a6xx::CompileError::NoRegisters { .. }
+                            | a6xx::CompileError::PrivateMemory { .. }
+                    )
+            }
+        )
+    }
+
+    /// The bucketing class: what separates one bug from another of the same kind and
+    /// target, without the numbers that differ from one occurrence to the next.
+    pub fn class(&self) -> String {
+        match self {
+            Cause::FromSsa => "from_ssa".into(),
+            Cause::Middle { error } => error.clone(),
+            Cause::Interpreter => "interp-error".into(),
+            Cause::Backend { error } => match error {
+                BackendError::Gen(e) => variants(e),
+                BackendError::A6xx(e) => variants(e),
+            },
+            Cause::AllocationCheck { error } => match error {
+                // A wrong value that came back from a spill slot is spill code's bug, not
+                // colouring's; a wrong predicate the predicate allocator's, not the GPR
+                // allocator's: each its own bucket (and blame).
+                CheckError::Gen(compiler::gen::CheckError::IncorrectValue {
+                    filled: true, ..
+                }) => "IncorrectValue filled".into(),
+                CheckError::A6xx(compiler::a6xx::CheckError::IncorrectValue { reg, .. })
+                    if reg.is_pred() =>
+                {
+                    "IncorrectValue predicate".into()
+                }
+                CheckError::Gen(e) => variants(e),
+                CheckError::A6xx(e) => variants(e),
+            },
+            Cause::Refused => "invalid".into(),
+            Cause::Fault => "fault".into(),
+            Cause::Hazard { hazard } => match hazard {
+                Hazard::Gen(h) => variants(&h.kind),
+                Hazard::A6xx(h) => variants(&h.kind),
+            },
+            Cause::Panic { location } => location.clone(),
+            Cause::Timeout => "timeout".into(),
+            Cause::WallClock => "wall-clock".into(),
+            Cause::Died { status } => status.clone(),
+            Cause::Target { classes } => classes.join(" "),
+        }
+    }
+}
+
+/// A typed error's variant names, outermost first, without its fields and numbers
+/// (`ReadTooEarly(Slots { needed: 3, had: 1 })` → `ReadTooEarly Slots`): the variants are
+/// the bug, the numbers the occurrence. Read off the `Debug` form, which for these
+/// `derive(Debug)` enums is exactly their variant structure.
+fn variants(value: &impl std::fmt::Debug) -> String {
+    let debug = format!("{value:?}");
+    let head = debug.split('{').next().unwrap_or_default();
+    head.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::{Finding, FindingKind};
+    use compiler::gen::checker::Holding;
+    use compiler::gen::{CheckError as GenCheck, CompileError as GenCompile};
+    use sim::a6xx::{HazardKind, Missing};
+
+    fn gen_check(filled: bool) -> Cause {
+        Cause::AllocationCheck {
+            error: CheckError::Gen(GenCheck::IncorrectValue {
+                inst: 7,
+                grf: 12,
+                expected: Holding::Value { vreg: 3, grf: 0 },
+                found: Holding::Unwritten,
+                filled,
+                expected_at: Some(2),
+                found_at: None,
+            }),
+        }
+    }
+
+    fn a6xx_hazard(kind: HazardKind) -> Cause {
+        Cause::Hazard {
+            hazard: Hazard::A6xx(sim::a6xx::Hazard {
+                kind,
+                reg: None,
+                producer: Some(4),
+                consumer: 5,
+                wave: 0,
+            }),
+        }
+    }
+
+    /// The classes are the buckets of earlier versions, to the letter: the variants without
+    /// their numbers, and the checks' own refinements.
+    #[test]
+    fn classes_are_the_variants_without_their_numbers() {
+        let slots = Missing::Slots { needed: 3, had: 1 };
+        assert_eq!(
+            a6xx_hazard(HazardKind::ReadTooEarly(slots)).class(),
+            "ReadTooEarly Slots"
+        );
+        assert_eq!(
+            a6xx_hazard(HazardKind::PrivateOutOfRange { address: 9 }).class(),
+            "PrivateOutOfRange"
+        );
+        assert_eq!(gen_check(true).class(), "IncorrectValue filled");
+        assert_eq!(gen_check(false).class(), "IncorrectValue");
+        let budget = Cause::Backend {
+            error: BackendError::Gen(GenCompile::BudgetTooSmall(1)),
+        };
+        assert_eq!(budget.class(), "BudgetTooSmall");
+        assert!(budget.beyond_backend_limits());
+        let spill = Cause::Backend {
+            error: BackendError::Gen(GenCompile::NoRegisterToSpill { grfs: 16 }),
+        };
+        assert_eq!(spill.class(), "NoRegisterToSpill");
+        assert!(!spill.beyond_backend_limits());
+        assert_eq!(
+            Cause::target(&["spirv-opt", "known-x"]).class(),
+            "spirv-opt known-x"
+        );
+        assert_eq!(Cause::Timeout.class(), "timeout");
+    }
+
+    /// A finding's cause goes into `finding.json` with its facts and comes back the same.
+    #[test]
+    fn causes_round_trip_through_json() {
+        for cause in [
+            gen_check(true),
+            a6xx_hazard(HazardKind::WriteAfterRead(Missing::Sy)),
+            Cause::Backend {
+                error: BackendError::A6xx(compiler::a6xx::CompileError::PrivateMemory {
+                    what: "local variables".into(),
+                    words: 70,
+                    available: 64,
+                }),
+            },
+            Cause::Panic {
+                location: "compiler/src/gen/ra.rs:10:5".into(),
+            },
+            Cause::Died {
+                status: "signal 11 (SIGSEGV)".into(),
+            },
+            Cause::FromSsa,
+        ] {
+            let f = Finding::caused(FindingKind::RaCheck, "gen8", "detail", cause.clone());
+            let json = serde_json::to_string(&f).unwrap();
+            let back: Finding = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, f, "{json}");
+            assert_eq!(back.cause, Some(cause));
+        }
+        let json = serde_json::to_string(&gen_check(true)).unwrap();
+        assert!(json.contains(r#""by":"allocation-check""#), "{json}");
+        assert!(json.contains(r#""filled":true"#), "{json}");
+    }
+
+    /// A `finding.json` written before causes existed still loads, with its class (so its
+    /// signature) as it was.
+    #[test]
+    fn findings_without_a_cause_still_load() {
+        let old = r#"{"kind":"ra-check","target":"gen8","pass":null,
+            "class":"IncorrectValue filled","detail":"d","difference":null}"#;
+        let f: Finding = serde_json::from_str(old).unwrap();
+        assert_eq!(f.cause, None);
+        assert_eq!(f.signature(), "ra-check:gen8:IncorrectValue filled");
+    }
+}
