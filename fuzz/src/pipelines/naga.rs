@@ -20,12 +20,13 @@
 //! `SPV_KHR_float_controls` and its IR cannot carry them, so the words a driver may compute
 //! otherwise without them (NaN, infinity, denormal operands) are compared as inexact.
 
-use super::pipeline::{class_of, classified, Pipeline};
+use super::pipeline::{caused, Pipeline};
 use super::shown::{format_results, Shown};
 use super::vulkan::{self, VulkanOptions};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -35,6 +36,17 @@ use vulkan_runner::RunError;
 
 /// The `naga` target.
 pub struct Naga;
+
+/// An error's variant path from its `Debug` text (`Function InvalidCall`), numbers dropped:
+/// the bucket.
+fn variant_of(value: &impl std::fmt::Debug) -> String {
+    let debug = format!("{value:?}");
+    let head = debug.split('{').next().unwrap_or_default();
+    head.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// The emitter's options for naga: no float-controls modes (see the module's text).
 pub fn emit_options() -> EmitOptions {
@@ -100,14 +112,14 @@ pub fn round_trip(words: &[u32]) -> Result<Vec<u32>, NagaError> {
     };
     let module = naga::front::spv::Frontend::new(words.iter().copied(), &front)
         .parse()
-        .map_err(|e| naga_error(Step::FrontEnd, &e, class_of(&e)))?;
+        .map_err(|e| naga_error(Step::FrontEnd, &e, variant_of(&e)))?;
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
     )
     .validate(&module)
     .map_err(|e| {
-        let class = class_of(e.as_inner());
+        let class = variant_of(e.as_inner());
         naga_error(Step::Validator, &e.into_inner(), class)
     })?;
     let back = naga::back::spv::Options {
@@ -116,7 +128,7 @@ pub fn round_trip(words: &[u32]) -> Result<Vec<u32>, NagaError> {
         ..naga::back::spv::Options::default()
     };
     naga::back::spv::write_vec(&module, &info, &back, None)
-        .map_err(|e| naga_error(Step::SpvOut, &e, class_of(&e)))
+        .map_err(|e| naga_error(Step::SpvOut, &e, variant_of(&e)))
 }
 
 /// Runs `words` (our module or naga's) with `module`'s interface on the device of `opts`.
@@ -145,11 +157,11 @@ fn run_words(
 
 fn emit(program: &Program) -> Result<EmittedModule, Box<Finding>> {
     spirv_emit::emit(program, &emit_options()).map_err(|e| {
-        classified(
+        caused(
             "naga",
             FindingKind::CompileError,
             e.to_string(),
-            "emit".into(),
+            Cause::named("emit"),
         )
     })
 }
@@ -158,19 +170,19 @@ fn emit(program: &Program) -> Result<EmittedModule, Box<Finding>> {
 fn naga_finding(e: NagaError, words: &[u32]) -> Box<Finding> {
     if e.step == Step::FrontEnd {
         if let Err(ValidateError::Rejected(why)) = spirv_val(words) {
-            return classified(
+            return caused(
                 "naga",
                 FindingKind::CompileError,
                 format!("our module is invalid SPIR-V (naga: {}): {why}", e.message),
-                "spirv-val".into(),
+                Cause::named("spirv-val"),
             );
         }
     }
-    classified(
+    caused(
         "naga",
         FindingKind::CompileError,
         format!("naga's {}: {} [naga 30]", e.step.name(), e.message),
-        format!("naga {} {}", e.step.name(), e.class),
+        Cause::named(format!("naga {} {}", e.step.name(), e.class)),
     )
 }
 
@@ -184,11 +196,11 @@ fn run_finding(e: RunError, naga_words: &[u32], opts: &VulkanOptions) -> Box<Fin
         RunError::PipelineCreation(_) => match spirv_val(naga_words) {
             Err(ValidateError::Rejected(why)) => {
                 let first = why.lines().next().unwrap_or("").to_string();
-                return classified(
+                return caused(
                     "naga",
                     FindingKind::CompileError,
                     format!("naga's SPIR-V output is invalid: {why} [naga 30; {device}]"),
-                    format!("naga spv-out invalid {}", class_words(&first)),
+                    Cause::named(format!("naga spv-out invalid {}", class_words(&first))),
                 );
             }
             _ => (FindingKind::CompileError, "pipeline".to_string()),
@@ -196,7 +208,12 @@ fn run_finding(e: RunError, naga_words: &[u32], opts: &VulkanOptions) -> Box<Fin
         RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
         RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
     };
-    classified("naga", kind, format!("{e} [naga 30; {device}]"), class)
+    caused(
+        "naga",
+        kind,
+        format!("{e} [naga 30; {device}]"),
+        Cause::named(class),
+    )
 }
 
 /// The words of a message without numbers and ids (`%12`), for a bucket.
