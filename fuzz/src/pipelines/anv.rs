@@ -524,11 +524,7 @@ impl Pipeline for Anv {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        // The emitter's own refusals (what it does not map) are skips, not findings.
-        match spirv_emit::emit(&case.program, &spirv_emit::EmitOptions::default()) {
-            Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
-            _ => None,
-        }
+        vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default())
     }
 
     fn run(

@@ -412,11 +412,7 @@ impl Pipeline for Vulkan {
         }
         // The emitter's own refusals (what it does not map) are skips; the same check runs
         // on the program `run` will emit.
-        let emitted = spirv_emit::emit(&case.program, &emit_options(&info));
-        match emitted {
-            Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
-            _ => None,
-        }
+        emitter_refusal(case, &emit_options(&info))
     }
 
     fn run(
@@ -578,5 +574,14 @@ impl Pipeline for Vulkan {
 
     fn knobs(&self) -> &'static [&'static str] {
         &["vulkan_unoptimised", "vulkan_spirv_opt"]
+    }
+}
+
+/// Why the SPIR-V emitter refuses `case`'s program (what it does not map), if it does: a skip
+/// for every target that feeds a driver our SPIR-V, never a finding.
+pub fn emitter_refusal(case: &Case, options: &spirv_emit::EmitOptions) -> Option<String> {
+    match spirv_emit::emit(&case.program, options) {
+        Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
+        _ => None,
     }
 }
