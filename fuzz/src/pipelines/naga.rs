@@ -132,7 +132,7 @@ pub fn round_trip(words: &[u32]) -> Result<Vec<u32>, NagaError> {
 }
 
 /// Runs `words` (our module or naga's) with `module`'s interface on the device of `opts`.
-fn run_words(
+pub fn run_words(
     words: Vec<u32>,
     module: &EmittedModule,
     program: &Program,
