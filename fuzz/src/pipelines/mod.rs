@@ -9,6 +9,8 @@
 
 pub mod a6xx;
 pub mod anv;
+#[cfg(test)]
+mod fused_toy;
 pub mod gen;
 pub mod middle;
 pub mod naga;
@@ -23,7 +25,7 @@ mod toy;
 pub mod vulkan;
 pub mod work;
 
-pub use pipeline::{caused, compare, Pipeline};
+pub use pipeline::{caused, compare, FusedOutcome, Pipeline};
 pub use shown::Shown;
 pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 
@@ -44,6 +46,8 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &naga::Naga,
         #[cfg(test)]
         &toy::Reversed,
+        #[cfg(test)]
+        &fused_toy::FusedToy,
     ]
 }
 
