@@ -9,7 +9,7 @@
 
 pub mod a6xx;
 pub mod anv;
-#[cfg(test)]
+#[cfg(any(test, feature = "toys"))]
 mod fused_toy;
 pub mod gen;
 pub mod middle;
@@ -46,7 +46,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &naga::Naga,
         #[cfg(test)]
         &toy::Reversed,
-        #[cfg(test)]
+        #[cfg(any(test, feature = "toys"))]
         &fused_toy::FusedToy,
     ]
 }
