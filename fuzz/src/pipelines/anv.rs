@@ -28,6 +28,7 @@
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
 
+mod binding_table;
 mod execute;
 mod stats;
 
@@ -294,6 +295,8 @@ pub struct Kernel {
     pub statistics: Vec<(String, StatValue)>,
     /// Our decoder against brw's disassembly.
     pub agreement: Agreement,
+    /// anv's binding table, read from the executable's "Final NIR", or why it is not known.
+    pub binding_table: Result<binding_table::BindingTable, String>,
 }
 
 /// What anv made of one program.
@@ -389,6 +392,10 @@ fn capture(
                 .collect();
             let listing = sim::intel::parse(&clean).unwrap_or_default();
             let agreement = sim::intel::check_as(platform.gen(), &listing);
+            let binding_table = match x.representation("Final NIR") {
+                Some(nir) => binding_table::from_nir(nir),
+                None => Err("the driver gave no Final NIR".into()),
+            };
             Kernel {
                 name: x.name.clone(),
                 simd: x.subgroup_size,
@@ -400,6 +407,7 @@ fn capture(
                     .map(|s| (s.name.clone(), s.value))
                     .collect(),
                 agreement,
+                binding_table,
             }
         })
         .collect();
