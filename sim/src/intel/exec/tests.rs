@@ -642,6 +642,44 @@ fn regions_types_and_modifiers_read_and_write_as_the_hardware_does() {
 }
 
 #[test]
+fn a_float_compare_writes_all_ones_into_its_float_destination() {
+    // brw's `flt` as it compiles it: `cmp.l g10<1>F g11<8,8,1>F 3.0F`, then the result used
+    // as a 0/~0 boolean (`and` with 1 for b2i). Lanes 0-2 hold; converting "true" to the
+    // float -1.0 instead would give 0xbf800000 and an `and` of 0.
+    let mut insts = ids();
+    insts.push(alu(Opcode::MOV, 8, dst(11, Type::F), &[reg(2, Type::UD)]));
+    let mut cmp = alu(
+        Opcode(16),
+        8,
+        dst(10, Type::F),
+        &[reg(11, Type::F), float(3.0)],
+    );
+    cmp.cond_modifier = 5; // l
+    insts.push(cmp);
+    insts.push(untyped_write(1, 1));
+    insts.push(alu(
+        Opcode(5),
+        8,
+        dst(10, Type::UD),
+        &[reg(10, Type::UD), imm(Type::UD, 1)],
+    ));
+    insts.push(alu(
+        Opcode(64),
+        8,
+        dst(3, Type::UD),
+        &[reg(3, Type::UD), imm(Type::UD, 32)],
+    ));
+    insts.push(untyped_write(1, 1));
+    let m = run(insts, &[(1, vec![0xdead; 16])]).expect("runs");
+    let holds = |i: u32| i < 3;
+    let want: Vec<u32> = (0..8)
+        .map(|i| if holds(i) { u32::MAX } else { 0 })
+        .chain((0..8).map(|i| u32::from(holds(i))))
+        .collect();
+    assert_eq!(m.surfaces[&1], want);
+}
+
+#[test]
 fn what_is_not_modelled_is_named_not_guessed() {
     let mut insts = ids();
     insts.push(send(
