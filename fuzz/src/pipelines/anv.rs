@@ -12,8 +12,9 @@
 //! never brw's — our decoder (Gen9, Gen12, Gen12.5, Xe2) printing an instruction otherwise
 //! than brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
 //! runs on our executor instead (`execute`, `sim::intel::exec`) and is compared with the
-//! interpreter: a difference is `unconfirmed` until shown to be brw's, a feature the executor
-//! does not model a counted skip.
+//! interpreter: a difference is re-run with other brw switches and on our own Gen backend
+//! (`corroborate`) and stays `unconfirmed` unless those show it to be brw's; a feature the
+//! executor does not model is a counted skip.
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
@@ -29,6 +30,7 @@
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
 
 mod binding_table;
+mod corroborate;
 mod execute;
 mod stats;
 
@@ -554,7 +556,7 @@ impl Pipeline for Anv {
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
                 if c.anv_platform.executed() {
-                    execute::judge(case, program, &capture, opts, coverage)?;
+                    execute::judge(case, optimised, program, &capture, opts, coverage)?;
                 }
                 Ok(Results::default())
             }

@@ -117,8 +117,13 @@ mod tests {
         let variable = SKL.replace("%820 (0x2)", "%820");
         assert!(from_nir(&variable).unwrap_err().contains("not a constant"));
         let clash = SKL.replace("%753 (0x1)", "%753 (0x2)");
-        assert!(from_nir(&clash).unwrap_err().contains("both at table index 2"));
-        let set = SKL.replace("desc_set=0, binding=6, resource_intel=0", "desc_set=1, binding=6, resource_intel=0");
+        assert!(from_nir(&clash)
+            .unwrap_err()
+            .contains("both at table index 2"));
+        let set = SKL.replace(
+            "desc_set=0, binding=6, resource_intel=0",
+            "desc_set=1, binding=6, resource_intel=0",
+        );
         assert!(from_nir(&set).unwrap_err().contains("descriptor set 1"));
     }
 

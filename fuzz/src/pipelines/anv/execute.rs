@@ -13,6 +13,7 @@
 //! ([`super::binding_table`]): each binding the code accesses sits at the index anv gave it.
 
 use super::super::pipeline::caused;
+use super::corroborate::{corroborate, survives};
 use super::Capture;
 use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
@@ -80,7 +81,10 @@ pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outc
     let [kernel] = capture.kernels.as_slice() else {
         return Err(format!("{} executables", capture.kernels.len()));
     };
-    let table = kernel.binding_table.as_ref().map_err(|why| format!("binding table: {why}"))?;
+    let table = kernel
+        .binding_table
+        .as_ref()
+        .map_err(|why| format!("binding table: {why}"))?;
     let decoded = sim::intel::decode_program(&kernel.listing.bytes())
         .map_err(|e| format!("undecodable code: {}", e.reason))?;
     let code = Code::new(decoded);
@@ -158,11 +162,15 @@ pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outc
 }
 
 /// Judges a compiled case on the executor: `Ok` when brw's code agrees with the interpreter
-/// or could not be run (the reason counted in `coverage.skipped`); an [`FindingKind::Unconfirmed`]
-/// finding when it differs, faults or times out — until triage can show a difference to be
-/// brw's, it is kept for investigation and never filed as brw's bug.
+/// or could not be run (the reason counted in `coverage.skipped`). When it differs, faults or
+/// times out, the case is run again with brw's switches changed and on our own Gen backend
+/// ([`corroborate`]): a difference that survives is brw's ([`FindingKind::Mismatch`]), any
+/// other stays [`FindingKind::Unconfirmed`] — kept for investigation, never filed as brw's
+/// bug. Either way the finding lists every comparison. `optimised` is the middle end's
+/// program (our backend's input), `program` the one anv compiled.
 pub fn judge(
     case: &Case,
+    optimised: &Program,
     program: &Program,
     capture: &Capture,
     opts: &OracleOptions,
@@ -182,6 +190,9 @@ pub fn judge(
     };
     let plan = spirv_emit::comparison(program, &capture.emit_options);
     let dispatch = &program.dispatch;
+    let difference = |r: &Results| {
+        (plan.first_difference(&expected, r, dispatch)).map(|(d, _)| Mismatch::from(d).to_string())
+    };
     // Each of brw's instructions runs a whole SIMD thread, so its instructions per IR
     // instruction of one invocation stay below 2 even when every value spills; the factor
     // leaves a wide margin, and a thread's fixed cost is covered by the constant.
@@ -193,7 +204,7 @@ pub fn judge(
         capture.switches.intel_debug(),
         capture.device
     );
-    let (class, detail, difference) = match execute(capture, program, budget) {
+    let (class, detail, mismatch) = match execute(capture, program, budget) {
         Err(why) => {
             coverage.skipped.push(format!("anv: {why}"));
             return Ok(());
@@ -208,14 +219,37 @@ pub fn judge(
         Ok(Outcome::Stopped(Stop::Fault(why))) => ("fault", why, None),
         Ok(Outcome::Stopped(stop)) => ("timeout", stop.to_string(), None),
     };
+    let others = corroborate(
+        case,
+        optimised,
+        program,
+        capture,
+        opts,
+        &expected,
+        budget,
+        &difference,
+    );
+    let listed: Vec<String> = others.iter().map(|c| c.to_string()).collect();
+    let (kind, whose) = if survives(&others) {
+        (
+            FindingKind::Mismatch,
+            "brw's: other builds and our backend agree",
+        )
+    } else {
+        (
+            FindingKind::Unconfirmed,
+            "not shown to be brw's: our executor may be wrong",
+        )
+    };
     let mut f = caused(
         "anv",
-        FindingKind::Unconfirmed,
+        kind,
         format!(
-            "brw's code on our executor: {detail} {at} (not yet shown to be brw's: our executor may be wrong)"
+            "brw's code on our executor: {detail} {at} ({whose}; {})",
+            listed.join("; ")
         ),
         Cause::named(class),
     );
-    f.difference = difference;
+    f.difference = mismatch;
     Err(f)
 }
