@@ -59,6 +59,13 @@ pub enum Cause {
         /// The target's classes.
         classes: Vec<String>,
     },
+    /// Seen only in a fused shader (several programs compiled as one, `--fuse N`): the case
+    /// passes alone. Its own bucket, apart from the same failure of a program alone.
+    Fused {
+        /// What the fused run's finding was caught by, if anything typed caught it (a wrong
+        /// value has no cause).
+        cause: Option<Box<Cause>>,
+    },
 }
 
 /// An error of one of our backends.
@@ -160,6 +167,8 @@ impl Cause {
             Cause::WallClock => "wall-clock".into(),
             Cause::Died { status } => status.clone(),
             Cause::Target { classes } => classes.join(" "),
+            Cause::Fused { cause: None } => "fused".into(),
+            Cause::Fused { cause: Some(c) } => format!("fused {}", c.class()),
         }
     }
 }
@@ -241,6 +250,11 @@ mod tests {
             "spirv-opt known-x"
         );
         assert_eq!(Cause::Timeout.class(), "timeout");
+        assert_eq!(Cause::Fused { cause: None }.class(), "fused");
+        let fused_timeout = Cause::Fused {
+            cause: Some(Box::new(Cause::Timeout)),
+        };
+        assert_eq!(fused_timeout.class(), "fused timeout");
     }
 
     /// A finding's cause goes into `finding.json` with its facts and comes back the same.

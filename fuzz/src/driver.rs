@@ -65,6 +65,10 @@ pub struct FuzzOptions {
     pub earlier: FuzzStats,
     /// Judge through worker processes with a per-input deadline instead of in this process.
     pub worker: Option<WorkerSpec>,
+    /// Inputs judged together ([`fuzz_fused`]; a worker process judges a batch with the
+    /// oracle's batch judge): consecutive indices from `start`, so the same seed and `fuse`
+    /// make the same batches whatever `jobs` is.
+    pub fuse: usize,
 }
 
 impl Default for FuzzOptions {
@@ -87,6 +91,7 @@ impl Default for FuzzOptions {
             start: 0,
             earlier: FuzzStats::default(),
             worker: None,
+            fuse: 1,
         }
     }
 }
@@ -110,6 +115,10 @@ pub struct Summary {
     /// resumed run uses as many unless told otherwise.
     #[serde(default)]
     pub jobs: usize,
+    /// Inputs judged together (`--fuse`; 0 in summaries written before it was recorded,
+    /// which judged one at a time); a resumed run fuses as many unless told otherwise.
+    #[serde(default)]
+    pub fuse: usize,
     /// Whether the run ended by itself (not killed).
     pub complete: bool,
     /// Hits per signature (every hit, saved or not).
@@ -175,6 +184,7 @@ impl Run<'_> {
                 .map(|t| t.saturating_sub(elapsed).as_secs_f64()),
             flags: self.opts.repro_flags.clone(),
             jobs: self.opts.jobs,
+            fuse: self.opts.fuse,
             complete,
             findings_by_signature: stats.signatures.clone(),
             stats,
@@ -225,6 +235,17 @@ impl Run<'_> {
 /// `opts.worker` is set) and returns the final counters, the earlier part of a resumed run
 /// included.
 pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> FuzzStats {
+    fuzz_fused(opts, &|inputs| {
+        inputs.iter().map(|bytes| judge(bytes)).collect()
+    })
+}
+
+/// [`fuzz`] with a judge of `opts.fuse` inputs at a time (one judgement per input, in order;
+/// e.g. [`crate::oracle::judge_batch`]).
+pub fn fuzz_fused(
+    opts: &FuzzOptions,
+    judge: &(dyn Fn(&[&[u8]]) -> Vec<Judgement> + Sync),
+) -> FuzzStats {
     crate::panics::install_quiet_hook();
     let jobs = opts.jobs.max(1);
     let run = Run {
@@ -243,40 +264,54 @@ pub fn fuzz(opts: &FuzzOptions, judge: &(dyn Fn(&[u8]) -> Judgement + Sync)) -> 
         for thread in 0..jobs {
             s.spawn(move || {
                 let mut worker = opts.worker.clone().map(Worker::new);
-                let mut buf = Vec::with_capacity(opts.max_len);
+                let batch = opts.fuse.max(1) as u64;
                 let mut local = FuzzStats::default();
                 let mut last_flush = Instant::now();
                 loop {
                     if run.stop.load(Ordering::Relaxed) || run.out_of_time() {
                         break;
                     }
-                    // Mark the input busy before taking it, so the watermark never passes it.
+                    // Mark the inputs busy before taking them, so the watermark never passes
+                    // them.
                     run.current[thread].store(run.next.load(Ordering::SeqCst), Ordering::SeqCst);
-                    let i = run.next.fetch_add(1, Ordering::SeqCst);
-                    run.current[thread].store(i, Ordering::SeqCst);
-                    if opts.runs.is_some_and(|r| i >= r) {
+                    let first = run.next.fetch_add(batch, Ordering::SeqCst);
+                    run.current[thread].store(first, Ordering::SeqCst);
+                    let end = (first + batch).min(opts.runs.unwrap_or(u64::MAX));
+                    if first >= end {
                         break;
                     }
-                    rng::input_bytes(opts.seed, i, opts.min_len, opts.max_len, &mut buf);
-                    let finding = match &mut worker {
+                    let inputs: Vec<Vec<u8>> = (first..end)
+                        .map(|i| {
+                            let mut buf = Vec::with_capacity(opts.max_len);
+                            rng::input_bytes(opts.seed, i, opts.min_len, opts.max_len, &mut buf);
+                            buf
+                        })
+                        .collect();
+                    let mut findings = Vec::new();
+                    match &mut worker {
                         None => {
-                            let j = judge(&buf);
-                            local.record(&j);
-                            match j.verdict {
-                                Verdict::Finding(f) => Some((f, j.program_text)),
-                                _ => None,
+                            let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+                            for (i, j) in (first..end).zip(judge(&refs)) {
+                                local.record(&j);
+                                if let Verdict::Finding(f) = j.verdict {
+                                    findings.push((i, f, j.program_text));
+                                }
                             }
                         }
                         Some(w) => {
-                            let judged = w.judge(i, &buf);
-                            merge(&mut local, judged.stats);
-                            judged.finding
+                            for (i, judged) in (first..end).zip(w.judge_batch(first, &inputs)) {
+                                merge(&mut local, judged.stats);
+                                if let Some((f, program)) = judged.finding {
+                                    findings.push((i, f, program));
+                                }
+                            }
                         }
-                    };
-                    if let Some((f, program)) = finding {
+                    }
+                    for (i, f, program) in findings {
                         // Counted before it is announced, so the summary never lags a report.
                         merge(&mut run.stats.lock().unwrap(), std::mem::take(&mut local));
-                        save(run, &f, &buf, program.as_deref(), i);
+                        let buf = &inputs[(i - first) as usize];
+                        save(run, &f, buf, program.as_deref(), i);
                         if opts.stop_on_finding {
                             run.stop.store(true, Ordering::Relaxed);
                         }

@@ -1,9 +1,10 @@
 //! Worker processes: the fuzz loop's guard against inputs that hang or kill the process.
 //!
 //! A worker is a child process (`gpufuzz fuzz-worker`, see [`serve`]) that reads input indices
-//! on stdin, one per line, judges input `i` of the run's seed, and answers with one JSON line
-//! ([`Reply`]): the input's counters and its finding, if any. The parent ([`Worker`]) waits for
-//! each answer at most the per-input deadline. No answer in time: the worker is killed and the
+//! on stdin, one per line (or a batch, `i n`, with `--fuse`), judges input `i` of the run's
+//! seed, and answers with one JSON line per input ([`Reply`]): the input's counters and its
+//! finding, if any. The parent ([`Worker`]) waits for each answer at most the per-input
+//! deadline (a batch: as many deadlines as inputs). No answer in time: the worker is killed and the
 //! input is a `timeout` finding (class `wall-clock`); the worker dies first (a stack overflow,
 //! an abort, running out of memory, a signal): a `crash` finding whose class is the signal or
 //! exit status and whose detail is the end of the worker's stderr. Either way the next input
@@ -88,39 +89,86 @@ impl Worker {
         }
     }
 
+    /// Judges the consecutive inputs `first..` (whose bytes are `inputs`) together in the
+    /// worker process (the oracle's batch judge), within the deadline of as many inputs. If
+    /// the worker hangs or dies on the batch, each input is judged again alone, so the one
+    /// that does it gets the finding.
+    pub fn judge_batch(&mut self, first: u64, inputs: &[Vec<u8>]) -> Vec<Judged> {
+        if inputs.len() > 1 {
+            let asked = self.ask_batch(first, inputs.len());
+            if let Ok(replies) = asked {
+                return replies
+                    .into_iter()
+                    .map(|reply| Judged {
+                        stats: reply.stats,
+                        finding: reply.finding.map(|f| (Box::new(f), reply.program)),
+                    })
+                    .collect();
+            }
+            self.stop();
+        }
+        (first..)
+            .zip(inputs)
+            .map(|(i, bytes)| self.judge(i, bytes))
+            .collect()
+    }
+
     fn ask(&mut self, index: u64) -> Result<Reply, Box<Finding>> {
+        let mut replies = self.ask_batch(index, 1)?;
+        Ok(replies.remove(0))
+    }
+
+    /// Asks for inputs `first..first + count` and waits for every answer, at most `count`
+    /// deadlines in all.
+    fn ask_batch(&mut self, first: u64, count: usize) -> Result<Vec<Reply>, Box<Finding>> {
         if self.running.is_none() {
             self.running = Some(self.start()?);
         }
         let r = self.running.as_mut().expect("started above");
-        if writeln!(r.stdin, "{index}")
+        let request = if count == 1 {
+            format!("{first}")
+        } else {
+            format!("{first} {count}")
+        };
+        if writeln!(r.stdin, "{request}")
             .and_then(|_| r.stdin.flush())
             .is_err()
         {
             return Err(Box::new(self.died()));
         }
-        match r.replies.recv_timeout(self.spec.deadline) {
-            Ok(line) => serde_json::from_str(&line).map_err(|e| {
-                Box::new(Finding::new(
-                    FindingKind::Crash,
-                    PROCESS,
-                    format!("unreadable answer from the worker: {e}: {line}"),
-                ))
-            }),
-            Err(RecvTimeoutError::Timeout) => {
-                let mut f = Finding::new(
-                    FindingKind::Timeout,
-                    PROCESS,
-                    format!(
-                        "no verdict within {:.1}s of wall-clock time (the worker was killed)",
-                        self.spec.deadline.as_secs_f64()
-                    ),
-                );
-                f.set_cause(Cause::WallClock);
-                Err(Box::new(f))
+        let deadline = self.spec.deadline * count as u32;
+        let until = std::time::Instant::now() + deadline;
+        let mut replies = Vec::with_capacity(count);
+        while replies.len() < count {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            let r = self.running.as_mut().expect("started above");
+            match r.replies.recv_timeout(left) {
+                Ok(line) => {
+                    let reply: Reply = serde_json::from_str(&line).map_err(|e| {
+                        Box::new(Finding::new(
+                            FindingKind::Crash,
+                            PROCESS,
+                            format!("unreadable answer from the worker: {e}: {line}"),
+                        ))
+                    })?;
+                    replies.push(reply);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let mut f = Finding::new(
+                        FindingKind::Timeout,
+                        PROCESS,
+                        format!(
+                            "no verdict within {:.1}s of wall-clock time (the worker was killed)",
+                            deadline.as_secs_f64()
+                        ),
+                    );
+                    f.set_cause(Cause::WallClock);
+                    return Err(Box::new(f));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Box::new(self.died())),
             }
-            Err(RecvTimeoutError::Disconnected) => Err(Box::new(self.died())),
         }
+        Ok(replies)
     }
 
     fn start(&self) -> Result<Running, Box<Finding>> {
@@ -249,40 +297,50 @@ fn lost(f: Finding, bytes: &[u8]) -> Judged {
     }
 }
 
-/// The worker's side: answers every index read from stdin with a [`Reply`] line on stdout,
+/// The worker's side: answers every line read from stdin — an index `i`, or `i n` for the
+/// batch of inputs `i..i + n` judged together — with one [`Reply`] line per input on stdout,
 /// until stdin closes.
 pub fn serve(
     seed: u64,
     min_len: usize,
     max_len: usize,
-    judge: &dyn Fn(&[u8]) -> Judgement,
+    judge: &dyn Fn(&[&[u8]]) -> Vec<Judgement>,
 ) -> std::io::Result<()> {
     crate::panics::install_quiet_hook();
     exit_with_parent();
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
-    let mut buf = Vec::with_capacity(max_len);
     for line in stdin.lock().lines() {
         let line = line?;
-        let Ok(index) = line.trim().parse::<u64>() else {
+        let mut words = line.split_whitespace().map(str::parse::<u64>);
+        let (Some(Ok(first)), count) = (words.next(), words.next().unwrap_or(Ok(1))) else {
             continue;
         };
-        crate::rng::input_bytes(seed, index, min_len, max_len, &mut buf);
-        let j = judge(&buf);
-        let mut stats = FuzzStats::default();
-        stats.record(&j);
-        let (finding, program) = match j.verdict {
-            Verdict::Finding(f) => (Some(*f), j.program_text),
-            _ => (None, None),
-        };
-        let reply = Reply {
-            index,
-            stats,
-            finding,
-            program,
-        };
-        let json = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
-        writeln!(stdout, "{json}")?;
+        let Ok(count) = count else { continue };
+        let inputs: Vec<Vec<u8>> = (first..first + count)
+            .map(|i| {
+                let mut buf = Vec::with_capacity(max_len);
+                crate::rng::input_bytes(seed, i, min_len, max_len, &mut buf);
+                buf
+            })
+            .collect();
+        let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        for (index, j) in (first..).zip(judge(&refs)) {
+            let mut stats = FuzzStats::default();
+            stats.record(&j);
+            let (finding, program) = match j.verdict {
+                Verdict::Finding(f) => (Some(*f), j.program_text),
+                _ => (None, None),
+            };
+            let reply = Reply {
+                index,
+                stats,
+                finding,
+                program,
+            };
+            let json = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
+            writeln!(stdout, "{json}")?;
+        }
         stdout.flush()?;
     }
     Ok(())

@@ -324,8 +324,12 @@ pub(crate) fn insert_phis(e: &mut Emitter) -> Result<(), EmitError> {
         let inst = Instruction::new(spirv::Op::Phi, Some(p.ty), Some(p.result), operands);
         by_home.entry(p.home).or_default().push(inst);
     }
+    // Called right after the function is ended: it is the module's last.
     let module = e.b.module_mut();
-    for block in &mut module.functions[0].blocks {
+    let Some(function) = module.functions.last_mut() else {
+        return Err(EmitError::Builder("phis without a function".into()));
+    };
+    for block in &mut function.blocks {
         let Some(label) = block.label.as_ref().and_then(|l| l.result_id) else {
             continue;
         };

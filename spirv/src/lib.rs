@@ -11,6 +11,7 @@
 //! * [`inexact`] — which output and buffer words derive from an operation the Vulkan spec does
 //!   not make exact, and a comparison that leaves exactly those out; [`denormals`] — whether a
 //!   run touches a denormal (what decides exactness on a device that may flush them);
+//! * [`fuse`] — several programs as one shader, side by side (one driver compile for all);
 //! * [`disassemble`] — the module as text (`gpufuzz run --emit spirv`).
 //!
 //! Inside: `module` builds the skeleton (capabilities, types, constants, bindings), `flow`
@@ -24,6 +25,7 @@ mod alu;
 pub mod bounded;
 pub mod denormals;
 mod flow;
+pub mod fuse;
 pub mod inexact;
 pub mod interface;
 mod memory;
@@ -32,6 +34,7 @@ pub mod ulp;
 pub mod validate;
 
 pub use bounded::{comparison, Comparison, SlotRule};
+pub use fuse::{emit_fused, FusedModule};
 pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
 pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
 
@@ -116,7 +119,7 @@ pub const MAX_BINDING_WORDS: u64 = 1 << 24;
 
 /// Refuses dispatches that cannot exist (as the interpreter's `BadDispatch`) or that are too
 /// big for a device, before anything is allocated.
-fn check_dispatch(d: &sim::dispatch::Dispatch) -> Result<(), EmitError> {
+pub(crate) fn check_dispatch(d: &sim::dispatch::Dispatch) -> Result<(), EmitError> {
     let n = u64::from(d.invocations);
     let per_invocation = std::iter::once(d.outputs).chain(d.buffers.iter().copied());
     let words = per_invocation

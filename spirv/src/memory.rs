@@ -296,11 +296,19 @@ fn wrapped_index(e: &mut Emitter, index: Word, c: u8, len: u32) -> Result<Word, 
 
 /// A pointer to word `at` of a storage binding.
 fn storage_ptr(e: &mut Emitter, role: StorageRole, at: Word) -> Result<Word, EmitError> {
-    let Some(binding) = e.interface.storage_binding(role) else {
+    let Some((binding, offset)) = e.place.storage(role) else {
         return Err(EmitError::Invalid(format!("no binding for {role:?}")));
     };
     let var = e.binding_vars[binding as usize];
     let u = e.uvec(1);
+    // A fused program's part starts at `offset` (0 alone, and for the first program with one).
+    let at = match offset {
+        0 => at,
+        offset => {
+            let offset = e.cu(offset, 1);
+            e.b.i_add(u, None, at, offset)?
+        }
+    };
     let ptr =
         e.b.type_pointer(None, spirv::StorageClass::StorageBuffer, u);
     let zero = e.cu(0, 1);
@@ -380,8 +388,8 @@ fn texture(e: &mut Emitter, t: u32) -> Result<(Word, sim::semantics::TextureDesc
         .get(t as usize)
         .ok_or_else(|| EmitError::Invalid(format!("texture {t} is not declared")))?;
     let binding = e
-        .interface
-        .texture_binding(t)
+        .place
+        .texture(t)
         .ok_or_else(|| EmitError::Invalid(format!("no binding for texture {t}")))?;
     let var = e.binding_vars[binding as usize];
     let ty = sampled_image_type(&mut e.b);

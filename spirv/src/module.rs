@@ -1,6 +1,7 @@
 //! The module skeleton and the state every emitting step shares: capabilities, the float
 //! controls, types and constants, the invocation id, the descriptor bindings, the function
-//! with its prologue (`id >= invocations` returns at once) and the final assembly.
+//! with its prologue (`id >= invocations` returns at once) and the final assembly. A fused
+//! module ([`crate::fuse`]) holds one such function per program, called in turn by `main`.
 
 use crate::interface::{Interface, Resource, StorageRole};
 use crate::{EmitError, EmitOptions};
@@ -49,12 +50,61 @@ pub(crate) struct PendingPhi {
     pub routed: bool,
 }
 
+/// Where one program's invocations and words sit in the module's bindings: alone, at
+/// invocation 0 and word 0 of each binding; fused, side by side with the other programs'.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Placement {
+    /// The global invocation index of the program's invocation 0.
+    pub first_invocation: u32,
+    /// Per storage role: its binding and the word where the program's part starts.
+    pub storage: Vec<(StorageRole, u32, u32)>,
+    /// The binding of each of the program's textures.
+    pub textures: Vec<u32>,
+}
+
+impl Placement {
+    /// A program alone in the module with `interface`.
+    pub fn alone(interface: &Interface) -> Placement {
+        let mut place = Placement::default();
+        for b in &interface.bindings {
+            match &b.resource {
+                Resource::Storage { role, .. } => place.storage.push((*role, b.binding, 0)),
+                Resource::Texture(t) => {
+                    let t = t.texture as usize;
+                    if place.textures.len() <= t {
+                        place.textures.resize(t + 1, u32::MAX);
+                    }
+                    place.textures[t] = b.binding;
+                }
+            }
+        }
+        place
+    }
+
+    /// The binding of a storage role and the word where the program's part of it starts.
+    pub fn storage(&self, role: StorageRole) -> Option<(u32, u32)> {
+        self.storage
+            .iter()
+            .find(|(r, ..)| *r == role)
+            .map(|&(_, binding, offset)| (binding, offset))
+    }
+
+    /// The binding of texture `t`.
+    pub fn texture(&self, t: u32) -> Option<u32> {
+        self.textures
+            .get(t as usize)
+            .copied()
+            .filter(|&b| b != u32::MAX)
+    }
+}
+
 /// Everything the emitting steps share.
 pub(crate) struct Emitter<'a> {
     pub b: Builder,
     pub func: &'a Function,
     pub dispatch: &'a Dispatch,
-    pub interface: &'a Interface,
+    /// Where the program being emitted finds its invocations and words.
+    pub place: Placement,
     pub glsl: Word,
     consts: HashMap<(ConstKind, u8, u32), Word>,
     undefs: HashMap<Word, Word>,
@@ -254,57 +304,159 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// Builds the whole module for `program` with the bindings of `interface`.
+/// Builds the whole module for `program` with the bindings of `interface`: the program is
+/// `main` itself.
 pub(crate) fn build(
     program: &Program,
     interface: &Interface,
     options: &EmitOptions,
 ) -> Result<Vec<u32>, EmitError> {
-    let mut b = Builder::new();
-    b.set_version(1, 3);
-    b.capability(spirv::Capability::Shader);
-    if options.preserve_nan_inf || options.preserve_denormals {
-        b.extension("SPV_KHR_float_controls");
-    }
-    if options.preserve_nan_inf {
-        b.capability(spirv::Capability::SignedZeroInfNanPreserve);
-    }
-    if options.preserve_denormals {
-        b.capability(spirv::Capability::DenormPreserve);
-    }
-    let glsl = b.ext_inst_import("GLSL.std.450");
-    b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
-    let mut e = Emitter {
-        b,
-        func: &program.func,
-        dispatch: &program.dispatch,
-        interface,
-        glsl,
-        consts: HashMap::new(),
-        undefs: HashMap::new(),
-        vals: HashMap::new(),
-        derefs: HashMap::new(),
-        invocation: 0,
-        vars: HashMap::new(),
-        regs: HashMap::new(),
-        binding_vars: Vec::new(),
-        labels: HashMap::new(),
-        phi_home: HashMap::new(),
-        edges: Vec::new(),
-        phis: Vec::new(),
-    };
-    let gid = declare_interface(&mut e)?;
+    let mut e = Emitter::new(program, Placement::alone(interface), options);
+    let gid = declare_interface(&mut e, interface)?;
+    let main = emit_function(&mut e, gid)?;
+    finish(e, main, &[gid], interface, options)
+}
 
+/// Builds one module for several programs with the bindings of `interface`: program `k` is a
+/// function of its own at `places[k]` over the workgroups `workgroups[k]`, and `main`
+/// switches on the workgroup id to call the one whose workgroup it is. The workgroup id is
+/// the same for a whole workgroup, so a driver that runs a workgroup's invocations together
+/// (lavapipe's SIMD lanes) branches once instead of masking every other program's code.
+pub(crate) fn build_fused(
+    programs: &[&Program],
+    places: Vec<Placement>,
+    workgroups: &[std::ops::Range<u32>],
+    interface: &Interface,
+    options: &EmitOptions,
+) -> Result<Vec<u32>, EmitError> {
+    let Some(&first) = programs.first() else {
+        return Err(EmitError::Invalid("fusing no programs".into()));
+    };
+    let mut e = Emitter::new(first, Placement::default(), options);
+    let gid = declare_interface(&mut e, interface)?;
+    let uvec3 = e.uvec(3);
+    let input_ptr = e.b.type_pointer(None, spirv::StorageClass::Input, uvec3);
+    let wid =
+        e.b.variable(input_ptr, None, spirv::StorageClass::Input, None);
+    e.b.decorate(
+        wid,
+        spirv::Decoration::BuiltIn,
+        [Operand::BuiltIn(spirv::BuiltIn::WorkgroupId)],
+    );
+    let mut functions = Vec::new();
+    for (program, place) in programs.iter().zip(places) {
+        e.start(program, place);
+        functions.push(emit_function(&mut e, gid)?);
+    }
     let void = e.b.type_void();
     let fn_ty = e.b.type_function(void, []);
     let main =
         e.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)?;
+    e.b.begin_block(None)?;
+    let wid_value = e.b.load(uvec3, None, wid, None, [])?;
+    let u = e.uvec(1);
+    let workgroup = e.b.composite_extract(u, None, wid_value, [0])?;
+    let end = e.b.id();
+    let labels: Vec<Word> = functions.iter().map(|_| e.b.id()).collect();
+    let cases: Vec<(Operand, Word)> = workgroups
+        .iter()
+        .zip(&labels)
+        .flat_map(|(range, &label)| {
+            range
+                .clone()
+                .map(move |w| (Operand::LiteralBit32(w), label))
+        })
+        .collect();
+    e.b.selection_merge(end, spirv::SelectionControl::NONE)?;
+    e.b.switch(workgroup, end, cases)?;
+    for (f, label) in functions.into_iter().zip(labels) {
+        e.b.begin_block(Some(label))?;
+        e.b.function_call(void, None, f, [])?;
+        e.b.branch(end)?;
+    }
+    e.b.begin_block(Some(end))?;
+    e.b.ret()?;
+    e.b.end_function()?;
+    finish(e, main, &[gid, wid], interface, options)
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter with the module header (capabilities, float controls, memory model) written,
+    /// about to emit `program` at `place`.
+    fn new(program: &'a Program, place: Placement, options: &EmitOptions) -> Emitter<'a> {
+        let mut b = Builder::new();
+        b.set_version(1, 3);
+        b.capability(spirv::Capability::Shader);
+        if options.preserve_nan_inf || options.preserve_denormals {
+            b.extension("SPV_KHR_float_controls");
+        }
+        if options.preserve_nan_inf {
+            b.capability(spirv::Capability::SignedZeroInfNanPreserve);
+        }
+        if options.preserve_denormals {
+            b.capability(spirv::Capability::DenormPreserve);
+        }
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        Emitter {
+            b,
+            func: &program.func,
+            dispatch: &program.dispatch,
+            place,
+            glsl,
+            consts: HashMap::new(),
+            undefs: HashMap::new(),
+            vals: HashMap::new(),
+            derefs: HashMap::new(),
+            invocation: 0,
+            vars: HashMap::new(),
+            regs: HashMap::new(),
+            binding_vars: Vec::new(),
+            labels: HashMap::new(),
+            phi_home: HashMap::new(),
+            edges: Vec::new(),
+            phis: Vec::new(),
+        }
+    }
+
+    /// Forgets the last program's values and blocks (types, constants and bindings stay) and
+    /// turns to `program` at `place`.
+    fn start(&mut self, program: &'a Program, place: Placement) {
+        self.func = &program.func;
+        self.dispatch = &program.dispatch;
+        self.place = place;
+        self.vals.clear();
+        self.derefs.clear();
+        self.vars.clear();
+        self.regs.clear();
+        self.labels.clear();
+        self.phi_home.clear();
+        self.edges.clear();
+        self.phis.clear();
+    }
+}
+
+/// Emits the current program as a `void()` function with its prologue (invocations outside
+/// the program return at once) and its phis; returns the function's id.
+fn emit_function(e: &mut Emitter, gid: Word) -> Result<Word, EmitError> {
+    let void = e.b.type_void();
+    let fn_ty = e.b.type_function(void, []);
+    let function =
+        e.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)?;
     let entry = e.b.begin_block(None)?;
-    crate::memory::declare_locals(&mut e)?;
+    crate::memory::declare_locals(e)?;
     let uvec3 = e.uvec(3);
     let gid_value = e.b.load(uvec3, None, gid, None, [])?;
     let u = e.uvec(1);
-    e.invocation = e.b.composite_extract(u, None, gid_value, [0])?;
+    let global = e.b.composite_extract(u, None, gid_value, [0])?;
+    // Below the first invocation the subtraction wraps far above the count.
+    e.invocation = match e.place.first_invocation {
+        0 => global,
+        first => {
+            let first = e.cu(first, 1);
+            e.b.i_sub(u, None, global, first)?
+        }
+    };
     let count = e.cu(e.dispatch.invocations, 1);
     let bool_ty = e.bvec(1);
     let in_range = e.b.u_less_than(bool_ty, None, e.invocation, count)?;
@@ -320,13 +472,25 @@ pub(crate) fn build(
         from: entry,
         pred: EdgePred::None,
     });
-    let body = &program.func.body;
-    crate::flow::emit_list(&mut e, body, None, exit)?;
+    let body = &e.func.body;
+    crate::flow::emit_list(e, body, None, exit)?;
     e.b.begin_block(Some(exit))?;
     e.b.ret()?;
     e.b.end_function()?;
+    crate::flow::insert_phis(e)?;
+    Ok(function)
+}
 
-    e.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", [gid]);
+/// Makes `main` the entry point (its interface the input variables `inputs`) with its
+/// execution modes and assembles the module.
+fn finish(
+    mut e: Emitter,
+    main: Word,
+    inputs: &[Word],
+    interface: &Interface,
+    options: &EmitOptions,
+) -> Result<Vec<u32>, EmitError> {
+    e.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", inputs);
     e.b.execution_mode(
         main,
         spirv::ExecutionMode::LocalSize,
@@ -338,12 +502,11 @@ pub(crate) fn build(
     if options.preserve_denormals {
         e.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
     }
-    crate::flow::insert_phis(&mut e)?;
     Ok(e.b.module().assemble())
 }
 
 /// Declares `GlobalInvocationID` (returned) and one variable per binding.
-fn declare_interface(e: &mut Emitter) -> Result<Word, EmitError> {
+fn declare_interface(e: &mut Emitter, interface: &Interface) -> Result<Word, EmitError> {
     let uvec3 = e.uvec(3);
     let input_ptr = e.b.type_pointer(None, spirv::StorageClass::Input, uvec3);
     let gid =
@@ -355,7 +518,7 @@ fn declare_interface(e: &mut Emitter) -> Result<Word, EmitError> {
     );
     let mut block_ptr = None;
     let mut texture_ptr = None;
-    for binding in &e.interface.bindings {
+    for binding in &interface.bindings {
         let var = match &binding.resource {
             Resource::Storage { role, .. } => {
                 let ptr = *block_ptr.get_or_insert_with(|| storage_block_pointer(&mut e.b));

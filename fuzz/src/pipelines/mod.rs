@@ -9,6 +9,8 @@
 
 pub mod a6xx;
 pub mod anv;
+#[cfg(test)]
+mod fused_toy;
 pub mod gen;
 pub mod middle;
 mod pipeline;
@@ -22,7 +24,7 @@ mod toy;
 pub mod vulkan;
 pub mod work;
 
-pub use pipeline::{caused, compare, Pipeline};
+pub use pipeline::{caused, compare, FusedOutcome, Pipeline};
 pub use shown::Shown;
 pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
 
@@ -42,6 +44,8 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &radv::Radv,
         #[cfg(test)]
         &toy::Reversed,
+        #[cfg(test)]
+        &fused_toy::FusedToy,
     ]
 }
 

@@ -57,6 +57,28 @@ pub trait Pipeline: Sync {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>>;
 
+    /// Whether [`run_fused`](Pipeline::run_fused) runs several cases at once (one shader for
+    /// all, so that a fixed cost per compile is paid once per batch). The oracle's batch
+    /// judge ([`crate::oracle::judge_batch`]) then runs this target after the others, over
+    /// the cases still passing. Default: no.
+    fn fuses(&self) -> bool {
+        false
+    }
+
+    /// Runs `cases` (each with its program after the middle end) together, one outcome per
+    /// case in order. The oracle re-runs a case whose outcome from a shared run is wrong alone
+    /// ([`run`](Pipeline::run)) to tell its own bug from the fused shader's. Default: each
+    /// case alone.
+    fn run_fused(&self, cases: &[(&Case, &Program)], opts: &OracleOptions) -> Vec<FusedOutcome> {
+        cases
+            .iter()
+            .map(|(case, optimised)| FusedOutcome {
+                outcome: self.run(case, optimised, opts, &mut Coverage::default()),
+                shared: false,
+            })
+            .collect()
+    }
+
     /// Whether the `--vk-*` flags (device, ICD, timeout) set it up: a command given one must
     /// run a target that reads them, else the flag is a usage error. Default: no.
     fn reads_driver_flags(&self) -> bool {
@@ -244,6 +266,16 @@ pub trait Pipeline: Sync {
         let _ = case;
         Err(format!("target {} has no statistics", self.name()))
     }
+}
+
+/// One case's outcome of [`Pipeline::run_fused`].
+#[derive(Clone, Debug)]
+pub struct FusedOutcome {
+    /// Its results, or the finding of the run it was in.
+    pub outcome: Result<Results, Box<Finding>>,
+    /// Whether that run was shared with other cases (else the case ran alone, as
+    /// [`Pipeline::run`] runs it).
+    pub shared: bool,
 }
 
 /// A mismatch finding if `actual` differs from `expected` anywhere.

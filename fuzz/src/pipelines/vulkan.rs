@@ -11,18 +11,22 @@
 //! With the case knob `vulkan_spirv_opt` (drawn for one case in four), SPIRV-Tools'
 //! `spirv-opt` runs between emitter and driver (see [`super::spirv_opt`]).
 //!
+//! With `--fuse N` the oracle hands the target batches of cases, each batch one shader
+//! ([`fused`]): one driver compile judges several programs.
+//!
 //! Known driver bugs are rules over the program and its difference ([`known`]), each its own
 //! bucket. Known limits of a driver are skips, not findings: lavapipe stops a shader after 65535 loop
 //! iterations in total (gallivm's loop limiter), so a case whose interpreter run passes
 //! through loop bodies that often is not judged there.
 
+pub mod fused;
 pub mod known;
 pub mod options;
 pub mod standalone;
 
 pub use options::VulkanOptions;
 
-use super::pipeline::{caused, Pipeline};
+use super::pipeline::{caused, FusedOutcome, Pipeline};
 use super::shown::format_results;
 use super::shown::{Shown, Written};
 use super::spirv_opt::{self, SpirvOptPasses};
@@ -167,17 +171,7 @@ pub fn execute(
             spirv_opt::optimise(&module.words, passes).map_err(ExecuteError::SpirvOpt)?;
     }
     let spirv_opt = started.elapsed();
-    let job = job(&module);
-    let out = with_worker(opts, |w| {
-        w.run(&job).or_else(|e| match e {
-            // lavapipe compiles at the first dispatch, so a loaded machine can miss the limit
-            // once; a hang misses a three times longer one too.
-            RunError::Timeout(_) => w.run_within(&job, opts.dispatch_timeout * RETRY_FACTOR),
-            e => Err(e),
-        })
-    })
-    .and_then(|r| r)
-    .map_err(ExecuteError::Run)?;
+    let out = run_job(&job(&module), opts).map_err(ExecuteError::Run)?;
     let results = module
         .interface
         .results(&program.dispatch, &out.buffers)
@@ -191,12 +185,30 @@ pub fn execute(
     })
 }
 
+/// Runs `job` on this thread's worker, retrying a timeout once with a longer limit.
+fn run_job(job: &Job, opts: &VulkanOptions) -> Result<vulkan_runner::Output, RunError> {
+    with_worker(opts, |w| {
+        w.run(job).or_else(|e| match e {
+            // lavapipe compiles at the first dispatch, so a loaded machine can miss the limit
+            // once; a hang misses a three times longer one too.
+            RunError::Timeout(_) => w.run_within(job, opts.dispatch_timeout * RETRY_FACTOR),
+            e => Err(e),
+        })
+    })
+    .and_then(|r| r)
+}
+
 /// The runner's job for an emitted module.
 pub fn job(module: &EmittedModule) -> Job {
+    job_of(&module.words, &module.interface)
+}
+
+/// The runner's job for a module (`words`) with `interface` (a fused one too).
+pub fn job_of(words: &[u32], interface: &Interface) -> Job {
     Job {
-        spirv: module.words.clone(),
-        workgroups: [module.interface.workgroups.max(1), 1, 1],
-        bindings: bindings(&module.interface),
+        spirv: words.to_vec(),
+        workgroups: [interface.workgroups.max(1), 1, 1],
+        bindings: bindings(interface),
     }
 }
 
@@ -301,6 +313,14 @@ impl Pipeline for Vulkan {
             None => format!("--target vulkan: {e}"),
         })?;
         Ok(Some(format!("vulkan: {}", info.describe())))
+    }
+
+    fn fuses(&self) -> bool {
+        true
+    }
+
+    fn run_fused(&self, cases: &[(&Case, &Program)], opts: &OracleOptions) -> Vec<FusedOutcome> {
+        fused::run_fused(cases, opts)
     }
 
     fn reads_driver_flags(&self) -> bool {

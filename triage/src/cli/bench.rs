@@ -1,6 +1,7 @@
 //! `gpufuzz bench`: end-to-end fuzzing throughput on one core, with the time split by stage
 //! (generate, verify, interpret, each pipeline) and each pipeline split by phase
-//! ([`compiler::profile`]) — the numbers docs/performance.md quotes.
+//! ([`compiler::profile`]) — the numbers docs/performance.md quotes. With a target that fuses
+//! programs (`vulkan`), the oracle's rate unfused and fused, back to back (docs/fusion.md).
 
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
@@ -25,6 +26,11 @@ pub struct BenchArgs {
     /// split into them.
     #[arg(long = "target", value_name = "T")]
     targets: Vec<String>,
+    /// With a target that fuses (vulkan): after the split, the same programs judged by the
+    /// oracle one at a time and then N at a time, back to back (repeatable: one line per N)
+    /// [default: gpufuzz fuzz's --fuse default].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    fuse: Vec<u16>,
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
@@ -167,7 +173,63 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         .map(|p| (p.name(), p.bench_against_interpreter()))
         .collect();
     println!("{}", ratios(&stage, &against, total));
+    if chosen.iter().any(|p| p.fuses()) {
+        let opts = OracleOptions {
+            targets: names.iter().map(|n| n.to_string()).collect(),
+            ..opts
+        };
+        fusion(&a, &opts);
+    } else if !a.fuse.is_empty() {
+        return Err("--fuse: none of the chosen targets fuses programs (vulkan does)".into());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Programs/s of the oracle (`gpufuzz fuzz`'s judge, on the chosen targets) over the bench's
+/// programs judged one at a time, then in batches of each `--fuse` value, back to back.
+fn fusion(a: &BenchArgs, opts: &OracleOptions) {
+    let inputs: Vec<Vec<u8>> = (0..a.programs)
+        .map(|i| {
+            let mut buf = Vec::new();
+            rng::input_bytes(a.seed, i, 64, 2048, &mut buf);
+            buf
+        })
+        .collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let fuse: Vec<usize> = if a.fuse.is_empty() {
+        vec![oracle::DEFAULT_FUSE]
+    } else {
+        a.fuse.iter().map(|&n| usize::from(n)).collect()
+    };
+    println!(
+        "fusion: the oracle over the same {} programs, back to back",
+        a.programs
+    );
+    let mut alone = 0.0;
+    for n in std::iter::once(1).chain(fuse) {
+        let start = Instant::now();
+        let mut findings = 0;
+        for batch in refs.chunks(n) {
+            let judged = if n == 1 {
+                vec![oracle::judge_bytes(batch[0], opts)]
+            } else {
+                oracle::judge_batch(batch, opts)
+            };
+            findings += judged
+                .iter()
+                .filter(|j| matches!(j.verdict, fuzz::finding::Verdict::Finding(_)))
+                .count();
+        }
+        let rate = a.programs as f64 / start.elapsed().as_secs_f64();
+        if n == 1 {
+            alone = rate;
+        }
+        println!(
+            "  --fuse {n:<3} {:>7.2}s  {rate:>7.1} programs/s  {:>5.2}x  ({findings} findings)",
+            start.elapsed().as_secs_f64(),
+            rate / alone
+        );
+    }
 }
 
 /// The figures issue 16's goals are stated in: each backend pipeline's time over the

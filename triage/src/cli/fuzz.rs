@@ -74,6 +74,14 @@ pub struct FuzzArgs {
     /// Judge in this process even for a long run (faster; a hang stops the run).
     #[arg(long)]
     no_fork: bool,
+    /// Programs judged together: a target that fuses (`vulkan`) runs them as one shader, and
+    /// a program wrong there is re-run alone to say whether the bug is its own or the fused
+    /// shader's (docs/fusion.md). Batches are consecutive inputs, so the same seed and --fuse
+    /// give the same findings; with worker processes a batch may take as many
+    /// --input-timeout as it has programs [default: 1; lavapipe 22.3 measured no faster
+    /// fused].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    fuse: Option<u16>,
     /// With worker processes: wall-clock seconds one input may take [default: 10].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     input_timeout: Option<u64>,
@@ -102,6 +110,8 @@ struct Plan {
     start: u64,
     earlier: FuzzStats,
     jobs: usize,
+    /// `--fuse`, given or recorded by the resumed run.
+    fuse: Option<usize>,
 }
 
 fn plan(a: &FuzzArgs) -> Result<Plan, String> {
@@ -133,6 +143,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
             config,
             start: s.next_index,
             jobs: a.jobs.map_or(s.jobs.max(1), usize::from),
+            fuse: a.fuse.map(usize::from).or(Some(s.fuse.max(1))),
             // An error that stopped the earlier part is not this part's.
             earlier: FuzzStats {
                 save_errors: Vec::new(),
@@ -153,6 +164,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, String> {
         start: 0,
         earlier: FuzzStats::default(),
         jobs: a.jobs.map_or(1, usize::from),
+        fuse: a.fuse.map(usize::from),
     })
 }
 
@@ -216,6 +228,20 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
                 .into(),
         );
     }
+    let fusing = fuzz::pipelines::all()
+        .iter()
+        .any(|t| oracle_opts.runs(*t) && t.fuses());
+    let fuse = match p.fuse {
+        Some(n) if n > 1 && !fusing => {
+            return Err(format!(
+                "--fuse {n} has no effect: none of the targets this run judges fuses programs \
+                 (vulkan does)"
+            ))
+        }
+        Some(n) => n,
+        None if !fusing => 1,
+        None => oracle::DEFAULT_FUSE,
+    };
     let input_timeout = a.input_timeout.unwrap_or(10);
     // Where results go is checked before any work: a run must not find bugs it cannot keep,
     // nor mix its findings with an earlier run's.
@@ -254,12 +280,18 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         start: p.start,
         earlier: p.earlier.clone(),
         worker,
+        fuse,
         ..FuzzOptions::default()
     };
     eprintln!(
-        "gpufuzz fuzz: seed {} jobs {}{} {}{} -> {}",
+        "gpufuzz fuzz: seed {} jobs {}{}{} {}{} -> {}",
         p.seed,
         p.jobs,
+        if fuse > 1 {
+            format!(" fuse {fuse}")
+        } else {
+            String::new()
+        },
         if fork {
             format!(" (worker processes, {input_timeout}s per input)")
         } else {
@@ -290,7 +322,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, String> {
         let ending = Arc::clone(&ending);
         std::thread::spawn(move || abandon_after(time + GRACE, &ending));
     }
-    let stats = driver::fuzz(&opts, &|bytes| oracle::judge_bytes(bytes, &oracle_opts));
+    let stats = driver::fuzz_fused(&opts, &|inputs| oracle::judge_batch(inputs, &oracle_opts));
     // Held to the end: the deadline's watchdog must not print a second summary.
     let mut done = ending.done.lock().unwrap_or_else(|e| e.into_inner());
     *done = true;
@@ -428,8 +460,8 @@ pub struct WorkerArgs {
 pub fn worker(a: WorkerArgs) -> Result<ExitCode, String> {
     let opts = a.config.oracle()?;
     let d = FuzzOptions::default();
-    fuzz::worker::serve(a.seed, d.min_len, d.max_len, &|bytes| {
-        oracle::judge_bytes(bytes, &opts)
+    fuzz::worker::serve(a.seed, d.min_len, d.max_len, &|inputs| {
+        oracle::judge_batch(inputs, &opts)
     })
     .map_err(|e| format!("worker: {e}"))?;
     Ok(ExitCode::SUCCESS)
