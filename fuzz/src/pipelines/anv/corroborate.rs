@@ -115,8 +115,8 @@ pub fn corroborate(
                 let run = format!("brw INTEL_DEBUG={}, SIMD{width}", switches.intel_debug());
                 let verdict = match execute(&other, program, budget) {
                     Err(why) => Verdict::NotRun(why),
-                    Ok(Outcome::Stopped(stop)) => Verdict::Differs(stop.to_string()),
-                    Ok(Outcome::Results(r)) => match difference(&r) {
+                    Ok((Outcome::Stopped(stop), _)) => Verdict::Differs(stop.to_string()),
+                    Ok((Outcome::Results(r), _)) => match difference(&r) {
                         None => Verdict::Agrees,
                         Some(d) => Verdict::Differs(d),
                     },

@@ -77,9 +77,14 @@ fn push_layout(capture: &Capture, header: &[String]) -> Result<bool, String> {
     }
 }
 
-/// Runs brw's code for `program` as anv would dispatch it, within `budget` instructions;
-/// `Err` is the reason it cannot be run (to count as a skip).
-pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outcome, String> {
+/// Runs brw's code for `program` as anv would dispatch it, within `budget` instructions:
+/// the outcome and the first thread's cycles (`sim::intel::exec`'s timing; 0 if it did not
+/// finish). `Err` is the reason it cannot be run (to count as a skip).
+pub fn execute(
+    capture: &Capture,
+    program: &Program,
+    budget: u64,
+) -> Result<(Outcome, u64), String> {
     let [kernel] = capture.kernels.as_slice() else {
         return Err(format!("{} executables", capture.kernels.len()));
     };
@@ -124,6 +129,7 @@ pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outc
         }
     }
     let mut budget = budget;
+    let mut first_thread = None;
     let local = interface.local_size;
     for workgroup in 0..interface.workgroups {
         for t in 0..local.div_ceil(simd) {
@@ -141,9 +147,11 @@ pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outc
                 },
             };
             match run_thread(&code, &start, &mut memory, &mut budget) {
-                Ok(_) => {}
+                Ok(stats) => {
+                    first_thread.get_or_insert(stats.cycles);
+                }
                 Err(Stop::Unsupported(why)) => return Err(why),
-                Err(stop) => return Ok(Outcome::Stopped(stop)),
+                Err(stop) => return Ok((Outcome::Stopped(stop), first_thread.unwrap_or(0))),
             }
         }
     }
@@ -157,10 +165,9 @@ pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outc
             Resource::Texture(_) => None,
         })
         .collect();
-    interface
-        .results(&program.dispatch, &read_back)
-        .map(Outcome::Results)
-        .map_err(|e| format!("read-back: {e}"))
+    let results = (interface.results(&program.dispatch, &read_back))
+        .map_err(|e| format!("read-back: {e}"))?;
+    Ok((Outcome::Results(results), first_thread.unwrap_or(0)))
 }
 
 /// Judges a compiled case on the executor: `Ok` when brw's code agrees with the interpreter
@@ -169,7 +176,8 @@ pub fn execute(capture: &Capture, program: &Program, budget: u64) -> Result<Outc
 /// ([`corroborate`]): a difference that survives is brw's ([`FindingKind::Mismatch`]), any
 /// other stays [`FindingKind::Unconfirmed`] — kept for investigation, never filed as brw's
 /// bug. Either way the finding lists every comparison. `optimised` is the middle end's
-/// program (our backend's input), `program` the one anv compiled.
+/// program (our backend's input), `program` the one anv compiled. A run that agrees gives
+/// its first thread's cycles.
 pub fn judge(
     case: &Case,
     optimised: &Program,
@@ -177,7 +185,7 @@ pub fn judge(
     capture: &Capture,
     opts: &OracleOptions,
     coverage: &mut Coverage,
-) -> Result<(), Box<Finding>> {
+) -> Result<Option<u64>, Box<Finding>> {
     let run = RunOptions {
         fuel: opts.fuel,
         ..RunOptions::default()
@@ -188,7 +196,7 @@ pub fn judge(
         coverage
             .skipped
             .push("anv: the interpreter does not finish".into());
-        return Ok(());
+        return Ok(None);
     };
     let plan = spirv_emit::comparison(program, &capture.emit_options);
     let dispatch = &program.dispatch;
@@ -211,20 +219,20 @@ pub fn judge(
     let (class, detail, mismatch) = match executed {
         Err(why) => {
             coverage.skipped.push(format!("anv: {why}"));
-            return Ok(());
+            return Ok(None);
         }
-        Ok(Outcome::Results(actual)) => {
+        Ok((Outcome::Results(actual), cycles)) => {
             let Some((d, _)) = plan.first_difference(&expected, &actual, dispatch) else {
                 // Ran to completion and agrees: `fuzz`'s summary counts it under
                 // `reach.ran["anv"]` (brw's spill code is not counted there).
                 coverage.executed.push(("anv", Executed::default()));
-                return Ok(());
+                return Ok(Some(cycles));
             };
             let m = Mismatch::from(d);
             ("mismatch", m.to_string(), Some(m))
         }
-        Ok(Outcome::Stopped(Stop::Fault(why))) => ("fault", why, None),
-        Ok(Outcome::Stopped(stop)) => ("timeout", stop.to_string(), None),
+        Ok((Outcome::Stopped(Stop::Fault(why)), _)) => ("fault", why, None),
+        Ok((Outcome::Stopped(stop), _)) => ("timeout", stop.to_string(), None),
     };
     let others = corroborate(
         case,

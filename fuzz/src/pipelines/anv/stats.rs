@@ -10,7 +10,9 @@
 //! failure (our bug, shown with the instruction). On platforms whose code runs on our executor
 //! (Skylake), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
 //! executor does not model), `unconfirmed` (a difference not shown to be brw's) and
-//! `brw-differs` (a difference that survived the re-runs of `corroborate`) is 1.
+//! `brw-differs` (a difference that survived the re-runs of `corroborate`) is 1; `sim-cycles`
+//! is the first thread's cycles on the executor by the Gen simulator's cycle model, beside
+//! brw's own static estimate `cycles`.
 
 use super::CompileError;
 use crate::case::coverage::Coverage;
@@ -49,6 +51,7 @@ pub const MEASUREMENTS: &[&str] = &[
     "not-run",
     "unconfirmed",
     "brw-differs",
+    "sim-cycles",
 ];
 
 fn number(v: StatValue) -> u64 {
@@ -103,6 +106,10 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         let not_run = !coverage.skipped.is_empty();
         r.push(("ran", u64::from(verdict.is_ok() && !not_run)));
         r.push(("not-run", u64::from(not_run)));
+        r.push((
+            "sim-cycles",
+            verdict.as_ref().ok().copied().flatten().unwrap_or(0),
+        ));
         let kind = verdict.err().map(|f| f.kind);
         r.push((
             "unconfirmed",

@@ -680,6 +680,48 @@ fn a_float_compare_writes_all_ones_into_its_float_destination() {
 }
 
 #[test]
+fn a_thread_is_timed_by_the_gen_cycle_model_and_waits_for_a_sends_response() {
+    use crate::gen::timing::{ALU_ISSUE_PER_GRF, ALU_LATENCY, DATAPORT_LATENCY};
+    let (issue, latency) = (u64::from(ALU_ISSUE_PER_GRF), u64::from(ALU_LATENCY));
+    let time = |insts: Vec<Inst>| {
+        let code = program(insts);
+        let p = payload(0, 1, 0);
+        let start = Start {
+            payload: &p,
+            dispatch_mask: 0xff,
+            scratch: WINDOW,
+        };
+        let mut memory = Memory::default();
+        memory.surfaces.insert(1, vec![7; 8]);
+        run_thread(&code, &start, &mut memory, &mut 1000)
+            .expect("runs")
+            .cycles
+    };
+    let add = |d: u8, s: u8| {
+        alu(
+            Opcode(64),
+            8,
+            dst(d, Type::UD),
+            &[reg(s, Type::UD), imm(Type::UD, 1)],
+        )
+    };
+    // `sim::gen::timing`'s example: the second add waits for the first's result (8), issues
+    // until 10, its result is ready at 16; the EOT issues at 10-12 and writes nothing.
+    assert_eq!(time(vec![add(10, 1), add(11, 10)]), 2 * latency);
+    // Independent adds only take issue cycles until the last result.
+    assert_eq!(time(vec![add(10, 1), add(11, 2)]), issue + latency);
+    // An untyped read (mlen 1) into g10, then an add of g10: the add waits for the response.
+    let mut insts = ids();
+    let read = (1 << 25) | (1 << 20) | (1 << 14) | (0x2e << 8) | 1;
+    insts.push(send(12, read, Some(10), 3, None));
+    insts.push(add(11, 10));
+    // ids() is a chain of three dependent instructions: the send's address is ready at 24.
+    let before = 3 * latency;
+    let response = before + u64::from(8 + 2 + DATAPORT_LATENCY);
+    assert_eq!(time(insts), response + latency);
+}
+
+#[test]
 fn what_is_not_modelled_is_named_not_guessed() {
     let mut insts = ids();
     insts.push(send(
