@@ -310,8 +310,12 @@ pub fn fuzz_fused(
                     for (i, f, program) in findings {
                         // Counted before it is announced, so the summary never lags a report.
                         merge(&mut run.stats.lock().unwrap(), std::mem::take(&mut local));
+                        let batch = f.fused().then_some(store::Batch {
+                            first_index: first,
+                            inputs: &inputs,
+                        });
                         let buf = &inputs[(i - first) as usize];
-                        save(run, &f, buf, program.as_deref(), i);
+                        save(run, &f, buf, program.as_deref(), i, batch);
                         if opts.stop_on_finding {
                             run.stop.store(true, Ordering::Relaxed);
                         }
@@ -398,7 +402,14 @@ fn finished(next: &AtomicU64, opts: &FuzzOptions) -> bool {
     opts.runs.is_some_and(|r| next.load(Ordering::Relaxed) >= r)
 }
 
-fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64) {
+fn save(
+    run: &Run,
+    f: &Finding,
+    input: &[u8],
+    program: Option<&str>,
+    index: u64,
+    batch: Option<store::Batch>,
+) {
     let opts = run.opts;
     let sig = f.signature();
     let first = {
@@ -416,7 +427,7 @@ fn save(run: &Run, f: &Finding, input: &[u8], program: Option<&str>, index: u64)
         environment: &opts.environment,
         seed: opts.seed,
     };
-    let saved = store::save_finding(out, f, input, program, &provenance, index);
+    let saved = store::save_finding(out, f, input, program, &provenance, index, batch);
     match saved {
         Ok(dir) => {
             // A result, not progress: on stdout, so `gpufuzz fuzz > log` keeps it.

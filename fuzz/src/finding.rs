@@ -185,6 +185,12 @@ impl Finding {
         self.cause = Some(cause);
     }
 
+    /// Whether only a fused shader shows it ([`Cause::Fused`]): it reproduces from its batch
+    /// (the programs fused with it), not from its own input.
+    pub fn fused(&self) -> bool {
+        matches!(self.cause, Some(Cause::Fused { .. }))
+    }
+
     /// The bucket key: (kind, target, pass, class).
     pub fn signature(&self) -> String {
         let mut s = format!("{}:{}", self.kind, self.target);

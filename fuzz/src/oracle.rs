@@ -236,13 +236,41 @@ pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
     if let [bytes] = inputs {
         return vec![judge_bytes(bytes, opts)];
     }
-    let mut judgements = Vec::with_capacity(inputs.len());
+    let decoded = inputs
+        .iter()
+        .map(|bytes| match panics::catch(|| decode(bytes)) {
+            Ok(Some(case)) => Ok(case),
+            _ => Err(Box::new(judge_bytes(bytes, opts))),
+        })
+        .collect();
+    judge_decoded(decoded, opts)
+}
+
+/// Judges decoded cases together, as [`judge_batch`] judges the inputs they decode from: a
+/// fused finding's batch read back from its files (`gpufuzz repro DIR/batch`), or the batch a
+/// reduction tries.
+pub fn judge_cases(cases: &[Case], opts: &OracleOptions) -> Vec<Judgement> {
+    if let [case] = cases {
+        return vec![judge(case, opts)];
+    }
+    judge_decoded(cases.iter().cloned().map(Ok).collect(), opts)
+}
+
+/// [`judge_batch`] after decoding: each input's case, or its judgement already (an input
+/// that decodes to no program takes no part in the fused run).
+fn judge_decoded(
+    decoded: Vec<Result<Case, Box<Judgement>>>,
+    opts: &OracleOptions,
+) -> Vec<Judgement> {
+    let mut judgements = Vec::with_capacity(decoded.len());
     let mut waiting = Vec::new();
-    for bytes in inputs {
-        let case = match panics::catch(|| decode(bytes)) {
-            Ok(Some(case)) => case,
-            _ => {
-                judgements.push(judge_bytes(bytes, opts));
+    let mut cases = Vec::with_capacity(decoded.len());
+    for d in decoded {
+        let case = match d {
+            Ok(case) => case,
+            Err(judged) => {
+                judgements.push(*judged);
+                cases.push(None);
                 continue;
             }
         };
@@ -270,6 +298,7 @@ pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
             coverage,
             program_text: None,
         });
+        cases.push(Some(case));
     }
     for pipeline in pipelines::all().iter().filter(|p| p.fuses()) {
         let members: Vec<_> = waiting
@@ -327,9 +356,9 @@ pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
             judgements[*index].verdict = verdict;
         }
     }
-    for (j, bytes) in judgements.iter_mut().zip(inputs) {
+    for (j, case) in judgements.iter_mut().zip(&cases) {
         if matches!(j.verdict, Verdict::Finding(_)) && j.program_text.is_none() {
-            j.program_text = decode(bytes).map(|case| crate::case::text::print_case(&case));
+            j.program_text = case.as_ref().map(crate::case::text::print_case);
         }
     }
     judgements

@@ -79,8 +79,9 @@ pub fn import(dir: &Path, plants: Plants) -> Result<Imported, String> {
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         match judge(&bytes, &path, &opts) {
             Ok((f, program)) => {
-                let saved = fuzz::store::save_finding(dir, &f, &bytes, program.as_deref(), &run, 0)
-                    .map_err(|e| format!("{}: could not save: {e}", path.display()))?;
+                let saved =
+                    fuzz::store::save_finding(dir, &f, &bytes, program.as_deref(), &run, 0, None)
+                        .map_err(|e| format!("{}: could not save: {e}", path.display()))?;
                 out.saved.push(saved);
             }
             Err(why) => out.unreproduced.push((name.clone(), why)),

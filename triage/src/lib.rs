@@ -6,6 +6,7 @@
 //! * [`bucket`] — one bucket per signature, with an index that survives re-triage;
 //! * [`report`] — markdown and JSON per bucket, and promotion into `corpus/regressions/`;
 //! * [`session`] — triage of a whole fuzz output folder;
+//! * [`fused`] — a finding only a fused shader shows, reduced as its batch;
 //! * [`artifacts`] — libFuzzer's `crash-*` files as finding folders, for triage;
 //! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
 //! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`);
@@ -15,6 +16,7 @@
 pub mod artifacts;
 pub mod bisect;
 pub mod bucket;
+pub mod fused;
 pub mod reduce;
 pub mod report;
 pub mod selftest;

@@ -325,6 +325,15 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
+    if record["batch"].is_object() {
+        // Its program passes alone; a bucket holds one program, not a batch.
+        let batch = folder.join(fuzz::store::BATCH);
+        return Err(format!(
+            "not triaged: only a fused shader shows it; `gpufuzz repro {0}` judges its batch \
+             and `gpufuzz reduce {0} -o DIR` reduces it",
+            batch.display()
+        ));
+    }
     let (mut plants, mut targets, _) = parse_flags(record["reproduce"].as_str().unwrap_or(""));
     for p in t.plants.iter() {
         plants = plants.with(p);

@@ -1,4 +1,5 @@
-//! A toy target that fuses, registered only in this crate's tests: the interpreter run on the
+//! A toy target that fuses, registered only in tests (this crate's, and with the `toys`
+//! feature triage's): the interpreter run on the
 //! middle end's output, alone or a batch at a time, except that a shared run gets the second
 //! case's first output word wrong — a bug of the fused run only, as a driver might have in a
 //! shader holding several programs. The oracle's batch judge must tell it from a case's own bug.

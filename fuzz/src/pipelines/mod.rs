@@ -9,10 +9,11 @@
 
 pub mod a6xx;
 pub mod anv;
-#[cfg(test)]
+#[cfg(any(test, feature = "toys"))]
 mod fused_toy;
 pub mod gen;
 pub mod middle;
+pub mod naga;
 mod pipeline;
 pub mod radv;
 pub mod shim_workers;
@@ -42,9 +43,10 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &vulkan::Vulkan,
         &anv::Anv,
         &radv::Radv,
+        &naga::Naga,
         #[cfg(test)]
         &toy::Reversed,
-        #[cfg(test)]
+        #[cfg(any(test, feature = "toys"))]
         &fused_toy::FusedToy,
     ]
 }

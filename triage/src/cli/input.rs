@@ -47,6 +47,41 @@ pub fn load(path: &Path, raw: bool, config: &CaseArgs) -> Result<Option<Case>, S
     }))
 }
 
+/// A fused finding's batch (`batch/` of its folder, or a reduced one): every file directly in
+/// `dir` but hidden ones, in name order, read as [`load`] reads one. An input that decodes to
+/// no program took no part in the fused shader and is left out; `Err` names a file that does
+/// not read, or a folder with fewer than two programs (a batch of one is no fusion).
+pub fn load_batch(dir: &Path, raw: bool, config: &CaseArgs) -> Result<Vec<(String, Case)>, String> {
+    let read = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<_> = read
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            !p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .collect();
+    files.sort();
+    let mut cases = Vec::with_capacity(files.len());
+    for file in &files {
+        if let Some(case) = load(file, raw, config)? {
+            let name = file.file_name().unwrap_or_default().to_string_lossy();
+            cases.push((name.to_string(), case));
+        }
+    }
+    if cases.len() < 2 {
+        return Err(format!(
+            "{}: a batch is a folder of at least two programs or inputs judged together \
+             (a fused finding's `batch/`); it holds {}",
+            dir.display(),
+            cases.len()
+        ));
+    }
+    Ok(cases)
+}
+
 /// Whether `load` reads this file as a program in the text format.
 pub fn is_text(path: &Path, raw: bool) -> bool {
     !raw && std::fs::read(path).is_ok_and(|b| case_text::looks_like_text(&b))

@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 pub struct ReproArgs {
     /// A program in the text format (a finding's `program.ir`, with its `; case:` header) or a
     /// raw input (`input.bin`); which one is decided by the content, whatever the name.
+    /// A folder is a batch judged together (a fused finding's `batch/`, or a reduced one):
+    /// each program's verdict is printed.
     file: PathBuf,
     /// Read the file as raw fuzz bytes even if it looks like a program.
     #[arg(long)]
@@ -50,6 +52,9 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
         return judge_in_child(Duration::from_secs(a.deadline_secs));
     }
     let opts = a.config.oracle_for(&a.file)?;
+    if a.file.is_dir() {
+        return repro_batch(&a, &opts);
+    }
     let case = input::load(&a.file, a.raw, &a.case)?;
     let Some(case) = case else {
         println!("rejected: {:?}", Rejection::NoProgram);
@@ -114,6 +119,28 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, String> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// `repro DIR`: the batch in `DIR` judged together as the fuzz loop judged it
+/// ([`oracle::judge_cases`]), one verdict per program; exit 1 on any finding.
+fn repro_batch(a: &ReproArgs, opts: &fuzz::oracle::OracleOptions) -> Result<ExitCode, String> {
+    let batch = input::load_batch(&a.file, a.raw, &a.case)?;
+    let cases: Vec<_> = batch.iter().map(|(_, case)| case.clone()).collect();
+    let mut found = false;
+    for ((name, case), j) in batch.iter().zip(oracle::judge_cases(&cases, opts)) {
+        if a.print {
+            print!("; {name}\n{}", fuzz::case::text::print_case(case));
+        }
+        match j.verdict {
+            Verdict::Pass => println!("{name}: pass"),
+            Verdict::Rejected(r) => println!("{name}: rejected: {r:?}"),
+            Verdict::Finding(f) => {
+                found = true;
+                println!("{name}: {f}\nsignature: {}", f.signature());
+            }
+        }
+    }
+    Ok(ExitCode::from(u8::from(found)))
 }
 
 /// `still in DRIVER` / `gone in DRIVER` / `changed in DRIVER` for `case` judged on the driver
