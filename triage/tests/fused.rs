@@ -10,43 +10,19 @@ use compiler::planted::{Plant, Plants};
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, OracleOptions};
 use fuzz::pipelines::spirv_opt::SpirvOptPasses;
+use fuzz::pipelines::vulkan;
 use fuzz::pipelines::vulkan::fused::execute_fused;
-use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use fuzz::rng;
-use vulkan_runner::client::unavailable;
-use vulkan_runner::{RunError, WorkerCommand};
 
-const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+mod common;
+use common::have_device;
 
 /// Oracle options judging only `vulkan`, with this test binary's gpufuzz as the worker and a
 /// dispatch limit no loaded machine misses (a timeout would be the machine's, not fusion's).
 fn vulkan_only() -> OracleOptions {
-    OracleOptions {
-        targets: vec!["vulkan".into()],
-        vulkan: VulkanOptions {
-            worker: Some(WorkerCommand {
-                program: GPUFUZZ.into(),
-                args: vec!["vk-worker".into()],
-            }),
-            dispatch_timeout: std::time::Duration::from_secs(60),
-            ..VulkanOptions::default()
-        },
-        ..OracleOptions::default()
-    }
-}
-
-fn have_device(opts: &OracleOptions) -> bool {
-    match vulkan::device(&opts.vulkan) {
-        Ok(info) => {
-            eprintln!("vulkan: {}", info.describe());
-            true
-        }
-        Err(RunError::NoVulkan(why)) => {
-            unavailable(&format!("a Vulkan device ({why})"));
-            false
-        }
-        Err(e) => panic!("opening the device: {e}"),
-    }
+    let mut opts = common::on_device("vulkan");
+    opts.vulkan.dispatch_timeout = std::time::Duration::from_secs(60);
+    opts
 }
 
 fn input(seed: u64, i: u64) -> Vec<u8> {

@@ -8,14 +8,14 @@
 //! Without a device or SPIRV-Tools these tests fail under CI and print why they skip otherwise.
 
 use fuzz::finding::Verdict;
-use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
-use fuzz::pipelines::vulkan::VulkanOptions;
+use fuzz::oracle::{self, Case, CaseConfig};
 use std::collections::BTreeMap;
 use std::process::Command;
 use vulkan_runner::client::unavailable;
-use vulkan_runner::{Binding, Job, Resource, RunError, Worker, WorkerCommand, WorkerOptions};
+use vulkan_runner::{Binding, Job, Resource, RunError, Worker, WorkerOptions};
 
-const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+mod common;
+use common::{assemble, GPUFUZZ};
 
 /// 1 imod -3 = -2 (lavapipe: 1, the remainder's sign).
 const SMOD: &str = "invocations 2\noutputs 1\n\nblock_0:\n  \
@@ -159,36 +159,6 @@ fn read_amber(text: &str) -> Script {
     s
 }
 
-/// `spvasm` assembled for Vulkan 1.1 (SPIR-V 1.3), or `None` without spirv-as.
-fn assemble(spvasm: &str, tag: &str) -> Option<Vec<u32>> {
-    let dir = std::env::temp_dir().join(format!("gpufuzz-standalone-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (src, out) = (
-        dir.join(format!("{tag}.spvasm")),
-        dir.join(format!("{tag}.spv")),
-    );
-    std::fs::write(&src, spvasm).unwrap();
-    match Command::new("spirv-as")
-        .args(["--target-env", "vulkan1.1", "-o"])
-        .arg(&out)
-        .arg(&src)
-        .status()
-    {
-        Ok(s) => assert!(s.success(), "spirv-as {}", src.display()),
-        Err(e) => {
-            unavailable(&format!("spirv-as from spirv-tools ({e})"));
-            return None;
-        }
-    }
-    let bytes = std::fs::read(&out).unwrap();
-    Some(
-        bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect(),
-    )
-}
-
 /// Runs a script on the device; the probes that fail, as (binding, word, expected, got).
 fn failing_probes(
     w: &mut Worker,
@@ -251,11 +221,7 @@ fn emitted(program: &str, format: &str, tag: &str) -> String {
 
 /// The worker the `vulkan` target uses by default (the loader's ICD, `VK_ICD_FILENAMES`).
 fn worker() -> Option<Worker> {
-    let command = WorkerCommand {
-        program: GPUFUZZ.into(),
-        args: vec!["vk-worker".into()],
-    };
-    match Worker::start(WorkerOptions::new(command)) {
+    match Worker::start(WorkerOptions::new(common::worker_command())) {
         Ok(w) => Some(w),
         Err(RunError::NoVulkan(why)) => {
             unavailable(&format!("a Vulkan device ({why})"));
@@ -267,17 +233,7 @@ fn worker() -> Option<Worker> {
 
 /// Whether the oracle finds a bug in `program` on the default device.
 fn oracle_finds(program: &str) -> bool {
-    let opts = OracleOptions {
-        targets: vec!["vulkan".into()],
-        vulkan: VulkanOptions {
-            worker: Some(WorkerCommand {
-                program: GPUFUZZ.into(),
-                args: vec!["vk-worker".into()],
-            }),
-            ..VulkanOptions::default()
-        },
-        ..OracleOptions::default()
-    };
+    let opts = common::on_device("vulkan");
     let case = Case {
         config: CaseConfig::default(),
         program: compiler::ir::text::parse_program(program, "t.ir").unwrap(),

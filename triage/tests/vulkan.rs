@@ -8,43 +8,17 @@
 use fuzz::driver::{self, FuzzOptions};
 use fuzz::finding::{FindingKind, Verdict};
 use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
-use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use fuzz::pipelines::vulkan;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-use vulkan_runner::client::unavailable;
-use vulkan_runner::{RunError, WorkerCommand};
 
-const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+mod common;
+use common::{have_device, GPUFUZZ};
 
 /// Oracle options judging only `vulkan`, with this test binary's gpufuzz as the worker.
 fn vulkan_only() -> OracleOptions {
-    OracleOptions {
-        targets: vec!["vulkan".into()],
-        vulkan: VulkanOptions {
-            worker: Some(WorkerCommand {
-                program: GPUFUZZ.into(),
-                args: vec!["vk-worker".into()],
-            }),
-            ..VulkanOptions::default()
-        },
-        ..OracleOptions::default()
-    }
-}
-
-/// Whether the device opens (a failure under CI, a printed skip locally otherwise).
-fn have_device(opts: &OracleOptions) -> bool {
-    match vulkan::device(&opts.vulkan) {
-        Ok(info) => {
-            eprintln!("vulkan: {}", info.describe());
-            true
-        }
-        Err(RunError::NoVulkan(why)) => {
-            unavailable(&format!("a Vulkan device ({why})"));
-            false
-        }
-        Err(e) => panic!("opening the device: {e}"),
-    }
+    common::on_device("vulkan")
 }
 
 fn regressions() -> Vec<std::path::PathBuf> {

@@ -13,6 +13,7 @@ pub mod anv;
 mod fused_toy;
 pub mod gen;
 pub mod middle;
+pub mod naga;
 mod pipeline;
 pub mod radv;
 pub mod shim_workers;
@@ -42,6 +43,7 @@ pub fn all() -> &'static [&'static dyn Pipeline] {
         &vulkan::Vulkan,
         &anv::Anv,
         &radv::Radv,
+        &naga::Naga,
         #[cfg(test)]
         &toy::Reversed,
         #[cfg(any(test, feature = "toys"))]

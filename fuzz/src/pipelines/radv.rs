@@ -477,8 +477,9 @@ impl Pipeline for Radv {
         None
     }
 
-    /// radv's capture: the driver's statistics, with `asm` ACO's IR and the disassembly; a
-    /// failed compile or a validator's message is printed and makes the run unclean.
+    /// radv's capture: the driver's statistics and what it printed on stderr, with `asm` the
+    /// SPIR-V module, ACO's IR and the disassembly; a failed compile or a validator's message
+    /// is printed and makes the run unclean.
     fn show(
         &self,
         case: &Case,
@@ -507,6 +508,14 @@ impl Pipeline for Radv {
             "// device: {}\n// pipeline {:?}\n",
             capture.device, capture.pipeline
         );
+        if asm {
+            out += "// -- the SPIR-V module radv was given\n";
+            out += &spirv_emit::disassemble(&capture.module.words)?;
+            out.push('\n');
+        }
+        for line in capture.stderr.lines().filter(|l| !l.trim().is_empty()) {
+            out += &format!("// stderr: {line}\n");
+        }
         for x in &capture.executables {
             out += &format!("// == {} (subgroup size {})\n", x.name, x.subgroup_size);
             if asm {
@@ -541,7 +550,7 @@ impl Pipeline for Radv {
     ) -> Option<String> {
         let c = &case.config;
         let module = spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
-        let spvasm = vulkan::standalone::disassemble(&module.words).ok()?;
+        let spvasm = spirv_emit::disassemble(&module.words).ok()?;
         let env = environment().ok();
         let shim = env.as_ref().map(|e| e.shim.clone()).unwrap_or_default();
         let mut out = format!(

@@ -90,7 +90,10 @@ thread_local! {
 
 /// Runs `f` with this thread's worker for `opts`, starting (or restarting, when the options
 /// changed) it first.
-fn with_worker<R>(opts: &VulkanOptions, f: impl FnOnce(&mut Worker) -> R) -> Result<R, RunError> {
+pub fn with_worker<R>(
+    opts: &VulkanOptions,
+    f: impl FnOnce(&mut Worker) -> R,
+) -> Result<R, RunError> {
     let wanted = opts.worker_options()?;
     WORKER.with_borrow_mut(|slot| {
         if slot.as_ref().is_some_and(|w| *w.options() != wanted) {

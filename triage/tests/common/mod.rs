@@ -1,4 +1,6 @@
-//! Shared helpers: find a planted bug by fuzzing, and fuzz into an output folder.
+//! Shared helpers: find a planted bug by fuzzing, fuzz into an output folder, and reach the
+//! Vulkan device through this build's `gpufuzz vk-worker` (a test binary has no worker of its
+//! own).
 
 #![allow(dead_code)]
 
@@ -6,7 +8,14 @@ use compiler::planted::{Plant, Plants};
 use fuzz::driver::{self, FuzzOptions};
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, Case, OracleOptions};
+use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::Path;
+use std::process::Command;
+use vulkan_runner::client::unavailable;
+use vulkan_runner::{RunError, WorkerCommand};
+
+/// The gpufuzz binary of this build.
+pub const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
 
 /// Oracle options with one plant on, middle end only.
 pub fn planted(plant: Plant) -> OracleOptions {
@@ -53,4 +62,69 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// This build's `gpufuzz vk-worker`.
+pub fn worker_command() -> WorkerCommand {
+    WorkerCommand {
+        program: GPUFUZZ.into(),
+        args: vec!["vk-worker".into()],
+    }
+}
+
+/// Oracle options judging only `target` (a driver target), on this build's worker.
+pub fn on_device(target: &str) -> OracleOptions {
+    OracleOptions {
+        targets: vec![target.into()],
+        vulkan: VulkanOptions {
+            worker: Some(worker_command()),
+            ..VulkanOptions::default()
+        },
+        ..OracleOptions::default()
+    }
+}
+
+/// Whether the device of `opts` opens (a failure under CI, a printed skip locally otherwise).
+pub fn have_device(opts: &OracleOptions) -> bool {
+    match vulkan::device(&opts.vulkan) {
+        Ok(info) => {
+            eprintln!("vulkan: {}", info.describe());
+            true
+        }
+        Err(RunError::NoVulkan(why)) => {
+            unavailable(&format!("a Vulkan device ({why})"));
+            false
+        }
+        Err(e) => panic!("opening the device: {e}"),
+    }
+}
+
+/// `spvasm` assembled for Vulkan 1.1 (SPIR-V 1.3), or `None` without spirv-as (said why).
+pub fn assemble(spvasm: &str, tag: &str) -> Option<Vec<u32>> {
+    let dir = std::env::temp_dir().join(format!("gpufuzz-spvasm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, out) = (
+        dir.join(format!("{tag}.spvasm")),
+        dir.join(format!("{tag}.spv")),
+    );
+    std::fs::write(&src, spvasm).unwrap();
+    match Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.1", "-o"])
+        .arg(&out)
+        .arg(&src)
+        .status()
+    {
+        Ok(s) => assert!(s.success(), "spirv-as {}", src.display()),
+        Err(e) => {
+            unavailable(&format!("spirv-as from spirv-tools ({e})"));
+            return None;
+        }
+    }
+    let bytes = std::fs::read(&out).unwrap();
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
 }
