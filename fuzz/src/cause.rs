@@ -4,6 +4,8 @@
 //! derived from its cause here and nowhere else; blame (`Pipeline::checked_step`,
 //! `Pipeline::switch_first`) matches on the cause itself, never on the class's text.
 
+use crate::pipelines::naga::Step as NagaStep;
+use crate::pipelines::radv::gfx::GfxLevel;
 use serde::{Deserialize, Serialize};
 
 /// What caught a finding, and what it saw.
@@ -53,6 +55,35 @@ pub enum Cause {
         /// How (`signal 11 (SIGSEGV)`, `exit status 3`).
         status: String,
     },
+    /// One of ACO's validators (radv's backend, `ACO_DEBUG`) printed an error.
+    AcoValidator {
+        /// Which validator.
+        check: AcoCheck,
+        /// The simulated GPU's generation, whose rules the validator checks (`None` for a GPU
+        /// Mesa 25.0 does not name).
+        gfx: Option<GfxLevel>,
+        /// The message's head, numbers blanked (`Too many SGPRs/literals`).
+        message: String,
+        /// The opcode of the instruction the message quotes (`v_cndmask_b32`), if it quotes one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        opcode: Option<String>,
+        /// The known ACO bug it is (its class), if one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        known: Option<String>,
+    },
+    /// A step of naga (the shader translator) failed, or the module it wrote computes
+    /// another value than the interpreter while ours, run alone, does not.
+    Naga {
+        /// The step.
+        step: NagaStep,
+        /// What went wrong: the error's variant path (`Function InvalidCall`), `spirv-val`'s
+        /// words for an invalid output, the inexact op whose bound a mismatch is outside of
+        /// (`outside-bound-fsqrt`); empty for a plain mismatch.
+        error: String,
+        /// The known naga bug it is (its class), if one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        known: Option<String>,
+    },
     /// A target outside our compiler (a driver) and its own classes, in order (`pipeline`,
     /// `device-lost`, `spirv-opt`, a known bug's class).
     Target {
@@ -66,6 +97,16 @@ pub enum Cause {
         /// value has no cause).
         cause: Option<Box<Cause>>,
     },
+}
+
+/// Which of ACO's validators (`ACO_DEBUG=validateir,validatera`) complained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AcoCheck {
+    /// The IR validator (after every pass).
+    Ir,
+    /// The register-assignment validator (after allocation, spilling included).
+    Ra,
 }
 
 /// An error of one of our backends.
@@ -166,9 +207,30 @@ impl Cause {
             Cause::Timeout => "timeout".into(),
             Cause::WallClock => "wall-clock".into(),
             Cause::Died { status } => status.clone(),
+            Cause::AcoValidator { known: Some(k), .. } | Cause::Naga { known: Some(k), .. } => {
+                k.clone()
+            }
+            Cause::AcoValidator { message, .. } => format!("aco {message}"),
+            Cause::Naga { step, error, .. } => {
+                format!("naga {} {error}", step.name()).trim_end().into()
+            }
             Cause::Target { classes } => classes.join(" "),
             Cause::Fused { cause: None } => "fused".into(),
             Cause::Fused { cause: Some(c) } => format!("fused {}", c.class()),
+        }
+    }
+
+    /// The known bug this finding is (its class), if a target's rules recognised one: its
+    /// own bucket, counted and reported as that bug so that it hides no new one.
+    pub fn known(&self) -> Option<&str> {
+        match self {
+            Cause::AcoValidator { known, .. } | Cause::Naga { known, .. } => known.as_deref(),
+            Cause::Target { classes } => classes
+                .iter()
+                .find(|c| c.starts_with("known-"))
+                .map(String::as_str),
+            Cause::Fused { cause: Some(c) } => c.known(),
+            _ => None,
         }
     }
 }
@@ -255,6 +317,34 @@ mod tests {
             cause: Some(Box::new(Cause::Timeout)),
         };
         assert_eq!(fused_timeout.class(), "fused timeout");
+        // The driver targets' buckets of earlier versions, read off their typed causes.
+        assert_eq!(aco(None).class(), "aco Too many SGPRs/literals");
+        assert_eq!(aco(Some("known-x")).class(), "known-x");
+        assert_eq!(aco(Some("known-x")).known(), Some("known-x"));
+        assert_eq!(
+            naga(NagaStep::FrontEnd, "InvalidId").class(),
+            "naga front end InvalidId"
+        );
+        assert_eq!(naga(NagaStep::Mismatch, "").class(), "naga mismatch");
+        assert_eq!(naga(NagaStep::Mismatch, "").known(), None);
+    }
+
+    fn aco(known: Option<&str>) -> Cause {
+        Cause::AcoValidator {
+            check: AcoCheck::Ir,
+            gfx: Some(GfxLevel::Gfx9),
+            message: "Too many SGPRs/literals".into(),
+            opcode: Some("v_cndmask_b32".into()),
+            known: known.map(Into::into),
+        }
+    }
+
+    fn naga(step: NagaStep, error: &str) -> Cause {
+        Cause::Naga {
+            step,
+            error: error.into(),
+            known: None,
+        }
     }
 
     /// A finding's cause goes into `finding.json` with its facts and comes back the same.
@@ -277,6 +367,9 @@ mod tests {
                 status: "signal 11 (SIGSEGV)".into(),
             },
             Cause::FromSsa,
+            aco(None),
+            aco(Some("known-x")),
+            naga(NagaStep::Validator, "Function"),
         ] {
             let f = Finding::caused(FindingKind::RaCheck, "gen8", "detail", cause.clone());
             let json = serde_json::to_string(&f).unwrap();
@@ -298,5 +391,15 @@ mod tests {
         let f: Finding = serde_json::from_str(old).unwrap();
         assert_eq!(f.cause, None);
         assert_eq!(f.signature(), "ra-check:gen8:IncorrectValue filled");
+        // A radv finding of the session before the typed ACO cause: a target's named class.
+        let old = r#"{"kind":"compile-error","target":"radv","pass":null,
+            "class":"aco Too many SGPRs/literals","detail":"d","difference":null,
+            "cause":{"by":"target","classes":["aco Too many SGPRs/literals"]}}"#;
+        let f: Finding = serde_json::from_str(old).unwrap();
+        assert_eq!(f.cause, Some(Cause::named("aco Too many SGPRs/literals")));
+        assert_eq!(
+            f.signature(),
+            "compile-error:radv:aco Too many SGPRs/literals"
+        );
     }
 }

@@ -220,8 +220,8 @@ fn judged(
 }
 
 /// Inputs `gpufuzz fuzz` judges together by default (`--fuse`): one, because on lavapipe
-/// 22.3 fused shaders measured no faster end to end (0.98-1.13x at `--fuse 4` and 8,
-/// docs/fusion.md): its compile time is per instruction, not per shader.
+/// 22.3 and 25.0 fused shaders measured no faster end to end (0.83-1.13x at `--fuse 4` and 8,
+/// docs/fusion.md): its compile time grows with the code, it is not per shader.
 pub const DEFAULT_FUSE: usize = 1;
 
 /// Judges a batch of raw inputs, one judgement each, in order. Every target judges each case

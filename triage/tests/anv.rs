@@ -177,3 +177,37 @@ fn brws_skylake_code_for_every_test_program_runs_and_agrees_with_the_interpreter
         }
     }
 }
+
+#[test]
+fn a_difference_every_build_and_our_backend_share_is_never_called_brws() {
+    // A planted middle-end bug makes the program anv compiles wrong: brw compiles it
+    // faithfully, so every brw build and our own Gen backend differ alike, and the finding
+    // stays `unconfirmed`, listing each comparison. Without the plant the case passes.
+    if !have_anv() {
+        return;
+    }
+    let file = repo("corpus/regressions/trivial_backedge_phi.ir");
+    let repro = |plant: &[&str]| {
+        let o = Command::new(GPUFUZZ)
+            .args(["repro", "--target", "anv", "--case", "anv_platform=skl"])
+            .args(plant)
+            .arg(&file)
+            .output()
+            .expect("gpufuzz runs");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let planted = repro(&["--plant", "dce-loop-live-out"]);
+    assert!(
+        planted.contains("[anv] unconfirmed (mismatch)"),
+        "{planted}"
+    );
+    assert!(planted.contains("not shown to be brw's"), "{planted}");
+    assert_eq!(
+        planted.matches("brw INTEL_DEBUG=hex,").count(),
+        2,
+        "spill_fs and another width: {planted}"
+    );
+    assert!(planted.contains("our gen16: differs"), "{planted}");
+    let clean = repro(&[]);
+    assert!(clean.trim_end().ends_with("pass"), "{clean}");
+}

@@ -190,3 +190,52 @@ fn the_swap_loop_round_trips_through_naga_and_agrees_with_the_interpreter() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The reduced naga bugs of `docs/found-bugs/`, with the known bug each is.
+const KNOWN: [(&str, &str); 4] = [
+    (
+        "naga-signed-op-on-uint-smin.ir",
+        "known-naga-signed-op-on-uint",
+    ),
+    (
+        "naga-signed-op-on-uint-smax.ir",
+        "known-naga-signed-op-on-uint",
+    ),
+    (
+        "naga-signed-op-on-uint-sra.ir",
+        "known-naga-signed-op-on-uint",
+    ),
+    (
+        "naga-logical-op-on-bool-vectors.ir",
+        "known-naga-logical-op-on-bool-vectors",
+    ),
+];
+
+#[test]
+fn the_reduced_naga_bugs_are_found_and_bucketed_as_known() {
+    let opts = on_device("naga");
+    if !have_device(&opts) {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/found-bugs");
+    for (file, class) in KNOWN {
+        let path = dir.join(file);
+        let src = std::fs::read_to_string(&path).unwrap();
+        let program = compiler::ir::text::parse_program(&src, file).unwrap();
+        // naga gets the program as written (the reduced file's constants would fold away).
+        let case = Case {
+            config: CaseConfig {
+                vulkan_unoptimised: true,
+                ..CaseConfig::default()
+            },
+            program,
+        };
+        match oracle::judge(&case, &opts).verdict {
+            Verdict::Finding(f) => {
+                assert_eq!(f.class.as_deref(), Some(class), "{file}: {f}");
+                assert!(f.detail.contains("known: naga's"), "{file}: {}", f.detail);
+            }
+            other => panic!("{file}: naga 30.0.2 has this bug, but: {other:?}"),
+        }
+    }
+}

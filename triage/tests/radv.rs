@@ -103,9 +103,27 @@ fn aco_25_0_7s_ir_validator_rejects_a_test_program_on_gfx9() {
         "{error}"
     );
     assert!(error.contains("v_cndmask_b32"), "{error}");
+    // The known-bug rule names it (GFX9, that message, that instruction).
+    assert!(error.contains("known: ACO's"), "{error}");
     // The same program is fine on RDNA2, whose constant bus takes two.
     let v = stats(&[dir], &["radv_gpu=navi21"], "known-navi21");
     assert_eq!(v["failed"].as_array().unwrap().len(), 0, "{v}");
+    // So is the reduced write-up's program: the known bug on GFX6-9 only.
+    // (`stats` reads folders: the write-up's program alone in one.)
+    let reduced = std::env::temp_dir().join(format!("radv-reduced-{}", std::process::id()));
+    std::fs::create_dir_all(&reduced).unwrap();
+    let file = "aco-gfx9-cndmask-two-sgprs.ir";
+    std::fs::copy(repo("docs/found-bugs").join(file), reduced.join(file)).unwrap();
+    let reduced = reduced.to_str().unwrap();
+    for (gpu, fails) in [("pitcairn", true), ("raven", true), ("navi10", false)] {
+        let v = stats(&[reduced], &[&format!("radv_gpu={gpu}")], gpu);
+        let failed = v["failed"].as_array().unwrap();
+        assert_eq!(failed.len(), usize::from(fails), "{gpu}: {v}");
+        if fails {
+            let error = failed[0]["error"].as_str().unwrap();
+            assert!(error.contains("known: ACO's"), "{gpu}: {error}");
+        }
+    }
 }
 
 #[test]

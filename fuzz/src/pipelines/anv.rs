@@ -12,8 +12,9 @@
 //! never brw's — our decoder (Gen9, Gen12, Gen12.5, Xe2) printing an instruction otherwise
 //! than brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
 //! runs on our executor instead (`execute`, `sim::intel::exec`) and is compared with the
-//! interpreter: a difference is `unconfirmed` until shown to be brw's, a feature the executor
-//! does not model a counted skip.
+//! interpreter: a difference is re-run with other brw switches and on our own Gen backend
+//! (`corroborate`) and stays `unconfirmed` unless those show it to be brw's; a feature the
+//! executor does not model is a counted skip.
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
@@ -28,6 +29,8 @@
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
 
+mod binding_table;
+mod corroborate;
 mod execute;
 mod stats;
 
@@ -294,6 +297,8 @@ pub struct Kernel {
     pub statistics: Vec<(String, StatValue)>,
     /// Our decoder against brw's disassembly.
     pub agreement: Agreement,
+    /// anv's binding table, read from the executable's "Final NIR", or why it is not known.
+    pub binding_table: Result<binding_table::BindingTable, String>,
 }
 
 /// What anv made of one program.
@@ -389,6 +394,10 @@ fn capture(
                 .collect();
             let listing = sim::intel::parse(&clean).unwrap_or_default();
             let agreement = sim::intel::check_as(platform.gen(), &listing);
+            let binding_table = match x.representation("Final NIR") {
+                Some(nir) => binding_table::from_nir(nir),
+                None => Err("the driver gave no Final NIR".into()),
+            };
             Kernel {
                 name: x.name.clone(),
                 simd: x.subgroup_size,
@@ -400,6 +409,7 @@ fn capture(
                     .map(|s| (s.name.clone(), s.value))
                     .collect(),
                 agreement,
+                binding_table,
             }
         })
         .collect();
@@ -546,7 +556,7 @@ impl Pipeline for Anv {
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
                 if c.anv_platform.executed() {
-                    execute::judge(case, program, &capture, opts, coverage)?;
+                    execute::judge(case, optimised, program, &capture, opts, coverage)?;
                 }
                 Ok(Results::default())
             }

@@ -13,6 +13,10 @@
 //!   module run on the same device without naga agrees with the interpreter (else the driver
 //!   is wrong — the `vulkan` target's finding — and naga is not blamed).
 //!
+//! Each carries a typed cause ([`Cause::Naga`]: the step and naga's error); a known naga bug
+//! (`known`: a rule over the step and message, or a model of the wrong translation that must
+//! reproduce every compared word) gets its own bucket, so that it hides no new one.
+//!
 //! A crash or a hang of the driver on naga's module is a finding as on the `vulkan` target;
 //! a module the driver refuses is checked with `spirv-val`: naga's output invalid is naga's.
 //!
@@ -20,8 +24,11 @@
 //! `SPV_KHR_float_controls` and its IR cannot carry them, so the words a driver may compute
 //! otherwise without them (NaN, infinity, denormal operands) are compared as inexact.
 
+mod known;
+
 use super::pipeline::{caused, Pipeline};
 use super::shown::{format_results, Shown};
+use super::vulkan::known::explaining_among;
 use super::vulkan::{self, VulkanOptions};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -29,6 +36,7 @@ use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
+use serde::{Deserialize, Serialize};
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
@@ -57,23 +65,32 @@ pub fn emit_options() -> EmitOptions {
     }
 }
 
-/// The step of naga that failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The step of naga that failed, or what is wrong with the module it wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Step {
-    /// `front::spv`: SPIR-V in.
+    /// `front::spv`: SPIR-V in, refusing a module `spirv-val` accepts.
     FrontEnd,
-    /// `valid::Validator` on the front end's module.
+    /// `valid::Validator`, rejecting the front end's module.
     Validator,
     /// `back::spv`: SPIR-V out.
     SpvOut,
+    /// The module naga wrote is invalid (the driver refused it, and so does `spirv-val`).
+    OutputInvalid,
+    /// The module naga wrote computes another value than the interpreter (ours, run alone
+    /// on the same device, does not).
+    Mismatch,
 }
 
 impl Step {
-    fn name(self) -> &'static str {
+    /// Its name in classes and reports.
+    pub fn name(self) -> &'static str {
         match self {
             Step::FrontEnd => "front end",
             Step::Validator => "validator",
             Step::SpvOut => "spv-out",
+            Step::OutputInvalid => "spv-out invalid",
+            Step::Mismatch => "mismatch",
         }
     }
 }
@@ -166,7 +183,8 @@ fn emit(program: &Program) -> Result<EmittedModule, Box<Finding>> {
     })
 }
 
-/// naga's failure as a finding, unless our module is invalid (then ours).
+/// naga's failure as a finding, unless our module is invalid (then ours); a known naga bug
+/// is bucketed as that bug.
 fn naga_finding(e: NagaError, words: &[u32]) -> Box<Finding> {
     if e.step == Step::FrontEnd {
         if let Err(ValidateError::Rejected(why)) = spirv_val(words) {
@@ -178,11 +196,20 @@ fn naga_finding(e: NagaError, words: &[u32]) -> Box<Finding> {
             );
         }
     }
+    let known = known::error(e.step, &e.message);
+    let mut detail = format!("naga's {}: {} [naga 30]", e.step.name(), e.message);
+    if let Some(k) = known {
+        detail += &format!("; known: {}", k.summary);
+    }
     caused(
         "naga",
         FindingKind::CompileError,
-        format!("naga's {}: {} [naga 30]", e.step.name(), e.message),
-        Cause::named(format!("naga {} {}", e.step.name(), e.class)),
+        detail,
+        Cause::Naga {
+            step: e.step,
+            error: e.class,
+            known: known.map(|k| k.class.into()),
+        },
     )
 }
 
@@ -200,7 +227,11 @@ fn run_finding(e: RunError, naga_words: &[u32], opts: &VulkanOptions) -> Box<Fin
                     "naga",
                     FindingKind::CompileError,
                     format!("naga's SPIR-V output is invalid: {why} [naga 30; {device}]"),
-                    Cause::named(format!("naga spv-out invalid {}", class_words(&first))),
+                    Cause::Naga {
+                        step: Step::OutputInvalid,
+                        error: class_words(&first),
+                        known: None,
+                    },
                 );
             }
             _ => (FindingKind::CompileError, "pipeline".to_string()),
@@ -300,13 +331,22 @@ impl Pipeline for Naga {
             format!("{m} after naga; without naga the device agrees with the interpreter [naga 30; {device}]"),
         );
         f.difference = Some(m);
+        let mut error = String::new();
         if let Some(why) = bound {
             f.detail += &format!(" (outside the Vulkan precision bound: {why})");
-            f.class = why
-                .split(' ')
-                .next()
-                .map(|op| format!("outside-bound-{op}"));
+            let op = why.split(' ').next().unwrap_or_default();
+            error = format!("outside-bound-{op}");
         }
+        // A known naga bug gets its own bucket, so that it does not hide new ones.
+        let known = explaining_among(known::KNOWN_MISMATCHES, program, actual, &plan.inexact);
+        if let Some(k) = known {
+            f.detail += &format!("; known: {}", k.summary);
+        }
+        f.set_cause(Cause::Naga {
+            step: Step::Mismatch,
+            error,
+            known: known.map(|k| k.class.into()),
+        });
         Some(f)
     }
 

@@ -16,7 +16,10 @@
 //! cut per compile by `vulkan_runner`), the worker dying (`crash`: an assertion or a signal;
 //! bucketed by the validator's message or the assertion's text), a compile outliving the
 //! deadline (`timeout`), the driver refusing the pipeline (`compile-error`). Nothing runs:
-//! the shim's submissions do nothing, so results are never compared.
+//! the shim's submissions do nothing, so results are never compared. A validator's finding
+//! carries a typed cause ([`Cause::AcoValidator`]: the check, the GPU's generation, the
+//! message and the opcode it quotes); a known ACO bug (`known`) gets its own bucket. A crash
+//! is judged again in a fresh worker before it is a finding ([`compile_with`]).
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `radv_gpu`, the device, one of the GPUs the shim library itself lists (`shim`; Mesa 25.0.7:
@@ -28,9 +31,12 @@
 //! The driver and shim come from `scripts/mesa-backports.sh`, which writes `radv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_RADV_ENV` names another file.
 
+pub mod gfx;
+pub mod known;
 pub mod shim;
 mod stats;
 
+use self::gfx::GfxLevel;
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker, Environment};
 use super::shown::Shown;
@@ -38,7 +44,7 @@ use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
-use crate::cause::Cause;
+use crate::cause::{AcoCheck, Cause};
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -210,7 +216,15 @@ pub struct Capture {
     pub pipeline: Duration,
     /// The device and driver, for findings.
     pub device: String,
+    /// Why the compile was judged in a fresh worker process: the worker that had compiled
+    /// earlier cases crashed on it, and a fresh one compiled it (see [`compile_with`]).
+    pub rejudged: Option<String>,
 }
+
+/// What the no-op shim prints when its buffer space is used up: in a long-lived worker radv
+/// then crashes on a program that compiles in a fresh one (each compile takes space the shim
+/// never gives back).
+const SHIM_OUT_OF_SPACE: &str = "Failed to allocate a buffer";
 
 /// Why [`compile`] gave no capture.
 #[derive(Debug)]
@@ -222,6 +236,12 @@ pub enum CompileError {
 }
 
 /// Emits `program` and compiles it with `worker` (a radv worker of `gpu` and `wave`).
+///
+/// A crash is judged again in a fresh worker process (the crashed one is gone; `compile`
+/// starts another) before it is a finding: a worker that compiled earlier cases carries their
+/// state — in a long-lived worker the no-op shim's buffer space runs out, and radv then
+/// crashes on any program. The fresh worker's verdict is the case's; a crash that does not
+/// come back is noted in the capture ([`Capture::rejudged`]), not reported as radv's.
 pub fn compile_with(
     worker: &mut Worker,
     program: &Program,
@@ -231,9 +251,21 @@ pub fn compile_with(
     let info = worker.info().clone();
     let module =
         spirv_emit::emit(program, &vulkan::emit_options(&info)).map_err(CompileError::Emit)?;
-    let compiled: Compiled = worker
-        .compile(&vulkan::job(&module))
-        .map_err(CompileError::Run)?;
+    let job = vulkan::job(&module);
+    let mut rejudged = None;
+    let compiled: Compiled = match worker.compile(&job) {
+        Err(RunError::WorkerCrashed { stderr, status }) => {
+            let again = worker.compile(&job).map_err(CompileError::Run)?;
+            rejudged = Some(if stderr.contains(SHIM_OUT_OF_SPACE) {
+                "the shim ran out of buffer space in a long-lived worker; compiled in a fresh one"
+                    .to_string()
+            } else {
+                format!("a long-lived worker died ({status}); compiled in a fresh one")
+            });
+            again
+        }
+        other => other.map_err(CompileError::Run)?,
+    };
     Ok(Capture {
         gpu: gpu.clone(),
         wave,
@@ -242,6 +274,7 @@ pub fn compile_with(
         stderr: compiled.stderr,
         pipeline: compiled.pipeline,
         device: info.describe(),
+        rejudged,
     })
 }
 
@@ -271,14 +304,45 @@ pub struct AcoError {
 }
 
 impl AcoError {
-    /// Whether the register-allocation validator raised it.
-    pub fn is_ra(&self) -> bool {
-        self.message.starts_with("RA error") || self.message.contains("Assignment of element")
+    /// The validator that raised it.
+    pub fn check(&self) -> AcoCheck {
+        if self.message.starts_with("RA error") || self.message.contains("Assignment of element") {
+            AcoCheck::Ra
+        } else {
+            AcoCheck::Ir
+        }
     }
 
-    /// The message without what varies between programs (temporaries `%12`, blocks `BB3`,
-    /// registers `v[4]`, numbers): the bucket.
-    pub fn class(&self) -> String {
+    /// The opcode of the instruction the message's first line quotes after its head
+    /// (`Too many SGPRs/literals:  v1: %35 = v_cndmask_b32 1.0, %34, %33` → `v_cndmask_b32`).
+    pub fn opcode(&self) -> Option<String> {
+        let first = self.message.lines().next()?;
+        let (_, inst) = first.split_once(": ")?;
+        let inst = inst.split_once(" = ").map_or(inst, |(_, op)| op);
+        let op = inst.split_whitespace().next()?;
+        op.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            .then(|| op.to_string())
+    }
+
+    /// The cause of a finding on `gpu`: the check, the GPU's generation, the message's head
+    /// and the quoted opcode, and the known ACO bug they make, if one.
+    pub fn cause(&self, gpu: &Gpu) -> Cause {
+        let gfx = GfxLevel::of_gpu(gpu.name());
+        let (check, message, opcode) = (self.check(), self.head(), self.opcode());
+        let known = known::explaining(check, &message, opcode.as_deref(), gfx);
+        Cause::AcoValidator {
+            check,
+            gfx,
+            message,
+            opcode,
+            known: known.map(|k| k.class.into()),
+        }
+    }
+
+    /// The message's head without what varies between programs (temporaries `%12`, blocks
+    /// `BB3`, registers `v[4]`, numbers): with the check and the generation, the bucket.
+    pub fn head(&self) -> String {
         let first = self.message.lines().next().unwrap_or("");
         let head = first.split(": ").next().unwrap_or(first);
         let mut out = String::new();
@@ -294,7 +358,7 @@ impl AcoError {
                 last_digit = false;
             }
         }
-        format!("aco {}", out.trim_end_matches(':'))
+        out.trim_end_matches(':').to_string()
     }
 }
 
@@ -341,7 +405,7 @@ impl Capture {
     /// The first problem the capture shows: an ACO validator's error, or no executable.
     pub fn finding(&self) -> Option<Box<Finding>> {
         if let Some(e) = aco_errors(&self.stderr).first() {
-            return Some(validator_finding(e, &self.at()));
+            return Some(validator_finding(e, &self.gpu, &self.at()));
         }
         if self.executables.is_empty() {
             return Some(caused(
@@ -360,18 +424,18 @@ impl Capture {
     }
 }
 
-fn validator_finding(e: &AcoError, at: &str) -> Box<Finding> {
-    let kind = if e.is_ra() {
-        FindingKind::RaCheck
-    } else {
-        FindingKind::CompileError
+/// An ACO validator's error on `gpu` as a finding; a known ACO bug is bucketed as that bug.
+fn validator_finding(e: &AcoError, gpu: &Gpu, at: &str) -> Box<Finding> {
+    let kind = match e.check() {
+        AcoCheck::Ra => FindingKind::RaCheck,
+        AcoCheck::Ir => FindingKind::CompileError,
     };
-    caused(
-        "radv",
-        kind,
-        format!("ACO's validator ({}): {} {at}", e.at, e.message),
-        Cause::named(e.class()),
-    )
+    let cause = e.cause(gpu);
+    let mut detail = format!("ACO's validator ({}): {} {at}", e.at, e.message);
+    if let Some(k) = cause.known().and_then(known::by_class) {
+        detail += &format!("; known: {}", k.summary);
+    }
+    caused("radv", kind, detail, cause)
 }
 
 /// The finding for a failed compile.
@@ -380,7 +444,7 @@ fn run_finding(e: RunError, gpu: &Gpu, wave: Wave) -> Box<Finding> {
     if let RunError::WorkerCrashed { stderr, .. } = &e {
         // `validatera` prints its errors and the program, then aborts.
         if let Some(v) = aco_errors(stderr).first() {
-            return validator_finding(v, &at);
+            return validator_finding(v, gpu, &at);
         }
     }
     let (kind, class) = match &e {
@@ -459,6 +523,10 @@ impl Pipeline for Radv {
             &c.radv_gpu,
             c.radv_wave,
         )?;
+        // Counted, not reported as radv's: the crash was the long-lived worker's state.
+        if let Some(why) = &capture.rejudged {
+            coverage.skipped.push(format!("radv: {why}"));
+        }
         coverage.spills |= ["Spilled SGPRs", "Spilled VGPRs"]
             .iter()
             .any(|s| capture.statistic(s).is_some_and(|v| stats::number(v) > 0));

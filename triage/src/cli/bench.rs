@@ -3,7 +3,9 @@
 //! ([`compiler::profile`]) — the numbers docs/performance.md quotes. With a target that fuses
 //! programs (`vulkan`), the oracle's rate unfused and fused, back to back (docs/fusion.md).
 
+use super::config::DriverArgs;
 use super::error::CliError;
+use super::shapes::{self, Shape};
 use clap::Args;
 use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
@@ -32,10 +34,19 @@ pub struct BenchArgs {
     /// [default: gpufuzz fuzz's --fuse default].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     fuse: Vec<u16>,
+    /// After the split, the N programs a target took longest on, each with its time and shape
+    /// (size, loops, instruction histogram): which shapes a driver compiles slowly.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    slowest: usize,
+    #[command(flatten)]
+    driver: DriverArgs,
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
-    let opts = OracleOptions::default();
+    let opts = OracleOptions {
+        vulkan: a.driver.vulkan(),
+        ..OracleOptions::default()
+    };
     let chosen: Vec<&dyn Pipeline> = pipelines::all()
         .iter()
         .copied()
@@ -62,6 +73,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
         .map(|p| vec![Duration::ZERO; p.timed_parts().len()])
         .collect();
     let mut not_run = vec![0u64; chosen.len()];
+    // Each program's time and shape, per target (`--slowest`).
+    let mut timed: Vec<Vec<(u64, Duration, Shape)>> = vec![Vec::new(); chosen.len()];
     let mut phases = vec![profile::Times::default(); names.len()];
     profile::enable();
     profile::take();
@@ -111,6 +124,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
                 }
             }
             stage[4 + k] += t.elapsed();
+            if a.slowest > 0 {
+                let shape = Shape::of(&optimised, stats.executed_insts);
+                timed[k].push((i, t.elapsed(), shape));
+            }
             for (sum, d) in phases[k].iter_mut().zip(profile::take()) {
                 *sum += d;
             }
@@ -174,6 +191,12 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
         .map(|p| (p.name(), p.bench_against_interpreter()))
         .collect();
     println!("{}", ratios(&stage, &against, total));
+    for (p, timed) in chosen.iter().zip(&timed).filter(|_| a.slowest > 0) {
+        println!("slowest on {}:", p.name());
+        shapes::slowest(timed, a.slowest)
+            .iter()
+            .for_each(|l| println!("{l}"));
+    }
     if chosen.iter().any(|p| p.fuses()) {
         let opts = OracleOptions {
             targets: names.iter().map(|n| n.to_string()).collect(),

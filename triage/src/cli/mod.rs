@@ -13,6 +13,7 @@ mod report;
 mod repro;
 mod run;
 mod selftest;
+mod shapes;
 mod stats;
 mod triage;
 

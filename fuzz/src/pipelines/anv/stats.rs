@@ -9,12 +9,16 @@
 //! (instructions our decoder printed as brw did); a decoder disagreement makes the program a
 //! failure (our bug, shown with the instruction). On platforms whose code runs on our executor
 //! (Skylake), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
-//! executor does not model) and `unconfirmed` (a difference not yet shown to be brw's) is 1.
+//! executor does not model), `unconfirmed` (a difference not shown to be brw's) and
+//! `brw-differs` (a difference that survived the re-runs of `corroborate`) is 1; `sim-cycles`
+//! is the first thread's cycles on the executor by the Gen simulator's cycle model, beside
+//! brw's own static estimate `cycles`.
 
 use super::CompileError;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::finding::FindingKind;
 use vulkan_runner::StatValue;
 
 /// What the anv target records, in report order: brw's statistic, our name for it.
@@ -46,6 +50,8 @@ pub const MEASUREMENTS: &[&str] = &[
     "ran",
     "not-run",
     "unconfirmed",
+    "brw-differs",
+    "sim-cycles",
 ];
 
 fn number(v: StatValue) -> u64 {
@@ -92,6 +98,7 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         let verdict = super::execute::judge(
             case,
             &case.program,
+            &case.program,
             &capture,
             &OracleOptions::default(),
             &mut coverage,
@@ -99,7 +106,19 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
         let not_run = !coverage.skipped.is_empty();
         r.push(("ran", u64::from(verdict.is_ok() && !not_run)));
         r.push(("not-run", u64::from(not_run)));
-        r.push(("unconfirmed", u64::from(verdict.is_err())));
+        r.push((
+            "sim-cycles",
+            verdict.as_ref().ok().copied().flatten().unwrap_or(0),
+        ));
+        let kind = verdict.err().map(|f| f.kind);
+        r.push((
+            "unconfirmed",
+            u64::from(kind == Some(FindingKind::Unconfirmed)),
+        ));
+        r.push((
+            "brw-differs",
+            u64::from(kind == Some(FindingKind::Mismatch)),
+        ));
     }
     Ok(r.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }

@@ -24,3 +24,80 @@ fn naga_refusing_invalid_spirv_is_ours_and_its_own_failures_are_bucketed_by_step
     let f = naga_finding(e, &garbage);
     assert_eq!(f.class.as_deref(), Some("naga validator Function"));
 }
+
+/// A vector `idiv`: the emitter guards `INT_MIN / -1` with `OpLogicalAnd` on a bool vector,
+/// which naga 30.0.2's front end turns into an expression its own validator rejects.
+const VECTOR_IDIV: &str =
+    include_str!("../../../../docs/found-bugs/naga-logical-op-on-bool-vectors.ir");
+
+fn parsed(src: &str) -> Program {
+    compiler::ir::text::parse_program(src, "t.ir").unwrap()
+}
+
+#[test]
+fn naga_rejecting_its_own_logical_and_on_bool_vectors_is_the_known_bug() {
+    let module = spirv_emit::emit(&parsed(VECTOR_IDIV), &emit_options()).unwrap();
+    let e = round_trip(&module.words).unwrap_err();
+    assert_eq!(e.step, Step::Validator, "{e:?}");
+    let f = naga_finding(e, &module.words);
+    assert_eq!(
+        f.class.as_deref(),
+        Some("known-naga-logical-op-on-bool-vectors"),
+        "{f}"
+    );
+    assert!(f.detail.contains("known: naga's"), "{}", f.detail);
+    // The same step saying something else is naga's, but not this bug.
+    let other = NagaError {
+        step: Step::Validator,
+        message: "Incompatible operands: Add(Vector".into(),
+        class: "Function".into(),
+    };
+    let f = naga_finding(other, &module.words);
+    assert_eq!(f.class.as_deref(), Some("naga validator Function"));
+}
+
+/// `docs/found-bugs/naga-signed-op-on-uint-*.ir`, reduced by `gpufuzz reduce --target naga`,
+/// with the words naga's module computed on lavapipe: (program, slot, naga's word).
+const SIGNED_OPS_ON_UINT: [(&str, usize, u32); 3] = [
+    (
+        include_str!("../../../../docs/found-bugs/naga-signed-op-on-uint-smin.ir"),
+        0,
+        0x0000_0000,
+    ),
+    (
+        include_str!("../../../../docs/found-bugs/naga-signed-op-on-uint-smax.ir"),
+        3,
+        0xb54c_da57,
+    ),
+    (
+        include_str!("../../../../docs/found-bugs/naga-signed-op-on-uint-sra.ir"),
+        2 * 5 + 2,
+        0x39b5_7188,
+    ),
+];
+
+#[test]
+fn signed_ops_on_uint_computed_unsigned_explain_what_naga_computed() {
+    for (src, slot, naga_word) in SIGNED_OPS_ON_UINT {
+        let program = parsed(src);
+        let expected = compiler::interp::run(&program, &Default::default()).unwrap();
+        let plan = spirv_emit::comparison(&program, &emit_options());
+        // The model of the bug: the program with its signed ops unsigned.
+        let bug = &known::KNOWN_MISMATCHES[0];
+        let wrong = (bug.rewrite)(&program).expect("the program has a signed op");
+        let wrong = compiler::interp::run(&wrong, &Default::default()).unwrap();
+        assert_ne!(expected.outputs[slot], naga_word);
+        assert_eq!(
+            wrong.outputs[slot], naga_word,
+            "the model computes naga's word"
+        );
+        let found = explaining_among(known::KNOWN_MISMATCHES, &program, &wrong, &plan.inexact);
+        assert_eq!(found.map(|b| b.class), Some("known-naga-signed-op-on-uint"));
+        // Another wrong word is not this bug.
+        let mut other = wrong.clone();
+        other.outputs[slot] ^= 1;
+        assert!(
+            explaining_among(known::KNOWN_MISMATCHES, &program, &other, &plan.inexact).is_none()
+        );
+    }
+}

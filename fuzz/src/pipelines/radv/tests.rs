@@ -38,10 +38,26 @@ fn program() -> Program {
         .expect("some program emits")
 }
 
+/// How a stand-in worker answers the compile request, after printing its stderr.
+#[derive(Clone, Copy, Debug)]
+enum Answer {
+    /// A capture without executables.
+    Empty,
+    /// SIGABRT.
+    Abort,
+    /// SIGSEGV in the first process; a process started after it prints nothing and answers
+    /// with one executable (a worker whose state, not the program, made it crash).
+    CrashOnce,
+}
+
 /// A stand-in worker that opens a fake device and, on the compile request, prints `stderr`
-/// and then answers with an empty capture (`abort`: kills itself with SIGABRT instead).
-fn fake_worker(stderr: &str, abort: bool) -> Worker {
-    let dir = std::env::temp_dir().join(format!("radv-fake-{}-{abort}", std::process::id()));
+/// and then answers as `answer` says.
+fn fake_worker(stderr: &str, answer: Answer) -> Worker {
+    // One folder per stand-in: tests run in parallel, each with its own files.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("radv-fake-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let frame = |r: Response| {
         let mut b = Vec::new();
@@ -61,18 +77,32 @@ fn fake_worker(stderr: &str, abort: bool) -> Worker {
         frame(Response::Compiled(Compiled::default())),
     )
     .unwrap();
+    let one = Compiled {
+        executables: vec![Executable {
+            name: "compute".into(),
+            subgroup_size: 64,
+            ..Executable::default()
+        }],
+        ..Compiled::default()
+    };
+    std::fs::write(dir.join("compiled-one"), frame(Response::Compiled(one))).unwrap();
     std::fs::write(dir.join("stderr"), stderr).unwrap();
     let open_len = 4 + Request::Open(0).encode().len();
-    let answer = if abort {
-        "kill -ABRT $$".to_string()
-    } else {
-        format!("printf '%s\\n' '{END_OF_ANSWER}' >&2; cat compiled; cat >/dev/null")
+    let answered =
+        |file: &str| format!("printf '%s\\n' '{END_OF_ANSWER}' >&2; cat {file}; cat >/dev/null");
+    let answer = match answer {
+        Answer::Empty => format!("cat stderr >&2 && {}", answered("compiled")),
+        Answer::Abort => "cat stderr >&2 && kill -ABRT $$".to_string(),
+        Answer::CrashOnce => format!(
+            "if [ -e crashed ]; then {}; else touch crashed; cat stderr >&2; kill -SEGV $$; fi",
+            answered("compiled-one")
+        ),
     };
     // The client sends the compile request only after reading the open answer, so `head`
     // cannot read past the open request.
     let script = format!(
         "cd {dir:?} && head -c {open_len} >/dev/null && printf '%s\\n' '{END_OF_ANSWER}' >&2 && \
-         cat opened && head -c 1 >/dev/null && cat stderr >&2 && {answer}"
+         cat opened && head -c 1 >/dev/null && {answer}"
     );
     let mut o = WorkerOptions::new(WorkerCommand {
         program: "/bin/sh".into(),
@@ -82,9 +112,13 @@ fn fake_worker(stderr: &str, abort: bool) -> Worker {
     Worker::start(o).expect("the stand-in worker opens its device")
 }
 
-fn judged_by_fake(stderr: &str, abort: bool) -> Result<Capture, Box<Finding>> {
-    let gpu = Gpu("navi21".into());
-    let mut w = fake_worker(stderr, abort);
+fn judged_by_fake(stderr: &str, answer: Answer) -> Result<Capture, Box<Finding>> {
+    judged_on("navi21", stderr, answer)
+}
+
+fn judged_on(gpu: &str, stderr: &str, answer: Answer) -> Result<Capture, Box<Finding>> {
+    let gpu = Gpu(gpu.into());
+    let mut w = fake_worker(stderr, answer);
     judged(
         compile_with(&mut w, &program(), &gpu, Wave::W32),
         &gpu,
@@ -94,7 +128,7 @@ fn judged_by_fake(stderr: &str, abort: bool) -> Result<Capture, Box<Finding>> {
 
 #[test]
 fn an_allocation_validator_message_before_an_abort_is_an_ra_check_finding() {
-    let f = judged_by_fake(RA_ERROR, true).unwrap_err();
+    let f = judged_by_fake(RA_ERROR, Answer::Abort).unwrap_err();
     assert_eq!(f.kind, FindingKind::RaCheck);
     assert_eq!(
         f.class.as_deref(),
@@ -107,7 +141,7 @@ fn an_allocation_validator_message_before_an_abort_is_an_ra_check_finding() {
 
 #[test]
 fn an_ir_validator_message_of_a_finished_compile_is_a_finding() {
-    let f = judged_by_fake(IR_ERROR, false).unwrap_err();
+    let f = judged_by_fake(IR_ERROR, Answer::Empty).unwrap_err();
     assert_eq!(f.kind, FindingKind::CompileError);
     assert_eq!(
         f.class.as_deref(),
@@ -116,17 +150,71 @@ fn an_ir_validator_message_of_a_finished_compile_is_a_finding() {
     assert!(f.detail.contains("p_parallelcopy %3"), "{}", f.detail);
 }
 
+/// What `validateir` prints for the v_cndmask_b32 that ACO 25.0.7 gives two SGPRs on GFX6-9
+/// (`docs/found-bugs/aco-gfx9-cndmask-two-sgprs.md`; seen on vega10).
+const CNDMASK_ERROR: &str = "ACO ERROR:
+    In file ../src/amd/compiler/aco_validate.cpp:70
+    Too many SGPRs/literals:  v1: (SzInfNaNPreserve)%35 = v_cndmask_b32 1.0, %34, %33
+";
+
+#[test]
+fn the_known_gfx6_to_9_cndmask_bug_is_its_own_bucket_only_on_those_generations() {
+    let e = &aco_errors(CNDMASK_ERROR)[0];
+    assert_eq!(e.opcode().as_deref(), Some("v_cndmask_b32"));
+    assert_eq!(e.head(), "Too many SGPRs/literals");
+    for (gpu, gfx, known) in [
+        ("pitcairn", GfxLevel::Gfx6, true),
+        ("vega10", GfxLevel::Gfx9, true),
+        ("renoir", GfxLevel::Gfx9, true),
+        ("navi10", GfxLevel::Gfx10, false),
+        ("navi31", GfxLevel::Gfx11, false),
+    ] {
+        let f = judged_on(gpu, CNDMASK_ERROR, Answer::Empty).unwrap_err();
+        let Some(Cause::AcoValidator { gfx: g, opcode, .. }) = &f.cause else {
+            panic!("{f:?}")
+        };
+        assert_eq!((*g, opcode.as_deref()), (Some(gfx), Some("v_cndmask_b32")));
+        let class = f.class.as_deref().unwrap();
+        if known {
+            assert_eq!(class, "known-aco-gfx6-9-cndmask-two-sgprs", "{gpu}");
+            assert!(f.detail.contains("known: ACO's"), "{}", f.detail);
+        } else {
+            // On GFX10+ the same words would be a new bug: ACO's own bucket.
+            assert_eq!(class, "aco Too many SGPRs/literals", "{gpu}");
+        }
+    }
+    // Another instruction with too many scalar operands on GFX9 is not the known bug.
+    let other = CNDMASK_ERROR.replace("v_cndmask_b32", "v_fma_f32");
+    let f = judged_on("vega10", &other, Answer::Empty).unwrap_err();
+    assert_eq!(f.class.as_deref(), Some("aco Too many SGPRs/literals"));
+}
+
+#[test]
+fn a_crash_a_fresh_worker_does_not_repeat_is_counted_not_reported() {
+    let shim = "radv/amdgpu: Failed to allocate a buffer:\n   size      : 8388608 bytes\n   domains   : 4\n";
+    let capture = judged_by_fake(shim, Answer::CrashOnce).expect("the fresh worker compiled");
+    let why = capture.rejudged.expect("noted");
+    assert!(why.contains("ran out of buffer space"), "{why}");
+    assert_eq!(capture.executables.len(), 1);
+    // A crash that comes back in the fresh worker is the finding.
+    let f = judged_by_fake(shim, Answer::Abort).unwrap_err();
+    assert_eq!(f.kind, FindingKind::Crash);
+}
+
 #[test]
 fn a_quiet_compile_without_executables_and_a_plain_crash_are_findings_too() {
-    let f = judged_by_fake("MESA: warning: nothing wrong\n", false).unwrap_err();
+    let f = judged_by_fake("MESA: warning: nothing wrong\n", Answer::Empty).unwrap_err();
     assert_eq!(f.class.as_deref(), Some("no-executables"));
     let f = judged_by_fake(
         "radv: ../src/amd/vulkan/radv_shader.c:12: f: Assertion `x' failed.\n",
-        true,
+        Answer::Abort,
     )
     .unwrap_err();
     assert_eq!(f.kind, FindingKind::Crash);
-    assert!(f.class.as_deref().unwrap().contains("Assertion `x' failed"));
+    assert!(
+        f.class.as_deref().unwrap().contains("Assertion `x' failed"),
+        "{f:?}"
+    );
 }
 
 #[test]
@@ -135,8 +223,8 @@ fn aco_errors_are_cut_from_the_rest_of_stderr() {
     let errors = aco_errors(&both);
     assert_eq!(errors.len(), 2);
     assert_eq!(errors[0].at, "aco_validate.cpp:88");
-    assert!(!errors[0].is_ra());
-    assert!(errors[1].is_ra());
+    assert_eq!(errors[0].check(), AcoCheck::Ir);
+    assert_eq!(errors[1].check(), AcoCheck::Ra);
     // The program print after the message is not part of it.
     assert!(!errors[1].message.contains("BB0"), "{}", errors[1].message);
     assert!(aco_errors("ACO WARNING: slow\n").is_empty());

@@ -29,7 +29,7 @@ pub struct KnownBug {
     pub summary: &'static str,
     /// The program as the buggy driver computes it, or `None` when the program has nothing
     /// the bug touches.
-    rewrite: fn(&Program) -> Option<Program>,
+    pub rewrite: fn(&Program) -> Option<Program>,
 }
 
 /// Every known bug, tried in this order.
@@ -90,7 +90,17 @@ pub fn explaining(
     actual: &Results,
     inexact: &InexactWords,
 ) -> Option<&'static KnownBug> {
-    KNOWN_BUGS.iter().find(|bug| {
+    explaining_among(KNOWN_BUGS, program, actual, inexact)
+}
+
+/// The bug of `bugs` that explains every compared difference (see [`explaining`]).
+pub fn explaining_among(
+    bugs: &'static [KnownBug],
+    program: &Program,
+    actual: &Results,
+    inexact: &InexactWords,
+) -> Option<&'static KnownBug> {
+    bugs.iter().find(|bug| {
         (bug.rewrite)(program)
             .and_then(|p| interp::run(&p, &RunOptions::default()).ok())
             .is_some_and(|wrong| {
@@ -109,12 +119,18 @@ pub fn by_class(class: &str) -> Option<&'static KnownBug> {
 
 /// `program` with every `imod` as `irem` (`None` without an `imod`).
 fn smod_as_srem(program: &Program) -> Option<Program> {
+    with_ops(program, &[(AluOp::Imod, AluOp::Irem)])
+}
+
+/// `program` with every ALU op `from` as its `to`, for each pair of `ops` (`None` when none
+/// of the `from`s occurs): a lowering that picks the wrong one of two related operations.
+pub fn with_ops(program: &Program, ops: &[(AluOp, AluOp)]) -> Option<Program> {
     let mut p = program.clone();
     let mut touched = false;
     for inst in p.func.insts.values_mut() {
         if let InstKind::Alu { op, .. } = &mut inst.kind {
-            if *op == AluOp::Imod {
-                *op = AluOp::Irem;
+            if let Some(&(_, to)) = ops.iter().find(|(from, _)| from == op) {
+                *op = to;
                 touched = true;
             }
         }

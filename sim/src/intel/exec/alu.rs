@@ -57,7 +57,14 @@ pub fn execute(r: &mut Regs, inst: &Inst, exec: u32, pred: u32) -> Result<(), St
             continue;
         };
         let value = if flush { flushed(value) } else { value };
-        let bits = bits_of(dst.ty, value, inst.saturate)?;
+        let bits = match compared {
+            // cmp writes all ones or zero whatever the destination's type: brw gives a float
+            // compare an F destination (`brw_builder.h:603-623`, the destination typed like
+            // src0) and uses it as a 0/~0 boolean.
+            Some(on) if on => u64::MAX >> (64 - 8 * dst.ty.size()),
+            Some(_) => 0,
+            None => bits_of(dst.ty, value, inst.saturate)?,
+        };
         r.write_bits(&dst, lane, bits)?;
         if writes_flag {
             let on = match compared {

@@ -4,7 +4,8 @@
 //! flow of `if`/`else`/`endif`/`while`/`break`/`cont`/`halt` over per-channel instruction
 //! pointers and JIP/UIP, and the SEND messages brw emits for compute shaders (data-port untyped
 //! surface read/write, scratch OWORD block and DWORD scattered read/write, the sampler's
-//! `sample`/`sample_l`/`sample_lz`/`ld`/`ld_lz`/`resinfo`, end of thread).
+//! `sample`/`sample_l`/`sample_lz`/`ld`/`ld_lz`/`resinfo`, end of thread), and times each
+//! thread with the Gen simulator's cycle model (`timing`).
 //!
 //! The machine knows no driver: the caller ([`run_thread`]) hands it a thread's payload
 //! registers, its dispatch mask, its surfaces by binding-table index and its scratch window; how
@@ -21,7 +22,7 @@
 //! `alu` with the PRM's rule.
 //!
 //! Reading order: [`code`] (the program, jump targets checked), `operand` (regions, types,
-//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow).
+//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow), `timing`.
 
 mod alu;
 pub mod code;
@@ -29,6 +30,7 @@ mod message;
 mod operand;
 pub mod sampler;
 pub mod thread;
+mod timing;
 
 #[cfg(test)]
 mod tests;

@@ -642,6 +642,86 @@ fn regions_types_and_modifiers_read_and_write_as_the_hardware_does() {
 }
 
 #[test]
+fn a_float_compare_writes_all_ones_into_its_float_destination() {
+    // brw's `flt` as it compiles it: `cmp.l g10<1>F g11<8,8,1>F 3.0F`, then the result used
+    // as a 0/~0 boolean (`and` with 1 for b2i). Lanes 0-2 hold; converting "true" to the
+    // float -1.0 instead would give 0xbf800000 and an `and` of 0.
+    let mut insts = ids();
+    insts.push(alu(Opcode::MOV, 8, dst(11, Type::F), &[reg(2, Type::UD)]));
+    let mut cmp = alu(
+        Opcode(16),
+        8,
+        dst(10, Type::F),
+        &[reg(11, Type::F), float(3.0)],
+    );
+    cmp.cond_modifier = 5; // l
+    insts.push(cmp);
+    insts.push(untyped_write(1, 1));
+    insts.push(alu(
+        Opcode(5),
+        8,
+        dst(10, Type::UD),
+        &[reg(10, Type::UD), imm(Type::UD, 1)],
+    ));
+    insts.push(alu(
+        Opcode(64),
+        8,
+        dst(3, Type::UD),
+        &[reg(3, Type::UD), imm(Type::UD, 32)],
+    ));
+    insts.push(untyped_write(1, 1));
+    let m = run(insts, &[(1, vec![0xdead; 16])]).expect("runs");
+    let holds = |i: u32| i < 3;
+    let want: Vec<u32> = (0..8)
+        .map(|i| if holds(i) { u32::MAX } else { 0 })
+        .chain((0..8).map(|i| u32::from(holds(i))))
+        .collect();
+    assert_eq!(m.surfaces[&1], want);
+}
+
+#[test]
+fn a_thread_is_timed_by_the_gen_cycle_model_and_waits_for_a_sends_response() {
+    use crate::gen::timing::{ALU_ISSUE_PER_GRF, ALU_LATENCY, DATAPORT_LATENCY};
+    let (issue, latency) = (u64::from(ALU_ISSUE_PER_GRF), u64::from(ALU_LATENCY));
+    let time = |insts: Vec<Inst>| {
+        let code = program(insts);
+        let p = payload(0, 1, 0);
+        let start = Start {
+            payload: &p,
+            dispatch_mask: 0xff,
+            scratch: WINDOW,
+        };
+        let mut memory = Memory::default();
+        memory.surfaces.insert(1, vec![7; 8]);
+        run_thread(&code, &start, &mut memory, &mut 1000)
+            .expect("runs")
+            .cycles
+    };
+    let add = |d: u8, s: u8| {
+        alu(
+            Opcode(64),
+            8,
+            dst(d, Type::UD),
+            &[reg(s, Type::UD), imm(Type::UD, 1)],
+        )
+    };
+    // `sim::gen::timing`'s example: the second add waits for the first's result (8), issues
+    // until 10, its result is ready at 16; the EOT issues at 10-12 and writes nothing.
+    assert_eq!(time(vec![add(10, 1), add(11, 10)]), 2 * latency);
+    // Independent adds only take issue cycles until the last result.
+    assert_eq!(time(vec![add(10, 1), add(11, 2)]), issue + latency);
+    // An untyped read (mlen 1) into g10, then an add of g10: the add waits for the response.
+    let mut insts = ids();
+    let read = (1 << 25) | (1 << 20) | (1 << 14) | (0x2e << 8) | 1;
+    insts.push(send(12, read, Some(10), 3, None));
+    insts.push(add(11, 10));
+    // ids() is a chain of three dependent instructions: the send's address is ready at 24.
+    let before = 3 * latency;
+    let response = before + u64::from(8 + 2 + DATAPORT_LATENCY);
+    assert_eq!(time(insts), response + latency);
+}
+
+#[test]
 fn what_is_not_modelled_is_named_not_guessed() {
     let mut insts = ids();
     insts.push(send(

@@ -24,6 +24,7 @@ use super::code::Code;
 use super::message::{self, Effect};
 use super::operand::Regs;
 use super::sampler::Image;
+use super::timing::Clock;
 use super::{fault, unsupported, Stop};
 use std::collections::BTreeMap;
 
@@ -61,6 +62,8 @@ pub struct Start<'a> {
 pub struct ThreadStats {
     /// Instructions executed.
     pub instructions: u64,
+    /// Cycles by the Gen simulator's cycle model (`timing`).
+    pub cycles: u64,
 }
 
 /// Channels a thread can have.
@@ -85,6 +88,7 @@ pub fn run_thread(
     let live = start.dispatch_mask;
     let mut broken = 0u32;
     let mut stats = ThreadStats::default();
+    let mut clock = Clock::default();
     if live == 0 {
         return Ok(stats);
     }
@@ -106,6 +110,7 @@ pub fn run_thread(
         }
         *budget -= 1;
         stats.instructions += 1;
+        clock.step(inst);
         let next = ip + inst.len() as i64;
         let group = inst.group() as usize;
         let n = inst.exec_size as usize;
@@ -166,6 +171,7 @@ pub fn run_thread(
                     start.scratch,
                 )? == Effect::EndOfThread
                 {
+                    stats.cycles = clock.cycles();
                     return Ok(stats);
                 }
             }

@@ -1,0 +1,61 @@
+//! Known naga bugs: rules over where naga stopped and what it said, and — for a wrong value
+//! — models of the wrong translation (as `vulkan::known` has for drivers: the program
+//! rewritten into what naga's module computes; the mismatch is that bug when the
+//! interpreter's results for the rewrite equal the device's on every compared word). A
+//! finding a rule recognises gets the bug's own bucket, counted and reported as that bug, so
+//! that a new bug of the same step still gets a bucket of its own.
+
+use super::Step;
+use crate::pipelines::vulkan::known::{with_ops, KnownBug};
+use compiler::ir::AluOp;
+
+/// A naga bug recognised by the step that stops and its message.
+pub struct KnownError {
+    /// Its bucketing class (`known-naga-<what>`).
+    pub class: &'static str,
+    /// One line for reports: what naga does wrong.
+    pub summary: &'static str,
+    /// The step whose error it is.
+    pub step: Step,
+    /// Words of the message, any one of which makes it this bug.
+    pub says: &'static [&'static str],
+}
+
+/// naga's errors that are known bugs.
+pub const KNOWN_ERRORS: &[KnownError] = &[KnownError {
+    class: "known-naga-logical-op-on-bool-vectors",
+    summary: "naga's SPIR-V front end turns OpLogicalAnd/OpLogicalOr on bool vectors into \
+              LogicalAnd/LogicalOr, which its own validator accepts only on scalars since \
+              wgpu#7368 (naga 30.0.2, front/spv/next_block.rs; docs/found-bugs/naga-logical-op-on-bool-vectors.md)",
+    step: Step::Validator,
+    says: &[
+        "Incompatible operands: LogicalAnd(Vector",
+        "Incompatible operands: LogicalOr(Vector",
+    ],
+}];
+
+/// naga's wrong translations that are known bugs (see the module's text).
+pub const KNOWN_MISMATCHES: &[KnownBug] = &[KnownBug {
+    class: "known-naga-signed-op-on-uint",
+    summary: "naga's SPIR-V front end takes an operation's signedness from its operands' type, \
+              not the opcode: GLSL.std.450 SMin/SMax and OpShiftRightArithmetic on uint \
+              operands become UMin/UMax and OpShiftRightLogical (naga 30.0.2, \
+              front/spv/next_block.rs; docs/found-bugs/naga-signed-op-on-uint.md)",
+    rewrite: |p| {
+        with_ops(
+            p,
+            &[
+                (AluOp::Imin, AluOp::Umin),
+                (AluOp::Imax, AluOp::Umax),
+                (AluOp::Ishr, AluOp::Ushr),
+            ],
+        )
+    },
+}];
+
+/// The known bug naga's error at `step` saying `message` is, if one.
+pub fn error(step: Step, message: &str) -> Option<&'static KnownError> {
+    KNOWN_ERRORS
+        .iter()
+        .find(|k| k.step == step && k.says.iter().any(|s| message.contains(s)))
+}
