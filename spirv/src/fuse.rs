@@ -18,7 +18,7 @@
 //! workgroup count); [`FusedModule::results`] reads one program's [`Results`] back.
 
 use crate::emitter::Placement;
-use crate::interface::{DecodeError, Interface, Resource, StorageRole};
+use crate::interface::{store, DecodeError, Interface, Resource, StorageRole};
 use crate::{check_dispatch, EmitError, EmitOptions, MAX_BINDING_WORDS};
 use compiler::ir::Program;
 use sim::dispatch::{Dispatch, Results};
@@ -212,39 +212,15 @@ impl FusedModule {
         dispatch: &Dispatch,
         read_back: &[Vec<u32>],
     ) -> Result<Results, DecodeError> {
-        let storage: Vec<_> = self
-            .interface
-            .bindings
-            .iter()
-            .filter_map(|b| match &b.resource {
-                Resource::Storage { role, words } => Some((b.binding, *role, words.len())),
-                Resource::Texture(_) => None,
-            })
-            .collect();
-        if storage.len() != read_back.len() {
-            return Err(DecodeError::BindingCount {
-                want: storage.len(),
-                got: read_back.len(),
-            });
-        }
         let mut results = dispatch.initial_results();
-        for (&(binding, role, want), words) in storage.iter().zip(read_back) {
-            if words.len() != want {
-                return Err(DecodeError::Length {
-                    binding,
-                    want,
-                    got: words.len(),
-                });
-            }
-            let Some(&(_, offset, len)) = self.parts[k].storage.iter().find(|(r, ..)| *r == role)
-            else {
-                continue;
-            };
-            let part = words[offset as usize..(offset + len) as usize].to_vec();
-            match role {
-                StorageRole::Outputs => results.outputs = part,
-                StorageRole::Buffer(b) => results.buffers[b as usize] = part,
-                StorageRole::Uniforms => {}
+        for (role, words) in self.interface.storage_read_back(read_back)? {
+            if let Some(&(_, offset, len)) = self.parts[k].storage.iter().find(|(r, ..)| *r == role)
+            {
+                store(
+                    &mut results,
+                    role,
+                    &words[offset as usize..(offset + len) as usize],
+                );
             }
         }
         Ok(results)

@@ -218,6 +218,19 @@ impl Interface {
         dispatch: &Dispatch,
         read_back: &[Vec<u32>],
     ) -> Result<Results, DecodeError> {
+        let mut results = dispatch.initial_results();
+        for (role, words) in self.storage_read_back(read_back)? {
+            store(&mut results, role, words);
+        }
+        Ok(results)
+    }
+
+    /// Each storage binding's role with its final words (`read_back` is in binding order,
+    /// textures skipped), checked against the binding's count and sizes.
+    pub(crate) fn storage_read_back<'a>(
+        &self,
+        read_back: &'a [Vec<u32>],
+    ) -> Result<Vec<(StorageRole, &'a [u32])>, DecodeError> {
         let storage: Vec<_> = self
             .bindings
             .iter()
@@ -232,22 +245,31 @@ impl Interface {
                 got: read_back.len(),
             });
         }
-        let mut results = dispatch.initial_results();
-        for (&(binding, role, want), words) in storage.iter().zip(read_back) {
-            if words.len() != want {
-                return Err(DecodeError::Length {
-                    binding,
-                    want,
-                    got: words.len(),
-                });
-            }
-            match role {
-                StorageRole::Outputs => results.outputs.clone_from(words),
-                StorageRole::Buffer(b) => results.buffers[b as usize].clone_from(words),
-                StorageRole::Uniforms => {}
-            }
-        }
-        Ok(results)
+        storage
+            .into_iter()
+            .zip(read_back)
+            .map(|((binding, role, want), words)| {
+                if words.len() == want {
+                    Ok((role, words.as_slice()))
+                } else {
+                    Err(DecodeError::Length {
+                        binding,
+                        want,
+                        got: words.len(),
+                    })
+                }
+            })
+            .collect()
+    }
+}
+
+/// Puts a storage binding's final words where [`Results`] keeps that role (uniforms are
+/// read-only and not part of the results).
+pub(crate) fn store(results: &mut Results, role: StorageRole, words: &[u32]) {
+    match role {
+        StorageRole::Outputs => words.clone_into(&mut results.outputs),
+        StorageRole::Buffer(b) => words.clone_into(&mut results.buffers[b as usize]),
+        StorageRole::Uniforms => {}
     }
 }
 
