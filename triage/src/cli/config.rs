@@ -36,9 +36,9 @@ pub struct ConfigArgs {
     /// Switch a planted bug on (repeatable); `gpufuzz plant --list` shows the catalog.
     #[arg(long = "plant", value_name = "NAME")]
     pub plants: Vec<String>,
-    /// Only these pipelines (repeatable): middle, gen8, gen16, a6xx, vulkan, or `all` (which adds the
-    /// opt-in targets); default every target of the default set. An unknown name is an error
-    /// listing the targets.
+    /// Only these targets (repeatable), or `all` (which adds the opt-in targets); default every
+    /// target of the default set. An unknown name is an error listing every target with what
+    /// it runs.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
     #[command(flatten)]
