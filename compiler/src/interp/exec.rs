@@ -18,6 +18,7 @@
 
 use super::code::{Code, Op, NONE};
 use super::memory::{Lanes, Mask, Slot, State, ALL_LANES, LANES};
+use super::record::{Recorded, Seen};
 use super::{InterpError, RunOptions, RunStats};
 use crate::ir::{AluOp, Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
@@ -65,12 +66,13 @@ fn check_dispatch(d: &Dispatch) -> Result<(), InterpError> {
 }
 
 /// Runs every invocation of `p` (already lowered into `code`).
-pub(super) fn run<const STATS: bool>(
+pub(super) fn run<const STATS: bool, const RECORD: bool>(
     code: &Code,
     st: &mut State,
     p: &Program,
     opts: &RunOptions,
     stats: Option<&mut RunStats>,
+    mut record: Option<&mut Recorded>,
 ) -> Result<Results, InterpError> {
     let d = &p.dispatch;
     check_dispatch(d)?;
@@ -111,8 +113,9 @@ pub(super) fn run<const STATS: bool>(
             back_edge_fuel: 0,
             max_iters,
             loop_passes,
+            record: record.as_deref_mut(),
         };
-        g.exec::<STATS>();
+        g.exec::<STATS, RECORD>();
         let back_edge_fuel = g.back_edge_fuel;
         max_iters = g.max_iters;
         loop_passes = g.loop_passes;
@@ -245,6 +248,8 @@ struct Group<'a> {
     max_iters: u32,
     /// Passes through loop bodies so far, all invocations (see [`RunStats::loop_passes`]).
     loop_passes: u64,
+    /// Where every value written is recorded, when the run records them.
+    record: Option<&'a mut Recorded>,
 }
 
 /// The lanes of `m`, lowest first.
@@ -320,7 +325,7 @@ impl Group<'_> {
     /// The group runs the lowest pc any live lane is at, so lanes that parted meet again
     /// where their paths join: after an `if` the side that falls through waits at the other
     /// side's start, the lanes leaving a loop wait at its exit until the last one leaves.
-    fn exec<const STATS: bool>(&mut self) {
+    fn exec<const STATS: bool, const RECORD: bool>(&mut self) {
         let ops = &self.code.ops[..];
         let end = ops.len() as u32;
         let mut pc = 0u32;
@@ -344,7 +349,57 @@ impl Group<'_> {
                 pc = self.schedule();
                 continue;
             }
-            pc = self.step::<STATS>(&ops[pc as usize], pc);
+            let before = self.active;
+            let next = self.step::<STATS>(&ops[pc as usize], pc);
+            if RECORD {
+                self.record(&ops[pc as usize], before);
+            }
+            pc = next;
+        }
+    }
+
+    /// Records the values `op` wrote in `lanes` (those still active after it).
+    fn record(&mut self, op: &Op, lanes: Mask) {
+        match *op {
+            Op::Const { dst, .. }
+            | Op::Alu1 { dst, .. }
+            | Op::Alu2 { dst, .. }
+            | Op::Alu3 { dst, .. }
+            | Op::Vec { dst, .. }
+            | Op::Mov { dst, .. }
+            | Op::InvocationId { dst }
+            | Op::LoadUniform { dst, .. }
+            | Op::LoadBuffer { dst, .. }
+            | Op::LoadDeref { dst, .. }
+            | Op::LoadReg { dst, .. } => self.seen(dst, lanes),
+            Op::Tex { k } => self.seen(self.code.texs[k as usize].dst, lanes),
+            Op::EnterPhis { table, .. } => {
+                let t = self.code.phi_tables[table as usize];
+                for phi in t.first_phi..t.first_phi + t.phis {
+                    self.seen(self.code.phi_dsts[phi as usize], lanes);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Records slot `dst`'s components in `lanes`.
+    fn seen(&mut self, dst: u32, lanes: Mask) {
+        let lanes = lanes & self.active & self.defined(dst);
+        let comps = self.code.value_comps[dst as usize].max(1);
+        let Some(record) = self.record.as_deref_mut() else {
+            return;
+        };
+        let slot = &self.vals[dst as usize];
+        for l in lanes_of(lanes) {
+            let invocation = &mut record.invocations[self.first as usize + l];
+            for k in 0..comps {
+                invocation.push(Seen {
+                    value: Value::from_u32(dst),
+                    component: k,
+                    word: slot.c[k as usize][l],
+                });
+            }
         }
     }
 

@@ -24,6 +24,7 @@ pub mod code;
 pub mod exec;
 pub mod lower;
 pub mod memory;
+pub mod record;
 #[cfg(test)]
 mod tests;
 
@@ -161,7 +162,7 @@ impl Interpreter {
     /// Runs every invocation of `p`; the outputs and final buffers.
     pub fn run(&mut self, p: &Program, opts: &RunOptions) -> Result<Results, InterpError> {
         self.code.lower(p)?;
-        exec::run::<false>(&self.code, &mut self.state, p, opts, None)
+        exec::run::<false, false>(&self.code, &mut self.state, p, opts, None, None)
     }
 
     /// Like [`Interpreter::run`], also collecting [`RunStats`] (somewhat slower).
@@ -172,9 +173,26 @@ impl Interpreter {
     ) -> Result<(Results, RunStats), InterpError> {
         self.code.lower(p)?;
         let mut stats = RunStats::default();
-        let results = exec::run::<true>(&self.code, &mut self.state, p, opts, Some(&mut stats))?;
+        let results =
+            exec::run::<true, false>(&self.code, &mut self.state, p, opts, Some(&mut stats), None)?;
         Ok((results, stats))
     }
+}
+
+/// Runs `p` with a fresh [`Interpreter`], recording every value each invocation computed
+/// ([`record`]; for triage, never the fuzz loop).
+pub fn run_recording(
+    p: &Program,
+    opts: &RunOptions,
+) -> Result<(Results, record::Recorded), InterpError> {
+    let mut i = Interpreter::new();
+    i.code.lower(p)?;
+    let mut recorded = record::Recorded {
+        invocations: vec![Vec::new(); p.dispatch.invocations as usize],
+    };
+    let results =
+        exec::run::<false, true>(&i.code, &mut i.state, p, opts, None, Some(&mut recorded))?;
+    Ok((results, recorded))
 }
 
 /// Runs `p` with a fresh [`Interpreter`] (for one-off runs; the fuzz loop reuses one).

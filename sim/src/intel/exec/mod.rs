@@ -22,11 +22,13 @@
 //! `alu` with the PRM's rule.
 //!
 //! Reading order: [`code`] (the program, jump targets checked), `operand` (regions, types,
-//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow), `timing`.
+//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow), `timing`,
+//! and [`observe`] (what triage sees of each executed instruction).
 
 mod alu;
 pub mod code;
 mod message;
+pub mod observe;
 mod operand;
 pub mod sampler;
 pub mod thread;
@@ -36,8 +38,9 @@ mod timing;
 mod tests;
 
 pub use code::Code;
+pub use observe::{Input, Observer, Place, Step};
 pub use sampler::Image;
-pub use thread::{run_thread, Memory, ScratchWindow, Start, ThreadStats};
+pub use thread::{run_observed, run_thread, Memory, ScratchWindow, Start, ThreadStats};
 
 use std::fmt;
 

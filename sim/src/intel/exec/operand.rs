@@ -199,7 +199,7 @@ fn flag_position(flag: Flag, channel: usize) -> Result<(usize, usize), Stop> {
 }
 
 /// The byte offset of element `lane` of a register region, from the register's start.
-fn src_offset(r: &RegSrc, lane: usize) -> Result<usize, Stop> {
+pub(super) fn src_offset(r: &RegSrc, lane: usize) -> Result<usize, Stop> {
     if r.indirect.is_some() {
         return unsupported("indirect addressing");
     }
@@ -235,7 +235,7 @@ pub fn num(ty: Type, bits: u64) -> Result<Num, Stop> {
 }
 
 /// Element `lane` of an immediate: vector immediates give each lane its own element.
-fn immediate(ty: Type, bits: u64, lane: usize) -> Result<Num, Stop> {
+pub(super) fn immediate(ty: Type, bits: u64, lane: usize) -> Result<Num, Stop> {
     match ty {
         Type::V => {
             let nibble = (bits >> (4 * (lane % 8))) & 0xf;

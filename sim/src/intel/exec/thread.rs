@@ -22,6 +22,7 @@ use super::super::opcode::Opcode;
 use super::alu;
 use super::code::Code;
 use super::message::{self, Effect};
+use super::observe::{Observer, Step, Unobserved};
 use super::operand::Regs;
 use super::sampler::Image;
 use super::timing::Clock;
@@ -77,6 +78,18 @@ pub fn run_thread(
     memory: &mut Memory,
     budget: &mut u64,
 ) -> Result<ThreadStats, Stop> {
+    run_observed(code, start, memory, budget, &mut Unobserved)
+}
+
+/// [`run_thread`], showing `observer` every instruction after it executed (the end of thread
+/// aside).
+pub fn run_observed<O: Observer + ?Sized>(
+    code: &Code,
+    start: &Start,
+    memory: &mut Memory,
+    budget: &mut u64,
+    observer: &mut O,
+) -> Result<ThreadStats, Stop> {
     let mut r = Regs::default();
     for (nr, words) in start.payload {
         for (i, &w) in words.iter().enumerate() {
@@ -101,7 +114,8 @@ pub fn run_thread(
         if ip as usize >= code.len {
             return fault("ran past the last instruction without an end of thread");
         }
-        let (_, inst) = &code.insts[code.at(ip)?];
+        let index = code.at(ip)?;
+        let (_, inst) = &code.insts[index];
         let active = (0..CHANNELS)
             .filter(|&c| live >> c & 1 == 1 && pc[c] == ip)
             .fold(0u32, |m, c| m | 1 << c);
@@ -180,6 +194,7 @@ pub fn run_thread(
             }
             _ => alu::execute(&mut r, inst, exec, pred)?,
         }
+        observer.executed(&Step::new(index, inst, exec, pred, &r, memory));
         for c in (0..CHANNELS).filter(|c| (active & !moved) >> c & 1 == 1) {
             pc[c] = next;
         }
