@@ -272,11 +272,14 @@ mod tests {
     use super::super::{run_observed, Code, Memory, ScratchWindow, Start};
     use super::*;
 
-    /// Every step of one channel: (instruction index, what it wrote, what it read).
+    /// One step of a channel: (instruction index, what it wrote, what it read).
+    type Seen = (usize, Vec<(Place, u64)>, Vec<Input>);
+
+    /// Every step of one channel.
     #[derive(Default)]
     struct Channel {
         channel: usize,
-        steps: Vec<(usize, Vec<(Place, u64)>, Vec<Input>)>,
+        steps: Vec<Seen>,
         memory_after_last_send: Vec<u32>,
     }
 
