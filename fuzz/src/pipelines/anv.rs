@@ -33,6 +33,7 @@ mod binding_table;
 mod corroborate;
 mod execute;
 mod stats;
+pub mod trace;
 
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker};
@@ -649,6 +650,18 @@ impl Pipeline for Anv {
             text: out,
             clean: finding.is_none(),
         })
+    }
+
+    /// brw's listing of the width that ran, with the first instruction whose result differs
+    /// from the interpreter's marked and named in the IR ([`trace`]).
+    fn listing(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        optimised: &Program,
+        _first_output: Option<u32>,
+    ) -> Option<String> {
+        Some(trace::listing(case, vulkan::source(case, optimised), opts))
     }
 
     fn knobs(&self) -> &'static [&'static str] {

@@ -26,7 +26,9 @@ use compiler::interp::RunOptions;
 use compiler::ir::Program;
 use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
-use sim::intel::exec::{run_thread, Code, Image, Memory, ScratchWindow, Start, Stop};
+use sim::intel::exec::{
+    run_observed, run_thread, Code, Image, Memory, Observer, ScratchWindow, Start, Stop,
+};
 use spirv_emit::Resource;
 use std::collections::BTreeMap;
 use vulkan_runner::StatValue;
@@ -84,6 +86,17 @@ pub fn execute(
     capture: &Capture,
     program: &Program,
     budget: u64,
+) -> Result<(Outcome, u64), String> {
+    execute_watched(capture, program, budget, None)
+}
+
+/// [`execute`], showing `watch`'s observer the thread that runs invocation `watch.0` (for
+/// triage's tracer, [`super::trace`]).
+pub fn execute_watched(
+    capture: &Capture,
+    program: &Program,
+    budget: u64,
+    mut watch: Option<(u32, &mut dyn Observer)>,
 ) -> Result<(Outcome, u64), String> {
     let [kernel] = capture.kernels.as_slice() else {
         return Err(format!("{} executables", capture.kernels.len()));
@@ -146,7 +159,14 @@ pub fn execute(
                     bytes: scratch_bytes,
                 },
             };
-            match run_thread(&code, &start, &mut memory, &mut budget) {
+            let first = workgroup * local + t * simd;
+            let ran = match watch.as_mut() {
+                Some((invocation, observer)) if (first..first + lanes).contains(invocation) => {
+                    run_observed(&code, &start, &mut memory, &mut budget, *observer)
+                }
+                _ => run_thread(&code, &start, &mut memory, &mut budget),
+            };
+            match ran {
                 Ok(stats) => {
                     first_thread.get_or_insert(stats.cycles);
                 }
@@ -168,6 +188,15 @@ pub fn execute(
     let results = (interface.results(&program.dispatch, &read_back))
         .map_err(|e| format!("read-back: {e}"))?;
     Ok((Outcome::Results(results), first_thread.unwrap_or(0)))
+}
+
+/// The instructions brw's code may execute for a program whose interpreter run executed
+/// `executed_insts` IR instructions over all invocations. Each of brw's instructions runs a
+/// whole SIMD thread, so its instructions per IR instruction of one invocation stay below 2
+/// even when every value spills; the factor leaves a wide margin, and a thread's fixed cost is
+/// covered by the constant.
+pub fn budget(executed_insts: u64) -> u64 {
+    100_000 + 32 * executed_insts
 }
 
 /// Judges a compiled case on the executor: `Ok` when brw's code agrees with the interpreter
@@ -203,10 +232,7 @@ pub fn judge(
     let difference = |r: &Results| {
         (plan.first_difference(&expected, r, dispatch)).map(|(d, _)| Mismatch::from(d).to_string())
     };
-    // Each of brw's instructions runs a whole SIMD thread, so its instructions per IR
-    // instruction of one invocation stay below 2 even when every value spills; the factor
-    // leaves a wide margin, and a thread's fixed cost is covered by the constant.
-    let budget = 100_000 + 32 * work.executed_insts;
+    let budget = budget(work.executed_insts);
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
     let at = format!(
         "[anv {}, INTEL_DEBUG={}, SIMD{simd}; {}]",
