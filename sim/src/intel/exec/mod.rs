@@ -27,6 +27,7 @@
 
 mod alu;
 pub mod code;
+mod lsc;
 mod message;
 pub mod observe;
 mod operand;
