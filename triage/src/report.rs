@@ -147,7 +147,8 @@ pub struct BugReport {
 pub struct StandaloneFiles {
     /// The files written, as given (relative to where triage ran).
     pub files: Vec<PathBuf>,
-    /// The vkrunner script, shown in the report.
+    /// The text the report shows: the vkrunner script, or for a target without one the module
+    /// the driver compiled.
     pub vk_shader_test: String,
     /// The spirv-opt command, for a case with a pass list.
     pub spirv_opt: Option<String>,
@@ -377,12 +378,15 @@ pub fn markdown(r: &BugReport) -> String {
                 if let Some(cmd) = &st.spirv_opt {
                     let _ = writeln!(s, "- the spirv-opt step: `{cmd}`");
                 }
-                let _ = writeln!(
-                    s,
-                    "\nRun with `vkrunner FILE.vk_shader_test` or `amber FILE.amber`; the probes \
-                     hold the reference interpreter's values.\n\n```\n{}```\n",
-                    st.vk_shader_test
-                );
+                let runnable =
+                    (st.files.iter()).any(|f| f.extension().is_some_and(|e| e == "vk_shader_test"));
+                let how = if runnable {
+                    "Run with `vkrunner FILE.vk_shader_test` or `amber FILE.amber`; the probes \
+                     hold the reference interpreter's values."
+                } else {
+                    "The module the driver compiled:"
+                };
+                let _ = writeln!(s, "\n{how}\n\n```\n{}```\n", st.vk_shader_test);
             }
         }
     }

@@ -37,7 +37,7 @@ pub mod trace;
 
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker};
-use super::shown::Shown;
+use super::shown::{Shown, Written};
 use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -49,6 +49,7 @@ use sim::dispatch::Results;
 use sim::intel::{Agreement, Gen, Listing};
 use spirv_emit::EmitError;
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 use vulkan_runner::{Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
@@ -662,6 +663,35 @@ impl Pipeline for Anv {
         _first_output: Option<u32>,
     ) -> Option<String> {
         Some(trace::listing(case, vulkan::source(case, optimised), opts))
+    }
+
+    /// The SPIR-V module anv compiled, as `<stem>.spvasm` (`spirv-dis`; `spirv-as
+    /// --target-env vulkan1.1` reads it back).
+    fn write_standalone(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        dir: &Path,
+        stem: &str,
+    ) -> Option<Result<Written, String>> {
+        let write = || {
+            let optimised = super::middle::optimise(case, opts, &mut Coverage::default())
+                .map_err(|f| f.to_string())?;
+            let c = &case.config;
+            let program = vulkan::source(case, &optimised);
+            let capture =
+                compile(program, c.anv_platform, c.anv_debug).map_err(|e| format!("anv: {e:?}"))?;
+            let spvasm = vulkan::standalone::disassemble(&capture.module.words)?;
+            let path = dir.join(format!("{stem}.spvasm"));
+            crate::store::write_atomically(&path, spvasm.as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(Written {
+                files: vec![path],
+                shown: spvasm,
+                by_hand: None,
+            })
+        };
+        Some(write())
     }
 
     fn knobs(&self) -> &'static [&'static str] {
