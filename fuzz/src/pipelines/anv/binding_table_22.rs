@@ -38,10 +38,12 @@ struct Declared {
 
 impl Declared {
     fn allows(&self, uses: Uses) -> bool {
-        if uses.texture {
-            return self.texture;
+        if uses.texture || self.texture {
+            return uses.texture && self.texture;
         }
-        !self.texture && !(uses.stores && self.readonly) && !(uses.loads && self.writeonly)
+        let stores_allowed = !uses.stores || !self.readonly;
+        let loads_allowed = !uses.loads || !self.writeonly;
+        stores_allowed && loads_allowed
     }
 }
 
