@@ -525,3 +525,31 @@ fn lsc_messages_not_modelled_are_named() {
         Some("not modelled: LSC message of 4 lanes")
     );
 }
+
+#[test]
+fn from_gfx12_5_a_thread_ends_through_the_gateway_not_the_thread_spawner() {
+    // brw's dg2 end of thread: `send(16) null g126 0x02000000` to the gateway with EOT.
+    let end = |sfid: u8| {
+        let mut i = send(sfid, 0x0200_0000, None, 126, None);
+        i.gen = super::super::super::gen::Gen::Gfx125;
+        i.no_mask = true;
+        if let Some(s) = i.send.as_mut() {
+            s.eot = true;
+        }
+        let code = Code::new(vec![(0, i)]);
+        let p = [(0, [0; 8])];
+        let start = Start {
+            payload: &p,
+            dispatch_mask: 0xff,
+            scratch: WINDOW,
+        };
+        run_thread(&code, &start, &mut Memory::default(), &mut 10)
+    };
+    assert_eq!(end(3).map(|s| s.instructions), Ok(1));
+    assert_eq!(
+        end(7).err(),
+        Some(Stop::Unsupported(
+            "end of thread through shared function 7".into()
+        ))
+    );
+}
