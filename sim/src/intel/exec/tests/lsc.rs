@@ -1,6 +1,8 @@
 //! LSC messages (`exec/lsc.rs`), hand-built: each test's answer changes if one descriptor or
 //! extended-descriptor field were read wrong. The registers a message reads are filled through
-//! the thread's payload, so each test shows exactly the message and its effect.
+//! the thread's payload, so each test shows exactly the message and its effect. The
+//! instructions keep the Gfx9 encoding tag: the messages do not depend on it, and Gfx12's
+//! software scoreboard (which would want tokens on every send) is tested on its own.
 
 use super::*;
 
@@ -71,7 +73,6 @@ impl Lsc {
         let mut i = send(15, self.desc(), dst, src0, Some((src1, 0)));
         i.opcode = Opcode::SEND;
         i.exec_size = exec_size;
-        i.gen = super::super::super::gen::Gen::Gfx125;
         if let Some(s) = i.send.as_mut() {
             s.ex_desc = ex_desc;
             s.ex_desc_a0_subreg = 2;
