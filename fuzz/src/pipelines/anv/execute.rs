@@ -3,17 +3,17 @@
 //! buffers read back as the `vulkan` target reads a real device's.
 //!
 //! Per thread: `g0` is the hardware header (`g0.1` the workgroup id, `g0.3[3:0]` the
-//! per-thread scratch size code, `g0.5[31:10]` the scratch base); `g1` holds anv's 32-byte
-//! driver push constants (`struct anv_push_constants`, `vulkan/anv_private.h:3743-3755`: base
-//! workgroup id, workgroup counts, subgroup id) when the listing's header names exactly that
-//! range; thread `t` of a workgroup runs invocations `t·SIMD ..`, the last one with only the
-//! channels the workgroup size leaves.
+//! per-thread scratch size code, `g0.5[31:10]` the scratch base); from `g1` on, anv's driver
+//! push constants as the Mesa version that compiled the code lays them out ([`super::push`]:
+//! base workgroup id, workgroup counts, subgroup id); thread `t` of a workgroup runs
+//! invocations `t·SIMD ..`, the last one with only the channels the workgroup size leaves.
 //!
 //! The binding table is anv's own, read from the executable's "Final NIR"
 //! ([`super::binding_table`]): each binding the code accesses sits at the index anv gave it.
 
 use super::super::pipeline::caused;
 use super::corroborate::{corroborate, survives};
+use super::push::Push;
 use super::Capture;
 use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
@@ -61,24 +61,6 @@ fn scratch_size(capture: &Capture) -> Result<(u32, u32), String> {
     Ok((code, 1024 << code))
 }
 
-/// Whether the listing pushes exactly anv's 32-byte driver constants (or nothing).
-fn push_layout(capture: &Capture, header: &[String]) -> Result<bool, String> {
-    let ranges: Vec<&str> = header
-        .iter()
-        .map(|l| l.trim())
-        .filter(|l| l.starts_with("RANGE"))
-        .collect();
-    match ranges.as_slice() {
-        [] => Ok(false),
-        ["RANGE0 (32B): Vulkan push constants and API params"] => Ok(true),
-        _ => Err(format!(
-            "push constant ranges {} on {}",
-            ranges.join("; "),
-            capture.platform
-        )),
-    }
-}
-
 /// Runs brw's code for `program` as anv would dispatch it, within `budget` instructions:
 /// the outcome and the first thread's cycles (`sim::intel::exec`'s timing; 0 if it did not
 /// finish). `Err` is the reason it cannot be run (to count as a skip).
@@ -108,7 +90,7 @@ pub fn execute_watched(
     let decoded = sim::intel::decode_program(&kernel.listing.bytes())
         .map_err(|e| format!("undecodable code: {}", e.reason))?;
     let code = Code::new(decoded);
-    let pushed = push_layout(capture, &kernel.listing.header)?;
+    let push = Push::of(&capture.mesa, &kernel.listing.header)?;
     let (size_code, scratch_bytes) = scratch_size(capture)?;
     let interface = &capture.module.interface;
     let simd = kernel.simd;
@@ -148,8 +130,8 @@ pub fn execute_watched(
         for t in 0..local.div_ceil(simd) {
             let lanes = (local - t * simd).min(simd);
             let mut payload = vec![(0u8, [0, workgroup, 0, size_code, 0, SCRATCH_BASE, 0, 0])];
-            if pushed {
-                payload.push((1, [0, 0, 0, interface.workgroups, 1, 1, t, 0]));
+            if let Some(push) = &push {
+                payload.extend(push.registers(interface.workgroups, t));
             }
             let start = Start {
                 payload: &payload,

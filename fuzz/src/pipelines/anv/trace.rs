@@ -37,7 +37,7 @@
 //! value (a `mov` into a narrower type).
 
 use super::execute::{budget, execute, execute_watched, Outcome};
-use super::{compile, Capture};
+use super::{compile, Capture, Mesa};
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::finding::{Mismatch, MismatchPlace};
@@ -545,7 +545,7 @@ pub fn render(listing: &sim::intel::Listing, found: &Found) -> String {
 /// IR (see the module doc).
 pub fn listing(case: &Case, program: &Program, opts: &OracleOptions) -> String {
     let c = &case.config;
-    match compile(program, c.anv_platform, c.anv_debug) {
+    match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
         Ok(capture) => write_up(&capture, &case.program, program, opts),
         Err(e) => format!(
             "// anv on {}, INTEL_DEBUG={}: no code: {e:?}\n",
@@ -564,7 +564,8 @@ pub fn write_up(
     opts: &OracleOptions,
 ) -> String {
     let mut out = format!(
-        "// anv on {}, INTEL_DEBUG={}; device: {}\n",
+        "// anv (Mesa {}) on {}, INTEL_DEBUG={}; device: {}\n",
+        capture.mesa,
         capture.platform,
         capture.switches.intel_debug(),
         capture.device
@@ -686,6 +687,7 @@ mod tests {
             }],
             pipeline: std::time::Duration::ZERO,
             device: "checked-in skl listing".into(),
+            mesa: "25.0.7".into(),
         }
     }
 
