@@ -103,10 +103,10 @@ impl Platform {
         }
     }
 
-    /// Whether its code runs on our executor and is judged by the interpreter (Gfx9 only,
-    /// so far).
+    /// Whether its code runs on our executor and is judged by the interpreter: Gfx9 and
+    /// Gfx12 so far (Gfx12.5's LSC messages and its payload are not modelled yet).
     pub fn executed(self) -> bool {
-        self == Platform::Skl
+        matches!(self, Platform::Skl | Platform::Tgl)
     }
 }
 

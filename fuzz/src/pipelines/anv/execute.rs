@@ -1,8 +1,8 @@
-//! brw's Skylake code run on our executor (`sim::intel::exec`), dispatched as anv dispatches a
-//! compute shader on Gfx9 (`docs/anv.md`, "How anv lays out a compute dispatch"), and its
-//! buffers read back as the `vulkan` target reads a real device's.
+//! brw's Skylake and Tiger Lake code run on our executor (`sim::intel::exec`), dispatched as
+//! anv dispatches a compute shader on Gfx9 and Gfx12 (`docs/anv.md`, "How anv lays out a
+//! compute dispatch"), and its buffers read back as the `vulkan` target reads a real device's.
 //!
-//! Per thread: `g0` is the hardware header (`g0.1` the workgroup id, `g0.3[3:0]` the
+//! Per thread (the same on both): `g0` is the hardware header (`g0.1` the workgroup id, `g0.3[3:0]` the
 //! per-thread scratch size code, `g0.5[31:10]` the scratch base); `g1` holds anv's 32-byte
 //! driver push constants (`struct anv_push_constants`, `vulkan/anv_private.h:3743-3755`: base
 //! workgroup id, workgroup counts, subgroup id) when the listing's header names exactly that
@@ -92,7 +92,7 @@ pub fn execute(
         .binding_table
         .as_ref()
         .map_err(|why| format!("binding table: {why}"))?;
-    let decoded = sim::intel::decode_program(&kernel.listing.bytes())
+    let decoded = sim::intel::decode_program_as(capture.platform.gen(), &kernel.listing.bytes())
         .map_err(|e| format!("undecodable code: {}", e.reason))?;
     let code = Code::new(decoded);
     let pushed = push_layout(capture, &kernel.listing.header)?;
@@ -232,6 +232,7 @@ pub fn judge(
             ("mismatch", m.to_string(), Some(m))
         }
         Ok((Outcome::Stopped(Stop::Fault(why)), _)) => ("fault", why, None),
+        Ok((Outcome::Stopped(Stop::Hazard(why)), _)) => ("hazard", why, None),
         Ok((Outcome::Stopped(stop), _)) => ("timeout", stop.to_string(), None),
     };
     let others = corroborate(

@@ -74,7 +74,7 @@ pub fn send(
     let Some(desc) = send.desc else {
         return unsupported("send with an a0 descriptor");
     };
-    let ex_mlen = if inst.opcode.is_split_send() {
+    let ex_mlen = if inst.opcode.is_split_send() || inst.gen.is_gfx12() {
         match send.ex_mlen() {
             Some(n) => n as usize,
             None => return unsupported("send with an a0 extended descriptor"),
