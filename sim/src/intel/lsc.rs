@@ -42,7 +42,17 @@ fn operation(op: u32) -> Option<&'static str> {
     })
 }
 
-const FENCE: u32 = 31;
+/// `lsc_opcode` values the executor tells apart (`brw_eu_defines.h`).
+pub const OP_LOAD: u32 = 0;
+/// Load with a component mask rather than a vector size.
+pub const OP_LOAD_CMASK: u32 = 2;
+/// Store.
+pub const OP_STORE: u32 = 4;
+/// Store with a component mask.
+pub const OP_STORE_CMASK: u32 = 6;
+/// Fence.
+pub const OP_FENCE: u32 = 31;
+const FENCE: u32 = OP_FENCE;
 const ADDR_SIZE: [Option<&str>; 4] = [None, Some("a16"), Some("a32"), Some("a64")];
 const DATA_SIZE: [Option<&str>; 8] = [
     Some("d8"),
@@ -157,6 +167,78 @@ fn bits(v: u32, hi: u32, lo: u32) -> u32 {
     (v >> lo) & ((1 << (hi - lo + 1)) - 1)
 }
 
+/// A descriptor's operation (`lsc_opcode`, 5:0).
+pub fn op(desc: u32) -> u32 {
+    bits(desc, 5, 0)
+}
+
+/// The operation's name as brw prints it, or `None` for a value brw has none for.
+pub fn op_name(op: u32) -> Option<&'static str> {
+    operation(op)
+}
+
+/// The address size (`lsc_addr_size`, 8:7): 1 a16, 2 a32, 3 a64.
+pub fn addr_size(desc: u32) -> u32 {
+    bits(desc, 8, 7)
+}
+
+/// The data size (`lsc_data_size`, 11:9): 0 d8, 1 d16, 2 d32, 3 d64, 4 d8u32, 5 d16u32,
+/// 6 d16bf32.
+pub fn data_size(desc: u32) -> u32 {
+    bits(desc, 11, 9)
+}
+
+/// The data size's name (`d32`, …), or `None` for the invalid 7.
+pub fn data_size_name(code: u32) -> Option<&'static str> {
+    DATA_SIZE[code as usize & 7]
+}
+
+/// The vector size code (`lsc_vect_size`, 14:12) of an operation without a component mask.
+pub fn vect_size(desc: u32) -> u32 {
+    bits(desc, 14, 12)
+}
+
+/// The elements a vector size code stands for (`lsc_vector_length`, `brw_eu.h:1104-1118`).
+pub fn vector_length(code: u32) -> usize {
+    [1, 2, 3, 4, 8, 16, 32, 64][code as usize & 7]
+}
+
+/// The component mask (15:12, x = bit 0) of `load_cmask`/`store_cmask`.
+pub fn cmask(desc: u32) -> u32 {
+    bits(desc, 15, 12)
+}
+
+/// Whether the data is transposed (bit 15): one address, a block of elements. Only for the
+/// operations without a component mask, whose bit 15 is `w`.
+pub fn transpose(desc: u32) -> bool {
+    bits(desc, 15, 15) != 0
+}
+
+/// The address type (`lsc_addr_surface_type`, 30:29): 0 flat, 1 bss, 2 ss, 3 bti.
+pub fn addr_type(desc: u32) -> u32 {
+    bits(desc, 30, 29)
+}
+
+/// The binding-table index of a `bti` extended descriptor (31:24; `lsc_bti_ex_desc_index`).
+pub fn bti_index(ex_desc: u32) -> u32 {
+    bits(ex_desc, 31, 24)
+}
+
+/// The base offset of a `bti` extended descriptor (23:12; `lsc_bti_ex_desc_base_offset`).
+pub fn bti_base_offset(ex_desc: u32) -> u32 {
+    bits(ex_desc, 23, 12)
+}
+
+/// The base offset of a `flat` extended descriptor (31:12; `lsc_flat_ex_desc_base_offset`).
+pub fn flat_base_offset(ex_desc: u32) -> u32 {
+    bits(ex_desc, 31, 12)
+}
+
+/// The surface-state index of an `ss`/`bss` extended descriptor (31:6; `lsc_bss_ex_desc_index`).
+pub fn surface_state_index(ex_desc: u32) -> u32 {
+    bits(ex_desc, 31, 6)
+}
+
 /// brw's `control()`: a space-separated name, or its complaint about a value it has none for.
 fn control(out: &mut String, what: &str, name: Option<&str>, value: u32) {
     match name {
@@ -172,10 +254,10 @@ fn control(out: &mut String, what: &str, name: Option<&str>, value: u32) {
 /// immediate extended descriptor (`None` when it comes from a0, which brw then leaves out).
 pub fn describe(desc: u32, ex_desc: Option<u32>, xe2: bool) -> String {
     let mut s = String::from(" (");
-    let op = bits(desc, 5, 0);
+    let op = op(desc);
     control(&mut s, "operation", operation(op), op);
     s.push(',');
-    let addr_size = bits(desc, 8, 7);
+    let addr_size = addr_size(desc);
     control(
         &mut s,
         "addr_size",
@@ -199,21 +281,21 @@ pub fn describe(desc: u32, ex_desc: Option<u32>, xe2: bool) -> String {
         );
     } else {
         s.push(',');
-        let data = bits(desc, 11, 9);
+        let data = data_size(desc);
         control(&mut s, "data_size", DATA_SIZE[data as usize], data);
         s.push(',');
-        if op == 2 || op == 6 {
-            let mask = bits(desc, 15, 12);
+        if op == OP_LOAD_CMASK || op == OP_STORE_CMASK {
+            let mask = cmask(desc);
             control(&mut s, "component_mask", CMASK[mask as usize], mask);
         } else {
-            let v = bits(desc, 14, 12);
+            let v = vect_size(desc);
             control(&mut s, "vector_size", Some(VECT_SIZE[v as usize]), v);
-            if bits(desc, 15, 15) != 0 {
+            if transpose(desc) {
                 s.push_str(", transpose");
             }
         }
         s.push(',');
-        let load = op == 0 || op == 2;
+        let load = op == OP_LOAD || op == OP_LOAD_CMASK;
         let what = if load { "cache_load" } else { "cache_store" };
         if xe2 {
             let cache = bits(desc, 19, 16);
@@ -238,7 +320,7 @@ pub fn describe(desc: u32, ex_desc: Option<u32>, xe2: bool) -> String {
     control(
         &mut s,
         "address_type",
-        Some(ADDR_TYPE[bits(desc, 30, 29) as usize]),
+        Some(ADDR_TYPE[addr_type(desc) as usize]),
         0,
     );
     s.push_str(" )");
@@ -248,13 +330,13 @@ pub fn describe(desc: u32, ex_desc: Option<u32>, xe2: bool) -> String {
 /// The surface the extended descriptor names (`lsc_disassemble_ex_desc`), read as the
 /// descriptor's address type says; brw reads an indirect extended descriptor as 0.
 pub fn surface(desc: u32, ex_desc: u32) -> String {
-    match bits(desc, 30, 29) {
-        0 => format!(" base_offset {} ", bits(ex_desc, 31, 12)),
-        1 | 2 => format!(" surface_state_index {} ", bits(ex_desc, 31, 6)),
+    match addr_type(desc) {
+        0 => format!(" base_offset {} ", flat_base_offset(ex_desc)),
+        1 | 2 => format!(" surface_state_index {} ", surface_state_index(ex_desc)),
         _ => format!(
             " BTI {}  base_offset {} ",
-            bits(ex_desc, 31, 24),
-            bits(ex_desc, 23, 12)
+            bti_index(ex_desc),
+            bti_base_offset(ex_desc)
         ),
     }
 }

@@ -19,7 +19,8 @@
 //! * data cache 0 OWORD block reads of a bound surface (type 0 offset in OWORDs, type 1 in
 //!   bytes), past the surface's end reading zero;
 //! * the sampler (SFID 2): see [`super::sampler`];
-//! * the thread spawner (SFID 7) with EOT: the end of the thread.
+//! * the thread spawner (SFID 7) with EOT: the end of the thread;
+//! * Gfx12.5's LSC ports (SFID 13-15): see [`super::lsc`].
 //!
 //! A split send (`sends`) carries its data in a second payload; laid after the first, it reads
 //! exactly as a plain send's single payload does.
@@ -27,9 +28,9 @@
 use super::super::inst::{Inst, Src};
 use super::super::types::RegFile;
 use super::operand::Regs;
-use super::sampler;
 use super::thread::{Memory, ScratchWindow};
 use super::{fault, unsupported, Stop};
+use super::{lsc, sampler};
 
 /// The stateless binding-table index brw's scratch messages use on Gfx9
 /// (`GFX8_BTI_STATELESS_NON_COHERENT`).
@@ -74,6 +75,12 @@ pub fn send(
     let Some(desc) = send.desc else {
         return unsupported("send with an a0 descriptor");
     };
+    if send.is_lsc() && !send.eot {
+        if let Some(words) = lsc::send(r, inst, lanes, memory, scratch, window)? {
+            write_response(r, inst, (desc >> 20 & 0x1f) as usize, &words, lanes)?;
+        }
+        return Ok(Effect::None);
+    }
     let ex_mlen = if inst.opcode.is_split_send() || inst.gen.is_gfx12() {
         match send.ex_mlen() {
             Some(n) => n as usize,
@@ -132,20 +139,21 @@ pub fn send(
         (sfid, _) => return unsupported(format!("shared function {sfid}")),
     };
     if let Some(words) = response {
-        write_response(r, inst, &m, &words, lanes)?;
+        write_response(r, inst, m.rlen, &words, lanes)?;
     }
     Ok(Effect::None)
 }
 
 /// `count` registers of a payload operand, as dwords.
-fn registers(r: &Regs, src: Option<&Src>, count: usize) -> Result<Vec<u32>, Stop> {
+pub(super) fn registers(r: &Regs, src: Option<&Src>, count: usize) -> Result<Vec<u32>, Stop> {
     match src {
         Some(Src::Reg(reg)) if reg.file == RegFile::Grf => dwords(r, reg.nr as usize, count),
         _ => fault("send payload is not a GRF"),
     }
 }
 
-fn dwords(r: &Regs, nr: usize, count: usize) -> Result<Vec<u32>, Stop> {
+/// `count` registers from GRF `nr` on, as dwords.
+pub(super) fn dwords(r: &Regs, nr: usize, count: usize) -> Result<Vec<u32>, Stop> {
     let mut out = Vec::with_capacity(count * 8);
     for reg in nr..nr + count {
         for i in 0..8 {
@@ -157,7 +165,7 @@ fn dwords(r: &Regs, nr: usize, count: usize) -> Result<Vec<u32>, Stop> {
 
 /// A response: the dwords of `rlen` registers, or per-lane dwords (`Lanes`) written only for
 /// enabled lanes.
-enum Response {
+pub(super) enum Response {
     /// Whole registers (block reads), dword `k` written when bit `k` of `dwords` is set.
     Block { words: Vec<u32>, dwords: u64 },
     /// `channels` × `simd` dwords, lane `i` of channel `c` at `c * simd + i`.
@@ -167,17 +175,17 @@ enum Response {
 fn write_response(
     r: &mut Regs,
     inst: &Inst,
-    m: &Message,
+    rlen: usize,
     response: &Response,
     lanes: u32,
 ) -> Result<(), Stop> {
     let words: &[u32] = match response {
         Response::Block { words: w, .. } | Response::Lanes { words: w, .. } => w,
     };
-    if words.len() != m.rlen * 8 {
+    if words.len() != rlen * 8 {
         return fault(format!(
             "descriptor rlen {} for a response of {} registers",
-            m.rlen,
+            rlen,
             words.len().div_ceil(8)
         ));
     }

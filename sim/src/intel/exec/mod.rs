@@ -29,6 +29,7 @@
 
 mod alu;
 pub mod code;
+mod lsc;
 mod message;
 mod operand;
 pub mod sampler;

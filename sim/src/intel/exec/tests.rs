@@ -911,4 +911,5 @@ fn an_unaligned_oword_block_read_of_a_surface_starts_at_a_byte_offset_and_reads_
     assert_eq!(m.surfaces[&1], vec![102, 103, 104, 105, 106, 107, 0, 0]);
 }
 
+mod lsc;
 mod scoreboard;

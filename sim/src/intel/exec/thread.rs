@@ -36,6 +36,9 @@ pub struct Memory {
     pub surfaces: BTreeMap<u8, Vec<u32>>,
     /// Each bound sampled image.
     pub images: BTreeMap<u8, Image>,
+    /// Flat (stateless) memory the dispatch placed, by its first byte's address: what LSC
+    /// `flat` messages read and write (Gfx12.5's push constants, at `g0.0[31:6]`).
+    pub flat: BTreeMap<u64, Vec<u32>>,
 }
 
 /// A thread's scratch space: the addresses its stateless scratch messages may touch.
