@@ -3,8 +3,8 @@
 //! the LSC platforms DG2 and Lunar Lake; on each, every instruction brw emitted — for those programs and for
 //! generated ones with brw's spill switch — decodes and prints as brw's disassembler printed it;
 //! `run --target anv --emit asm` shows the listing with the agreement; `stats --target anv`
-//! records brw's own numbers; brw's Skylake and Tiger Lake code runs on our executor and agrees
-//! with the interpreter. Through the gpufuzz binary, whose `vk-worker` the target runs.
+//! records brw's own numbers; brw's Skylake, Tiger Lake and DG2 code runs on our executor and
+//! agrees with the interpreter. Through the gpufuzz binary, whose `vk-worker` the target runs.
 //!
 //! Without the environment file these tests fail under CI and print why they skip otherwise.
 
@@ -155,7 +155,8 @@ fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
 }
 
 #[test]
-fn brws_skylake_and_tiger_lake_code_for_every_test_program_runs_and_agrees_with_the_interpreter() {
+fn brws_skylake_tiger_lake_and_dg2_code_for_every_test_program_runs_and_agrees_with_the_interpreter(
+) {
     if !have_anv() {
         return;
     }
@@ -164,9 +165,10 @@ fn brws_skylake_and_tiger_lake_code_for_every_test_program_runs_and_agrees_with_
         let dir = repo(dir);
         let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
         // SIMD16 (brw's choice at 64 invocations per workgroup), SIMD8 and SIMD32, with and
-        // without brw's forced spills; on Tiger Lake every instruction's scoreboard
-        // annotation is checked too (a hazard would be a failure to run).
-        for platform in ["skl", "tgl"] {
+        // without brw's forced spills; on Tiger Lake and DG2 every instruction's scoreboard
+        // annotation is checked too (a hazard would be a failure to run), and DG2's memory
+        // goes through LSC messages.
+        for platform in ["skl", "tgl", "dg2"] {
             for config in ["none", "spill_fs", "no16", "spill_fs+no16", "do32"] {
                 let v = stats(
                     &[dir.to_str().unwrap()],

@@ -27,6 +27,7 @@ use compiler::ir::Program;
 use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 use sim::intel::exec::{run_thread, Code, Image, Memory, ScratchWindow, Start, Stop};
+use sim::intel::Gen;
 use spirv_emit::Resource;
 use std::collections::BTreeMap;
 use vulkan_runner::StatValue;
@@ -74,6 +75,64 @@ fn push_layout(capture: &Capture, header: &[String]) -> Result<bool, String> {
             ranges.join("; "),
             capture.platform
         )),
+    }
+}
+
+/// Where the dispatch puts anv's driver push constants on Gfx12.5 (64-byte aligned, as
+/// `g0.0[31:6]` says; far from zero and from scratch).
+const PUSH_ADDRESS: u32 = 0x0080_0000;
+
+/// One thread of a dispatch.
+struct Thread {
+    workgroup: u32,
+    workgroups: u32,
+    /// Its index in the workgroup (anv's subgroup id).
+    subgroup: u32,
+    /// Invocations per workgroup (X; Y and Z are 1).
+    local: u32,
+    simd: u32,
+    /// The per-thread scratch size code.
+    size_code: u32,
+}
+
+impl Thread {
+    /// The registers anv's dispatch fills for this thread on `gen`; on Gfx12.5 it places the
+    /// driver push constants in `memory` too. `pushed`: the listing pushes anv's 32 bytes
+    /// (`struct anv_push_constants`'s compute part: base workgroup id, workgroup counts,
+    /// subgroup id).
+    fn payload(&self, gen: Gen, pushed: bool, memory: &mut Memory) -> Vec<(u8, [u32; 8])> {
+        let driver = [0, 0, 0, self.workgroups, 1, 1, self.subgroup, 0];
+        let g0 = [0, self.workgroup, 0, self.size_code, 0, SCRATCH_BASE, 0, 0];
+        if !gen.is_xehp() {
+            // Gfx9 and Gfx12: the header, then the push constants from g1.
+            let mut payload = vec![(0, g0)];
+            if pushed {
+                payload.push((1, driver));
+            }
+            return payload;
+        }
+        // Gfx12.5 (`cs_thread_payload`, `compiler/brw_fs_thread_payload.cpp:358-390`): the
+        // subgroup id in g0.2; the push constants stay in memory at `g0.0[31:6]`, loaded by
+        // the code itself (`compiler/brw_fs.cpp:937-975`); the hardware generates the local
+        // ids (X as words in g1, g1-g2 at SIMD32) when the workgroup's X and Y sizes are
+        // powers of two and X is above 1 (`compiler/brw_nir_lower_cs_intrinsics.c:350-379`).
+        memory.flat.insert(u64::from(PUSH_ADDRESS), driver.to_vec());
+        let mut g0 = g0;
+        g0[0] = PUSH_ADDRESS;
+        g0[2] = self.subgroup;
+        let mut payload = vec![(0, g0)];
+        if self.local > 1 && self.local.is_power_of_two() {
+            let id = |lane: u32| self.subgroup * self.simd + lane;
+            for reg in 0..self.simd.div_ceil(16) {
+                let mut words = [0; 8];
+                for (k, w) in words.iter_mut().enumerate() {
+                    let lane = 16 * reg + 2 * k as u32;
+                    *w = id(lane) | id(lane + 1) << 16;
+                }
+                payload.push((1 + reg as u8, words));
+            }
+        }
+        payload
     }
 }
 
@@ -134,10 +193,15 @@ pub fn execute(
     for workgroup in 0..interface.workgroups {
         for t in 0..local.div_ceil(simd) {
             let lanes = (local - t * simd).min(simd);
-            let mut payload = vec![(0u8, [0, workgroup, 0, size_code, 0, SCRATCH_BASE, 0, 0])];
-            if pushed {
-                payload.push((1, [0, 0, 0, interface.workgroups, 1, 1, t, 0]));
-            }
+            let thread = Thread {
+                workgroup,
+                workgroups: interface.workgroups,
+                subgroup: t,
+                local,
+                simd,
+                size_code,
+            };
+            let payload = thread.payload(capture.platform.gen(), pushed, &mut memory);
             let start = Start {
                 payload: &payload,
                 dispatch_mask: u32::MAX >> (32 - lanes),

@@ -19,7 +19,7 @@
 //! * data cache 0 OWORD block reads of a bound surface (type 0 offset in OWORDs, type 1 in
 //!   bytes), past the surface's end reading zero;
 //! * the sampler (SFID 2): see [`super::sampler`];
-//! * the thread spawner (SFID 7) with EOT: the end of the thread;
+//! * the thread spawner (SFID 7) with EOT, on Gfx12.5 the gateway (3): the end of the thread;
 //! * Gfx12.5's LSC ports (SFID 13-15): see [`super::lsc`].
 //!
 //! A split send (`sends`) carries its data in a second payload; laid after the first, it reads
@@ -37,6 +37,7 @@ use super::{lsc, sampler};
 pub const BTI_STATELESS: u8 = 253;
 
 const SFID_SAMPLER: u8 = 2;
+const SFID_GATEWAY: u8 = 3;
 const SFID_THREAD_SPAWNER: u8 = 7;
 const SFID_DC0: u8 = 10;
 const SFID_DC1: u8 = 12;
@@ -98,7 +99,8 @@ pub fn send(
         bti: desc as u8,
     };
     if send.eot {
-        if send.sfid == SFID_THREAD_SPAWNER {
+        // Gfx12.5 ends a compute thread through the gateway (`brw_fs_visitor.cpp:389-390`).
+        if send.sfid == SFID_THREAD_SPAWNER || (inst.gen.is_xehp() && send.sfid == SFID_GATEWAY) {
             return Ok(Effect::EndOfThread);
         }
         return unsupported(format!(
