@@ -118,7 +118,9 @@ impl Scoreboard {
     /// Applies `inst`'s waits, checks its registers and records what it leaves in flight.
     /// `at` is its byte offset (named in a hazard).
     pub fn step(&mut self, inst: &Inst, at: usize) -> Result<(), Stop> {
-        if !self.gen.is_gfx12() {
+        // Gfx9 has a hardware scoreboard; an instruction without an annotation (built by
+        // hand, not decoded) has nothing to check.
+        if !self.gen.is_gfx12() || inst.swsb.is_none() {
             return Ok(());
         }
         self.wait(inst);
