@@ -29,10 +29,14 @@
 //!
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
+//! The proof re-runs also compile with a second Mesa, Debian bookworm's own anv 22.3.6, whose
+//! `anv.env` the same script writes in `mesa-22.3.6/` ([`Mesa`]).
 
 mod binding_table;
+mod binding_table_22;
 mod corroborate;
 mod execute;
+mod push;
 mod stats;
 
 use super::pipeline::{caused, Pipeline};
@@ -255,21 +259,60 @@ pub fn draw_platform(hash: u64) -> Platform {
 
 pub use super::shim_workers::Environment;
 
-/// Reads `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what to run.
+/// Which Mesa's anv compiles: the target's own, or the second one the proof re-runs compare
+/// it with. `scripts/mesa.sh` writes an `anv.env` for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mesa {
+    /// bookworm-backports' 25.0.7 (`mesa-25.0.7/anv.env`, or `$GPUFUZZ_ANV_ENV`).
+    Target,
+    /// Debian bookworm's own 22.3.6 (`mesa-22.3.6/anv.env`, or `$GPUFUZZ_ANV_SECOND_ENV`).
+    Second,
+}
+
+impl Mesa {
+    /// The version its cache folder is named after.
+    pub fn version(self) -> &'static str {
+        match self {
+            Mesa::Target => "25.0.7",
+            Mesa::Second => "22.3.6",
+        }
+    }
+
+    /// The variable that names another environment file.
+    fn variable(self) -> &'static str {
+        match self {
+            Mesa::Target => "GPUFUZZ_ANV_ENV",
+            Mesa::Second => "GPUFUZZ_ANV_SECOND_ENV",
+        }
+    }
+
+    /// Its environment file (`scripts/mesa.sh` writes it).
+    pub fn environment_file(self) -> Result<std::path::PathBuf, String> {
+        super::shim_workers::environment_file(self.variable(), self.version(), "anv.env")
+    }
+
+    /// Reads its environment file; the error says what to run.
+    pub fn environment(self) -> Result<Environment, String> {
+        let (variable, v) = (self.variable(), self.version());
+        super::shim_workers::environment(variable, v, "anv.env", "GPUFUZZ_ANV", "scripts/mesa.sh")
+    }
+}
+
+/// Reads the target's `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what
+/// to run.
 pub fn environment() -> Result<Environment, String> {
-    super::shim_workers::environment(
-        "GPUFUZZ_ANV_ENV",
-        "anv.env",
-        "GPUFUZZ_ANV",
-        "scripts/mesa.sh",
-    )
+    Mesa::Target.environment()
 }
 
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
-fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOptions, String> {
-    let env = environment()?;
+fn worker_options(
+    mesa: Mesa,
+    platform: Platform,
+    switches: Switches,
+) -> Result<WorkerOptions, String> {
+    let env = mesa.environment()?;
     let program =
         std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
     let mut o = WorkerOptions::new(WorkerCommand {
@@ -322,6 +365,8 @@ pub struct Capture {
     pub pipeline: Duration,
     /// The device and driver, for findings.
     pub device: String,
+    /// The Mesa version the driver reports (`25.0.7`, from `Mesa 25.0.7-2~bpo12+1`).
+    pub mesa: String,
 }
 
 /// Why [`compile`] gave no capture.
@@ -333,20 +378,25 @@ pub enum CompileError {
     Run(RunError),
 }
 
-/// Emits `program` and compiles it on anv for `platform` with `switches`.
+/// Emits `program` and compiles it on `mesa`'s anv for `platform` with `switches`.
 pub fn compile(
     program: &Program,
+    mesa: Mesa,
     platform: Platform,
     switches: Switches,
 ) -> Result<Capture, CompileError> {
+    let target = match mesa {
+        Mesa::Target => "anv",
+        Mesa::Second => "anv (second Mesa)",
+    };
     let key = (
-        "anv",
+        target,
         vec![
             ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
             ("INTEL_DEBUG".into(), switches.intel_debug().into()),
         ],
     );
-    let options = || worker_options(platform, switches);
+    let options = || worker_options(mesa, platform, switches);
     let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();
         let module = spirv_emit::emit(program, &vulkan::emit_options(&info));
@@ -367,6 +417,16 @@ pub fn compile(
     let mut c = capture(platform, switches, module, compiled, info.describe());
     c.emit_options = vulkan::emit_options(&info);
     Ok(c)
+}
+
+/// The version in a device description (`… Mesa 22.3.6] …`, `Mesa 25.0.7-2~bpo12+1`).
+fn mesa_version(device: &str) -> String {
+    let (_, after) = device.rsplit_once("Mesa ").unwrap_or_default();
+    after
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Lines brw's validator adds to a listing (`brw_validate_instructions`: `ERROR: ...`).
@@ -424,6 +484,7 @@ fn capture(
         emit_options: spirv_emit::EmitOptions::default(),
         kernels,
         pipeline: compiled.pipeline,
+        mesa: mesa_version(&device),
         device,
     }
 }
@@ -550,7 +611,7 @@ impl Pipeline for Anv {
     ) -> Result<Results, Box<Finding>> {
         let c = &case.config;
         let program = vulkan::source(case, optimised);
-        match compile(program, c.anv_platform, c.anv_debug) {
+        match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => {
                 if let Some(f) = capture.finding() {
                     return Err(f);
@@ -603,7 +664,7 @@ impl Pipeline for Anv {
             c.anv_platform,
             c.anv_debug.intel_debug()
         );
-        let capture = match compile(program, c.anv_platform, c.anv_debug) {
+        let capture = match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => capture,
             Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(CompileError::Run(e)) => {
@@ -690,6 +751,15 @@ mod tests {
         assert!("no8+no16".parse::<Switches>().is_err());
         assert!("fast".parse::<Switches>().is_err());
         assert!("gfx9".parse::<Platform>().is_err());
+    }
+
+    #[test]
+    fn the_mesa_version_is_read_from_the_drivers_own_description() {
+        let d25 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 25.0.7-2~bpo12+1] (Vulkan 1.4.305, device 0)";
+        let d22 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 22.3.6] (Vulkan 1.3.230, device 0)";
+        assert_eq!(mesa_version(d25), "25.0.7");
+        assert_eq!(mesa_version(d22), "22.3.6");
+        assert_eq!(mesa_version("llvmpipe"), "");
     }
 
     #[test]

@@ -66,11 +66,16 @@ fn number(v: StatValue) -> u64 {
 /// brw's numbers for `case` (its configuration names platform and switches).
 pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     let c = &case.config;
-    let capture =
-        super::compile(&case.program, c.anv_platform, c.anv_debug).map_err(|e| match e {
-            CompileError::Emit(e) => format!("emit: {e}"),
-            CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
-        })?;
+    let capture = super::compile(
+        &case.program,
+        super::Mesa::Target,
+        c.anv_platform,
+        c.anv_debug,
+    )
+    .map_err(|e| match e {
+        CompileError::Emit(e) => format!("emit: {e}"),
+        CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
+    })?;
     if let Some(f) = capture.finding() {
         return Err(format!("{}: {}", f.kind, f.detail));
     }

@@ -19,12 +19,14 @@
 //! * data cache 0 OWORD block reads of a bound surface (type 0 offset in OWORDs, type 1 in
 //!   bytes), past the surface's end reading zero;
 //! * the sampler (SFID 2): see [`super::sampler`];
-//! * the thread spawner (SFID 7) with EOT, on Gfx12.5 the gateway (3): the end of the thread;
+//! * the thread spawner (SFID 7) with EOT: the end of the thread; from Gfx12.5 on the message
+//!   gateway (SFID 3) with EOT (`compiler/brw_fs_visitor.cpp:386-390`);
 //! * Gfx12.5's LSC ports (SFID 13-15): see [`super::lsc`].
 //!
 //! A split send (`sends`) carries its data in a second payload; laid after the first, it reads
 //! exactly as a plain send's single payload does.
 
+use super::super::gen::Gen;
 use super::super::inst::{Inst, Src};
 use super::super::types::RegFile;
 use super::operand::Regs;
@@ -99,8 +101,11 @@ pub fn send(
         bti: desc as u8,
     };
     if send.eot {
-        // Gfx12.5 ends a compute thread through the gateway (`brw_fs_visitor.cpp:389-390`).
-        if send.sfid == SFID_THREAD_SPAWNER || (inst.gen.is_xehp() && send.sfid == SFID_GATEWAY) {
+        let ends_threads = match inst.gen {
+            Gen::Gfx9 | Gen::Gfx12 => SFID_THREAD_SPAWNER,
+            Gen::Gfx125 | Gen::Gfx125Mtl | Gen::Xe2 => SFID_GATEWAY,
+        };
+        if send.sfid == ends_threads {
             return Ok(Effect::EndOfThread);
         }
         return unsupported(format!(

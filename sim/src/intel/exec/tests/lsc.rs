@@ -1,6 +1,8 @@
 //! LSC messages (`exec/lsc.rs`), hand-built: each test's answer changes if one descriptor or
 //! extended-descriptor field were read wrong. The registers a message reads are filled through
-//! the thread's payload, so each test shows exactly the message and its effect.
+//! the thread's payload, so each test shows exactly the message and its effect. The
+//! instructions keep the Gfx9 encoding tag: the messages do not depend on it, and Gfx12's
+//! software scoreboard (which would want tokens on every send) is tested on its own.
 
 use super::*;
 
@@ -71,7 +73,6 @@ impl Lsc {
         let mut i = send(15, self.desc(), dst, src0, Some((src1, 0)));
         i.opcode = Opcode::SEND;
         i.exec_size = exec_size;
-        i.gen = super::super::super::gen::Gen::Gfx125;
         if let Some(s) = i.send.as_mut() {
             s.ex_desc = ex_desc;
             s.ex_desc_a0_subreg = 2;
@@ -523,5 +524,33 @@ fn lsc_messages_not_modelled_are_named() {
     assert_eq!(
         not_modelled(simd4).as_deref(),
         Some("not modelled: LSC message of 4 lanes")
+    );
+}
+
+#[test]
+fn from_gfx12_5_a_thread_ends_through_the_gateway_not_the_thread_spawner() {
+    // brw's dg2 end of thread: `send(16) null g126 0x02000000` to the gateway with EOT.
+    let end = |sfid: u8| {
+        let mut i = send(sfid, 0x0200_0000, None, 126, None);
+        i.gen = super::super::super::gen::Gen::Gfx125;
+        i.no_mask = true;
+        if let Some(s) = i.send.as_mut() {
+            s.eot = true;
+        }
+        let code = Code::new(vec![(0, i)]);
+        let p = [(0, [0; 8])];
+        let start = Start {
+            payload: &p,
+            dispatch_mask: 0xff,
+            scratch: WINDOW,
+        };
+        run_thread(&code, &start, &mut Memory::default(), &mut 10)
+    };
+    assert_eq!(end(3).map(|s| s.instructions), Ok(1));
+    assert_eq!(
+        end(7).err(),
+        Some(Stop::Unsupported(
+            "end of thread through shared function 7".into()
+        ))
     );
 }
