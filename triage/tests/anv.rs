@@ -3,7 +3,8 @@
 //! the LSC platforms DG2 and Lunar Lake; on each, every instruction brw emitted — for those programs and for
 //! generated ones with brw's spill switch — decodes and prints as brw's disassembler printed it;
 //! `run --target anv --emit asm` shows the listing with the agreement; `stats --target anv`
-//! records brw's own numbers; the second Mesa (22.3.6) is another anv whose Skylake code runs
+//! records brw's own numbers; brw's Skylake, Tiger Lake and DG2 code runs on our executor and
+//! agrees with the interpreter; the second Mesa (22.3.6) is another anv whose Skylake code runs
 //! and agrees too, and the proof re-runs name its verdict. Through the gpufuzz binary, whose
 //! `vk-worker` the target runs.
 //!
@@ -163,28 +164,49 @@ fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
 }
 
 #[test]
-fn brws_skylake_code_for_every_test_program_runs_and_agrees_with_the_interpreter() {
+fn brws_skylake_tiger_lake_and_dg2_code_for_every_test_program_runs_and_agrees_with_the_interpreter(
+) {
     if !have_anv() {
         return;
     }
+    let mut simd32 = 0;
     for dir in ["corpus/regressions", "fuzz/tests/programs"] {
         let dir = repo(dir);
         let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
-        // SIMD16 (brw's choice at 64 invocations per workgroup) and SIMD8, each with and
-        // without brw's forced spills.
-        for config in ["none", "spill_fs", "no16", "spill_fs+no16"] {
-            let v = stats(
-                &[dir.to_str().unwrap()],
-                &["anv_platform=skl", &format!("anv_debug={config}")],
-                &format!("run-{config}"),
-            );
-            assert_eq!(real_failures(&v), Vec::<String>::new(), "{config}");
-            assert_eq!(sum(&v, "ran"), files, "{} {config}: {v}", dir.display());
-            if config.contains("spill_fs") {
-                assert!(sum(&v, "spills") > 0, "{config} spilled nothing");
+        // SIMD16 (brw's choice at 64 invocations per workgroup), SIMD8 and SIMD32, with and
+        // without brw's forced spills; on Tiger Lake and DG2 every instruction's scoreboard
+        // annotation is checked too (a hazard would be a failure to run), and DG2's memory
+        // goes through LSC messages.
+        for platform in ["skl", "tgl", "dg2"] {
+            for config in ["none", "spill_fs", "no16", "spill_fs+no16", "do32"] {
+                let v = stats(
+                    &[dir.to_str().unwrap()],
+                    &[
+                        &format!("anv_platform={platform}"),
+                        &format!("anv_debug={config}"),
+                    ],
+                    &format!("run-{platform}-{config}"),
+                );
+                assert_eq!(
+                    real_failures(&v),
+                    Vec::<String>::new(),
+                    "{platform} {config}"
+                );
+                assert_eq!(
+                    sum(&v, "ran"),
+                    files,
+                    "{} {platform} {config}: {v}",
+                    dir.display()
+                );
+                if config.contains("spill_fs") {
+                    assert!(sum(&v, "spills") > 0, "{platform} {config} spilled nothing");
+                }
+                let programs = v["programs"].as_array().unwrap().iter();
+                simd32 += programs.filter(|p| p["stats"]["simd"] == 32).count();
             }
         }
     }
+    assert!(simd32 > 0, "do32 kept no SIMD32 anywhere");
 }
 
 #[test]

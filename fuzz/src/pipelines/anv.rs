@@ -10,8 +10,9 @@
 //! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
 //! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
 //! never brw's — our decoder (Gen9, Gen12, Gen12.5, Xe2) printing an instruction otherwise
-//! than brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
-//! runs on our executor instead (`execute`, `sim::intel::exec`) and is compared with the
+//! than brw's disassembler (`decoder`). The shim's submissions do nothing; on skl, tgl, dg2, mtl brw's code
+//! runs on our executor instead (`execute`, `sim::intel::exec`; on Gen12 its scoreboard
+//! annotations are checked, class `hazard`) and is compared with the
 //! interpreter: a difference is re-run with other brw switches and on our own Gen backend
 //! (`corroborate`) and stays `unconfirmed` unless those show it to be brw's; a feature the
 //! executor does not model is a counted skip.
@@ -109,10 +110,13 @@ impl Platform {
         }
     }
 
-    /// Whether its code runs on our executor and is judged by the interpreter (Gfx9 only,
-    /// so far).
+    /// Whether its code runs on our executor and is judged by the interpreter: Gfx9, Gfx12
+    /// and Gfx12.5 (Xe2's 64-byte registers are not modelled).
     pub fn executed(self) -> bool {
-        self == Platform::Skl
+        matches!(
+            self,
+            Platform::Skl | Platform::Tgl | Platform::Dg2 | Platform::Mtl
+        )
     }
 }
 
@@ -585,7 +589,7 @@ impl Pipeline for Anv {
     }
 
     fn description(&self) -> &'static str {
-        "SPIR-V compiled by Mesa's anv/brw on a simulated Intel GPU, its Skylake code run on our executor (scripts/mesa.sh)"
+        "SPIR-V compiled by Mesa's anv/brw on a simulated Intel GPU, its skl, tgl, dg2 and mtl code run on our executor (scripts/mesa.sh)"
     }
 
     fn in_default_set(&self) -> bool {
@@ -641,7 +645,7 @@ impl Pipeline for Anv {
         _expected: &Results,
         _actual: &Results,
     ) -> Option<Finding> {
-        // Nothing to compare here: `run` judged the case (Skylake) or only compiled it.
+        // Nothing to compare here: `run` judged the case (executed platforms) or only compiled it.
         None
     }
 

@@ -8,7 +8,7 @@
 //! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and `decoded`
 //! (instructions our decoder printed as brw did); a decoder disagreement makes the program a
 //! failure (our bug, shown with the instruction). On platforms whose code runs on our executor
-//! (Skylake), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
+//! (skl, tgl, dg2, mtl), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
 //! executor does not model), `unconfirmed` (a difference not shown to be brw's) and
 //! `brw-differs` (a difference that survived the re-runs of `corroborate`) is 1; `sim-cycles`
 //! is the first thread's cycles on the executor by the Gen simulator's cycle model, beside

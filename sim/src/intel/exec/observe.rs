@@ -102,6 +102,7 @@ impl<'a> Step<'a> {
                 | Opcode::CONT
                 | Opcode::HALT
                 | Opcode::NOP
+                | Opcode::SYNC
         );
         let lanes = if flow {
             0
@@ -178,7 +179,8 @@ impl<'a> Step<'a> {
         }
         if let Some(send) = inst.send.filter(|_| inst.opcode.is_send()) {
             let n = inst.exec_size as usize;
-            let header = usize::from(send.desc.is_some_and(|d| d >> 19 & 1 == 1));
+            // Bit 19 says a header leads the payload, except on an LSC port (no header).
+            let header = usize::from(!send.is_lsc() && send.desc.is_some_and(|d| d >> 19 & 1 == 1));
             let mlen = send.mlen().unwrap_or(0) as usize;
             if let Some(Src::Reg(r)) = &inst.src[0] {
                 if r.file == RegFile::Grf && mlen > header {
