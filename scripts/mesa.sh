@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Intel's production shader compiler (anv + brw) on a simulated GPU, cached outside the repository.
 #
-#   scripts/mesa.sh            # prints the environment the `anv` target reads
+#   scripts/mesa.sh            # prints the environment the `anv` target reads, and names the
+#                              # second Mesa's (22.3.6, for the proof re-runs)
 #   scripts/mesa.sh --debug    # also builds anv itself, debugoptimized (assertions and NIR
 #                              # validation on; LLVM/clang 15 for mesa_clc; long: nice -n 19,
 #                              # -j2), and prints the environment naming it (anv-debug.env;
@@ -19,9 +20,12 @@
 #   3. Mesa's source tarball via `apt-get source --download-only`;
 #   4. the Intel noop drm-shim, built with meson/ninja (only that target);
 #   5. the release anv (scripts/mesa-backports.sh) and an ICD manifest naming it;
-#   6. with --debug: anv built from the same source with -Dbuildtype=debugoptimized, its ICD
+#   6. the second Mesa: Debian bookworm's own anv and radv (22.3.6), the system's when its
+#      mesa-vulkan-drivers is that version, else that package unpacked into the cache; the
+#      25.0.7 shims serve it too. It gets ICD manifests, anv.env and radv.env of its own;
+#   7. with --debug: anv built from the same source with -Dbuildtype=debugoptimized, its ICD
 #      manifest and anv-debug.env.
-# Cache: ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/mesa-$VERSION/.
+# Cache: ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/mesa-$VERSION/ and mesa-$SECOND/.
 set -euo pipefail
 
 debug=0
@@ -35,6 +39,7 @@ case "${1:-}" in
 esac
 
 VERSION=25.0.7
+SECOND=22.3.6
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}
 root=$cache/mesa-$VERSION
@@ -42,6 +47,8 @@ shim=$root/shim/libintel_noop_drm_shim.so
 env_file=$root/anv.env
 debug_env=$root/anv-debug.env
 debug_lib=$root/build-anv/src/intel/vulkan/libvulkan_intel.so
+second=$cache/mesa-$SECOND
+second_env=$second/anv.env
 codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 
 say() { echo "mesa.sh: $*" >&2; }
@@ -50,8 +57,13 @@ die() {
 	exit 1
 }
 
-if [ "$debug" = 0 ] && [ -f "$env_file" ] && [ -f "$shim" ]; then
+print_env() {
 	cat "$env_file"
+	echo "# the second Mesa, $SECOND (proof re-runs; radv.env beside it): $second_env"
+}
+
+if [ "$debug" = 0 ] && [ -f "$env_file" ] && [ -f "$shim" ] && [ -f "$second_env" ]; then
+	print_env
 	exit 0
 fi
 if [ "$debug" = 1 ] && [ -f "$debug_env" ] && [ -f "$debug_lib" ]; then
@@ -152,12 +164,50 @@ cat >"$env_file" <<-EOF
 	GPUFUZZ_ANV_SHIM=$shim
 	GPUFUZZ_ANV_MESA=$VERSION
 EOF
+
+# 6. The second Mesa. Measured: 22.3.6's anv enumerates skl with the 25.0.7 Intel shim and
+#    prints the same listings (INTEL_DEBUG=hex); its radv enumerates the shim's GPUs to navi31.
+libs=/usr/lib/x86_64-linux-gnu
+installed=$(dpkg-query -W -f '${Version}' mesa-vulkan-drivers 2>/dev/null) || true
+case "$installed" in
+"$SECOND"-*) second_libs=$libs ;;
+*)
+	second_libs=$second/root$libs
+	if [ ! -f "$second_libs/libvulkan_intel.so" ]; then
+		package=$(apt-cache "${apt_opts[@]}" madison mesa-vulkan-drivers |
+			awk -v v="$SECOND-" 'index($3, v) == 1 { print $3; exit }')
+		[ -n "$package" ] || die "no mesa-vulkan-drivers $SECOND in the apt sources (the second Mesa is Debian bookworm's)"
+		say "unpacking mesa-vulkan-drivers $package (the system has '${installed:-none}')"
+		mkdir -p "$second/debs"
+		(cd "$second/debs" && apt-get "${apt_opts[@]}" download "mesa-vulkan-drivers=$package" >&2) ||
+			die "apt-get download mesa-vulkan-drivers=$package failed"
+		dpkg -x "$(ls "$second"/debs/mesa-vulkan-drivers_*.deb | head -n 1)" "$second/root"
+	fi
+	;;
+esac
+[ -f "$second_libs/libvulkan_intel.so" ] || die "$second_libs/libvulkan_intel.so missing"
+amdgpu_shim=$root/root$libs/libamdgpu_noop_drm_shim.so
+[ -f "$amdgpu_shim" ] || die "$amdgpu_shim missing (scripts/mesa-backports.sh unpacks it)"
+# Each file is written only when its text changes: a second run changes nothing.
+write() { [ "$(cat "$1" 2>/dev/null)" = "$2" ] || printf '%s\n' "$2" >"$1"; }
+mkdir -p "$second/icd"
+for driver in intel radeon; do
+	write "$second/icd/$driver.json" "{ \"file_format_version\": \"1.0.0\",
+  \"ICD\": { \"library_path\": \"$second_libs/libvulkan_$driver.so\", \"api_version\": \"1.3.230\" } }"
+done
+write "$second_env" "GPUFUZZ_ANV_ICD=$second/icd/intel.json
+GPUFUZZ_ANV_SHIM=$shim
+GPUFUZZ_ANV_MESA=$SECOND"
+write "$second/radv.env" "GPUFUZZ_RADV_ICD=$second/icd/radeon.json
+GPUFUZZ_RADV_SHIM=$amdgpu_shim
+GPUFUZZ_RADV_MESA=$SECOND"
+
 if [ "$debug" = 0 ]; then
-	cat "$env_file"
+	print_env
 	exit 0
 fi
 
-# 6. anv from source, debugoptimized: brw's assertions and validator and NIR validation on. Mesa
+# 7. anv from source, debugoptimized: brw's assertions and validator and NIR validation on. Mesa
 #    25 builds its OpenCL kernel compiler (mesa_clc) for anv's internal shaders, which needs
 #    LLVM, clang and libclc 15 and the SPIR-V translator. The CPU is shared: nice -n 19, -j2.
 deps=(llvm-15-dev libclang-15-dev libclang-cpp15-dev libclc-15 llvm-spirv-15 libllvmspirvlib-15-dev

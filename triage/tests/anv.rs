@@ -3,10 +3,14 @@
 //! the LSC platforms DG2 and Lunar Lake; on each, every instruction brw emitted — for those programs and for
 //! generated ones with brw's spill switch — decodes and prints as brw's disassembler printed it;
 //! `run --target anv --emit asm` shows the listing with the agreement; `stats --target anv`
-//! records brw's own numbers. Through the gpufuzz binary, whose `vk-worker` the target runs.
+//! records brw's own numbers; brw's Skylake, Tiger Lake and DG2 code runs on our executor and
+//! agrees with the interpreter; the second Mesa (22.3.6) is another anv whose Skylake code runs
+//! and agrees too, and the proof re-runs name its verdict. Through the gpufuzz binary, whose
+//! `vk-worker` the target runs.
 //!
 //! Without the environment file these tests fail under CI and print why they skip otherwise.
 
+use fuzz::pipelines::anv::Mesa;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vulkan_runner::client::unavailable;
@@ -29,8 +33,14 @@ fn repo(rel: &str) -> PathBuf {
 
 /// `gpufuzz stats --target anv` over `source` with `config`; the JSON it wrote.
 fn stats(source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
+    stats_on(Mesa::Target, source, config, name)
+}
+
+/// [`stats`] with `mesa`'s anv as the target's.
+fn stats_on(mesa: Mesa, source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
     let out = std::env::temp_dir().join(format!("anv-{}-{name}.json", std::process::id()));
     let mut cmd = Command::new(GPUFUZZ);
+    cmd.env("GPUFUZZ_ANV_ENV", mesa.environment_file().unwrap());
     cmd.args(["stats", "--target", "anv", "--out"]).arg(&out);
     cmd.args(source);
     for c in config {
@@ -154,28 +164,49 @@ fn run_emit_asm_shows_the_listing_statistics_and_agreement() {
 }
 
 #[test]
-fn brws_skylake_code_for_every_test_program_runs_and_agrees_with_the_interpreter() {
+fn brws_skylake_tiger_lake_and_dg2_code_for_every_test_program_runs_and_agrees_with_the_interpreter(
+) {
     if !have_anv() {
         return;
     }
+    let mut simd32 = 0;
     for dir in ["corpus/regressions", "fuzz/tests/programs"] {
         let dir = repo(dir);
         let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
-        // SIMD16 (brw's choice at 64 invocations per workgroup) and SIMD8, each with and
-        // without brw's forced spills.
-        for config in ["none", "spill_fs", "no16", "spill_fs+no16"] {
-            let v = stats(
-                &[dir.to_str().unwrap()],
-                &["anv_platform=skl", &format!("anv_debug={config}")],
-                &format!("run-{config}"),
-            );
-            assert_eq!(real_failures(&v), Vec::<String>::new(), "{config}");
-            assert_eq!(sum(&v, "ran"), files, "{} {config}: {v}", dir.display());
-            if config.contains("spill_fs") {
-                assert!(sum(&v, "spills") > 0, "{config} spilled nothing");
+        // SIMD16 (brw's choice at 64 invocations per workgroup), SIMD8 and SIMD32, with and
+        // without brw's forced spills; on Tiger Lake and DG2 every instruction's scoreboard
+        // annotation is checked too (a hazard would be a failure to run), and DG2's memory
+        // goes through LSC messages.
+        for platform in ["skl", "tgl", "dg2"] {
+            for config in ["none", "spill_fs", "no16", "spill_fs+no16", "do32"] {
+                let v = stats(
+                    &[dir.to_str().unwrap()],
+                    &[
+                        &format!("anv_platform={platform}"),
+                        &format!("anv_debug={config}"),
+                    ],
+                    &format!("run-{platform}-{config}"),
+                );
+                assert_eq!(
+                    real_failures(&v),
+                    Vec::<String>::new(),
+                    "{platform} {config}"
+                );
+                assert_eq!(
+                    sum(&v, "ran"),
+                    files,
+                    "{} {platform} {config}: {v}",
+                    dir.display()
+                );
+                if config.contains("spill_fs") {
+                    assert!(sum(&v, "spills") > 0, "{platform} {config} spilled nothing");
+                }
+                let programs = v["programs"].as_array().unwrap().iter();
+                simd32 += programs.filter(|p| p["stats"]["simd"] == 32).count();
             }
         }
     }
+    assert!(simd32 > 0, "do32 kept no SIMD32 anywhere");
 }
 
 #[test]
@@ -203,11 +234,92 @@ fn a_difference_every_build_and_our_backend_share_is_never_called_brws() {
     );
     assert!(planted.contains("not shown to be brw's"), "{planted}");
     assert_eq!(
-        planted.matches("brw INTEL_DEBUG=hex,").count(),
+        planted.matches("brw Mesa 25.0.7 INTEL_DEBUG=hex,").count(),
         2,
         "spill_fs and another width: {planted}"
+    );
+    // The same switches on the second Mesa: its anv compiled the program and its code ran.
+    assert!(
+        planted.contains("brw Mesa 22.3.6 INTEL_DEBUG=hex, SIMD16: differs (output slot"),
+        "{planted}"
     );
     assert!(planted.contains("our gen16: differs"), "{planted}");
     let clean = repro(&[]);
     assert!(clean.trim_end().ends_with("pass"), "{clean}");
+}
+
+/// Whether the second Mesa's environment (`scripts/mesa.sh`) is there; fails under CI.
+fn have_second_mesa() -> bool {
+    match Mesa::Second.environment() {
+        Ok(_) => true,
+        Err(why) => {
+            unavailable(&format!("the second Mesa's anv ({why})"));
+            false
+        }
+    }
+}
+
+#[test]
+fn the_second_mesa_is_another_anv_and_its_skylake_code_runs_and_agrees_too() {
+    // The driver itself says which Mesa compiled: the target's 25.0.7 and the second 22.3.6.
+    // Its listings decode, its push constants and binding table are laid out as 22.3 lays
+    // them out, and every regression program's code runs on our executor and agrees.
+    if !have_anv() || !have_second_mesa() {
+        return;
+    }
+    let device = |mesa: Mesa| {
+        let o = Command::new(GPUFUZZ)
+            .env("GPUFUZZ_ANV_ENV", mesa.environment_file().unwrap())
+            .args([
+                "run",
+                "--target",
+                "anv",
+                "--emit",
+                "asm",
+                "--case",
+                "anv_platform=skl",
+            ])
+            .arg(repo("corpus/regressions/trivial_backedge_phi.ir"))
+            .output()
+            .expect("gpufuzz runs");
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{text}");
+        let line = text.lines().find(|l| l.starts_with("// device:"));
+        line.expect("a device line").to_string()
+    };
+    assert!(device(Mesa::Target).contains("Mesa 25.0.7"));
+    assert!(device(Mesa::Second).contains("Mesa 22.3.6]"));
+    let dir = repo("corpus/regressions");
+    let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
+    for config in ["none", "spill_fs+no16"] {
+        let v = stats_on(
+            Mesa::Second,
+            &[dir.to_str().unwrap()],
+            &["anv_platform=skl", &format!("anv_debug={config}")],
+            &format!("second-{config}"),
+        );
+        assert_eq!(real_failures(&v), Vec::<String>::new(), "{config}");
+        assert_eq!(listed(&v), sum(&v, "decoded"), "{config}: {v}");
+        assert_eq!(sum(&v, "ran"), files, "{config}: {v}");
+    }
+}
+
+#[test]
+fn without_the_second_mesa_the_finding_says_it_was_not_run_and_what_to_run() {
+    if !have_anv() {
+        return;
+    }
+    let o = Command::new(GPUFUZZ)
+        .env("GPUFUZZ_ANV_SECOND_ENV", "/nonexistent/anv.env")
+        .args(["repro", "--target", "anv", "--case", "anv_platform=skl"])
+        .args(["--plant", "dce-loop-live-out"])
+        .arg(repo("corpus/regressions/trivial_backedge_phi.ir"))
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("brw Mesa 22.3.6 INTEL_DEBUG=hex: not run (Mesa 22.3.6 not installed: /nonexistent/anv.env: "),
+        "{text}"
+    );
+    assert!(text.contains("(run scripts/mesa.sh)"), "{text}");
 }

@@ -3,6 +3,8 @@
 //! with ACO's validators quiet on three GPU generations (GFX9 Vega 10, GFX10.3 Navi 21 at both
 //! wave sizes, GFX11 Navi 31), `stats --target radv` records the driver's numbers, and a test
 //! program that ACO 25.0.7's IR validator rejects on GFX9 is reported as that finding.
+//! The found bug in `docs/found-bugs/radv-sigsegv-shift-compare.md` crashes 25.0.7 and not
+//! Debian bookworm's 22.3.6 (scripts/mesa.sh writes its `radv.env`).
 //! Through the gpufuzz binary, whose `vk-worker` the target runs.
 //!
 //! Without the environment file these tests fail under CI and print why they skip otherwise.
@@ -148,4 +150,35 @@ fn run_emit_asm_shows_aco_ir_statistics_and_the_gpu() {
     assert!(text.contains("(subgroup size 32)"), "{text}");
     assert!(text.contains("// VGPRs:"), "{text}");
     assert!(text.contains("s_endpgm"), "{text}");
+}
+
+#[test]
+fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
+    // docs/found-bugs/radv-sigsegv-shift-compare.md: Mesa 25.0.7's radv segfaults creating the
+    // pipeline, Debian bookworm's 22.3.6 (`mesa-22.3.6/radv.env`, scripts/mesa.sh) compiles it.
+    if !have_radv() {
+        return;
+    }
+    let second = fuzz::pipelines::anv::Mesa::Second
+        .environment_file()
+        .unwrap()
+        .with_file_name("radv.env");
+    if !second.is_file() {
+        unavailable(&format!("{} (run scripts/mesa.sh)", second.display()));
+        return;
+    }
+    let repro = |env: Option<&Path>| {
+        let mut cmd = Command::new(GPUFUZZ);
+        if let Some(env) = env {
+            cmd.env("GPUFUZZ_RADV_ENV", env);
+        }
+        cmd.args(["repro", "--target", "radv", "--case", "radv_gpu=navi21"])
+            .arg(repo("docs/found-bugs/radv-sigsegv-shift-compare.ir"));
+        let o = cmd.output().expect("gpufuzz runs");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let on_25 = repro(None);
+    assert!(on_25.contains("crash:radv:worker signal 11"), "{on_25}");
+    let on_22 = repro(Some(&second));
+    assert!(on_22.trim_end().ends_with("pass"), "{on_22}");
 }

@@ -10,8 +10,9 @@
 //! (`timeout`), the driver refusing the pipeline (`compile-error`), brw's own validator
 //! complaining in the listing (`compile-error`, class `brw-validator`), and — a bug of ours,
 //! never brw's — our decoder (Gen9, Gen12, Gen12.5, Xe2) printing an instruction otherwise
-//! than brw's disassembler (`decoder`). The shim's submissions do nothing; on Skylake brw's code
-//! runs on our executor instead (`execute`, `sim::intel::exec`) and is compared with the
+//! than brw's disassembler (`decoder`). The shim's submissions do nothing; on skl, tgl, dg2, mtl brw's code
+//! runs on our executor instead (`execute`, `sim::intel::exec`; on Gen12 its scoreboard
+//! annotations are checked, class `hazard`) and is compared with the
 //! interpreter: a difference is re-run with other brw switches and on our own Gen backend
 //! (`corroborate`) and stays `unconfirmed` unless those show it to be brw's; a feature the
 //! executor does not model is a counted skip.
@@ -28,10 +29,14 @@
 //!
 //! The driver and shim come from `scripts/mesa.sh`, which writes `anv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_ANV_ENV` names another file.
+//! The proof re-runs also compile with a second Mesa, Debian bookworm's own anv 22.3.6, whose
+//! `anv.env` the same script writes in `mesa-22.3.6/` ([`Mesa`]).
 
 mod binding_table;
+mod binding_table_22;
 mod corroborate;
 mod execute;
+mod push;
 mod stats;
 
 use super::pipeline::{caused, Pipeline};
@@ -103,10 +108,13 @@ impl Platform {
         }
     }
 
-    /// Whether its code runs on our executor and is judged by the interpreter (Gfx9 only,
-    /// so far).
+    /// Whether its code runs on our executor and is judged by the interpreter: Gfx9, Gfx12
+    /// and Gfx12.5 (Xe2's 64-byte registers are not modelled).
     pub fn executed(self) -> bool {
-        self == Platform::Skl
+        matches!(
+            self,
+            Platform::Skl | Platform::Tgl | Platform::Dg2 | Platform::Mtl
+        )
     }
 }
 
@@ -251,21 +259,60 @@ pub fn draw_platform(hash: u64) -> Platform {
 
 pub use super::shim_workers::Environment;
 
-/// Reads `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what to run.
+/// Which Mesa's anv compiles: the target's own, or the second one the proof re-runs compare
+/// it with. `scripts/mesa.sh` writes an `anv.env` for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mesa {
+    /// bookworm-backports' 25.0.7 (`mesa-25.0.7/anv.env`, or `$GPUFUZZ_ANV_ENV`).
+    Target,
+    /// Debian bookworm's own 22.3.6 (`mesa-22.3.6/anv.env`, or `$GPUFUZZ_ANV_SECOND_ENV`).
+    Second,
+}
+
+impl Mesa {
+    /// The version its cache folder is named after.
+    pub fn version(self) -> &'static str {
+        match self {
+            Mesa::Target => "25.0.7",
+            Mesa::Second => "22.3.6",
+        }
+    }
+
+    /// The variable that names another environment file.
+    fn variable(self) -> &'static str {
+        match self {
+            Mesa::Target => "GPUFUZZ_ANV_ENV",
+            Mesa::Second => "GPUFUZZ_ANV_SECOND_ENV",
+        }
+    }
+
+    /// Its environment file (`scripts/mesa.sh` writes it).
+    pub fn environment_file(self) -> Result<std::path::PathBuf, String> {
+        super::shim_workers::environment_file(self.variable(), self.version(), "anv.env")
+    }
+
+    /// Reads its environment file; the error says what to run.
+    pub fn environment(self) -> Result<Environment, String> {
+        let (variable, v) = (self.variable(), self.version());
+        super::shim_workers::environment(variable, v, "anv.env", "GPUFUZZ_ANV", "scripts/mesa.sh")
+    }
+}
+
+/// Reads the target's `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what
+/// to run.
 pub fn environment() -> Result<Environment, String> {
-    super::shim_workers::environment(
-        "GPUFUZZ_ANV_ENV",
-        "anv.env",
-        "GPUFUZZ_ANV",
-        "scripts/mesa.sh",
-    )
+    Mesa::Target.environment()
 }
 
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
-fn worker_options(platform: Platform, switches: Switches) -> Result<WorkerOptions, String> {
-    let env = environment()?;
+fn worker_options(
+    mesa: Mesa,
+    platform: Platform,
+    switches: Switches,
+) -> Result<WorkerOptions, String> {
+    let env = mesa.environment()?;
     let program =
         std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
     let mut o = WorkerOptions::new(WorkerCommand {
@@ -318,6 +365,8 @@ pub struct Capture {
     pub pipeline: Duration,
     /// The device and driver, for findings.
     pub device: String,
+    /// The Mesa version the driver reports (`25.0.7`, from `Mesa 25.0.7-2~bpo12+1`).
+    pub mesa: String,
 }
 
 /// Why [`compile`] gave no capture.
@@ -329,20 +378,25 @@ pub enum CompileError {
     Run(RunError),
 }
 
-/// Emits `program` and compiles it on anv for `platform` with `switches`.
+/// Emits `program` and compiles it on `mesa`'s anv for `platform` with `switches`.
 pub fn compile(
     program: &Program,
+    mesa: Mesa,
     platform: Platform,
     switches: Switches,
 ) -> Result<Capture, CompileError> {
+    let target = match mesa {
+        Mesa::Target => "anv",
+        Mesa::Second => "anv (second Mesa)",
+    };
     let key = (
-        "anv",
+        target,
         vec![
             ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
             ("INTEL_DEBUG".into(), switches.intel_debug().into()),
         ],
     );
-    let options = || worker_options(platform, switches);
+    let options = || worker_options(mesa, platform, switches);
     let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();
         let module = spirv_emit::emit(program, &vulkan::emit_options(&info));
@@ -363,6 +417,16 @@ pub fn compile(
     let mut c = capture(platform, switches, module, compiled, info.describe());
     c.emit_options = vulkan::emit_options(&info);
     Ok(c)
+}
+
+/// The version in a device description (`… Mesa 22.3.6] …`, `Mesa 25.0.7-2~bpo12+1`).
+fn mesa_version(device: &str) -> String {
+    let (_, after) = device.rsplit_once("Mesa ").unwrap_or_default();
+    after
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Lines brw's validator adds to a listing (`brw_validate_instructions`: `ERROR: ...`).
@@ -420,6 +484,7 @@ fn capture(
         emit_options: spirv_emit::EmitOptions::default(),
         kernels,
         pipeline: compiled.pipeline,
+        mesa: mesa_version(&device),
         device,
     }
 }
@@ -522,7 +587,7 @@ impl Pipeline for Anv {
     }
 
     fn description(&self) -> &'static str {
-        "SPIR-V compiled by Mesa's anv/brw on a simulated Intel GPU, its Skylake code run on our executor (scripts/mesa.sh)"
+        "SPIR-V compiled by Mesa's anv/brw on a simulated Intel GPU, its skl, tgl, dg2 and mtl code run on our executor (scripts/mesa.sh)"
     }
 
     fn in_default_set(&self) -> bool {
@@ -546,7 +611,7 @@ impl Pipeline for Anv {
     ) -> Result<Results, Box<Finding>> {
         let c = &case.config;
         let program = vulkan::source(case, optimised);
-        match compile(program, c.anv_platform, c.anv_debug) {
+        match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => {
                 if let Some(f) = capture.finding() {
                     return Err(f);
@@ -578,7 +643,7 @@ impl Pipeline for Anv {
         _expected: &Results,
         _actual: &Results,
     ) -> Option<Finding> {
-        // Nothing to compare here: `run` judged the case (Skylake) or only compiled it.
+        // Nothing to compare here: `run` judged the case (executed platforms) or only compiled it.
         None
     }
 
@@ -599,7 +664,7 @@ impl Pipeline for Anv {
             c.anv_platform,
             c.anv_debug.intel_debug()
         );
-        let capture = match compile(program, c.anv_platform, c.anv_debug) {
+        let capture = match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => capture,
             Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(CompileError::Run(e)) => {
@@ -686,6 +751,15 @@ mod tests {
         assert!("no8+no16".parse::<Switches>().is_err());
         assert!("fast".parse::<Switches>().is_err());
         assert!("gfx9".parse::<Platform>().is_err());
+    }
+
+    #[test]
+    fn the_mesa_version_is_read_from_the_drivers_own_description() {
+        let d25 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 25.0.7-2~bpo12+1] (Vulkan 1.4.305, device 0)";
+        let d22 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 22.3.6] (Vulkan 1.3.230, device 0)";
+        assert_eq!(mesa_version(d25), "25.0.7");
+        assert_eq!(mesa_version(d22), "22.3.6");
+        assert_eq!(mesa_version("llvmpipe"), "");
     }
 
     #[test]

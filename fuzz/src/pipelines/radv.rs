@@ -68,6 +68,7 @@ pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 pub fn environment() -> Result<Environment, String> {
     super::shim_workers::environment(
         "GPUFUZZ_RADV_ENV",
+        "25.0.7",
         "radv.env",
         "GPUFUZZ_RADV",
         "scripts/mesa-backports.sh",

@@ -20,24 +20,30 @@ pub struct Environment {
     pub mesa: String,
 }
 
-/// Reads the environment file `$variable`, else `<cache>/mesa-25.0.7/<name>`
-/// (`${GPUFUZZ_CACHE:-~/.cache/gpufuzz}`), whose lines `<PREFIX>_ICD=`, `<PREFIX>_SHIM=` and
-/// `<PREFIX>_MESA=` name the files; the error names the file and says to run `script`.
-pub fn environment(
-    variable: &str,
-    name: &str,
-    prefix: &str,
-    script: &str,
-) -> Result<Environment, String> {
-    let file = match std::env::var_os(variable) {
+/// The environment file: `$variable`, else `<cache>/mesa-<mesa>/<name>`
+/// (`${GPUFUZZ_CACHE:-~/.cache/gpufuzz}`).
+pub fn environment_file(variable: &str, mesa: &str, name: &str) -> Result<PathBuf, String> {
+    Ok(match std::env::var_os(variable) {
         Some(f) => PathBuf::from(f),
         None => std::env::var_os("GPUFUZZ_CACHE")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/gpufuzz")))
             .ok_or("neither GPUFUZZ_CACHE nor HOME is set")?
-            .join("mesa-25.0.7")
+            .join(format!("mesa-{mesa}"))
             .join(name),
-    };
+    })
+}
+
+/// Reads the [`environment_file`], whose lines `<PREFIX>_ICD=`, `<PREFIX>_SHIM=` and
+/// `<PREFIX>_MESA=` name the files; the error names the file and says to run `script`.
+pub fn environment(
+    variable: &str,
+    mesa: &str,
+    name: &str,
+    prefix: &str,
+    script: &str,
+) -> Result<Environment, String> {
+    let file = environment_file(variable, mesa, name)?;
     let text = std::fs::read_to_string(&file)
         .map_err(|e| format!("{}: {e} (run {script})", file.display()))?;
     let get = |key: &str| {

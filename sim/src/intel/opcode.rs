@@ -131,6 +131,12 @@ impl Opcode {
     pub const SENDSC: Opcode = Opcode(52);
     /// `math`: the function sits where the conditional modifier would.
     pub const MATH: Opcode = Opcode(56);
+    /// `add`.
+    pub const ADD: Opcode = Opcode(64);
+    /// `mul`.
+    pub const MUL: Opcode = Opcode(65);
+    /// `mad`.
+    pub const MAD: Opcode = Opcode(91);
     /// `jmpi`.
     pub const JMPI: Opcode = Opcode(32);
     /// `nop`.

@@ -115,6 +115,11 @@ impl Type {
         [UB, UW, UD, UQ, B, W, D, Q].get(usize::from(code)).copied()
     }
 
+    /// Whether it is a float type (`brw_type_is_float`); vector float immediates count.
+    pub fn is_float(self) -> bool {
+        matches!(self, Type::F | Type::HF | Type::DF | Type::VF)
+    }
+
     /// Bytes per element (vector immediates count as their 32-bit whole).
     pub fn size(self) -> u32 {
         use Type::*;

@@ -1,8 +1,11 @@
 //! Whose is a difference? When brw's code for a case disagrees with the interpreter on our
 //! executor, the same program is compiled again with brw's optimisations changed — no
-//! switches at all, `spill_fs` the other way, another SIMD width — and run on the same
-//! executor, and compiled by our own Gen backend and run on `sim::gen`. The finding then says
-//! which comparisons agree.
+//! switches at all, `spill_fs` the other way, another SIMD width — and, with the same
+//! switches, by the second Mesa's anv (Debian bookworm's 22.3.6, [`Mesa::Second`]), each run on
+//! the same executor; and it is compiled by our own Gen backend and run on `sim::gen`. The
+//! finding then says which comparisons agree, each brw build named by its Mesa version
+//! (`brw Mesa 22.3.6 INTEL_DEBUG=hex, SIMD16: agrees`); without the second Mesa its line says
+//! `not run (Mesa 22.3.6 not installed: … run scripts/mesa.sh)`.
 //!
 //! A difference *survives* — is called brw's — only when our backend agrees with the
 //! interpreter (the expectation holds for an independent compiler of the same program) and at
@@ -10,9 +13,15 @@
 //! agrees (so the executor models what that program needs: its messages, its textures, its
 //! dispatch). A difference that every brw build shows is more likely ours than brw's and
 //! stays `unconfirmed`, as does one where nothing else ran.
+//!
+//! The second Mesa's build is one more brw build in that rule, no more: if it agrees, the
+//! executor can run the program and brw 25.0 regressed since 22.3; if it differs while a 25.0
+//! build agrees, the bug is brw's and older than 22.3. A difference both versions show in
+//! every build stays unconfirmed: the two share most of brw, and our executor is the one
+//! thing every run has in common.
 
 use super::execute::{execute, Outcome};
-use super::{compile, Capture, Simd, Switches};
+use super::{compile, Capture, Mesa, Simd, Switches};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -103,26 +112,48 @@ pub fn corroborate(
     difference: &dyn Fn(&Results) -> Option<String>,
 ) -> Vec<Comparison> {
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
+    let builds = (alternatives(capture.switches, simd).into_iter())
+        .map(|switches| (Mesa::Target, switches))
+        .chain([(Mesa::Second, capture.switches)]);
     let mut out = Vec::new();
-    for switches in alternatives(capture.switches, simd) {
-        let (run, verdict) = match compile(program, capture.platform, switches) {
-            Err(e) => (
-                format!("brw INTEL_DEBUG={}", switches.intel_debug()),
-                Verdict::NotRun(format!("{e:?}")),
+    for (mesa, switches) in builds {
+        let version = match mesa {
+            Mesa::Target => capture.mesa.as_str(),
+            Mesa::Second => mesa.version(),
+        };
+        let run = format!("brw Mesa {version} INTEL_DEBUG={}", switches.intel_debug());
+        let (run, verdict) = match mesa.environment() {
+            Err(why) => (
+                run,
+                Verdict::NotRun(format!("Mesa {version} not installed: {why}")),
             ),
-            Ok(other) => {
-                let width = other.kernels.first().map_or(0, |k| k.simd);
-                let run = format!("brw INTEL_DEBUG={}, SIMD{width}", switches.intel_debug());
-                let verdict = match execute(&other, program, budget) {
-                    Err(why) => Verdict::NotRun(why),
-                    Ok((Outcome::Stopped(stop), _)) => Verdict::Differs(stop.to_string()),
-                    Ok((Outcome::Results(r), _)) => match difference(&r) {
-                        None => Verdict::Agrees,
-                        Some(d) => Verdict::Differs(d),
-                    },
-                };
-                (run, verdict)
-            }
+            Ok(_) => match compile(program, mesa, capture.platform, switches) {
+                Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
+                Ok(other) if mesa == Mesa::Second && other.mesa == capture.mesa => (
+                    run,
+                    Verdict::NotRun(format!(
+                        "the second Mesa is {}, the finding's own",
+                        other.mesa
+                    )),
+                ),
+                Ok(other) => {
+                    let width = other.kernels.first().map_or(0, |k| k.simd);
+                    let run = format!(
+                        "brw Mesa {} INTEL_DEBUG={}, SIMD{width}",
+                        other.mesa,
+                        switches.intel_debug()
+                    );
+                    let verdict = match execute(&other, program, budget) {
+                        Err(why) => Verdict::NotRun(why),
+                        Ok((Outcome::Stopped(stop), _)) => Verdict::Differs(stop.to_string()),
+                        Ok((Outcome::Results(r), _)) => match difference(&r) {
+                            None => Verdict::Agrees,
+                            Some(d) => Verdict::Differs(d),
+                        },
+                    };
+                    (run, verdict)
+                }
+            },
         };
         out.push(Comparison {
             run,

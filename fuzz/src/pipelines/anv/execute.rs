@@ -1,19 +1,22 @@
-//! brw's Skylake code run on our executor (`sim::intel::exec`), dispatched as anv dispatches a
-//! compute shader on Gfx9 (`docs/anv.md`, "How anv lays out a compute dispatch"), and its
-//! buffers read back as the `vulkan` target reads a real device's.
+//! brw's Skylake, Tiger Lake, DG2 and Meteor Lake code run on our executor
+//! (`sim::intel::exec`), dispatched as anv dispatches a compute shader there (`docs/anv.md`,
+//! "How anv lays out a compute dispatch"), and its buffers read back as the `vulkan` target
+//! reads a real device's.
 //!
-//! Per thread: `g0` is the hardware header (`g0.1` the workgroup id, `g0.3[3:0]` the
-//! per-thread scratch size code, `g0.5[31:10]` the scratch base); `g1` holds anv's 32-byte
-//! driver push constants (`struct anv_push_constants`, `vulkan/anv_private.h:3743-3755`: base
-//! workgroup id, workgroup counts, subgroup id) when the listing's header names exactly that
-//! range; thread `t` of a workgroup runs invocations `t·SIMD ..`, the last one with only the
-//! channels the workgroup size leaves.
+//! Per thread on Gfx9 and Gfx12: `g0` is the hardware header (`g0.1` the workgroup id,
+//! `g0.3[3:0]` the per-thread scratch size code, `g0.5[31:10]` the scratch base); from `g1` on, anv's driver
+//! push constants as the Mesa version that compiled the code lays them out ([`super::push`]:
+//! base workgroup id, workgroup counts, subgroup id); thread `t` of a workgroup runs
+//! invocations `t·SIMD ..`, the last one with only the channels the workgroup size leaves.
+//! Gfx12.5 keeps the push constants in memory and adds the subgroup id and local ids to the
+//! payload (`Thread::payload`).
 //!
 //! The binding table is anv's own, read from the executable's "Final NIR"
 //! ([`super::binding_table`]): each binding the code accesses sits at the index anv gave it.
 
 use super::super::pipeline::caused;
 use super::corroborate::{corroborate, survives};
+use super::push::Push;
 use super::Capture;
 use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
@@ -27,6 +30,7 @@ use compiler::ir::Program;
 use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 use sim::intel::exec::{run_thread, Code, Image, Memory, ScratchWindow, Start, Stop};
+use sim::intel::Gen;
 use spirv_emit::Resource;
 use std::collections::BTreeMap;
 use vulkan_runner::StatValue;
@@ -59,21 +63,58 @@ fn scratch_size(capture: &Capture) -> Result<(u32, u32), String> {
     Ok((code, 1024 << code))
 }
 
-/// Whether the listing pushes exactly anv's 32-byte driver constants (or nothing).
-fn push_layout(capture: &Capture, header: &[String]) -> Result<bool, String> {
-    let ranges: Vec<&str> = header
-        .iter()
-        .map(|l| l.trim())
-        .filter(|l| l.starts_with("RANGE"))
-        .collect();
-    match ranges.as_slice() {
-        [] => Ok(false),
-        ["RANGE0 (32B): Vulkan push constants and API params"] => Ok(true),
-        _ => Err(format!(
-            "push constant ranges {} on {}",
-            ranges.join("; "),
-            capture.platform
-        )),
+/// Where the dispatch puts anv's driver push constants on Gfx12.5 (64-byte aligned, as
+/// `g0.0[31:6]` says; far from zero and from scratch).
+const PUSH_ADDRESS: u32 = 0x0080_0000;
+
+/// One thread of a dispatch.
+struct Thread {
+    workgroup: u32,
+    workgroups: u32,
+    /// Its index in the workgroup (anv's subgroup id).
+    subgroup: u32,
+    /// Invocations per workgroup (X; Y and Z are 1).
+    local: u32,
+    simd: u32,
+    /// The per-thread scratch size code.
+    size_code: u32,
+}
+
+impl Thread {
+    /// The registers anv's dispatch fills for this thread on `gen`; on Gfx12.5 it places the
+    /// driver push constants (`push`, the listing's range, [`super::push`]) in `memory` too.
+    fn payload(&self, gen: Gen, push: Option<&Push>, memory: &mut Memory) -> Vec<(u8, [u32; 8])> {
+        let pushed = push.map_or(vec![], |p| p.registers(self.workgroups, self.subgroup));
+        let g0 = [0, self.workgroup, 0, self.size_code, 0, SCRATCH_BASE, 0, 0];
+        if !gen.is_xehp() {
+            // Gfx9 and Gfx12: the header, then the push constants from g1.
+            let mut payload = vec![(0, g0)];
+            payload.extend(pushed);
+            return payload;
+        }
+        // Gfx12.5 (`cs_thread_payload`, `compiler/brw_fs_thread_payload.cpp:358-390`): the
+        // subgroup id in g0.2; the push constants stay in memory at `g0.0[31:6]`, loaded by
+        // the code itself (`compiler/brw_fs.cpp:937-975`); the hardware generates the local
+        // ids (X as words in g1, g1-g2 at SIMD32) when the workgroup's X and Y sizes are
+        // powers of two and X is above 1 (`compiler/brw_nir_lower_cs_intrinsics.c:350-379`).
+        let driver = pushed.iter().flat_map(|(_, words)| *words).collect();
+        memory.flat.insert(u64::from(PUSH_ADDRESS), driver);
+        let mut g0 = g0;
+        g0[0] = PUSH_ADDRESS;
+        g0[2] = self.subgroup;
+        let mut payload = vec![(0, g0)];
+        if self.local > 1 && self.local.is_power_of_two() {
+            let id = |lane: u32| self.subgroup * self.simd + lane;
+            for reg in 0..self.simd.div_ceil(16) {
+                let mut words = [0; 8];
+                for (k, w) in words.iter_mut().enumerate() {
+                    let lane = 16 * reg + 2 * k as u32;
+                    *w = id(lane) | id(lane + 1) << 16;
+                }
+                payload.push((1 + reg as u8, words));
+            }
+        }
+        payload
     }
 }
 
@@ -92,10 +133,10 @@ pub fn execute(
         .binding_table
         .as_ref()
         .map_err(|why| format!("binding table: {why}"))?;
-    let decoded = sim::intel::decode_program(&kernel.listing.bytes())
+    let decoded = sim::intel::decode_program_as(capture.platform.gen(), &kernel.listing.bytes())
         .map_err(|e| format!("undecodable code: {}", e.reason))?;
     let code = Code::new(decoded);
-    let pushed = push_layout(capture, &kernel.listing.header)?;
+    let push = Push::of(&capture.mesa, &kernel.listing.header)?;
     let (size_code, scratch_bytes) = scratch_size(capture)?;
     let interface = &capture.module.interface;
     let simd = kernel.simd;
@@ -134,10 +175,15 @@ pub fn execute(
     for workgroup in 0..interface.workgroups {
         for t in 0..local.div_ceil(simd) {
             let lanes = (local - t * simd).min(simd);
-            let mut payload = vec![(0u8, [0, workgroup, 0, size_code, 0, SCRATCH_BASE, 0, 0])];
-            if pushed {
-                payload.push((1, [0, 0, 0, interface.workgroups, 1, 1, t, 0]));
-            }
+            let thread = Thread {
+                workgroup,
+                workgroups: interface.workgroups,
+                subgroup: t,
+                local,
+                simd,
+                size_code,
+            };
+            let payload = thread.payload(capture.platform.gen(), push.as_ref(), &mut memory);
             let start = Start {
                 payload: &payload,
                 dispatch_mask: u32::MAX >> (32 - lanes),
@@ -232,6 +278,7 @@ pub fn judge(
             ("mismatch", m.to_string(), Some(m))
         }
         Ok((Outcome::Stopped(Stop::Fault(why)), _)) => ("fault", why, None),
+        Ok((Outcome::Stopped(Stop::Hazard(why)), _)) => ("hazard", why, None),
         Ok((Outcome::Stopped(stop), _)) => ("timeout", stop.to_string(), None),
     };
     let others = corroborate(

@@ -8,7 +8,7 @@
 //! Besides brw's numbers: `bytes` of machine code, `compacted` instructions, and `decoded`
 //! (instructions our decoder printed as brw did); a decoder disagreement makes the program a
 //! failure (our bug, shown with the instruction). On platforms whose code runs on our executor
-//! (Skylake), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
+//! (skl, tgl, dg2, mtl), one of `ran` (to the end, agreeing with the interpreter), `not-run` (a feature the
 //! executor does not model), `unconfirmed` (a difference not shown to be brw's) and
 //! `brw-differs` (a difference that survived the re-runs of `corroborate`) is 1; `sim-cycles`
 //! is the first thread's cycles on the executor by the Gen simulator's cycle model, beside
@@ -66,11 +66,16 @@ fn number(v: StatValue) -> u64 {
 /// brw's numbers for `case` (its configuration names platform and switches).
 pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     let c = &case.config;
-    let capture =
-        super::compile(&case.program, c.anv_platform, c.anv_debug).map_err(|e| match e {
-            CompileError::Emit(e) => format!("emit: {e}"),
-            CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
-        })?;
+    let capture = super::compile(
+        &case.program,
+        super::Mesa::Target,
+        c.anv_platform,
+        c.anv_debug,
+    )
+    .map_err(|e| match e {
+        CompileError::Emit(e) => format!("emit: {e}"),
+        CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
+    })?;
     if let Some(f) = capture.finding() {
         return Err(format!("{}: {}", f.kind, f.detail));
     }

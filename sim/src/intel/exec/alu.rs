@@ -193,6 +193,16 @@ fn lane_result(
         9 => x.wrapping_shl(shift(y, bits0) as u32),
         12 => signed(x, bits0) >> shift(y, bits0),
         64 => x.wrapping_add(y),
+        // add3 (Gfx12.5): the three sources' sum, wrapped in the destination.
+        82 => x.wrapping_add(y).wrapping_add(z),
+        // ror/rol (Gfx11+): rotates in src0's width by the count's low bits.
+        14 | 15 if matches!(bits0, 16 | 32) => {
+            let v = unsigned(x, bits0) as u64;
+            let n = (y as u32) % bits0;
+            let n = if op.0 == 14 { n } else { (bits0 - n) % bits0 };
+            let mask = (1u64 << bits0) - 1;
+            (((v >> n) | (v << ((bits0 - n) % bits0))) & mask) as i64
+        }
         65 => x.wrapping_mul(y),
         66 => (x + y + 1) >> 1,
         // mach: the high 32 bits of the full product of its sources (brw pairs it with a

@@ -84,7 +84,7 @@ pub fn send(
         }
         return Ok(Effect::None);
     }
-    let ex_mlen = if inst.opcode.is_split_send() {
+    let ex_mlen = if inst.opcode.is_split_send() || inst.gen.is_gfx12() {
         match send.ex_mlen() {
             Some(n) => n as usize,
             None => return unsupported("send with an a0 extended descriptor"),

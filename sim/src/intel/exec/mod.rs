@@ -1,12 +1,14 @@
-//! Executes decoded Gen9 machine code ([`super::Inst`]) as a Skylake EU would: one hardware
-//! thread at a time over a byte-addressed register file, with real regions and types, source
-//! modifiers, saturation, conditional modifiers and flags, predication, the structured control
-//! flow of `if`/`else`/`endif`/`while`/`break`/`cont`/`halt` over per-channel instruction
-//! pointers and JIP/UIP, and the SEND messages brw emits for compute shaders (data-port untyped
-//! surface read/write, scratch OWORD block and DWORD scattered read/write, the sampler's
-//! `sample`/`sample_l`/`sample_lz`/`ld`/`ld_lz`/`resinfo`, end of thread), and times each
-//! thread with the Gen simulator's cycle model (`timing`).
-//!
+//! Executes decoded Gen9 and Gen12 machine code ([`super::Inst`]) as a Skylake or Tiger Lake
+//! EU would: one hardware thread at a time over a byte-addressed register file, with real
+//! regions and types, source modifiers, saturation, conditional modifiers and flags,
+//! predication, the structured control flow of `if`/`else`/`endif`/`while`/`break`/`cont`/`halt`
+//! over per-channel instruction pointers and JIP/UIP, and the SEND messages brw emits for
+//! compute shaders (data-port untyped surface read/write, scratch OWORD block and DWORD
+//! scattered read/write, the sampler's `sample`/`sample_l`/`sample_lz`/`ld`/`ld_lz`/`resinfo`,
+//! end of thread), and times each thread with the Gen simulator's cycle model (`timing`). On
+//! Gen12 every instruction's software-scoreboard annotation is checked against what it
+//! depends on (`scoreboard`): a register touched too early is [`Stop::Hazard`].
+
 //! The machine knows no driver: the caller ([`run_thread`]) hands it a thread's payload
 //! registers, its dispatch mask, its surfaces by binding-table index and its scratch window; how
 //! anv fills those lives in the anv target.
@@ -22,7 +24,8 @@
 //! `alu` with the PRM's rule.
 //!
 //! Reading order: [`code`] (the program, jump targets checked), `operand` (regions, types,
-//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow), `timing`.
+//! registers), `alu`, `message` and [`sampler`], [`thread`] (the loop and control flow), `timing`,
+//! `scoreboard`.
 
 mod alu;
 pub mod code;
@@ -30,6 +33,7 @@ mod lsc;
 mod message;
 mod operand;
 pub mod sampler;
+mod scoreboard;
 pub mod thread;
 mod timing;
 
@@ -51,6 +55,9 @@ pub enum Stop {
     /// The code broke a hardware rule: an out-of-range register, an access outside a surface
     /// or the scratch space, a bad jump, no end of thread.
     Fault(String),
+    /// The code broke Gen12's software-scoreboard rules: it touched a register before the
+    /// instruction it depends on was known to be done (`scoreboard`).
+    Hazard(String),
     /// The instruction budget ran out.
     Timeout,
 }
@@ -60,6 +67,7 @@ impl fmt::Display for Stop {
         match self {
             Stop::Unsupported(why) => write!(f, "not modelled: {why}"),
             Stop::Fault(why) => write!(f, "fault: {why}"),
+            Stop::Hazard(why) => write!(f, "hazard: {why}"),
             Stop::Timeout => f.write_str("instruction budget exhausted"),
         }
     }

@@ -642,6 +642,58 @@ fn regions_types_and_modifiers_read_and_write_as_the_hardware_does() {
 }
 
 #[test]
+fn add3_wraps_the_sum_of_three_sources_and_ror_rol_rotate_in_the_sources_width() {
+    // Per lane id: add3 (Gfx12.5) of id, 4·id and -16; ror of 0x80000001 by id (dwords);
+    // rol of the word 0x8001 by id, in 16 bits. Each result goes to its own surface.
+    let mut insts = ids();
+    insts.push(alu(
+        Opcode(82),
+        8,
+        dst(10, Type::D),
+        &[
+            reg(2, Type::D),
+            reg(3, Type::D),
+            imm(Type::D, (-16i32) as u32 as u64),
+        ],
+    ));
+    insts.push(untyped_write(1, 1));
+    insts.push(alu(
+        Opcode(14),
+        8,
+        dst(10, Type::UD),
+        &[imm(Type::UD, 0x8000_0001), reg(2, Type::UD)],
+    ));
+    insts.push(untyped_write(2, 1));
+    insts.push(alu(
+        Opcode(15),
+        8,
+        dst(11, Type::UW),
+        &[imm(Type::UW, 0x8001), reg(2, Type::UD)],
+    ));
+    insts.push(alu(Opcode::MOV, 8, dst(10, Type::UD), &[reg(11, Type::UW)]));
+    insts.push(untyped_write(3, 1));
+    let m = run(insts, &[(1, vec![0; 8]), (2, vec![0; 8]), (3, vec![0; 8])]).expect("runs");
+    let ids = 0..8u32;
+    assert_eq!(
+        m.surfaces[&1],
+        ids.clone()
+            .map(|i| (5 * i).wrapping_sub(16))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        m.surfaces[&2],
+        ids.clone()
+            .map(|i| 0x8000_0001u32.rotate_right(i))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        m.surfaces[&3],
+        ids.map(|i| u32::from(0x8001u16.rotate_left(i)))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
 fn a_float_compare_writes_all_ones_into_its_float_destination() {
     // brw's `flt` as it compiles it: `cmp.l g10<1>F g11<8,8,1>F 3.0F`, then the result used
     // as a 0/~0 boolean (`and` with 1 for b2i). Lanes 0-2 hold; converting "true" to the
@@ -912,3 +964,4 @@ fn an_unaligned_oword_block_read_of_a_surface_starts_at_a_byte_offset_and_reads_
 }
 
 mod lsc;
+mod scoreboard;

@@ -24,6 +24,7 @@ use super::code::Code;
 use super::message::{self, Effect};
 use super::operand::Regs;
 use super::sampler::Image;
+use super::scoreboard::Scoreboard;
 use super::timing::Clock;
 use super::{fault, unsupported, Stop};
 use std::collections::BTreeMap;
@@ -92,6 +93,7 @@ pub fn run_thread(
     let mut broken = 0u32;
     let mut stats = ThreadStats::default();
     let mut clock = Clock::default();
+    let mut scoreboard = code.insts.first().map(|(_, i)| Scoreboard::new(i.gen));
     if live == 0 {
         return Ok(stats);
     }
@@ -114,6 +116,9 @@ pub fn run_thread(
         *budget -= 1;
         stats.instructions += 1;
         clock.step(inst);
+        if let Some(s) = &mut scoreboard {
+            s.step(inst, ip as usize)?;
+        }
         let next = ip + inst.len() as i64;
         let group = inst.group() as usize;
         let n = inst.exec_size as usize;
@@ -163,7 +168,8 @@ pub fn run_thread(
                     }
                 }
             }
-            Opcode::NOP => {}
+            // `sync` orders nothing but the scoreboard (its SWSB wait); `nop` does nothing.
+            Opcode::NOP | Opcode::SYNC => {}
             _ if op.is_send() => {
                 if message::send(
                     &mut r,

@@ -101,7 +101,7 @@ fn cost(inst: &Inst, grfs: usize) -> (u64, u64) {
 }
 
 /// The GRFs `inst` reads and writes, as ranges of register numbers.
-fn registers(inst: &Inst) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<usize>>) {
+pub(super) fn registers(inst: &Inst) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<usize>>) {
     let n = u32::from(inst.exec_size.max(1));
     let span = |nr: u8, bytes: u32| {
         let first = nr as usize;
@@ -116,7 +116,12 @@ fn registers(inst: &Inst) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<u
                 reads.push(span(r.nr, (desc >> 25 & 0xf) * GRF_BYTES));
             }
         }
-        if let (Some((RegFile::Grf, nr)), Some(ex_mlen)) = (send.src1, send.ex_mlen()) {
+        let ex_mlen = if send.ex_bso {
+            Some(u32::from(send.src1_len))
+        } else {
+            send.ex_mlen()
+        };
+        if let (Some((RegFile::Grf, nr)), Some(ex_mlen)) = (send.src1, ex_mlen) {
             reads.push(span(nr, ex_mlen * GRF_BYTES));
         }
         if let Some(d) = inst.dst.filter(|d| d.file == RegFile::Grf) {
