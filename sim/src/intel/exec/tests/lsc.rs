@@ -554,3 +554,42 @@ fn from_gfx12_5_a_thread_ends_through_the_gateway_not_the_thread_spawner() {
         ))
     );
 }
+
+#[test]
+fn brws_dg2_spill_code_keeps_each_lanes_values_through_lsc_scratch() {
+    // dg2_sum_spill_fs.lst: brw's SIMD8 code (INTEL_DEBUG=spill_fs: 8 spills, 11 fills, all
+    // LSC `ss`) for docs/ir.md's worked example at 12 invocations in one workgroup of 64:
+    // invocation i stores (0 + 1 + … + i, i + 1) at dwords 2i, 2i + 1 of surface 1 (`store
+    // … V2 bti`). Push constants come from the flat region at g0.0 (`load … V8, transpose
+    // … flat`), the local ids as words in g1; each thread's scratch starts empty.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/intel/tests/dg2_sum_spill_fs.lst");
+    let text = std::fs::read_to_string(&path).expect("listing");
+    let listing = super::super::super::parse(&text).expect("listing");
+    let gen = super::super::super::gen::Gen::Gfx125;
+    let code =
+        Code::new(super::super::super::decode_program_as(gen, &listing.bytes()).expect("decodes"));
+    const PUSH: u32 = 0x0080_0000;
+    let mut memory = surface(1, vec![0xdead; 24]);
+    memory.flat.insert(PUSH as u64, vec![0; 8]);
+    let mut budget = 100_000;
+    for t in 0..8u32 {
+        let ids: [u32; 8] = std::array::from_fn(|k| {
+            let lane = 8 * t + 2 * k as u32;
+            if k < 4 {
+                lane | (lane + 1) << 16
+            } else {
+                0
+            }
+        });
+        let payload = [(0, [PUSH, 0, t, 0, 0, WINDOW.base, 0, 0]), (1, ids)];
+        let start = Start {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            scratch: WINDOW,
+        };
+        run_thread(&code, &start, &mut memory, &mut budget).expect("runs");
+    }
+    let want: Vec<u32> = (0..12).flat_map(|i| [i * (i + 1) / 2, i + 1]).collect();
+    assert_eq!(memory.surfaces[&1], want);
+}
