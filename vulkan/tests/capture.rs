@@ -42,16 +42,13 @@ fn assemble(name: &str) -> Vec<u32> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/shaders")
         .join(name);
-    let out = std::env::temp_dir().join(format!("vk-capture-{}-{name}.spv", std::process::id()));
-    let status = Command::new("spirv-as")
-        .args(["--target-env", "vulkan1.0", "-o"])
-        .arg(&out)
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.0", "-o", "-"])
         .arg(&src)
-        .status()
+        .output()
         .expect("spirv-as (spirv-tools) runs");
-    assert!(status.success(), "spirv-as {}", src.display());
-    let bytes = std::fs::read(&out).expect("spirv-as wrote its output");
-    let _ = std::fs::remove_file(&out);
+    assert!(output.status.success(), "spirv-as {}", src.display());
+    let bytes = output.stdout;
     bytes
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

@@ -35,22 +35,25 @@ fn assemble(name: &str) -> Option<Vec<u32>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/shaders")
         .join(name);
-    let out = std::env::temp_dir().join(format!("vk-runner-{}-{name}.spv", std::process::id()));
-    let status = Command::new("spirv-as")
-        .args(["--target-env", "vulkan1.0", "-o"])
-        .arg(&out)
+    // To stdout: tests run in parallel and assemble the same file, so a shared temporary
+    // path raced (one test removed it while another was reading it).
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.0", "-o", "-"])
         .arg(&src)
-        .status();
-    match status {
-        Ok(s) if s.success() => {}
-        Ok(s) => panic!("spirv-as {}: {s}", src.display()),
+        .output();
+    let bytes = match output {
+        Ok(o) if o.status.success() => o.stdout,
+        Ok(o) => panic!(
+            "spirv-as {}: {}: {}",
+            src.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        ),
         Err(e) => {
             unavailable(&format!("spirv-as from spirv-tools ({e})"));
             return None;
         }
-    }
-    let bytes = std::fs::read(&out).expect("spirv-as wrote its output");
-    let _ = std::fs::remove_file(&out);
+    };
     Some(
         bytes
             .chunks_exact(4)
