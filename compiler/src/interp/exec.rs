@@ -361,25 +361,22 @@ impl Group<'_> {
     /// Records the values `op` wrote in `lanes` (those still active after it).
     fn record(&mut self, op: &Op, lanes: Mask) {
         match *op {
-            Op::Const { dst, .. }
-            | Op::Alu1 { dst, .. }
-            | Op::Alu2 { dst, .. }
-            | Op::Alu3 { dst, .. }
-            | Op::Vec { dst, .. }
-            | Op::Mov { dst, .. }
-            | Op::InvocationId { dst }
-            | Op::LoadUniform { dst, .. }
-            | Op::LoadBuffer { dst, .. }
-            | Op::LoadDeref { dst, .. }
-            | Op::LoadReg { dst, .. } => self.seen(dst, lanes),
-            Op::Tex { k } => self.seen(self.code.texs[k as usize].dst, lanes),
+            // A deref's slot holds a place, not a value a program computes.
+            Op::DerefVar { .. }
+            | Op::DerefArray { .. }
+            | Op::DerefStruct { .. }
+            | Op::DerefCast { .. } => {}
             Op::EnterPhis { table, .. } => {
                 let t = self.code.phi_tables[table as usize];
                 for phi in t.first_phi..t.first_phi + t.phis {
                     self.seen(self.code.phi_dsts[phi as usize], lanes);
                 }
             }
-            _ => {}
+            _ => {
+                if let Some(dst) = self.code.written(op) {
+                    self.seen(dst, lanes);
+                }
+            }
         }
     }
 

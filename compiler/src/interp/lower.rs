@@ -266,7 +266,7 @@ impl Code {
     }
 
     /// The value `op` writes, if any.
-    fn written(&self, op: &Op) -> Option<u32> {
+    pub(super) fn written(&self, op: &Op) -> Option<u32> {
         match *op {
             Op::Const { dst, .. }
             | Op::Alu1 { dst, .. }
