@@ -9,7 +9,8 @@
 #
 # The cache is ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/mesa-25.0.7/ (root/ holds the unpacked
 # packages, icd/ the manifests lvp.json, intel.json, radeon.json, apt/ the private apt state;
-# radv.env names radv's manifest and the amdgpu drm-shim for the `radv` target).
+# radv.env names radv's manifest and the amdgpu drm-shim for the `radv` target, vulkan.env
+# lavapipe's for the `vulkan` target under `--mesa 25.0.7`).
 # A second run finds the stamp and only prints the paths. The archive is the one the system's
 # own /etc/apt/sources.list.d/debian.sources names; only the suite changes to
 # bookworm-backports (see docs/drivers.md for the sources entry a user adds instead).
@@ -28,21 +29,28 @@ print_icds() {
     for icd in lvp intel radeon; do echo "$cache/icd/$icd.json"; done
 }
 
-# radv.env: what the `radv` target reads (radv's ICD and the amdgpu no-op drm-shim).
-write_radv_env() {
-    local shim="$cache/root/usr/lib/x86_64-linux-gnu/libamdgpu_noop_drm_shim.so" text
-    [ -f "$shim" ] || { echo "mesa-backports: $shim missing" >&2; exit 1; }
-    text=$(printf 'GPUFUZZ_RADV_ICD=%s\nGPUFUZZ_RADV_SHIM=%s\nGPUFUZZ_RADV_MESA=%s' \
-        "$cache/icd/radeon.json" "$shim" "$version")
-    # Unchanged, nothing is written: a second run changes nothing (.ci/run checks).
-    if [ "$(cat "$cache/radv.env" 2>/dev/null)" != "$text" ]; then
-        printf '%s\n' "$text" >"$cache/radv.env.new"
-        mv "$cache/radv.env.new" "$cache/radv.env"
+# Writes $cache/$1 with the text $2 unless it already holds it: a second run changes nothing
+# (.ci/run checks).
+write_env() {
+    if [ "$(cat "$cache/$1" 2>/dev/null)" != "$2" ]; then
+        printf '%s\n' "$2" >"$cache/$1.new"
+        mv "$cache/$1.new" "$cache/$1"
     fi
 }
 
+# radv.env: what the `radv` target reads (radv's ICD and the amdgpu no-op drm-shim);
+# vulkan.env: what the `vulkan` target reads under `--mesa 25.0.7` (lavapipe's ICD).
+write_envs() {
+    local shim="$cache/root/usr/lib/x86_64-linux-gnu/libamdgpu_noop_drm_shim.so"
+    [ -f "$shim" ] || { echo "mesa-backports: $shim missing" >&2; exit 1; }
+    write_env radv.env "$(printf 'GPUFUZZ_RADV_ICD=%s\nGPUFUZZ_RADV_SHIM=%s\nGPUFUZZ_RADV_MESA=%s' \
+        "$cache/icd/radeon.json" "$shim" "$version")"
+    write_env vulkan.env "$(printf 'GPUFUZZ_VULKAN_ICD=%s\nGPUFUZZ_VULKAN_MESA=%s' \
+        "$cache/icd/lvp.json" "$version")"
+}
+
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-    write_radv_env
+    write_envs
     print_icds
     exit 0
 fi
@@ -125,6 +133,6 @@ write_icd lvp lvp_icd.json libvulkan_lvp.so
 write_icd intel intel_icd.json libvulkan_intel.so
 write_icd radeon radeon_icd.json libvulkan_radeon.so
 
-write_radv_env
+write_envs
 echo "$want" >"$stamp"
 print_icds

@@ -53,6 +53,9 @@ pub struct WorkerOptions {
     /// Extra environment of the worker process (a driver's debug switches, a preloaded
     /// kernel shim), in the order set.
     pub env: Vec<(OsString, OsString)>,
+    /// A system root the worker runs in (`chroot`, see [`crate::root`]): the ICD and every
+    /// path in `env` are then paths inside it.
+    pub root: Option<PathBuf>,
 }
 
 impl WorkerOptions {
@@ -65,6 +68,7 @@ impl WorkerOptions {
             dispatch_timeout: Duration::from_secs(2),
             compile_timeout: Duration::from_secs(20),
             env: Vec::new(),
+            root: None,
         }
     }
 }
@@ -266,21 +270,33 @@ impl Worker {
 
     fn spawn(&self) -> Result<Live, RunError> {
         let c = &self.options.command;
-        let mut cmd = Command::new(&c.program);
-        cmd.args(&c.args)
-            // Every program is really compiled: Mesa's on-disk shader cache would skip the
-            // compiler for a shader it has seen.
-            .env("MESA_SHADER_CACHE_DISABLE", "true");
-        if let Some(icd) = &self.options.icd {
-            cmd.env("VK_ICD_FILENAMES", icd);
-        }
-        cmd.envs(self.options.env.iter().map(|(k, v)| (k, v)));
-        Supervised::spawn(&mut cmd, read_frame).map_err(|e| {
+        let failed = |e: &dyn std::fmt::Display| {
             RunError::Failed(format!(
                 "cannot start the Vulkan worker {}: {e}",
                 c.program.display()
             ))
-        })
+        };
+        // Every program is really compiled: Mesa's on-disk shader cache would skip the
+        // compiler for a shader it has seen.
+        let mut env: Vec<(OsString, OsString)> =
+            vec![("MESA_SHADER_CACHE_DISABLE".into(), "true".into())];
+        if let Some(icd) = &self.options.icd {
+            env.push(("VK_ICD_FILENAMES".into(), icd.into()));
+        }
+        env.extend(self.options.env.iter().cloned());
+        let mut cmd = match &self.options.root {
+            None => {
+                let mut cmd = Command::new(&c.program);
+                cmd.args(&c.args).envs(env.iter().map(|(k, v)| (k, v)));
+                cmd
+            }
+            Some(root) => {
+                crate::root::check(root).map_err(|e| failed(&e))?;
+                let inside = crate::root::place(root, &c.program).map_err(|e| failed(&e))?;
+                crate::root::command(root, &inside, &c.args, &env)
+            }
+        };
+        Supervised::spawn(&mut cmd, read_frame).map_err(|e| failed(&e))
     }
 
     /// Sends `request` and waits up to `limit` for the answer; kills the worker on a missed

@@ -10,6 +10,7 @@
 //! - [`capture`]: compile-only jobs: the pipeline's executables, statistics and internal
 //!   representations (`VK_KHR_pipeline_executable_properties`).
 //! - [`device`]: the Vulkan calls (ash, loader opened at run time), inside the worker.
+//! - [`root`]: workers (and tools) run inside another system's root, for a newer Mesa.
 //!
 //! Nothing here knows about gpufuzz's IR: the crate takes words and gives words back.
 #![deny(missing_docs)]
@@ -18,6 +19,7 @@ pub mod capture;
 pub mod client;
 pub mod device;
 pub mod job;
+pub mod root;
 pub mod serve;
 pub mod wire;
 

@@ -259,27 +259,22 @@ pub fn draw_platform(hash: u64) -> Platform {
     Platform::ALL[(hash % Platform::ALL.len() as u64) as usize]
 }
 
-pub use super::shim_workers::Environment;
+pub use super::mesa::Environment;
 
-/// Which Mesa's anv compiles: the target's own, or the second one the proof re-runs compare
-/// it with. `scripts/mesa.sh` writes an `anv.env` for each.
+/// Which Mesa's anv compiles: the one under test, or the second one the proof re-runs compare
+/// it with. Each has an `anv.env` (`scripts/mesa-sid.sh`, `scripts/mesa.sh`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mesa {
-    /// bookworm-backports' 25.0.7 (`mesa-25.0.7/anv.env`, or `$GPUFUZZ_ANV_ENV`).
+    /// The Mesa under test (`--mesa`; `$GPUFUZZ_ANV_ENV` names another `anv.env`).
     Target,
     /// Debian bookworm's own 22.3.6 (`mesa-22.3.6/anv.env`, or `$GPUFUZZ_ANV_SECOND_ENV`).
     Second,
 }
 
-impl Mesa {
-    /// The version its cache folder is named after.
-    pub fn version(self) -> &'static str {
-        match self {
-            Mesa::Target => "25.0.7",
-            Mesa::Second => "22.3.6",
-        }
-    }
+/// The second Mesa's version.
+pub(super) const SECOND: &str = "22.3.6";
 
+impl Mesa {
     /// The variable that names another environment file.
     fn variable(self) -> &'static str {
         match self {
@@ -290,13 +285,19 @@ impl Mesa {
 
     /// Its environment file (`scripts/mesa.sh` writes it).
     pub fn environment_file(self) -> Result<std::path::PathBuf, String> {
-        super::shim_workers::environment_file(self.variable(), self.version(), "anv.env")
+        match self {
+            Mesa::Target => super::mesa::driver_environment_file(self.variable(), "anv.env"),
+            Mesa::Second => match std::env::var_os(self.variable()) {
+                Some(f) => Ok(f.into()),
+                None => Ok(super::mesa::cache()?.join(format!("mesa-{SECOND}/anv.env"))),
+            },
+        }
     }
 
     /// Reads its environment file; the error says what to run.
     pub fn environment(self) -> Result<Environment, String> {
-        let (variable, v) = (self.variable(), self.version());
-        super::shim_workers::environment(variable, v, "anv.env", "GPUFUZZ_ANV", "scripts/mesa.sh")
+        let file = self.environment_file()?;
+        super::mesa::read_environment(&file, "GPUFUZZ_ANV", super::mesa::SCRIPTS)
     }
 }
 
@@ -321,10 +322,17 @@ fn worker_options(
         program,
         args: vec!["vk-worker".into()],
     });
+    let shim = env.shim.ok_or_else(|| {
+        format!(
+            "anv's environment (Mesa {}) names no Intel drm-shim",
+            env.mesa
+        )
+    })?;
     o.icd = Some(env.icd);
+    o.root = env.root;
     o.compile_timeout = COMPILE_TIMEOUT;
     o.env = vec![
-        ("LD_PRELOAD".into(), env.shim.into()),
+        ("LD_PRELOAD".into(), shim.into()),
         ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
         ("INTEL_DEBUG".into(), switches.intel_debug().into()),
     ];
@@ -757,6 +765,15 @@ impl Pipeline for Anv {
             })
         };
         Some(write())
+    }
+
+    /// The Mesa it runs (`--mesa`).
+    fn runs_on_mesa(&self) -> bool {
+        true
+    }
+
+    fn environment(&self, _opts: &OracleOptions) -> Vec<(String, String)> {
+        super::mesa::current().record()
     }
 
     fn knobs(&self) -> &'static [&'static str] {

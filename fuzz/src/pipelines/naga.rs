@@ -279,6 +279,10 @@ impl Pipeline for Naga {
         Ok(Some(format!("naga: naga 30 then {}", info.describe())))
     }
 
+    fn runs_on_mesa(&self) -> bool {
+        true
+    }
+
     fn environment(&self, opts: &OracleOptions) -> Vec<(String, String)> {
         vulkan::Vulkan.environment(opts)
     }

@@ -85,6 +85,12 @@ pub trait Pipeline: Sync {
         false
     }
 
+    /// Whether it runs a Mesa driver or Mesa's SPIRV-Tools (`--mesa` picks which; it names
+    /// the Mesa in [`environment`](Pipeline::environment)). Default: no.
+    fn runs_on_mesa(&self) -> bool {
+        false
+    }
+
     /// Why a finding recorded with `environment` ([`environment`](Pipeline::environment))
     /// may not show under `opts` ("found on another driver"), for a case that passes here.
     /// Default: never.

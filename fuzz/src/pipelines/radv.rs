@@ -37,8 +37,9 @@ pub mod shim;
 mod stats;
 
 use self::gfx::GfxLevel;
+use super::mesa::{self, Environment};
 use super::pipeline::{caused, Pipeline};
-use super::shim_workers::{assertion, with_worker, Environment};
+use super::shim_workers::{assertion, with_worker};
 use super::shown::Shown;
 use super::vulkan;
 use crate::case::coverage::Coverage;
@@ -64,21 +65,29 @@ pub const ACO_DEBUG: &str = "validateir,validatera,validate-livevars";
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Reads `radv.env` (`GPUFUZZ_RADV_ENV` names another file); the error says what to run.
+/// Reads the current Mesa's `radv.env` (`GPUFUZZ_RADV_ENV` names another file); the error
+/// says what to run.
 pub fn environment() -> Result<Environment, String> {
-    super::shim_workers::environment(
-        "GPUFUZZ_RADV_ENV",
-        "25.0.7",
-        "radv.env",
-        "GPUFUZZ_RADV",
-        "scripts/mesa-backports.sh",
-    )
+    mesa::driver_environment(ENV_VARIABLE, "radv.env", "GPUFUZZ_RADV")
+}
+
+/// The variable naming another `radv.env`.
+pub const ENV_VARIABLE: &str = "GPUFUZZ_RADV_ENV";
+
+/// The amdgpu shim of `env`, as a file of this system.
+fn shim_of(env: &Environment) -> Result<std::path::PathBuf, String> {
+    env.shim_file().ok_or_else(|| {
+        format!(
+            "radv's environment (Mesa {}) names no amdgpu drm-shim",
+            env.mesa
+        )
+    })
 }
 
 /// The GPUs the installed shim knows, in its order (read once).
 pub fn shim_gpus() -> Result<&'static [String], String> {
     static GPUS: OnceLock<Result<Vec<String>, String>> = OnceLock::new();
-    GPUS.get_or_init(|| shim::gpus(&environment()?.shim))
+    GPUS.get_or_init(|| shim::gpus(&shim_of(&environment()?)?))
         .as_deref()
         .map_err(Clone::clone)
 }
@@ -188,13 +197,14 @@ fn driver_env(gpu: &Gpu, wave: Wave, shim: &std::path::Path) -> Vec<(String, Str
     env
 }
 
-fn worker_options(env: Vec<(String, String)>, icd: std::path::PathBuf) -> WorkerOptions {
+fn worker_options(env: Vec<(String, String)>, installed: Environment) -> WorkerOptions {
     let program = std::env::current_exe().unwrap_or_else(|_| "gpufuzz".into());
     let mut o = WorkerOptions::new(WorkerCommand {
         program,
         args: vec!["vk-worker".into()],
     });
-    o.icd = Some(icd);
+    o.icd = Some(installed.icd);
+    o.root = installed.root;
     o.compile_timeout = COMPILE_TIMEOUT;
     o.env = env.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
     o
@@ -281,8 +291,15 @@ pub fn compile_with(
 
 /// Emits `program` and compiles it on radv for `gpu` at `wave`.
 pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, CompileError> {
-    let env = environment().map_err(|e| CompileError::Run(RunError::NoVulkan(e)))?;
-    let driver = driver_env(gpu, wave, &env.shim);
+    let no_vulkan = |e| CompileError::Run(RunError::NoVulkan(e));
+    let env = environment().map_err(no_vulkan)?;
+    let shim = env.shim.clone().ok_or_else(|| {
+        no_vulkan(format!(
+            "radv's environment (Mesa {}) names no amdgpu drm-shim",
+            env.mesa
+        ))
+    })?;
+    let driver = driver_env(gpu, wave, &shim);
     let key = (
         "radv",
         driver
@@ -290,7 +307,7 @@ pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, Comp
             .map(|(k, v)| (k.into(), v.into()))
             .collect::<Vec<_>>(),
     );
-    let options = || Ok(worker_options(driver, env.icd));
+    let options = || Ok(worker_options(driver, env));
     with_worker(key, options, |w| compile_with(w, program, gpu, wave)).map_err(CompileError::Run)?
 }
 
@@ -621,7 +638,10 @@ impl Pipeline for Radv {
         let module = spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
         let spvasm = spirv_emit::disassemble(&module.words).ok()?;
         let env = environment().ok();
-        let shim = env.as_ref().map(|e| e.shim.clone()).unwrap_or_default();
+        let shim = env
+            .as_ref()
+            .and_then(|e| e.shim.clone())
+            .unwrap_or_default();
         let mut out = format!(
             "; radv {} at wave{} (Mesa {}), compiled with:\n",
             c.radv_gpu,
@@ -633,6 +653,15 @@ impl Pipeline for Radv {
         }
         out += &spvasm;
         Some(out)
+    }
+
+    /// The Mesa it runs (`--mesa`).
+    fn runs_on_mesa(&self) -> bool {
+        true
+    }
+
+    fn environment(&self, _opts: &OracleOptions) -> Vec<(String, String)> {
+        super::mesa::current().record()
     }
 
     fn knobs(&self) -> &'static [&'static str] {

@@ -6,69 +6,7 @@
 
 use std::cell::RefCell;
 use std::ffi::OsString;
-use std::path::PathBuf;
 use vulkan_runner::{RunError, Worker, WorkerOptions};
-
-/// A driver and its shim, as a setup script wrote them in an environment file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Environment {
-    /// The ICD manifest naming the driver's library.
-    pub icd: PathBuf,
-    /// Mesa's no-op drm-shim for the driver's kernel interface.
-    pub shim: PathBuf,
-    /// The Mesa version.
-    pub mesa: String,
-}
-
-/// The environment file: `$variable`, else `<cache>/mesa-<mesa>/<name>`
-/// (`${GPUFUZZ_CACHE:-~/.cache/gpufuzz}`).
-pub fn environment_file(variable: &str, mesa: &str, name: &str) -> Result<PathBuf, String> {
-    Ok(match std::env::var_os(variable) {
-        Some(f) => PathBuf::from(f),
-        None => std::env::var_os("GPUFUZZ_CACHE")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/gpufuzz")))
-            .ok_or("neither GPUFUZZ_CACHE nor HOME is set")?
-            .join(format!("mesa-{mesa}"))
-            .join(name),
-    })
-}
-
-/// Reads the [`environment_file`], whose lines `<PREFIX>_ICD=`, `<PREFIX>_SHIM=` and
-/// `<PREFIX>_MESA=` name the files; the error names the file and says to run `script`.
-pub fn environment(
-    variable: &str,
-    mesa: &str,
-    name: &str,
-    prefix: &str,
-    script: &str,
-) -> Result<Environment, String> {
-    let file = environment_file(variable, mesa, name)?;
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| format!("{}: {e} (run {script})", file.display()))?;
-    let get = |key: &str| {
-        let key = format!("{prefix}_{key}=");
-        text.lines()
-            .find_map(|l| l.strip_prefix(&key))
-            .map(str::to_string)
-            .ok_or_else(|| format!("{}: no {key} line", file.display()))
-    };
-    let env = Environment {
-        icd: get("ICD")?.into(),
-        shim: get("SHIM")?.into(),
-        mesa: get("MESA")?,
-    };
-    for p in [&env.icd, &env.shim] {
-        if !p.is_file() {
-            return Err(format!(
-                "{} (named in {}) is missing: run {script}",
-                p.display(),
-                file.display()
-            ));
-        }
-    }
-    Ok(env)
-}
 
 /// What tells two workers apart: the target and the environment it gives the driver.
 pub type Key = (&'static str, Vec<(OsString, OsString)>);

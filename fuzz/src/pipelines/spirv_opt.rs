@@ -9,11 +9,14 @@
 //! `--convert-relaxed-to-half` or `--graphics-robust-access`, which change results on purpose.
 
 use arbitrary::Unstructured;
+use std::ffi::OsString;
 use std::fmt;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::sync::OnceLock;
+use vulkan_runner::root;
 
 /// The passes a case may draw (`spirv-opt --NAME`; `O` is the whole `-O` recipe).
 pub const POOL: &[&str] = &[
@@ -104,25 +107,61 @@ impl FromStr for SpirvOptPasses {
     }
 }
 
-/// Whether `spirv-opt` can be started (checked once per process).
+/// `spirv-opt` with `args`: the SPIRV-Tools of the Mesa under test (`--mesa`), inside its
+/// root when it has one, else the system's.
+fn command(args: &[String]) -> Command {
+    let args: Vec<OsString> = args.iter().map(Into::into).collect();
+    match super::mesa::current().root() {
+        Some(root) => root::command(&root, Path::new("/usr/bin/spirv-opt"), &args, &[]),
+        None => {
+            let mut c = Command::new("spirv-opt");
+            c.args(args);
+            c
+        }
+    }
+}
+
+/// `spirv-opt --version`'s first line (`SPIRV-Tools v2026.4 …`), or `None` when it cannot be
+/// started (read once per process).
+pub fn version() -> Option<&'static str> {
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = command(&["--version".into()])
+                .stderr(Stdio::null())
+                .output()
+                .ok()
+                .filter(|o| o.status.success())?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            text.lines().next().map(|l| l.trim().to_string())
+        })
+        .as_deref()
+}
+
+/// Whether `spirv-opt` can be started.
 pub fn installed() -> bool {
-    static INSTALLED: OnceLock<bool> = OnceLock::new();
-    *INSTALLED.get_or_init(|| {
-        Command::new("spirv-opt")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+    version().is_some()
+}
+
+/// The command line that runs `passes` on `in.spv` as gpufuzz does, for a person to paste
+/// (inside the Mesa's root when SPIRV-Tools is there).
+pub fn command_line(passes: &SpirvOptPasses, input: &str, output: &str) -> String {
+    let line = format!(
+        "spirv-opt {} {input} -o {output}",
+        passes.arguments().join(" ")
+    );
+    match super::mesa::current().root() {
+        Some(root) => format!("chroot {} {line}", root.display()),
+        None => line,
+    }
 }
 
 /// `words` through `spirv-opt --target-env=vulkan1.1` with `passes`; the error holds what it
 /// printed.
 pub fn optimise(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, String> {
-    let mut child = Command::new("spirv-opt")
-        .args(passes.arguments())
-        .args(["-", "-o", "-"])
+    let mut args = passes.arguments();
+    args.extend(["-".into(), "-o".into(), "-".into()]);
+    let mut child = command(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

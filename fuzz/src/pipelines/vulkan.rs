@@ -61,6 +61,8 @@ pub const ENV_DEVICE: &str = "vulkan_device";
 pub const ENV_ICD: &str = "vulkan_icd";
 /// See [`ENV_DEVICE`].
 pub const ENV_DRIVER: &str = "vulkan_driver";
+/// The SPIRV-Tools the `spirv-opt` stage runs (`spirv-opt --version`).
+pub const ENV_SPIRV_TOOLS: &str = "spirv-tools";
 
 /// The options a finding recorded with `environment` was found under: its device and ICD,
 /// the rest from `base`.
@@ -410,9 +412,17 @@ impl Pipeline for Vulkan {
         false
     }
 
+    fn runs_on_mesa(&self) -> bool {
+        true
+    }
+
     fn environment(&self, opts: &OracleOptions) -> Vec<(String, String)> {
         let v = &opts.vulkan;
-        let mut env = vec![(ENV_DEVICE.to_string(), v.device.to_string())];
+        let mut env = super::mesa::current().record();
+        if let Some(version) = spirv_opt::version() {
+            env.push((ENV_SPIRV_TOOLS.into(), version.into()));
+        }
+        env.push((ENV_DEVICE.to_string(), v.device.to_string()));
         if let Some(icd) = &v.icd {
             env.push((ENV_ICD.into(), icd.display().to_string()));
         }

@@ -13,6 +13,7 @@ use compiler::planted::{Plant, Plants};
 use fuzz::case::text as case_text;
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
+use fuzz::pipelines::mesa;
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -59,9 +60,23 @@ pub struct DriverArgs {
     /// `vulkan` target: milliseconds a dispatch may run before it is a timeout finding.
     #[arg(long = "vk-timeout-ms", value_name = "MS", default_value_t = VK_TIMEOUT_MS)]
     pub vk_timeout_ms: u64,
+    /// Real-driver targets (`vulkan`, `naga`, `anv`, `radv`): the Mesa whose drivers and
+    /// SPIRV-Tools run — `newest` (the newest installed; the system's when none is),
+    /// `system`, or an installed version (`26.2.6`; scripts/mesa-sid.sh installs the newest).
+    /// Default: `$GPUFUZZ_MESA`, else the Mesa a saved finding records, else `newest`.
+    #[arg(long = "mesa", value_name = "V", env = mesa::VARIABLE)]
+    pub mesa: Option<String>,
 }
 
 impl DriverArgs {
+    /// Makes the `--mesa` choice this process's, checked before any work: a version not
+    /// installed is a usage error listing those that are.
+    pub fn select_mesa(&self) -> Result<(), CliError> {
+        let choice = self.mesa.as_deref().unwrap_or("newest");
+        let chosen = mesa::resolve(choice).map_err(CliError::Usage)?;
+        mesa::select(chosen).map_err(CliError::Failed)
+    }
+
     /// Whether `--vk-device` or `--vk-icd` names a driver (rather than the loader's default,
     /// or for triage the one each finding was found on).
     pub fn driver_given(&self) -> bool {
@@ -137,6 +152,7 @@ impl ConfigArgs {
     /// `--vk-icd`) is opened first (and named once per process): without one it is a usage
     /// error saying what to install.
     fn open(&self) -> Result<OracleOptions, CliError> {
+        self.driver.select_mesa()?;
         let opts = OracleOptions {
             targets: self.targets()?,
             plants: self.plants()?,
@@ -159,11 +175,17 @@ impl ConfigArgs {
         if self.driver.driver_given() {
             return self.oracle();
         }
-        let found = vulkan::options_of(&recorded_environment(file), &self.driver.vulkan());
+        let recorded = recorded_environment(file);
+        let found = vulkan::options_of(&recorded, &self.driver.vulkan());
         let opts = ConfigArgs {
             driver: DriverArgs {
                 vk_device: found.device,
                 vk_icd: found.icd,
+                mesa: self
+                    .driver
+                    .mesa
+                    .clone()
+                    .or_else(|| recorded[mesa::RECORDED].as_str().map(str::to_string)),
                 ..self.driver.clone()
             },
             ..self.clone()
@@ -204,6 +226,15 @@ impl ConfigArgs {
             if d.vk_timeout_ms != VK_TIMEOUT_MS {
                 s.push_str(&format!(" --vk-timeout-ms {}", d.vk_timeout_ms));
             }
+        }
+        // The Mesa the real-driver targets ran on, as resolved (`newest` names a version),
+        // so a printed command judges on the same one wherever it is run.
+        if self
+            .targets
+            .iter()
+            .any(|t| t == "all" || pipelines::by_name(t).is_some_and(|p| p.runs_on_mesa()))
+        {
+            s.push_str(&format!(" --mesa {}", mesa::current()));
         }
         s.trim_start().to_string()
     }

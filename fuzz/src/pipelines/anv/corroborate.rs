@@ -119,7 +119,7 @@ pub fn corroborate(
     for (mesa, switches) in builds {
         let version = match mesa {
             Mesa::Target => capture.mesa.as_str(),
-            Mesa::Second => mesa.version(),
+            Mesa::Second => super::SECOND,
         };
         let run = format!("brw Mesa {version} INTEL_DEBUG={}", switches.intel_debug());
         let (run, verdict) = match mesa.environment() {

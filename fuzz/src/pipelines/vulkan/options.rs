@@ -43,6 +43,16 @@ impl VulkanOptions {
         let mut w = WorkerOptions::new(command);
         w.device = self.device;
         w.icd = self.icd.clone();
+        // No ICD named: the Mesa under test's lavapipe, or the loader's default for the
+        // system's.
+        let mesa = super::super::mesa::current();
+        if self.icd.is_none() && !mesa.is_system() {
+            let env = mesa
+                .driver("vulkan.env", "GPUFUZZ_VULKAN", super::super::mesa::SCRIPTS)
+                .map_err(RunError::NoVulkan)?;
+            w.icd = Some(env.icd);
+            w.root = env.root;
+        }
         w.dispatch_timeout = self.dispatch_timeout;
         Ok(w)
     }

@@ -1,0 +1,137 @@
+//! Processes run inside another system's root (`chroot`): how a driver newer than the
+//! system's runs. Debian sid's Mesa needs sid's libc, so `scripts/mesa-sid.sh` installs it in a
+//! root of its own; a worker started there loads that root's loader, drivers and libraries,
+//! and nothing of the system's.
+//!
+//! Our own worker executable is built on the system, not in the root, so it is copied in (once
+//! per build: the copy is named after its size and modification time) and runs there
+//! unchanged — a newer libc runs programs linked against an older one. The environment given
+//! to the process is set inside the root (`chroot ROOT /usr/bin/env K=V … PROGRAM`), not on the
+//! `chroot` command: a `LD_PRELOAD` naming a library of the root must not be loaded into the
+//! system's `chroot`, where that path means nothing.
+
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where copies of our executables live inside a root.
+const OURS: &str = "var/lib/gpufuzz/bin";
+
+/// A command running `program` (a path inside `root`) with `args` and `env`, inside `root`.
+pub fn command(
+    root: &Path,
+    program: &Path,
+    args: &[OsString],
+    env: &[(OsString, OsString)],
+) -> Command {
+    let mut cmd = Command::new("chroot");
+    cmd.arg(root).arg("/usr/bin/env");
+    for (k, v) in env {
+        let mut kv = k.clone();
+        kv.push("=");
+        kv.push(v);
+        cmd.arg(kv);
+    }
+    cmd.arg(program).args(args);
+    cmd
+}
+
+/// `executable` (a file of this system) copied into `root`, if not there yet; its path as
+/// seen inside the root.
+pub fn place(root: &Path, executable: &Path) -> io::Result<PathBuf> {
+    let meta = std::fs::metadata(executable)?;
+    let modified = meta
+        .modified()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let name = executable
+        .file_name()
+        .unwrap_or_else(|| OsStr::new("program"))
+        .as_bytes();
+    let inside = PathBuf::from("/").join(OURS).join(format!(
+        "{}-{}-{modified}",
+        String::from_utf8_lossy(name),
+        meta.len()
+    ));
+    let outside = root.join(inside.strip_prefix("/").expect("absolute"));
+    if !outside.is_file() {
+        std::fs::create_dir_all(root.join(OURS))?;
+        // Copied under a name of this process's, then renamed: processes starting workers at
+        // the same time each see either no copy or a whole one.
+        let partial = outside.with_extension(format!("partial-{}", std::process::id()));
+        std::fs::copy(executable, &partial)?;
+        std::fs::rename(&partial, &outside)?;
+    }
+    Ok(inside)
+}
+
+/// Why `root` cannot run processes, if so: it is not a directory, or its `/proc` is not
+/// mounted (`scripts/mesa-sid.sh` mounts it, again after a reboot).
+pub fn check(root: &Path) -> Result<(), String> {
+    if !root.join("usr/bin/env").is_file() {
+        return Err(format!(
+            "{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh",
+            root.display()
+        ));
+    }
+    if !root.join("proc/self").exists() {
+        return Err(format!(
+            "{}/proc is not mounted (after a reboot): run scripts/mesa-sid.sh again",
+            root.display()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_environment_is_set_inside_the_root_and_the_program_follows_it() {
+        let cmd = command(
+            Path::new("/r"),
+            Path::new("/var/lib/gpufuzz/bin/gpufuzz-1-2"),
+            &["vk-worker".into()],
+            &[("LD_PRELOAD".into(), "/usr/lib/shim.so".into())],
+        );
+        assert_eq!(cmd.get_program(), "chroot");
+        let args: Vec<&OsStr> = cmd.get_args().collect();
+        assert_eq!(
+            args,
+            [
+                "/r",
+                "/usr/bin/env",
+                "LD_PRELOAD=/usr/lib/shim.so",
+                "/var/lib/gpufuzz/bin/gpufuzz-1-2",
+                "vk-worker"
+            ]
+        );
+        // Nothing is set on chroot itself.
+        assert_eq!(cmd.get_envs().count(), 0);
+    }
+
+    #[test]
+    fn an_executable_is_copied_once_and_named_after_its_build() {
+        let root = std::env::temp_dir().join(format!("gpufuzz-root-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let exe = root.join("tool");
+        std::fs::write(&exe, b"#!/bin/sh\n").unwrap();
+        let inside = place(&root, &exe).unwrap();
+        assert!(inside.starts_with("/var/lib/gpufuzz/bin"));
+        let copy = root.join(inside.strip_prefix("/").unwrap());
+        assert_eq!(std::fs::read(&copy).unwrap(), b"#!/bin/sh\n");
+        // The same build again: the same copy, not another.
+        assert_eq!(place(&root, &exe).unwrap(), inside);
+        assert_eq!(
+            std::fs::read_dir(copy.parent().unwrap()).unwrap().count(),
+            1
+        );
+        // Not a root.
+        assert!(check(&root).unwrap_err().contains("not a system root"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
