@@ -52,6 +52,9 @@ pub struct FuzzStats {
     pub saved: Vec<String>,
     /// Findings that could not be saved (the run stopped at the first).
     pub save_errors: Vec<String>,
+    /// What the targets ran on (`Pipeline::environment`: the Mesa, its drivers' and
+    /// SPIRV-Tools' versions), as every finding records it.
+    pub environment: BTreeMap<String, String>,
 }
 
 impl FuzzStats {

@@ -168,6 +168,7 @@ impl Run<'_> {
         let elapsed = self.start.elapsed();
         stats.seconds = self.opts.earlier.seconds + elapsed.as_secs_f64();
         stats.programs_per_second = stats.programs as f64 / stats.seconds.max(1e-9);
+        stats.environment = self.opts.environment.clone();
         let next_index = if complete {
             self.watermark().min(self.opts.runs.unwrap_or(u64::MAX))
         } else {

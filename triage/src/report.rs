@@ -49,6 +49,9 @@ pub struct ReproConfig {
     pub case: Vec<String>,
     /// The whole `CaseConfig`, as Rust debug text.
     pub case_config: String,
+    /// The Mesa its real-driver targets ran on (`--mesa`), if it has any.
+    #[serde(default)]
+    pub mesa: Option<String>,
 }
 
 impl ReproConfig {
@@ -60,6 +63,9 @@ impl ReproConfig {
         }
         for p in &self.plants {
             let _ = write!(s, " --plant {p}");
+        }
+        if let Some(m) = &self.mesa {
+            let _ = write!(s, " --mesa {m}");
         }
         s
     }
@@ -78,6 +84,9 @@ impl ReproConfig {
         }
         for kv in &self.case {
             let _ = write!(s, " --case {kv}");
+        }
+        if let Some(m) = &self.mesa {
+            let _ = write!(s, " --mesa {m}");
         }
         s
     }
@@ -154,6 +163,9 @@ pub struct StandaloneFiles {
     pub spirv_opt: Option<String>,
     /// Why no files could be written (e.g. a program with textures).
     pub refused: Option<String>,
+    /// What the shown text is, when the target says (`Written::how`).
+    #[serde(default)]
+    pub how: Option<String>,
 }
 
 /// Writes `case`'s standalone repro files as `bugs/<id>.*` when `target` has a standalone
@@ -172,6 +184,7 @@ pub fn standalone(
             vk_shader_test: w.shown,
             spirv_opt: w.by_hand,
             refused: None,
+            how: w.how,
         },
         Err(why) => StandaloneFiles {
             refused: Some(why),
@@ -380,7 +393,9 @@ pub fn markdown(r: &BugReport) -> String {
                 }
                 let runnable =
                     (st.files.iter()).any(|f| f.extension().is_some_and(|e| e == "vk_shader_test"));
-                let how = if runnable {
+                let how = if let Some(how) = &st.how {
+                    how.as_str()
+                } else if runnable {
                     "Run with `vkrunner FILE.vk_shader_test` or `amber FILE.amber`; the probes \
                      hold the reference interpreter's values."
                 } else {

@@ -129,6 +129,11 @@ pub fn repro_config(case: &Case, opts: &OracleOptions) -> ReproConfig {
         disabled_passes: fuzz::pipelines::middle::disabled_passes(case),
         case: case.config.non_default(),
         case_config: format!("{:?}", case.config),
+        mesa: opts
+            .targets
+            .iter()
+            .any(|t| fuzz::pipelines::by_name(t).is_some_and(|p| p.runs_on_mesa()))
+            .then(|| fuzz::pipelines::mesa::current().to_string()),
     }
 }
 

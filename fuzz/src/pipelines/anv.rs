@@ -762,6 +762,7 @@ impl Pipeline for Anv {
                 files: vec![path],
                 shown: spvasm,
                 by_hand: None,
+                how: None,
             })
         };
         Some(write())

@@ -15,6 +15,9 @@ pub struct Written {
     pub shown: String,
     /// A command to run by hand before the script (an optimiser's step), if any.
     pub by_hand: Option<String>,
+    /// What the shown script is and how to run it, when not the default (a vkrunner script
+    /// whose probes hold the interpreter's values, or the module the driver compiled).
+    pub how: Option<String>,
 }
 
 /// What a target shows of its compile and run of a case, and whether the run was clean

@@ -12,11 +12,15 @@ use arbitrary::Unstructured;
 use std::ffi::OsString;
 use std::fmt;
 use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::sync::OnceLock;
 use vulkan_runner::root;
+
+pub mod reduce;
+pub use reduce::{reduce, Reduced, Scratch};
 
 /// The passes a case may draw (`spirv-opt --NAME`; `O` is the whole `-O` recipe).
 pub const POOL: &[&str] = &[
@@ -107,18 +111,24 @@ impl FromStr for SpirvOptPasses {
     }
 }
 
-/// `spirv-opt` with `args`: the SPIRV-Tools of the Mesa under test (`--mesa`), inside its
-/// root when it has one, else the system's.
-fn command(args: &[String]) -> Command {
+/// SPIRV-Tools' `tool` (`spirv-opt`, `spirv-reduce`) with `args`: the one of the Mesa under
+/// test (`--mesa`), inside its root when it has one, else the system's. Paths in `args` are
+/// the tool's: inside the root ([`Scratch`] gives a folder both sides see).
+pub fn tool(tool: &str, args: &[String]) -> Command {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
     match super::mesa::current().root() {
-        Some(root) => root::command(&root, Path::new("/usr/bin/spirv-opt"), &args, &[]),
+        Some(root) => root::command(&root, &Path::new("/usr/bin").join(tool), &args, &[]),
         None => {
-            let mut c = Command::new("spirv-opt");
+            let mut c = Command::new(tool);
             c.args(args);
             c
         }
     }
+}
+
+/// `spirv-opt` with `args` (see [`tool`]).
+fn command(args: &[String]) -> Command {
+    tool("spirv-opt", args)
 }
 
 /// `spirv-opt --version`'s first line (`SPIRV-Tools v2026.4 …`), or `None` when it cannot be
@@ -128,12 +138,15 @@ pub fn version() -> Option<&'static str> {
     VERSION
         .get_or_init(|| {
             let out = command(&["--version".into()])
-                .stderr(Stdio::null())
                 .output()
                 .ok()
                 .filter(|o| o.status.success())?;
-            let text = String::from_utf8_lossy(&out.stdout);
-            text.lines().next().map(|l| l.trim().to_string())
+            // 2023.1 prints it on stdout, 2026.4 on stderr.
+            let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+            text.lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("SPIRV-Tools"))
+                .map(str::to_string)
         })
         .as_deref()
 }
@@ -156,9 +169,72 @@ pub fn command_line(passes: &SpirvOptPasses, input: &str, output: &str) -> Strin
     }
 }
 
+/// How a `spirv-opt` run failed: what a SPIRV-Tools bug report states, and what
+/// [`reduce`]'s interestingness test checks again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The pass list run.
+    pub passes: SpirvOptPasses,
+    /// Its exit status (`None` when a signal ended it).
+    pub code: Option<i32>,
+    /// The signal that ended it (`Some(11)`: a segmentation fault).
+    pub signal: Option<i32>,
+    /// What it printed on stderr.
+    pub stderr: String,
+}
+
+impl Failure {
+    /// The status a POSIX shell reports for it (`128 + signal` for a crash).
+    pub fn shell_status(&self) -> i32 {
+        match (self.signal, self.code) {
+            (Some(sig), _) => 128 + sig,
+            (None, Some(code)) => code,
+            (None, None) => 1,
+        }
+    }
+
+    /// Whether the run crashed (ended by a signal) rather than refused the module.
+    pub fn crashed(&self) -> bool {
+        self.signal.is_some()
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let status = match (self.signal, self.code) {
+            (Some(sig), _) => format!("signal {sig}{}", signal_name(sig)),
+            (None, Some(code)) => format!("exit status {code}"),
+            (None, None) => "no status".into(),
+        };
+        write!(
+            f,
+            "spirv-opt {} failed ({status}): {}",
+            self.passes,
+            self.stderr.trim()
+        )
+    }
+}
+
+/// ` (SIGSEGV)` for the signals a crash is made of.
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        4 => " (SIGILL)",
+        6 => " (SIGABRT)",
+        7 => " (SIGBUS)",
+        8 => " (SIGFPE)",
+        11 => " (SIGSEGV)",
+        _ => "",
+    }
+}
+
 /// `words` through `spirv-opt --target-env=vulkan1.1` with `passes`; the error holds what it
 /// printed.
 pub fn optimise(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, String> {
+    run(words, passes).map_err(|e| e.to_string())
+}
+
+/// [`optimise`], with a failure of spirv-opt itself (not of starting it) as a [`Failure`].
+pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailure> {
     let mut args = passes.arguments();
     args.extend(["-".into(), "-o".into(), "-".into()]);
     let mut child = command(&args)
@@ -166,33 +242,67 @@ pub fn optimise(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, Stri
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run spirv-opt (package spirv-tools): {e}"))?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        .map_err(|e| {
+            RunFailure::NotStarted(format!("cannot run spirv-opt (package spirv-tools): {e}"))
+        })?;
+    let bytes = to_bytes(words);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     // Written from a thread: spirv-opt may start writing before it has read everything.
     let writer = std::thread::spawn(move || stdin.write_all(&bytes));
     let out = child
         .wait_with_output()
-        .map_err(|e| format!("spirv-opt: {e}"))?;
+        .map_err(|e| RunFailure::NotStarted(format!("spirv-opt: {e}")))?;
     let _ = writer.join();
     if !out.status.success() {
-        return Err(format!(
-            "spirv-opt {passes} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(RunFailure::Failed(Failure {
+            passes: passes.clone(),
+            code: out.status.code(),
+            signal: out.status.signal(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        }));
     }
-    if out.stdout.len() % 4 != 0 || out.stdout.is_empty() {
-        return Err(format!(
+    from_bytes(&out.stdout).ok_or_else(|| {
+        RunFailure::NotStarted(format!(
             "spirv-opt {passes} wrote {} bytes, not a module",
             out.stdout.len()
-        ));
+        ))
+    })
+}
+
+/// Why [`run`] gave no module.
+#[derive(Clone, Debug)]
+pub enum RunFailure {
+    /// spirv-opt ran and failed: its bug, or a module it refuses.
+    Failed(Failure),
+    /// It could not be run, or wrote no module.
+    NotStarted(String),
+}
+
+impl fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunFailure::Failed(e) => e.fmt(f),
+            RunFailure::NotStarted(e) => f.write_str(e),
+        }
     }
-    Ok(out
-        .stdout
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
+}
+
+/// A module's words as the bytes of a `.spv` file (little-endian).
+pub fn to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A `.spv` file's words, if it holds a whole number of them.
+pub fn from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
+    if bytes.is_empty() || bytes.len() % 4 != 0 {
+        return None;
+    }
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
 }
 
 #[cfg(test)]

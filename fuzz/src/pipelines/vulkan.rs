@@ -374,11 +374,27 @@ impl Pipeline for Vulkan {
         dir: &Path,
         stem: &str,
     ) -> Option<Result<Written, String>> {
+        // spirv-opt fails on the module: the repro is SPIRV-Tools' alone.
+        if let Some(fails) = standalone::spirv_opt_failure(case, opts) {
+            return Some(fails.and_then(|f| {
+                Ok(Written {
+                    files: f.write(dir, stem).map_err(|e| e.to_string())?,
+                    shown: f.script(stem),
+                    by_hand: None,
+                    how: Some(
+                        "spirv-opt fails on the module our emitter made: SPIRV-Tools alone \
+                         shows it (run the script where the files are):"
+                            .into(),
+                    ),
+                })
+            }));
+        }
         Some(standalone::of_case(case, opts).and_then(|s| {
             Ok(Written {
                 files: s.write(dir, stem).map_err(|e| e.to_string())?,
                 shown: s.vk_shader_test,
                 by_hand: s.spirv_opt.map(|o| o.command),
+                how: None,
             })
         }))
     }

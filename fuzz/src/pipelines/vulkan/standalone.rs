@@ -13,7 +13,7 @@
 //! Offsets in both formats are in bytes; values are decimal `uint`s (vkrunner and Amber read
 //! them so), with the hexadecimal form in the header's notes where it helps a reader.
 
-use super::spirv_opt::{self, SpirvOptPasses};
+use super::spirv_opt::{self, Failure, Reduced, RunFailure, SpirvOptPasses};
 use super::{device, emit_options, VulkanOptions};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -25,7 +25,7 @@ use spirv_emit::{InexactWords, Resource, StorageRole};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// A case's standalone repro files, as text.
 #[derive(Clone, Debug)]
@@ -166,6 +166,135 @@ impl Standalone {
         for (name, text) in files {
             let path = dir.join(name);
             crate::store::write_atomically(&path, text.as_bytes())?;
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+}
+
+/// A case whose spirv-opt step fails (crashes, or refuses the module our emitter made valid):
+/// what a SPIRV-Tools report holds — the module before, the command that fails with what it
+/// printed, and spirv-reduce's reduction of the module with the interestingness test it used.
+pub struct SpirvOptFails {
+    /// How spirv-opt failed on the module.
+    pub failure: Failure,
+    /// The module before spirv-opt, as spirv-opt got it.
+    pub before: Vec<u32>,
+    /// Its assembly.
+    pub before_spvasm: String,
+    /// spirv-reduce's reduction, or why there is none.
+    pub reduced: Result<(Reduced, String), String>,
+    /// `SPIRV-Tools vYYYY.N …`, as the tool says.
+    pub version: String,
+}
+
+/// How long spirv-reduce may work on a failing module.
+const SPIRV_REDUCE_TIME: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The spirv-opt failure of `case`, if its spirv-opt step fails on the device of `opts`
+/// (`None`: it has no pass list, or spirv-opt succeeds).
+pub fn spirv_opt_failure(
+    case: &Case,
+    opts: &OracleOptions,
+) -> Option<Result<SpirvOptFails, String>> {
+    let passes = &case.config.vulkan_spirv_opt;
+    if passes.is_empty() {
+        return None;
+    }
+    let optimised = match crate::pipelines::middle::optimise(case, opts, &mut Coverage::default()) {
+        Ok(p) => p,
+        Err(f) => return Some(Err(f.to_string())),
+    };
+    let program = super::source(case, &optimised);
+    let module = match device(&opts.vulkan)
+        .map_err(|e| e.to_string())
+        .and_then(|info| spirv_emit::emit(program, &emit_options(&info)).map_err(|e| e.to_string()))
+    {
+        Ok(m) => m,
+        Err(e) => return Some(Err(e)),
+    };
+    let failure = match spirv_opt::run(&module.words, passes) {
+        Ok(_) => return None,
+        Err(RunFailure::Failed(f)) => f,
+        Err(RunFailure::NotStarted(e)) => return Some(Err(e)),
+    };
+    Some((|| {
+        let before_spvasm = disassemble(&module.words)?;
+        let reduced = spirv_opt::reduce(&module.words, &failure, SPIRV_REDUCE_TIME)
+            .and_then(|r| disassemble(&r.words).map(|asm| (r, asm)));
+        Ok(SpirvOptFails {
+            version: spirv_opt::version()
+                .unwrap_or("SPIRV-Tools (version unknown)")
+                .into(),
+            failure,
+            before: module.words,
+            before_spvasm,
+            reduced,
+        })
+    })())
+}
+
+impl SpirvOptFails {
+    /// The shell script that shows the failure with SPIRV-Tools alone: `stem.spv` through the
+    /// same `spirv-opt` command; it exits with spirv-opt's status.
+    pub fn script(&self, stem: &str) -> String {
+        let f = &self.failure;
+        let actual = f.to_string().replace('\n', "\n#   ");
+        let args = f.passes.arguments().join(" ");
+        let reduced =
+            match &self.reduced {
+                Ok((r, _)) => format!(
+                "# {stem}.reduced.spv ({} words, from {}; spirv-reduce{}) fails the same way:\n\
+                 #   spirv-opt {args} {stem}.reduced.spv -o {stem}.after.spv\n",
+                r.words.len(),
+                r.from_words,
+                if r.stopped { ", stopped at its time limit" } else { "" }
+            ),
+                Err(why) => format!("# No reduction: {why}\n"),
+            };
+        format!(
+            "#!/bin/sh\n\
+             # {version}: spirv-opt fails on a valid module (spirv-val --target-env vulkan1.1\n\
+             # accepts {stem}.spv). Expected: exit status 0 and a module in {stem}.after.spv.\n\
+             # Actual: {actual}\n\
+             {reduced}\
+             # Reduce again: spirv-reduce {stem}.spv -o {stem}.reduced.spv -- ./{stem}.interesting.sh\n\
+             spirv-opt {args} {stem}.spv -o {stem}.after.spv\n",
+            version = self.version,
+        )
+    }
+
+    /// Writes `stem.spv` and `stem.spvasm` (the module before spirv-opt), `stem.spirv-opt.sh`
+    /// (the failing command), `stem.interesting.sh` and, when spirv-reduce made one,
+    /// `stem.reduced.spv` and `stem.reduced.spvasm`; returns the paths.
+    pub fn write(&self, dir: &Path, stem: &str) -> std::io::Result<Vec<PathBuf>> {
+        let mut files = vec![
+            (
+                format!("{stem}.spirv-opt.sh"),
+                self.script(stem).into_bytes(),
+            ),
+            (format!("{stem}.spv"), spirv_opt::to_bytes(&self.before)),
+            (
+                format!("{stem}.spvasm"),
+                self.before_spvasm.clone().into_bytes(),
+            ),
+            (
+                format!("{stem}.interesting.sh"),
+                spirv_opt::reduce::interestingness_test(&self.failure).into_bytes(),
+            ),
+        ];
+        if let Ok((r, asm)) = &self.reduced {
+            files.push((format!("{stem}.reduced.spv"), spirv_opt::to_bytes(&r.words)));
+            files.push((format!("{stem}.reduced.spvasm"), asm.clone().into_bytes()));
+        }
+        let mut paths = Vec::new();
+        for (name, bytes) in files {
+            let path = dir.join(name);
+            crate::store::write_atomically(&path, &bytes)?;
+            if path.extension().is_some_and(|e| e == "sh") {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+            }
             paths.push(path);
         }
         Ok(paths)
@@ -359,8 +488,7 @@ fn amber(
 
 /// `spirv-dis` of `words`: assembly `spirv-as` (and so vkrunner and Amber) reads back.
 pub fn disassemble(words: &[u32]) -> Result<String, String> {
-    let mut child = Command::new("spirv-dis")
-        .args(["-", "-o", "-"])
+    let mut child = spirv_opt::tool("spirv-dis", &["-".into(), "-o".into(), "-".into()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

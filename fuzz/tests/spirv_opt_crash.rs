@@ -1,0 +1,108 @@
+//! A spirv-opt crash as triage writes it up reproduces with SPIRV-Tools alone: the saved
+//! `.spirv-opt.sh` (the exact command) crashes spirv-opt on the saved module, and
+//! spirv-reduce's reduction still crashes it under the saved interestingness test.
+//!
+//! The program is the `loop-peeling` SIGSEGV (docs/found-bugs/spirv-opt-loop-peeling-sigsegv.md):
+//! live in SPIRV-Tools 2023.1 and 2026.4, so this runs on whichever the chosen Mesa has. When a
+//! release fixes it, this test fails: move the write-up's row to "fixed" and pick another crash.
+//! Needs a Vulkan device (the emitter asks it for its float controls) and SPIRV-Tools.
+
+use fuzz::oracle::OracleOptions;
+use fuzz::pipelines::spirv_opt::{self, Scratch};
+use fuzz::pipelines::vulkan::standalone;
+use std::process::Stdio;
+use vulkan_runner::client::unavailable;
+
+/// Triage's 4-instruction reduction of the first finding of a 120 s `vulkan` run (seed 7).
+const LOOP_PEELING: &str = "\
+; case: vulkan_spirv_opt=loop-peeling
+; disable-pass: lower_vars_to_ssa opt_remove_phis opt_copy_prop opt_constant_folding opt_algebraic opt_cse opt_dead_cf opt_dce opt_shrink_vectors
+invocations 1
+outputs 1
+
+block_0:
+  vec1 32 ssa_2 = load_const (0x00000000)
+  vec1 1 ssa_475 = load_const (true)
+loop {
+  block_1:
+    vec1 32 ssa_251 = fmul ssa_2, ssa_2
+  if ssa_475 {
+    block_2:
+      break
+  } else {
+    block_3:
+  }
+  block_4:
+}
+block_5:
+";
+
+/// `sh -c script` run by the SPIRV-Tools gpufuzz uses (inside the Mesa's root when it has
+/// one): its status as a shell reports it.
+fn shell(script: &str) -> i32 {
+    let status = spirv_opt::tool("sh", &["-c".into(), script.into()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("sh runs");
+    status.code().expect("sh exits")
+}
+
+#[test]
+fn a_spirv_opt_crash_reproduces_from_the_saved_command_alone() {
+    if !spirv_opt::installed() {
+        return unavailable("spirv-opt (package spirv-tools, or scripts/mesa-sid.sh)");
+    }
+    let case = fuzz::case::text::parse_case(LOOP_PEELING, "loop_peeling.ir").unwrap();
+    let opts = OracleOptions::default();
+    let fails = match standalone::spirv_opt_failure(&case, &opts) {
+        Some(Ok(f)) => f,
+        Some(Err(e)) if e.contains("Vulkan") || e.contains("device") => {
+            return unavailable(&format!("a Vulkan device ({e})"))
+        }
+        Some(Err(e)) => panic!("{e}"),
+        None => panic!(
+            "{} no longer crashes on loop-peeling: the bug is fixed there (see the module doc)",
+            spirv_opt::version().unwrap_or("spirv-opt")
+        ),
+    };
+    assert!(fails.failure.crashed(), "{}", fails.failure);
+    let scratch = Scratch::new().unwrap();
+    let dir = scratch.outside("");
+    let files = fails.write(&dir, "bug").unwrap();
+    assert!(files.iter().all(|f| f.starts_with(&dir)));
+    let at = scratch.inside("");
+    // The saved command, run where the files are, fails as gpufuzz saw.
+    let status = shell(&format!("cd {at} && ./bug.spirv-opt.sh"));
+    assert_eq!(status, fails.failure.shell_status(), "bug.spirv-opt.sh");
+    // spirv-reduce made a smaller module that its test, and so the same command, still finds
+    // crashing.
+    let (reduced, _) = fails.reduced.as_ref().expect("spirv-reduce reduced it");
+    assert!(reduced.words.len() < fails.before.len());
+    assert_eq!(
+        shell(&format!("cd {at} && ./bug.interesting.sh bug.reduced.spv")),
+        0,
+        "the reduction is interesting"
+    );
+    // The test is not trivially true: a module spirv-opt handles is not interesting.
+    let fine = spirv_emit::emit(
+        &compiler::ir::text::parse_program(
+            "invocations 1\noutputs 1\n\nblock_0:\n  vec1 32 ssa_0 = load_const (0x00000001)\n  \
+             store_output 0, ssa_0\n",
+            "fine.ir",
+        )
+        .unwrap(),
+        &spirv_emit::EmitOptions::default(),
+    )
+    .unwrap();
+    std::fs::write(
+        scratch.outside("fine.spv"),
+        spirv_opt::to_bytes(&fine.words),
+    )
+    .unwrap();
+    assert_ne!(
+        shell(&format!("cd {at} && ./bug.interesting.sh fine.spv")),
+        0,
+        "a module spirv-opt optimises is not interesting"
+    );
+}
