@@ -46,6 +46,13 @@ pub const KNOWN_BUGS: &[KnownBug] = &[
                   (lavapipe, Mesa 22.3.6 and 25.0.7; docs/found-bugs/lavapipe-signed-zero-fsub.md)",
         rewrite: zero_minus_x_as_fneg,
     },
+    KnownBug {
+        class: "known-spirv-opt-signed-min-max-folded-unsigned",
+        summary: "GLSL.std.450 SMin/SMax (and SClamp) of uint-typed constants folded as \
+                  unsigned (spirv-opt v2023.1 and v2026.4, still in the newest; \
+                  docs/found-bugs/spirv-opt-sclamp-unsigned-fold.md)",
+        rewrite: signed_min_max_as_unsigned,
+    },
 ];
 
 /// SPIRV-Tools bugs fixed upstream after the version Debian ships (v2023.1, February 2023):
@@ -120,6 +127,16 @@ pub fn by_class(class: &str) -> Option<&'static KnownBug> {
 /// `program` with every `imod` as `irem` (`None` without an `imod`).
 fn smod_as_srem(program: &Program) -> Option<Program> {
     with_ops(program, &[(AluOp::Imod, AluOp::Irem)])
+}
+
+/// `program` with every `imin`/`imax` as `umin`/`umax` (`None` without one): the emitter
+/// writes them as `SMin`/`SMax` on `uint`, which spirv-opt folds through the type's
+/// signedness once both operands are constants.
+fn signed_min_max_as_unsigned(program: &Program) -> Option<Program> {
+    with_ops(
+        program,
+        &[(AluOp::Imin, AluOp::Umin), (AluOp::Imax, AluOp::Umax)],
+    )
 }
 
 /// `program` with every ALU op `from` as its `to`, for each pair of `ops` (`None` when none
@@ -201,6 +218,30 @@ mod tests {
             ..expected
         };
         assert!(explaining(&p, &other, &none).is_none());
+    }
+
+    #[test]
+    fn signed_min_max_folded_unsigned_explains_the_folded_values_only() {
+        // SMin(0x8ff34781, 3) and SMax(0x8ff34781, 3): spirv-opt's --ccp stores 3 and
+        // 0x8ff34781 (docs/found-bugs/spirv-opt-sclamp-unsigned-fold.md).
+        let src = "invocations 1\noutputs 2\n\nblock_0:\n  \
+            vec1 32 ssa_0 = load_const (0x8ff34781)\n  vec1 32 ssa_1 = load_const (0x00000003)\n  \
+            vec1 32 ssa_2 = imin ssa_0, ssa_1\n  store_output 0, ssa_2\n  \
+            vec1 32 ssa_3 = imax ssa_0, ssa_1\n  store_output 1, ssa_3\n";
+        let (p, expected) = run(src);
+        assert_eq!(expected.outputs, [0x8ff3_4781, 3]);
+        let none = spirv_emit::inexact_words(&p, true);
+        let folded = Results {
+            outputs: vec![3, 0x8ff3_4781],
+            ..expected.clone()
+        };
+        let bug = explaining(&p, &folded, &none).expect("explained");
+        assert_eq!(bug.class, "known-spirv-opt-signed-min-max-folded-unsigned");
+        let half = Results {
+            outputs: vec![3, 3],
+            ..expected
+        };
+        assert!(explaining(&p, &half, &none).is_none());
     }
 
     #[test]
