@@ -62,6 +62,52 @@ impl Environment {
     pub fn shim_file(&self) -> Option<PathBuf> {
         self.shim.as_deref().map(|s| self.outside(s))
     }
+
+    /// The driver library its ICD manifest names (`library_path`), as a file of this system.
+    pub fn library_file(&self) -> Result<PathBuf, String> {
+        let manifest = self.outside(&self.icd);
+        let text = std::fs::read_to_string(&manifest)
+            .map_err(|e| format!("{}: {e}", manifest.display()))?;
+        let json: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        let library = json["ICD"]["library_path"]
+            .as_str()
+            .ok_or_else(|| format!("{}: no ICD.library_path", manifest.display()))?;
+        // A bare file name is found by the loader's search path, the system's library folder.
+        let library = if library.contains('/') {
+            PathBuf::from(library)
+        } else {
+            Path::new("/usr/lib/x86_64-linux-gnu").join(library)
+        };
+        Ok(self.outside(&library))
+    }
+
+    /// Refuses `switches` (`(variable, value)`, the value's names separated by commas:
+    /// `("ACO_DEBUG", "validateir,validatera")`) unless the driver's
+    /// library knows each name: Mesa's debug-option tables keep every option name as a string
+    /// of its own, so a name missing from the library is one this version would ignore without
+    /// a word (an unknown name in `INTEL_DEBUG` or `RADV_DEBUG` is not an error to Mesa).
+    pub fn check_switches(&self, switches: &[(&str, &str)]) -> Result<(), String> {
+        let library = self.library_file()?;
+        let bytes = std::fs::read(&library).map_err(|e| format!("{}: {e}", library.display()))?;
+        let strings: std::collections::HashSet<&[u8]> = bytes.split(|&b| b == 0).collect();
+        let unknown: Vec<String> = switches
+            .iter()
+            .flat_map(|(var, value)| value.split(',').map(move |n| (var, n)))
+            .filter(|(_, n)| !strings.contains(n.as_bytes()))
+            .map(|(var, n)| format!("{var}={n}"))
+            .collect();
+        if unknown.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "Mesa {}'s {} does not know {}: the switch would be ignored",
+                self.mesa,
+                library.display(),
+                unknown.join(", ")
+            ))
+        }
+    }
 }
 
 /// The folder installations live in.
@@ -368,6 +414,43 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("run scripts/mesa-sid.sh"), "{e}");
+        std::fs::remove_dir_all(&cache).unwrap();
+    }
+
+    #[test]
+    fn a_switch_the_drivers_library_does_not_hold_is_refused() {
+        let cache = folder("switches");
+        let lib = cache.join("libvulkan_test.so");
+        // An option table as a library holds it: names as NUL-terminated strings among others.
+        std::fs::write(&lib, b"\x7fELF\0nocache\0validateir\0validatera,x\0cs16\0").unwrap();
+        let icd = cache.join("test_icd.json");
+        std::fs::write(
+            &icd,
+            format!(r#"{{"ICD": {{"library_path": "{}"}}}}"#, lib.display()),
+        )
+        .unwrap();
+        let env = Environment {
+            icd,
+            shim: None,
+            mesa: "26.2.6".into(),
+            root: None,
+        };
+        assert_eq!(env.library_file().unwrap(), lib);
+        env.check_switches(&[("RADV_DEBUG", "nocache"), ("ACO_DEBUG", "validateir")])
+            .unwrap();
+        // Neither a name it lacks nor a part of a longer string counts as known.
+        let e = env
+            .check_switches(&[
+                ("ACO_DEBUG", "validateir,validatera"),
+                ("INTEL_DEBUG", "no8"),
+            ])
+            .unwrap_err();
+        assert!(
+            e.contains("ACO_DEBUG=validatera") && e.contains("INTEL_DEBUG=no8"),
+            "{e}"
+        );
+        assert!(!e.contains("validateir"), "{e}");
+        assert!(e.contains("Mesa 26.2.6"), "{e}");
         std::fs::remove_dir_all(&cache).unwrap();
     }
 }

@@ -68,8 +68,28 @@ pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 /// Reads the current Mesa's `radv.env` (`GPUFUZZ_RADV_ENV` names another file); the error
 /// says what to run.
 pub fn environment() -> Result<Environment, String> {
-    mesa::driver_environment(ENV_VARIABLE, "radv.env", "GPUFUZZ_RADV")
+    let env = mesa::driver_environment(ENV_VARIABLE, "radv.env", "GPUFUZZ_RADV")?;
+    // Checked once per process: the library is 20 MB.
+    static CHECKED: OnceLock<Result<(), String>> = OnceLock::new();
+    CHECKED
+        .get_or_init(|| env.check_switches(SWITCHES))
+        .clone()?;
+    Ok(env)
 }
+
+/// `RADV_DEBUG` for every compile: every program really compiled (radv's in-memory and disk
+/// caches off).
+const RADV_DEBUG: &str = "nocache";
+
+/// `RADV_PERFTEST` for a wave32 compile.
+const WAVE32: &str = "cswave32";
+
+/// Every debug variable a radv compile sets (`driver_env`), checked against the driver at start.
+const SWITCHES: &[(&str, &str)] = &[
+    ("ACO_DEBUG", ACO_DEBUG),
+    ("RADV_DEBUG", RADV_DEBUG),
+    ("RADV_PERFTEST", WAVE32),
+];
 
 /// The variable naming another `radv.env`.
 pub const ENV_VARIABLE: &str = "GPUFUZZ_RADV_ENV";
@@ -188,11 +208,10 @@ fn driver_env(gpu: &Gpu, wave: Wave, shim: &std::path::Path) -> Vec<(String, Str
         ("LD_PRELOAD".into(), shim.display().to_string()),
         ("AMDGPU_GPU_ID".into(), gpu.name().to_string()),
         ("ACO_DEBUG".into(), ACO_DEBUG.into()),
-        // Every program really compiled: radv's in-memory and disk caches off.
-        ("RADV_DEBUG".into(), "nocache".into()),
+        ("RADV_DEBUG".into(), RADV_DEBUG.into()),
     ];
     if wave == Wave::W32 {
-        env.push(("RADV_PERFTEST".into(), "cswave32".into()));
+        env.push(("RADV_PERFTEST".into(), WAVE32.into()));
     }
     env
 }
