@@ -182,3 +182,29 @@ fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
     let on_22 = repro(Some(&second));
     assert!(on_22.trim_end().ends_with("pass"), "{on_22}");
 }
+
+#[test]
+fn also_mesa_says_the_shift_compare_crash_is_gone_in_26_2_6() {
+    let installed = fuzz::pipelines::mesa::cache()
+        .map(|c| fuzz::pipelines::mesa::installed_in(&c))
+        .unwrap_or_default();
+    if !["25.0.7", "26.2.6"].iter().all(|v| installed.iter().any(|i| i == v)) {
+        return unavailable(&format!(
+            "Mesa 25.0.7 and 26.2.6 (scripts/mesa-backports.sh, scripts/mesa-sid.sh; installed: {installed:?})"
+        ));
+    }
+    let file = repo("docs/found-bugs/radv-sigsegv-shift-compare.ir");
+    let o = Command::new(GPUFUZZ)
+        .arg("repro")
+        .arg(&file)
+        .args(["--target", "radv", "--mesa", "25.0.7"])
+        .args(["--also-mesa", "26.2.6", "--also-mesa", "25.0.7"])
+        .env_remove("GPUFUZZ_RADV_ENV")
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("signature: crash:radv:worker signal 11"), "{text}");
+    assert!(text.contains("gone in Mesa 26.2.6"), "{text}");
+    assert!(text.contains("still in Mesa 25.0.7"), "{text}");
+}

@@ -83,18 +83,23 @@ impl Environment {
     }
 
     /// Refuses `switches` (`(variable, value)`, the value's names separated by commas:
-    /// `("ACO_DEBUG", "validateir,validatera")`) unless the driver's
-    /// library knows each name: Mesa's debug-option tables keep every option name as a string
-    /// of its own, so a name missing from the library is one this version would ignore without
-    /// a word (an unknown name in `INTEL_DEBUG` or `RADV_DEBUG` is not an error to Mesa).
+    /// `("ACO_DEBUG", "validateir,validatera")`) unless the driver's library knows each name:
+    /// Mesa's debug-option tables keep every option name as a C string, so a name missing from
+    /// the library is one this version would ignore without a word (an unknown name in
+    /// `INTEL_DEBUG` or `RADV_DEBUG` is not an error to Mesa). A name may be stored as the tail
+    /// of a longer string (the linker merges `validateir` into `novalidateir`), so a name
+    /// followed by the string's end anywhere counts.
     pub fn check_switches(&self, switches: &[(&str, &str)]) -> Result<(), String> {
         let library = self.library_file()?;
         let bytes = std::fs::read(&library).map_err(|e| format!("{}: {e}", library.display()))?;
-        let strings: std::collections::HashSet<&[u8]> = bytes.split(|&b| b == 0).collect();
+        let known = |name: &str| {
+            let needle = [name.as_bytes(), &[0]].concat();
+            bytes.windows(needle.len()).any(|w| w == needle.as_slice())
+        };
         let unknown: Vec<String> = switches
             .iter()
             .flat_map(|(var, value)| value.split(',').map(move |n| (var, n)))
-            .filter(|(_, n)| !strings.contains(n.as_bytes()))
+            .filter(|(_, n)| !known(n))
             .map(|(var, n)| format!("{var}={n}"))
             .collect();
         if unknown.is_empty() {
@@ -422,7 +427,8 @@ mod tests {
         let cache = folder("switches");
         let lib = cache.join("libvulkan_test.so");
         // An option table as a library holds it: names as NUL-terminated strings among others.
-        std::fs::write(&lib, b"\x7fELF\0nocache\0validateir\0validatera,x\0cs16\0").unwrap();
+        // `validateir` only as the tail of `novalidateir`, as a linker merges them.
+        std::fs::write(&lib, b"\x7fELF\0nocache\0novalidateir\0validatera,x\0cs16\0").unwrap();
         let icd = cache.join("test_icd.json");
         std::fs::write(
             &icd,
@@ -438,7 +444,7 @@ mod tests {
         assert_eq!(env.library_file().unwrap(), lib);
         env.check_switches(&[("RADV_DEBUG", "nocache"), ("ACO_DEBUG", "validateir")])
             .unwrap();
-        // Neither a name it lacks nor a part of a longer string counts as known.
+        // Neither a name it lacks nor the start of a longer string counts as known.
         let e = env
             .check_switches(&[
                 ("ACO_DEBUG", "validateir,validatera"),

@@ -12,9 +12,9 @@ use super::input;
 use clap::Args;
 use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
 use fuzz::oracle;
-use fuzz::pipelines::{self, Pipeline};
+use fuzz::pipelines::{self, mesa, Pipeline};
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
@@ -38,6 +38,15 @@ pub struct ReproArgs {
     /// another Mesa's `lvp_icd.x86_64.json`) and say whether the bug is still there or gone.
     #[arg(long = "also-icd", value_name = "JSON")]
     also_icd: Vec<PathBuf>,
+    /// On a finding of a real-driver target, judge the case again on this installed Mesa too
+    /// (repeatable: `--also-mesa 25.0.7 --also-mesa 22.3.6`) and say per version whether the
+    /// bug is still in it, gone in it or changed in it.
+    #[arg(long = "also-mesa", value_name = "V")]
+    also_mesa: Vec<String>,
+    /// Writes the verdict's finding as JSON (`null` for none) to this file: how `--also-mesa`
+    /// hears another Mesa's verdict.
+    #[arg(long = "finding-json", value_name = "FILE", hide = true)]
+    finding_json: Option<PathBuf>,
     /// Wall-clock seconds the judgement and bisection may take; past it the input is reported
     /// as a `timeout` (the compiler or a simulator does not finish). 0: no deadline, and no
     /// child process.
@@ -51,6 +60,10 @@ pub struct ReproArgs {
 pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
     if !a.guarded && a.deadline_secs > 0 {
         return judge_in_child(Duration::from_secs(a.deadline_secs));
+    }
+    // Every other Mesa named must be installed: checked before any judging.
+    for v in &a.also_mesa {
+        mesa::resolve(v).map_err(CliError::Usage)?;
     }
     let opts = a.config.oracle_for(&a.file)?;
     if a.file.is_dir() {
@@ -70,6 +83,14 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
         }
     }
     let judgement = oracle::judge(&case, &opts);
+    if let Some(path) = &a.finding_json {
+        let finding = match &judgement.verdict {
+            Verdict::Finding(f) => Some(f),
+            _ => None,
+        };
+        let json = serde_json::to_string(&finding).map_err(|e| e.to_string())?;
+        fuzz::store::write_atomically(path, json.as_bytes()).map_err(CliError::io(path))?;
+    }
     if a.print {
         print!("{}", fuzz::case::text::print_case(&case));
     }
@@ -115,6 +136,9 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
             if let Some(target) = pipelines::by_name(&f.target) {
                 for icd in &a.also_icd {
                     println!("{}", on_other_icd(target, &case, &opts, &f, icd));
+                }
+                for v in &a.also_mesa {
+                    println!("{}", on_other_mesa(target, &f, v, a.deadline_secs));
                 }
             }
             Ok(ExitCode::from(1))
@@ -171,6 +195,69 @@ fn on_other_icd(
         Verdict::Pass => format!("gone in {driver}"),
         Verdict::Rejected(r) => format!("rejected in {driver}: {r:?}"),
     }
+}
+
+/// `still in Mesa V` / `gone in Mesa V` / `changed in Mesa V` for this `repro` judged again on
+/// the installed Mesa `version`: a process of its own (a process judges on one Mesa), given
+/// this command line with `--mesa version`.
+fn on_other_mesa(target: &dyn Pipeline, f: &Finding, version: &str, deadline_secs: u64) -> String {
+    let on = format!("Mesa {version}");
+    let Ok(exe) = std::env::current_exe() else {
+        return format!("{on}: not judged, cannot find this program");
+    };
+    let out = std::env::temp_dir().join(format!(
+        "gpufuzz-also-mesa-{}-{version}.json",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&out);
+    let status = Command::new(exe)
+        .args(without_mesa_choice(std::env::args_os().skip(1)))
+        .args([
+            "--mesa",
+            version,
+            "--deadline-secs",
+            &deadline_secs.to_string(),
+        ])
+        .arg("--finding-json")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status();
+    let verdict = std::fs::read_to_string(&out)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<Option<Finding>>(&t).map_err(|e| e.to_string()));
+    let _ = std::fs::remove_file(&out);
+    match (verdict, status) {
+        (Ok(Some(g)), _) if target.same_bug(f, &g) => format!("still in {on}"),
+        (Ok(Some(g)), _) => format!("changed in {on}: {g}"),
+        (Ok(None), _) => format!("gone in {on}"),
+        (Err(_), Ok(s)) => format!("{on}: no verdict (its repro ended with {s})"),
+        (Err(e), Err(_)) => format!("{on}: not judged ({e})"),
+    }
+}
+
+/// This process's arguments without what chooses Mesas (`--mesa`, `--also-mesa`, their
+/// `=` forms) or the judging process's own flags.
+fn without_mesa_choice(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    const TAKING_A_VALUE: [&str; 4] =
+        ["--mesa", "--also-mesa", "--deadline-secs", "--finding-json"];
+    let mut kept = Vec::new();
+    let mut skip_value = false;
+    for arg in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        let text = arg.to_string_lossy();
+        if TAKING_A_VALUE.contains(&text.as_ref()) {
+            skip_value = true;
+        } else if !(TAKING_A_VALUE
+            .iter()
+            .any(|f| text.starts_with(&format!("{f}=")))
+            || text == "--guarded")
+        {
+            kept.push(arg);
+        }
+    }
+    kept
 }
 
 /// Compile errors that say a hand-written program or configuration asks for more than the
