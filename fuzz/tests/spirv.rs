@@ -596,3 +596,114 @@ fn rare_shapes_emit_valid_modules_and_agree_on_a_device() {
         }
     }
 }
+
+/// The instruction names in the first column of `docs/spirv.md`'s table of Vulkan's rules
+/// (between its heading and the next one), each with whether its row says "not emitted".
+/// Core instructions are written `OpName`, GLSL.std.450 ones by their name.
+fn rules_table() -> Vec<(String, bool)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spirv.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let start = doc
+        .find("\n## Vulkan's rules for every instruction")
+        .expect("docs/spirv.md has the rules table");
+    let section = &doc[start + 1..];
+    let end = section[1..].find("\n## ").map_or(section.len(), |i| i + 1);
+    let mut rows = Vec::new();
+    for line in section[..end].lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let not_emitted = cells.last().is_some_and(|c| c.contains("not emitted"));
+        // The first cell: `OpA` `OpB` … (names in backquotes, nothing else counts).
+        let first = cells[0].trim_start_matches('|');
+        for name in first.split('`').skip(1).step_by(2) {
+            rows.push((name.to_string(), not_emitted));
+        }
+    }
+    rows
+}
+
+/// Every module the emitter can be asked for here: the regressions, the guard and rare-shape
+/// programs, 300 generated programs, each in its three forms and with and without the float
+/// controls, and fused modules of generated programs.
+fn emitted_instructions() -> std::collections::BTreeSet<String> {
+    let mut programs: Vec<Program> = regressions().into_iter().map(|(_, p)| p).collect();
+    programs.push(text::parse_program(GUARDS, "guards").unwrap());
+    programs.push(signed_remainders_program());
+    for (name, src) in SHAPES {
+        programs.push(text::parse_program(src, name).unwrap());
+    }
+    let mut buf = Vec::new();
+    for i in 0..300 {
+        rng::input_bytes(0x5b1e, i, 16, 2048, &mut buf);
+        if let Some(case) = oracle::decode(&buf) {
+            programs.push(case.program);
+        }
+    }
+    let plain = EmitOptions {
+        preserve_nan_inf: false,
+        preserve_denormals: false,
+        ..EmitOptions::default()
+    };
+    let mut names = std::collections::BTreeSet::new();
+    let mut add = |words: &[u32]| names.extend(spirv_emit::instruction_names(words).unwrap());
+    for p in &programs {
+        for (_, p) in forms(p) {
+            for options in [EmitOptions::default(), plain] {
+                if let Ok(m) = emit(&p, &options) {
+                    add(&m.words);
+                }
+            }
+        }
+    }
+    for group in programs.chunks(8) {
+        let group: Vec<&Program> = group.iter().collect();
+        if let Ok(m) = spirv_emit::emit_fused(&group, &EmitOptions::default()) {
+            add(&m.words);
+        }
+    }
+    names
+}
+
+/// `docs/spirv.md` states Vulkan's rule for every instruction the emitter writes: each name
+/// found in the emitted modules has a row, and each row's names are emitted unless the row
+/// says "not emitted" (so a guard that stops writing an instruction updates the table).
+#[test]
+fn every_instruction_the_emitter_writes_has_a_row_in_the_rules_table() {
+    let emitted = emitted_instructions();
+    let rows = rules_table();
+    assert!(emitted.len() > 40, "only {emitted:?}");
+    let missing: Vec<&String> = emitted
+        .iter()
+        .filter(|name| !rows.iter().any(|(row, _)| row == *name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "emitted without a row in docs/spirv.md's rules table: {missing:?}"
+    );
+    let stale: Vec<&String> = rows
+        .iter()
+        .filter(|(name, not_emitted)| !not_emitted && !emitted.contains(name))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "rows for instructions the emitter never wrote here (mark them \"not emitted\"): {stale:?}"
+    );
+    let wrongly_marked: Vec<&String> = rows
+        .iter()
+        .filter(|(name, not_emitted)| *not_emitted && emitted.contains(name))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        wrongly_marked.is_empty(),
+        "marked \"not emitted\" but emitted: {wrongly_marked:?}"
+    );
+}
+
+/// Prints the emitted instruction names (`-- --ignored --nocapture`), to write the table from.
+#[test]
+#[ignore]
+fn print_emitted_instructions() {
+    for name in emitted_instructions() {
+        println!("{name}");
+    }
+}
