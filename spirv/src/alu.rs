@@ -4,16 +4,19 @@
 //! result undefined and our IR defines it, the emitted code never reaches the undefined case:
 //!
 //! * shifts mask the amount with 31;
-//! * `udiv`/`umod`/`idiv`/`irem`/`imod` divide by 1 instead of 0 (and instead of -1 for
-//!   `INT_MIN / -1`, which gives `INT_MIN` and remainder 0, our answers) and select the
-//!   by-zero result (`~0`, `-1`, or the dividend);
+//! * `udiv`/`umod`/`idiv`/`irem`/`imod` divide by 1 instead of 0 (and `idiv` instead of -1
+//!   for `INT_MIN / -1`, which gives `INT_MIN`, our answer) and select the by-zero result
+//!   (`~0`, `-1`, or the dividend); `irem`/`imod` are `OpUMod` of the magnitudes with the
+//!   sign fixed up, never `OpSRem`/`OpSMod` (undefined on negative operands in Vulkan
+//!   without `maintenance8`);
 //! * `f2i`/`f2u` convert only in-range values (0.0 otherwise) and select the saturated ends;
 //!   NaN converts 0.0, giving 0;
 //! * `fmin`/`fmax` are built from ordered compares, `IsNan` and the sign bit (minNum/maxNum,
 //!   `-0 < +0`); `fneg`/`fabs` are sign-bit operations on the `uint`;
 //! * `iabs` is a select of the wrapping negation (GLSL's `SAbs` of `INT_MIN` is unspecified);
-//! * every float op that can make a NaN ends in `IsNan ? 0x7fc00000 : bits`, so NaN payloads
-//!   never reach a bit-observing use. With `SignedZeroInfNanPreserve` `IsNan` is reliable.
+//! * every float op that can make a NaN ends in `nan(bits) ? 0x7fc00000 : bits`, so NaN
+//!   payloads never reach a bit-observing use. The NaN test is on the integer bits, not
+//!   `OpIsNan`, which `SignedZeroInfNanPreserve` does not cover (see [`is_nan_bits`]).
 
 use crate::emitter::Emitter;
 use crate::EmitError;
@@ -72,7 +75,8 @@ pub(crate) fn emit_alu(
             let x = match op {
                 Frcp => {
                     let one = e.cf(1.0, n);
-                    e.b.f_div(ft, None, one, fa)?
+                    let r = e.b.f_div(ft, None, one, fa)?;
+                    e.no_contraction(r)
                 }
                 _ => {
                     let fb = e.b.bitcast(ft, None, b)?;
@@ -83,8 +87,7 @@ pub(crate) fn emit_alu(
                     };
                     // Our `fadd`/`fmul` round on their own: a driver may contract an
                     // undecorated `a * b + c` into an fma (SPIR-V's NoContraction).
-                    e.b.decorate(r, rspirv::spirv::Decoration::NoContraction, []);
-                    r
+                    e.no_contraction(r)
                 }
             };
             canonical(e, x, n)?
@@ -178,42 +181,96 @@ pub(crate) fn emit_alu(
 
 /// The bits of float `x` (`float` id of `n` components), NaN made canonical.
 pub(crate) fn canonical(e: &mut Emitter, x: Word, n: u8) -> Result<Word, EmitError> {
-    let (u, bt) = (e.uvec(n), e.bvec(n));
+    let u = e.uvec(n);
     let bits = e.b.bitcast(u, None, x)?;
-    let nan = e.b.is_nan(bt, None, x)?;
+    let nan = is_nan_bits(e, bits, n)?;
     let canon = e.cu(CANONICAL_NAN, n);
     Ok(e.b.select(u, None, nan, canon, bits)?)
 }
 
+/// Whether `uint` bits are a NaN's (exponent all ones, mantissa non-zero), tested on the
+/// integer: `OpIsNan` is not among the instructions Vulkan requires to respect
+/// `SignedZeroInfNanPreserve` (under `shader_float_controls2`'s wording a driver may assume
+/// its operand is not a NaN), so a guard built on it could be folded away.
+fn is_nan_bits(e: &mut Emitter, bits: Word, n: u8) -> Result<Word, EmitError> {
+    let (u, bt) = (e.uvec(n), e.bvec(n));
+    let magnitude_mask = e.cu(0x7fff_ffff, n);
+    let infinity = e.cu(0x7f80_0000, n);
+    let magnitude = e.b.bitwise_and(u, None, bits, magnitude_mask)?;
+    Ok(e.b.u_greater_than(bt, None, magnitude, infinity)?)
+}
+
 /// Integer division and remainders with our results for a zero divisor and `INT_MIN / -1`.
+///
+/// Signed remainders never reach `OpSRem`/`OpSMod`: Vulkan leaves both undefined when an
+/// operand is negative unless the device enables `maintenance8` ("Precision and Operation of
+/// SPIR-V Instructions"), so they are computed from magnitudes ([`signed_remainder`]).
 fn division(e: &mut Emitter, op: AluOp, a: Word, b: Word, n: u8) -> Result<Word, EmitError> {
     use AluOp::*;
     let (u, bt) = (e.uvec(n), e.bvec(n));
     let zero = e.cu(0, n);
     let one = e.cu(1, n);
     let by_zero = e.b.i_equal(bt, None, b, zero)?;
-    let bad = if matches!(op, Udiv | Umod) {
-        by_zero
-    } else {
+    // Only a signed quotient overflows: the remainder of `INT_MIN` by -1 comes out 0 from
+    // the magnitudes (2^31 mod 1) without a special case.
+    let bad = if op == Idiv {
         let min = e.cu(i32::MIN as u32, n);
         let minus_one = e.cu(u32::MAX, n);
         let a_min = e.b.i_equal(bt, None, a, min)?;
         let b_minus_one = e.b.i_equal(bt, None, b, minus_one)?;
         let overflow = e.b.logical_and(bt, None, a_min, b_minus_one)?;
         e.b.logical_or(bt, None, by_zero, overflow)?
+    } else {
+        by_zero
     };
     let divisor = e.b.select(u, None, bad, one, b)?;
     let (x, when_zero) = match op {
         Udiv => (e.b.u_div(u, None, a, divisor)?, e.cu(u32::MAX, n)),
         Umod => (e.b.u_mod(u, None, a, divisor)?, a),
         Idiv => (e.b.s_div(u, None, a, divisor)?, e.cu(u32::MAX, n)),
-        Irem => (e.b.s_rem(u, None, a, divisor)?, a),
-        _ => (e.b.s_mod(u, None, a, divisor)?, a),
+        Irem => (signed_remainder(e, a, divisor, false, n)?, a),
+        _ => (signed_remainder(e, a, divisor, true, n)?, a),
     };
     Ok(e.b.select(u, None, by_zero, when_zero, x)?)
 }
 
-/// `fmin`/`fmax` on `uint` bits: minNum/maxNum, both NaN → canonical NaN, `-0 < +0`.
+/// The signed remainder of `a` by a non-zero `b`, with the dividend's sign (`irem`, truncated
+/// division) or, `floored`, with the divisor's (`imod`), from `OpUMod` of the magnitudes.
+///
+/// A magnitude is the wrapping negation of a negative value read as unsigned, so `INT_MIN`'s
+/// is 2^31, exactly; `|a| mod |b|` is then the magnitude of the truncated remainder, which
+/// takes `a`'s sign. The floored one differs only when that remainder is non-zero and the
+/// signs differ: then it is the truncated one plus `b`.
+pub(crate) fn signed_remainder(
+    e: &mut Emitter,
+    a: Word,
+    b: Word,
+    floored: bool,
+    n: u8,
+) -> Result<Word, EmitError> {
+    let (u, bt) = (e.uvec(n), e.bvec(n));
+    let zero = e.cu(0, n);
+    let a_negative = e.b.s_less_than(bt, None, a, zero)?;
+    let b_negative = e.b.s_less_than(bt, None, b, zero)?;
+    let a_negated = e.b.s_negate(u, None, a)?;
+    let b_negated = e.b.s_negate(u, None, b)?;
+    let a_magnitude = e.b.select(u, None, a_negative, a_negated, a)?;
+    let b_magnitude = e.b.select(u, None, b_negative, b_negated, b)?;
+    let r = e.b.u_mod(u, None, a_magnitude, b_magnitude)?;
+    let r_negated = e.b.s_negate(u, None, r)?;
+    let truncated = e.b.select(u, None, a_negative, r_negated, r)?;
+    if !floored {
+        return Ok(truncated);
+    }
+    let nonzero = e.b.i_not_equal(bt, None, r, zero)?;
+    let signs_differ = e.b.logical_not_equal(bt, None, a_negative, b_negative)?;
+    let lift = e.b.logical_and(bt, None, nonzero, signs_differ)?;
+    let lifted = e.b.i_add(u, None, truncated, b)?;
+    Ok(e.b.select(u, None, lift, lifted, truncated)?)
+}
+
+/// `fmin`/`fmax` on `uint` bits: minNum/maxNum, both NaN → canonical NaN, `-0 < +0`. The
+/// ordered compares decide only between two non-NaN operands.
 pub(crate) fn min_max(
     e: &mut Emitter,
     min: bool,
@@ -224,8 +281,8 @@ pub(crate) fn min_max(
     let (u, bt, ft) = (e.uvec(n), e.bvec(n), e.fvec(n));
     let fa = e.b.bitcast(ft, None, a)?;
     let fb = e.b.bitcast(ft, None, b)?;
-    let a_nan = e.b.is_nan(bt, None, fa)?;
-    let b_nan = e.b.is_nan(bt, None, fb)?;
+    let a_nan = is_nan_bits(e, a, n)?;
+    let b_nan = is_nan_bits(e, b, n)?;
     let a_wins = if min {
         e.b.f_ord_less_than(bt, None, fa, fb)?
     } else {
@@ -343,15 +400,24 @@ mod tests {
             AluOp::Idiv,
             &["OpLogicalAnd", "OpLogicalOr", "OpSDiv", "OpSelect"],
         );
-        has(AluOp::Imod, &["OpSMod", "OpSelect"]);
+        // Signed remainders from magnitudes: no OpSRem/OpSMod (undefined on negatives).
+        for op in [AluOp::Irem, AluOp::Imod] {
+            has(op, &["OpSNegate", "OpUMod", "OpSelect"]);
+            let d = disassembly(op);
+            assert!(!d.contains("OpSRem") && !d.contains("OpSMod"), "{op}:\n{d}");
+        }
         has(AluOp::Ishl, &["OpBitwiseAnd", "OpShiftLeftLogical"]);
         has(
             AluOp::F2i,
             &["OpFOrdGreaterThanEqual", "OpFOrdLessThan", "OpConvertFToS"],
         );
         has(AluOp::F2u, &["OpConvertFToU", "OpSelect"]);
-        has(AluOp::Fmin, &["OpIsNan", "OpFOrdEqual", "OpSLessThan"]);
-        has(AluOp::Fadd, &["OpFAdd", "OpIsNan", "OpSelect"]);
+        has(
+            AluOp::Fmin,
+            &["OpUGreaterThan", "OpFOrdEqual", "OpSLessThan"],
+        );
+        has(AluOp::Fadd, &["OpFAdd", "OpUGreaterThan", "OpSelect"]);
+        assert!(!disassembly(AluOp::Fmin).contains("OpIsNan"));
         has(AluOp::Fneg, &["OpBitwiseXor"]);
         has(AluOp::Iabs, &["OpSNegate", "OpSelect"]);
         assert!(!disassembly(AluOp::Fneg).contains("OpFNegate"));

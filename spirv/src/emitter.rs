@@ -297,6 +297,17 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Decorates float arithmetic result `r` `NoContraction` and returns it. Without it a
+    /// driver may fuse a multiply into the add it feeds or re-associate ("Evaluation of
+    /// Expressions" in Vulkan's SPIR-V environment), and every float op the emitter writes
+    /// stands for one separately rounded step of our semantics — the IR's own `fadd`/`fmul`
+    /// and the texel arithmetic alike (a gather's `u * w - 0.5` fused would pick another
+    /// texel at a boundary).
+    pub fn no_contraction(&mut self, r: Word) -> Word {
+        self.b.decorate(r, spirv::Decoration::NoContraction, []);
+        r
+    }
+
     /// Calls a GLSL.std.450 instruction.
     pub fn glsl(&mut self, ty: Word, inst: spirv::GLOp, args: &[Word]) -> Result<Word, EmitError> {
         let ops = args.iter().map(|&a| Operand::IdRef(a));

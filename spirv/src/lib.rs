@@ -169,6 +169,31 @@ pub fn disassemble(words: &[u32]) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The name of every instruction in a module: core ones as `OpIAdd`, `GLSL.std.450` extended
+/// instructions by their own name (`Floor`, `SMax`). What `docs/spirv.md`'s table of Vulkan's
+/// rules must cover (`fuzz/tests/spirv.rs` checks it over everything the emitter writes).
+pub fn instruction_names(words: &[u32]) -> Result<std::collections::BTreeSet<String>, String> {
+    use rspirv::dr::Operand;
+    let module = rspirv::dr::load_words(words).map_err(|e| e.to_string())?;
+    let mut names = std::collections::BTreeSet::new();
+    for inst in module.all_inst_iter() {
+        names.insert(format!("Op{:?}", inst.class.opcode));
+        if inst.class.opcode == rspirv::spirv::Op::ExtInst {
+            // Operands: the set's id, then the instruction number. The emitter imports only
+            // GLSL.std.450.
+            match inst.operands.get(1) {
+                Some(&Operand::LiteralExtInstInteger(n)) => {
+                    let op = rspirv::spirv::GLOp::from_u32(n)
+                        .ok_or_else(|| format!("GLSL.std.450 has no instruction {n}"))?;
+                    names.insert(format!("{op:?}"));
+                }
+                other => return Err(format!("an OpExtInst without its number: {other:?}")),
+            }
+        }
+    }
+    Ok(names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +253,56 @@ mod tests {
                 assert!(matches!(r, Err(EmitError::Unsupported(_))), "{line}");
             }
         }
+    }
+
+    /// Every float arithmetic instruction is `NoContraction`: the IR's ops and the texel
+    /// arithmetic (sample level, nearest texel, gather corner, gradients, texel centre) each
+    /// stand for one rounding, and a driver may fuse or re-associate undecorated ones.
+    #[test]
+    fn every_float_arithmetic_result_is_no_contraction() {
+        use rspirv::dr::Operand;
+        use rspirv::spirv::{Decoration, Op};
+        let src = "invocations 2\noutputs 16\ntexture 8x4 levels 2 layers 2\n\nblock_0:\n  \
+                   vec1 32 ssa_0 = load_invocation_id\n  \
+                   vec1 32 ssa_1 = u2f ssa_0\n  \
+                   vec2 32 ssa_2 = vec2 ssa_1, ssa_1\n  \
+                   vec1 32 ssa_3 = fmul ssa_1, ssa_1\n  \
+                   vec1 32 ssa_4 = fadd ssa_3, ssa_1\n  \
+                   vec1 32 ssa_5 = fsub ssa_4, ssa_1\n  \
+                   vec1 32 ssa_6 = frcp ssa_5\n  \
+                   store_output 0, ssa_6\n  \
+                   vec4 32 ssa_7 = tex 0, ssa_2, bias ssa_1, layer ssa_1\n  \
+                   store_output 1, ssa_7\n  \
+                   vec4 32 ssa_8 = tex 0, ssa_2, offset (1, -2), gather 1\n  \
+                   store_output 5, ssa_8\n  \
+                   vec4 32 ssa_9 = tex 0, ssa_2, ddx ssa_2, ddy ssa_2\n  \
+                   store_output 9, ssa_9\n";
+        let p = parse_program(src, "float-arithmetic").unwrap();
+        let m = emit(&p, &EmitOptions::default()).unwrap();
+        let module = rspirv::dr::load_words(&m.words).unwrap();
+        let unfused: std::collections::HashSet<u32> = module
+            .annotations
+            .iter()
+            .filter(|d| d.operands.get(1) == Some(&Operand::Decoration(Decoration::NoContraction)))
+            .filter_map(|d| d.operands[0].id_ref_any())
+            .collect();
+        let mut arithmetic = 0;
+        for inst in module.all_inst_iter() {
+            if matches!(inst.class.opcode, Op::FAdd | Op::FSub | Op::FMul | Op::FDiv) {
+                arithmetic += 1;
+                let id = inst.result_id.unwrap();
+                assert!(
+                    unfused.contains(&id),
+                    "%{id} = {:?} may be contracted",
+                    inst.class.opcode
+                );
+            }
+        }
+        // fmul, fadd, fsub, frcp; lod + bias, two nearest-texel products, two centres each
+        // (+ 0.5 and / width); a gather's two products and two `- 0.5`; gradients' products.
+        assert!(
+            arithmetic >= 14,
+            "only {arithmetic} float arithmetic instructions"
+        );
     }
 }

@@ -11,7 +11,7 @@
 //!   unverified programs, but never undefined.
 //! * A register is a `Function` variable of its type, zero-initialised.
 //! * `txf` clamps lod and layer (`SMax`/`SMin`) and wraps x and y (Euclidean remainder by the level
-//!   size), then `OpImageFetch`es. `tex` computes our nearest texel (`sample_coords`) the same
+//!   size, from `OpUMod` of the magnitude), then `OpImageFetch`es. `tex` computes our nearest texel (`sample_coords`) the same
 //!   way and samples it at its centre with an explicit integer `Lod` through the nearest sampler, so
 //!   the sampler hardware reads exactly that texel.
 
@@ -415,16 +415,21 @@ fn level_size(e: &mut Emitter, size: u32, lod: Word) -> Result<Word, EmitError> 
     e.glsl(u, GLOp::UMax, &[shifted, one])
 }
 
-/// `x` wrapped (Euclidean) at `size` (≥ 1) as a signed integer: `SRem`, plus `size` when
-/// negative. Not `OpSMod`, which means the same but is the program's own op to test (and
-/// lavapipe in Mesa 22.3 computes it as `SRem`).
+/// `x` wrapped (Euclidean) at `size` (≥ 1, below 2^31) as a signed integer, from `OpUMod` of
+/// its magnitude: `size - r` when `x` is negative and `r` non-zero. Neither `OpSRem` nor
+/// `OpSMod`: Vulkan leaves both undefined for a negative operand without `maintenance8`
+/// (and `OpSMod` stays the program's own op to test where `maintenance8` is on).
 fn wrap(e: &mut Emitter, x: Word, size: Word) -> Result<Word, EmitError> {
     let (u, bt) = (e.uvec(1), e.bvec(1));
-    let r = e.b.s_rem(u, None, x, size)?;
     let zero = e.cu(0, 1);
-    let negative = e.b.s_less_than(bt, None, r, zero)?;
-    let lifted = e.b.i_add(u, None, r, size)?;
-    Ok(e.b.select(u, None, negative, lifted, r)?)
+    let negative = e.b.s_less_than(bt, None, x, zero)?;
+    let negated = e.b.s_negate(u, None, x)?;
+    let magnitude = e.b.select(u, None, negative, negated, x)?;
+    let r = e.b.u_mod(u, None, magnitude, size)?;
+    let nonzero = e.b.i_not_equal(bt, None, r, zero)?;
+    let lift = e.b.logical_and(bt, None, negative, nonzero)?;
+    let lifted = e.b.i_sub(u, None, size, r)?;
+    Ok(e.b.select(u, None, lift, lifted, r)?)
 }
 
 /// Adds texel offset `k` of `params` (if nonzero) to integer coordinate `x`.
@@ -499,6 +504,7 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         None => {
             // floor(lod + bias): a NaN sum converts to 0 either way, so no canonicalisation.
             let sum = e.b.f_add(f, None, lod, bias)?;
+            let sum = e.no_contraction(sum);
             let level = e.glsl(f, GLOp::Floor, &[sum])?;
             float_to_int(e, level, true, 1)?
         }
@@ -510,6 +516,7 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let x = component_of(e, coord, c)?;
         let x = as_float(e, x)?;
         let scaled = e.b.f_mul(f, None, x, size_f)?;
+        let scaled = e.no_contraction(scaled);
         let texel = e.glsl(f, GLOp::Floor, &[scaled])?;
         let texel = float_to_int(e, texel, true, 1)?;
         let texel = offset_by(e, texel, params, c as usize)?;
@@ -535,10 +542,12 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let texel = e.b.convert_u_to_f(f, None, texel)?;
         let half = e.cf(0.5, 1);
         let mid = e.b.f_add(f, None, texel, half)?;
+        let mid = e.no_contraction(mid);
         // Normalised by the image level's size, which may be wider than ours.
         let image_size = level_size(e, image_size, level)?;
         let image_size = e.b.convert_u_to_f(f, None, image_size)?;
-        centre.push(e.b.f_div(f, None, mid, image_size)?);
+        let at = e.b.f_div(f, None, mid, image_size)?;
+        centre.push(e.no_contraction(at));
     }
     centre.push(e.b.convert_u_to_f(f, None, slot)?);
     let vec3 = e.fvec(3);
@@ -589,6 +598,7 @@ fn grad_level(
             let a = e.b.bitcast(f, None, a)?;
             let n = e.cf(size as f32, 1);
             let m = e.b.f_mul(f, None, a, n)?;
+            let m = e.no_contraction(m);
             let m = canonical(e, m, 1)?;
             rho = min_max(e, false, rho, m, 1)?;
         }
@@ -617,8 +627,10 @@ fn gather(
         let x = e.b.bitcast(f, None, x)?;
         let n = e.cf(size as f32, 1);
         let scaled = e.b.f_mul(f, None, x, n)?;
+        let scaled = e.no_contraction(scaled);
         let half = e.cf(0.5, 1);
         let shifted = e.b.f_sub(f, None, scaled, half)?;
+        let shifted = e.no_contraction(shifted);
         let low = e.glsl(f, GLOp::Floor, &[shifted])?;
         let low = float_to_int(e, low, true, 1)?;
         let low = offset_by(e, low, params, c as usize)?;
