@@ -294,7 +294,7 @@ pub fn to_bytes(words: &[u32]) -> Vec<u8> {
 
 /// A `.spv` file's words, if it holds a whole number of them.
 pub fn from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
-    if bytes.is_empty() || bytes.len() % 4 != 0 {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(4) {
         return None;
     }
     Some(
