@@ -188,7 +188,10 @@ fn also_mesa_says_the_shift_compare_crash_is_gone_in_26_2_6() {
     let installed = fuzz::pipelines::mesa::cache()
         .map(|c| fuzz::pipelines::mesa::installed_in(&c))
         .unwrap_or_default();
-    if !["25.0.7", "26.2.6"].iter().all(|v| installed.iter().any(|i| i == v)) {
+    if !["25.0.7", "26.2.6"]
+        .iter()
+        .all(|v| installed.iter().any(|i| i == v))
+    {
         return unavailable(&format!(
             "Mesa 25.0.7 and 26.2.6 (scripts/mesa-backports.sh, scripts/mesa-sid.sh; installed: {installed:?})"
         ));
@@ -204,7 +207,10 @@ fn also_mesa_says_the_shift_compare_crash_is_gone_in_26_2_6() {
         .expect("gpufuzz runs");
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{text}");
-    assert!(text.contains("signature: crash:radv:worker signal 11"), "{text}");
+    assert!(
+        text.contains("signature: crash:radv:worker signal 11"),
+        "{text}"
+    );
     assert!(text.contains("gone in Mesa 26.2.6"), "{text}");
     assert!(text.contains("still in Mesa 25.0.7"), "{text}");
 }

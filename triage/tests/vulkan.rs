@@ -219,7 +219,11 @@ fn the_signed_zero_bug_is_found_and_bucketed_as_known_by_its_rule() {
     match oracle::judge(&zero_minus_zero(), &opts).verdict {
         Verdict::Finding(f) => {
             assert_eq!(f.kind, FindingKind::Mismatch);
-            assert_eq!(f.class.as_deref(), Some("known-zero-minus-x-as-fneg"), "{f}");
+            assert_eq!(
+                f.class.as_deref(),
+                Some("known-zero-minus-x-as-fneg"),
+                "{f}"
+            );
             let d = f.difference.unwrap();
             assert_eq!((d.expected, d.actual), (0, 0x8000_0000));
         }

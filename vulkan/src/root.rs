@@ -58,9 +58,11 @@ pub fn place(root: &Path, executable: &Path) -> io::Result<PathBuf> {
     let outside = root.join(inside.strip_prefix("/").expect("absolute"));
     if !outside.is_file() {
         std::fs::create_dir_all(root.join(OURS))?;
-        // Copied under a name of this process's, then renamed: processes starting workers at
-        // the same time each see either no copy or a whole one.
-        let partial = outside.with_extension(format!("partial-{}", std::process::id()));
+        // Copied under a name of this call's own, then renamed: processes and threads
+        // starting workers at the same time each see either no copy or a whole one.
+        static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let copy = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let partial = outside.with_extension(format!("partial-{}-{copy}", std::process::id()));
         std::fs::copy(executable, &partial)?;
         std::fs::rename(&partial, &outside)?;
     }
@@ -132,6 +134,29 @@ mod tests {
         );
         // Not a root.
         assert!(check(&root).unwrap_err().contains("not a system root"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn threads_placing_the_same_executable_at_once_all_get_the_whole_copy() {
+        let root = std::env::temp_dir().join(format!("gpufuzz-root-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let exe = root.join("tool");
+        let body = vec![7u8; 1 << 20];
+        std::fs::write(&exe, &body).unwrap();
+        let placed: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8).map(|_| s.spawn(|| place(&root, &exe))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let first = placed[0].as_ref().unwrap().clone();
+        for p in &placed {
+            assert_eq!(p.as_ref().unwrap(), &first);
+        }
+        assert_eq!(
+            std::fs::read(root.join(first.strip_prefix("/").unwrap())).unwrap(),
+            body
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -428,7 +428,11 @@ mod tests {
         let lib = cache.join("libvulkan_test.so");
         // An option table as a library holds it: names as NUL-terminated strings among others.
         // `validateir` only as the tail of `novalidateir`, as a linker merges them.
-        std::fs::write(&lib, b"\x7fELF\0nocache\0novalidateir\0validatera,x\0cs16\0").unwrap();
+        std::fs::write(
+            &lib,
+            b"\x7fELF\0nocache\0novalidateir\0validatera,x\0cs16\0",
+        )
+        .unwrap();
         let icd = cache.join("test_icd.json");
         std::fs::write(
             &icd,
