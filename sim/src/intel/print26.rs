@@ -380,7 +380,8 @@ pub fn print26(inst: &Inst, offset: usize, labels: Option<&Labels26>) -> String 
         name.push_str(".b");
     }
     words.push(name);
-    if op == Opcode::NOP {
+    // Gfx9's `nop` is printed bare, Xe2's with its execution size.
+    if op == Opcode::NOP && !inst.gen.is_gfx12() {
         return words.join(" ");
     }
     let group = inst.group();
