@@ -39,6 +39,7 @@ mod execute;
 mod push;
 mod stats;
 pub mod trace;
+pub mod versions;
 
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::{assertion, with_worker};
@@ -51,7 +52,7 @@ use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
-use sim::intel::{Agreement, Gen, Listing};
+use sim::intel::{Agreement, Gen, Listing, Syntax};
 use spirv_emit::EmitError;
 use std::fmt;
 use std::path::Path;
@@ -143,7 +144,8 @@ impl FromStr for Platform {
     }
 }
 
-/// brw's dispatch-width switches (`INTEL_DEBUG`); at most one is drawn.
+/// brw's dispatch-width switches; at most one is drawn, among those of the Mesa version
+/// (`versions`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Simd {
     /// brw's own choice.
@@ -157,6 +159,29 @@ pub enum Simd {
     No32,
     /// `do32`: try SIMD32 even when a narrower variant compiled.
     Do32,
+    /// `INTEL_SIMD_DEBUG=cs8` (Mesa 26): compute shaders at SIMD8 only.
+    Cs8,
+    /// `INTEL_SIMD_DEBUG=cs16`.
+    Cs16,
+    /// `INTEL_SIMD_DEBUG=cs32`.
+    Cs32,
+}
+
+impl Simd {
+    /// Whether it is an `INTEL_SIMD_DEBUG` value rather than an `INTEL_DEBUG` word.
+    fn is_simd_debug(self) -> bool {
+        matches!(self, Simd::Cs8 | Simd::Cs16 | Simd::Cs32)
+    }
+}
+
+impl fmt::Display for Simd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = SIMD_NAMES
+            .iter()
+            .find(|(s, _)| s == self)
+            .map_or("default", |(_, n)| n);
+        f.write_str(name)
+    }
 }
 
 /// brw's debug switches a case runs with.
@@ -170,11 +195,14 @@ pub struct Switches {
     pub simd: Simd,
 }
 
-const SIMD_NAMES: [(Simd, &str); 4] = [
+const SIMD_NAMES: [(Simd, &str); 7] = [
     (Simd::No8, "no8"),
     (Simd::No16, "no16"),
     (Simd::No32, "no32"),
     (Simd::Do32, "do32"),
+    (Simd::Cs8, "cs8"),
+    (Simd::Cs16, "cs16"),
+    (Simd::Cs32, "cs32"),
 ];
 
 impl Switches {
@@ -182,7 +210,37 @@ impl Switches {
     pub fn intel_debug(self) -> String {
         let mut words = vec!["hex"];
         words.extend(self.words());
+        if self.simd.is_simd_debug() {
+            // The width switch is last, and goes to INTEL_SIMD_DEBUG.
+            words.pop();
+        }
         words.join(",")
+    }
+
+    /// The `INTEL_SIMD_DEBUG` value, if the width switch is one.
+    pub fn simd_debug(self) -> Option<&'static str> {
+        SIMD_NAMES
+            .iter()
+            .find(|(s, _)| *s == self.simd && s.is_simd_debug())
+            .map(|(_, n)| *n)
+    }
+
+    /// The variables the worker runs with, as findings and comparisons name them
+    /// (`INTEL_DEBUG=hex,spill_fs INTEL_SIMD_DEBUG=cs16`).
+    pub fn variables(self) -> Vec<(String, String)> {
+        let mut v = vec![("INTEL_DEBUG".to_string(), self.intel_debug())];
+        if let Some(s) = self.simd_debug() {
+            v.push(("INTEL_SIMD_DEBUG".into(), s.into()));
+        }
+        v
+    }
+
+    /// [`Switches::variables`] as `NAME=value` words.
+    pub fn variables_text(self) -> String {
+        let words: Vec<String> = (self.variables().into_iter())
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        words.join(" ")
     }
 
     fn words(self) -> Vec<&'static str> {
@@ -199,16 +257,23 @@ impl Switches {
         words
     }
 
-    /// Draws switches from a hash: spill_fs one case in three, nocompact one in four, a
-    /// width switch one in two.
+    /// Draws switches from a hash for the target's anv (the newest version's table when no
+    /// anv is installed: nothing runs the case then).
     pub fn draw(hash: u64) -> Switches {
+        Switches::draw_for(versions::target().unwrap_or(versions::newest()), hash)
+    }
+
+    /// Draws switches from a hash among `version`'s: spill_fs one case in three, nocompact one
+    /// in four, a width switch one in two.
+    pub fn draw_for(version: &versions::Version, hash: u64) -> Switches {
+        let widths = version.simd;
         Switches {
             spill_fs: hash.is_multiple_of(3),
             nocompact: (hash >> 8).is_multiple_of(4),
-            simd: if (hash >> 16).is_multiple_of(2) {
+            simd: if (hash >> 16).is_multiple_of(2) || widths.is_empty() {
                 Simd::Default
             } else {
-                SIMD_NAMES[((hash >> 24) % 4) as usize].0
+                widths[((hash >> 24) % widths.len() as u64) as usize]
             },
         }
     }
@@ -228,7 +293,20 @@ impl fmt::Display for Switches {
 
 impl FromStr for Switches {
     type Err = String;
+    /// [`Switches::parse_words`], then refused if the installed anv does not know a word: it
+    /// would ignore it. So a command line's `--case` or a finding's header is refused when read.
     fn from_str(s: &str) -> Result<Self, String> {
+        let out = Switches::parse_words(s)?;
+        if let Ok(version) = versions::target() {
+            version.check(out)?;
+        }
+        Ok(out)
+    }
+}
+
+impl Switches {
+    /// Reads `none` or words joined by `+`, any version's.
+    pub fn parse_words(s: &str) -> Result<Switches, String> {
         let mut out = Switches::default();
         if s == "none" {
             return Ok(out);
@@ -240,7 +318,7 @@ impl FromStr for Switches {
                 _ => {
                     let (simd, _) = SIMD_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
                         format!(
-                            "unknown anv_debug word {w:?}; words: spill_fs, nocompact, no8, no16, no32, do32 (joined by +), or none"
+                            "unknown anv_debug word {w:?}; words: spill_fs, nocompact, no8, no16, no32, do32 (Mesa 22.3.6, 25.0.7), cs8, cs16, cs32 (26.2.6) (joined by +), or none"
                         )
                     })?;
                     if out.simd != Simd::Default {
@@ -334,8 +412,15 @@ fn worker_options(
     o.env = vec![
         ("LD_PRELOAD".into(), shim.into()),
         ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
-        ("INTEL_DEBUG".into(), switches.intel_debug().into()),
     ];
+    let version = versions::of(&env.mesa)?;
+    version.check(switches)?;
+    o.env.extend(
+        switches
+            .variables()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into())),
+    );
     Ok(o)
 }
 
@@ -401,10 +486,15 @@ pub fn compile(
     };
     let key = (
         target,
-        vec![
-            ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
-            ("INTEL_DEBUG".into(), switches.intel_debug().into()),
-        ],
+        [("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into())]
+            .into_iter()
+            .chain(
+                switches
+                    .variables()
+                    .into_iter()
+                    .map(|(k, v)| (k.into(), v.into())),
+            )
+            .collect(),
     );
     let options = || worker_options(mesa, platform, switches);
     let (info, done) = with_worker(key, options, |w| {
@@ -451,6 +541,9 @@ fn capture(
     compiled: Compiled,
     device: String,
 ) -> Capture {
+    let mesa = mesa_version(&device);
+    // The worker was started only for a version in the table (`worker_options`).
+    let syntax = versions::of(&mesa).map_or(Syntax::Brw25, |v| v.syntax);
     let kernels = compiled
         .executables
         .iter()
@@ -467,7 +560,7 @@ fn capture(
                 .flat_map(|l| [l, "\n"])
                 .collect();
             let listing = sim::intel::parse(&clean).unwrap_or_default();
-            let agreement = sim::intel::check_as(platform.gen(), &listing);
+            let agreement = sim::intel::check_in(platform.gen(), syntax, &listing);
             let binding_table = match x.representation("Final NIR") {
                 Some(nir) => binding_table::from_nir(nir),
                 None => Err("the driver gave no Final NIR".into()),
@@ -494,7 +587,7 @@ fn capture(
         emit_options: spirv_emit::EmitOptions::default(),
         kernels,
         pipeline: compiled.pipeline,
-        mesa: mesa_version(&device),
+        mesa,
         device,
     }
 }
@@ -521,10 +614,7 @@ fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Findi
     caused(
         "anv",
         kind,
-        format!(
-            "{e} [anv {platform}, INTEL_DEBUG={}]",
-            switches.intel_debug()
-        ),
+        format!("{e} [anv {platform}, {}]", switches.variables_text()),
         Cause::named(class),
     )
 }
@@ -534,9 +624,9 @@ impl Capture {
     /// or a decoder disagreement (ours).
     pub fn finding(&self) -> Option<Box<Finding>> {
         let at = format!(
-            "[anv {}, INTEL_DEBUG={}; {}]",
+            "[anv {}, {}; {}]",
             self.platform,
-            self.switches.intel_debug(),
+            self.switches.variables_text(),
             self.device
         );
         if self.kernels.is_empty() {
@@ -604,11 +694,17 @@ impl Pipeline for Anv {
         false
     }
 
+    /// Installed, and a version whose switches and disassembly we know.
     fn available(&self) -> Result<(), String> {
-        environment().map(|_| ())
+        versions::of(&environment()?.mesa).map(|_| ())
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        let c = &case.config;
+        if c.anv_platform == Platform::Lnl && c.anv_debug.simd == Simd::Cs8 {
+            // Xe2 has no SIMD8 compute: anv then refuses the pipeline, which is no brw bug.
+            return Some("anv: lnl compiles no SIMD8 compute shader (INTEL_SIMD_DEBUG=cs8)".into());
+        }
         vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default())
     }
 
@@ -670,9 +766,9 @@ impl Pipeline for Anv {
         let c = &case.config;
         let program = vulkan::source(case, optimised);
         let mut out = format!(
-            "// anv on {} with INTEL_DEBUG={}\n",
+            "// anv on {} with {}\n",
             c.anv_platform,
-            c.anv_debug.intel_debug()
+            c.anv_debug.variables_text()
         );
         let capture = match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => capture,
@@ -797,19 +893,27 @@ mod tests {
     #[test]
     fn switches_and_platforms_round_trip_through_their_text() {
         for hash in 0..200u64 {
-            let s = Switches::draw(hash.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            assert_eq!(s.to_string().parse::<Switches>().unwrap(), s);
+            let s = Switches::draw_for(
+                versions::of("25.0.7").unwrap(),
+                hash.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            );
+            assert_eq!(Switches::parse_words(&s.to_string()).unwrap(), s);
             let p = draw_platform(hash.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             assert_eq!(p.to_string().parse::<Platform>().unwrap(), p);
         }
         assert_eq!(
-            "spill_fs+nocompact+do32"
-                .parse::<Switches>()
+            Switches::parse_words("spill_fs+nocompact+do32")
                 .unwrap()
                 .intel_debug(),
             "hex,spill_fs,nocompact,do32"
         );
-        assert!("no8+no16".parse::<Switches>().is_err());
+        let cs16 = Switches::parse_words("spill_fs+cs16").unwrap();
+        assert_eq!(
+            cs16.variables_text(),
+            "INTEL_DEBUG=hex,spill_fs INTEL_SIMD_DEBUG=cs16"
+        );
+        assert!(Switches::parse_words("no8+no16").is_err());
+        assert!(Switches::parse_words("no8+cs16").is_err());
         assert!("fast".parse::<Switches>().is_err());
         assert!("gfx9".parse::<Platform>().is_err());
     }
@@ -831,8 +935,11 @@ mod tests {
         for p in Platform::ALL {
             assert!(draws.iter().any(|&h| draw_platform(h) == *p), "{p}");
         }
+        // Every width switch is drawn by the version that has it (`versions` checks the rest).
         for (simd, _) in SIMD_NAMES {
-            assert!(draws.iter().any(|&h| Switches::draw(h).simd == simd));
+            assert!(versions::VERSIONS
+                .iter()
+                .any(|v| { draws.iter().any(|&h| Switches::draw_for(v, h).simd == simd) }));
         }
         assert!(draws.iter().any(|&h| Switches::draw(h).spill_fs));
         assert!(draws.iter().any(|&h| Switches::draw(h).nocompact));

@@ -7,11 +7,15 @@
 //! Listing shape (`brw_disassemble` in `brw_eu.c`, Mesa 25.0.7): header lines (anv's push
 //! constant ranges), then per instruction the bytes as hex pairs (8 for compacted, 16 for
 //! native) followed by brw's text; a send continues on a second, indented line; `LABELn:`
-//! lines (after an empty line) mark jump targets.
+//! lines (after an empty line) mark jump targets. Mesa 26's brw prints no header, keeps a send
+//! on one line (its message in a `//` comment) and names labels `Ln:`; which syntax a listing is
+//! in is the caller's to say ([`Syntax`], from the Mesa version), so that a listing in the
+//! other one is a disagreement rather than a guess.
 
 use super::decode::{decode_as, decode_program_as, DecodeError};
 use super::gen::Gen;
 use super::print::{print, Labels};
+use super::print26::{print26, Labels26};
 use std::fmt;
 
 /// One instruction of a listing.
@@ -62,6 +66,39 @@ impl fmt::Display for ListingError {
 
 impl std::error::Error for ListingError {}
 
+/// The disassembly syntax of a brw version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// Mesa 22.3 and 25.0: `add(16) g6<1>D g3<8,8,1>D g1<0,1,0>D { align1 1H compacted };`
+    /// ([`super::print`]).
+    #[default]
+    Brw25,
+    /// Mesa 26: `add (16) r6:d r3:d r1<0>:d {Compacted}` ([`super::print26`]).
+    Brw26,
+}
+
+/// A jump-target line: `LABEL3:` (brw 25) or `L3:` (brw 26).
+fn is_label(line: &str) -> bool {
+    let Some(name) = line.strip_suffix(':') else {
+        return false;
+    };
+    let digits = name
+        .strip_prefix("LABEL")
+        .or_else(|| name.strip_prefix('L'))
+        .unwrap_or_default();
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether brw 25 continues this instruction on the next line: a send (`send(`, `sends(`,
+/// `sendc(`, `sendsc(`, perhaps predicated). brw 26 writes `send.<sfid> (` on one line.
+fn continues(text: &str) -> bool {
+    text.split_whitespace().take(2).any(|w| {
+        ["send(", "sends(", "sendc(", "sendsc("]
+            .iter()
+            .any(|p| w.starts_with(p))
+    })
+}
+
 /// The hex bytes at the start of `line` and the rest, if it starts with at least 8 of them.
 fn hex_prefix(line: &str) -> Option<(Vec<u8>, &str)> {
     let mut bytes = Vec::new();
@@ -103,7 +140,7 @@ pub fn parse(text: &str) -> Result<Listing, ListingError> {
                 )));
             }
             let text = rest.trim().to_string();
-            continuing = text.starts_with("send") || text.contains(") send");
+            continuing = continues(&text);
             listing.insts.push(Listed {
                 offset,
                 bytes: bytes.clone(),
@@ -116,7 +153,7 @@ pub fn parse(text: &str) -> Result<Listing, ListingError> {
         if trimmed.is_empty() {
             continue;
         }
-        if trimmed.starts_with("LABEL") && trimmed.ends_with(':') {
+        if is_label(trimmed) {
             continuing = false;
             continue;
         }
@@ -201,19 +238,35 @@ impl Agreement {
 }
 
 /// The whitespace-separated fields of a line, the trailing `;` and brw's `/* */` float
-/// comments included (they are part of what brw says).
-fn fields(text: &str) -> Vec<&str> {
-    text.split_whitespace().collect()
+/// comments included (they are part of what brw says). In brw 26's syntax a send's comment is
+/// kept up to its lengths (`// wr:2+2, rd:0;`): the message named after them is brw's reading
+/// of the descriptors, which are compared as numbers (see [`super::print26`]).
+fn fields(syntax: Syntax, text: &str) -> Vec<&str> {
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    if syntax == Syntax::Brw26 {
+        if let Some(comment) = fields.iter().position(|f| *f == "//") {
+            if let Some(end) = fields[comment..].iter().position(|f| f.ends_with(';')) {
+                fields.truncate(comment + end + 1);
+            }
+        }
+    }
+    fields
 }
 
-/// Decodes the listing's bytes as Gen9 and compares our printing with brw's, instruction by
-/// instruction.
+/// Decodes the listing's bytes as Gen9 and compares our printing with brw 25's, instruction
+/// by instruction.
 pub fn check(listing: &Listing) -> Agreement {
     check_as(Gen::Gfx9, listing)
 }
 
-/// Decodes the listing's bytes in `gen`'s encoding and compares our printing with brw's.
+/// Decodes the listing's bytes in `gen`'s encoding and compares our printing with brw 25's.
 pub fn check_as(gen: Gen, listing: &Listing) -> Agreement {
+    check_in(gen, Syntax::Brw25, listing)
+}
+
+/// Decodes the listing's bytes in `gen`'s encoding and compares our printing in `syntax` with
+/// brw's.
+pub fn check_in(gen: Gen, syntax: Syntax, listing: &Listing) -> Agreement {
     let bytes = listing.bytes();
     let mut agreement = Agreement {
         instructions: listing.insts.len(),
@@ -240,21 +293,26 @@ pub fn check_as(gen: Gen, listing: &Listing) -> Agreement {
             decoded
         }
     };
-    compare_decoded(listing, &program, agreement)
+    compare_decoded(syntax, listing, &program, agreement)
 }
 
 fn compare_decoded(
+    syntax: Syntax,
     listing: &Listing,
     program: &[(usize, super::inst::Inst)],
     mut agreement: Agreement,
 ) -> Agreement {
     let labels = Labels::of(program);
+    let labels26 = Labels26::of(program);
     for (offset, inst) in program {
         let Some(l) = listing.insts.iter().find(|l| l.offset == *offset) else {
             continue;
         };
-        let ours = print(inst, *offset, Some(&labels));
-        let (a, b) = (fields(&l.text), fields(&ours));
+        let ours = match syntax {
+            Syntax::Brw25 => print(inst, *offset, Some(&labels)),
+            Syntax::Brw26 => print26(inst, *offset, Some(&labels26)),
+        };
+        let (a, b) = (fields(syntax, &l.text), fields(syntax, &ours));
         if a != b {
             let i = a
                 .iter()

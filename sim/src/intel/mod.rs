@@ -25,6 +25,7 @@ pub mod listing;
 pub mod lsc;
 pub mod opcode;
 pub mod print;
+pub mod print26;
 pub mod swsb;
 pub mod types;
 
@@ -34,8 +35,11 @@ mod tests;
 pub use decode::{decode, decode_as, decode_program, decode_program_as, DecodeError};
 pub use gen::Gen;
 pub use inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
-pub use listing::{check, check_as, parse, Agreement, Disagreement, Listed, Listing};
+pub use listing::{
+    check, check_as, check_in, parse, Agreement, Disagreement, Listed, Listing, Syntax,
+};
 pub use opcode::Opcode;
 pub use print::{print, print_program, Labels};
+pub use print26::{print26, Labels26};
 pub use swsb::{Pipe, Swsb, Token};
 pub use types::{RegFile, Type};

@@ -1,11 +1,15 @@
 //! The decoder against brw's own disassembly: every instruction of the listings anv printed
 //! (checked in under `tests/`, captured with `INTEL_DEBUG=hex` from Mesa 25.0.7 on simulated
-//! devices; the file name's prefix names the platform) decodes and prints as brw printed it;
-//! and one test per encoding corner, from captured bytes, for Gen9, Gen12, Gen12.5 and Xe2.
+//! devices, or from 26.2.6 when the name says `mesa26`; the file name's prefix names the
+//! platform) decodes and prints as brw printed it; and one test per encoding corner, from
+//! captured bytes, for Gen9, Gen12, Gen12.5 and Xe2. brw 26's syntax has its own tests in
+//! [`brw26`].
 
 use super::*;
 
-fn listing(name: &str) -> Listing {
+mod brw26;
+
+pub(super) fn listing(name: &str) -> Listing {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("src/intel/tests")
         .join(name);
@@ -14,7 +18,7 @@ fn listing(name: &str) -> Listing {
 }
 
 /// The encoding of a fixture, from its file name's platform prefix.
-fn gen_of(name: &str) -> Gen {
+pub(super) fn gen_of(name: &str) -> Gen {
     match name.split('_').next() {
         Some("skl") => Gen::Gfx9,
         Some("tgl") => Gen::Gfx12,
@@ -25,9 +29,18 @@ fn gen_of(name: &str) -> Gen {
     }
 }
 
-fn assert_agrees(name: &str) -> Agreement {
+/// The disassembly syntax of a fixture: brw 26's when its name says `mesa26`.
+pub(super) fn syntax_of(name: &str) -> Syntax {
+    if name.split('_').any(|w| w == "mesa26") {
+        Syntax::Brw26
+    } else {
+        Syntax::Brw25
+    }
+}
+
+pub(super) fn assert_agrees(name: &str) -> Agreement {
     let l = listing(name);
-    let a = check_as(gen_of(name), &l);
+    let a = check_in(gen_of(name), syntax_of(name), &l);
     assert!(
         a.disagreements.is_empty(),
         "{name}: {} of {} instructions disagree with brw:\n{}",

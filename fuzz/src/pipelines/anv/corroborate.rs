@@ -21,7 +21,8 @@
 //! thing every run has in common.
 
 use super::execute::{execute, Outcome};
-use super::{compile, Capture, Mesa, Simd, Switches};
+use super::versions::{self, Version};
+use super::{compile, Capture, Mesa, Switches};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -72,12 +73,8 @@ pub fn survives(comparisons: &[Comparison]) -> bool {
 
 /// brw's other builds to try besides `switches` (whose code ran at `simd`): none, `spill_fs`
 /// the other way, and the switch that drops the width that ran.
-pub fn alternatives(switches: Switches, simd: u32) -> Vec<Switches> {
-    let narrower = match simd {
-        8 => Simd::No8,
-        16 => Simd::No16,
-        _ => Simd::No32,
-    };
+pub fn alternatives(version: &Version, switches: Switches, simd: u32) -> Vec<Switches> {
+    let narrower = version.other_width(simd);
     let candidates = [
         Switches::default(),
         Switches {
@@ -112,7 +109,9 @@ pub fn corroborate(
     difference: &dyn Fn(&Results) -> Option<String>,
 ) -> Vec<Comparison> {
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
-    let builds = (alternatives(capture.switches, simd).into_iter())
+    // The capture's worker ran only for a version in the table.
+    let version = versions::of(&capture.mesa).unwrap_or(versions::newest());
+    let builds = (alternatives(version, capture.switches, simd).into_iter())
         .map(|switches| (Mesa::Target, switches))
         .chain([(Mesa::Second, capture.switches)]);
     let mut out = Vec::new();
@@ -121,38 +120,42 @@ pub fn corroborate(
             Mesa::Target => capture.mesa.as_str(),
             Mesa::Second => super::SECOND,
         };
-        let run = format!("brw Mesa {version} INTEL_DEBUG={}", switches.intel_debug());
+        let run = format!("brw Mesa {version} {}", switches.variables_text());
         let (run, verdict) = match mesa.environment() {
             Err(why) => (
                 run,
                 Verdict::NotRun(format!("Mesa {version} not installed: {why}")),
             ),
-            Ok(_) => match compile(program, mesa, capture.platform, switches) {
-                Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
-                Ok(other) if mesa == Mesa::Second && other.mesa == capture.mesa => (
-                    run,
-                    Verdict::NotRun(format!(
-                        "the second Mesa is {}, the finding's own",
-                        other.mesa
-                    )),
-                ),
-                Ok(other) => {
-                    let width = other.kernels.first().map_or(0, |k| k.simd);
-                    let run = format!(
-                        "brw Mesa {} INTEL_DEBUG={}, SIMD{width}",
-                        other.mesa,
-                        switches.intel_debug()
-                    );
-                    let verdict = match execute(&other, program, budget) {
-                        Err(why) => Verdict::NotRun(why),
-                        Ok((Outcome::Stopped(stop), _)) => Verdict::Differs(stop.to_string()),
-                        Ok((Outcome::Results(r), _)) => match difference(&r) {
-                            None => Verdict::Agrees,
-                            Some(d) => Verdict::Differs(d),
-                        },
-                    };
-                    (run, verdict)
-                }
+            // A switch this Mesa does not know would be ignored by it: not run, and said so.
+            Ok(env) => match versions::of(&env.mesa).and_then(|v| v.check(switches)) {
+                Err(why) => (run, Verdict::NotRun(why)),
+                Ok(()) => match compile(program, mesa, capture.platform, switches) {
+                    Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
+                    Ok(other) if mesa == Mesa::Second && other.mesa == capture.mesa => (
+                        run,
+                        Verdict::NotRun(format!(
+                            "the second Mesa is {}, the finding's own",
+                            other.mesa
+                        )),
+                    ),
+                    Ok(other) => {
+                        let width = other.kernels.first().map_or(0, |k| k.simd);
+                        let run = format!(
+                            "brw Mesa {} {}, SIMD{width}",
+                            other.mesa,
+                            switches.variables_text()
+                        );
+                        let verdict = match execute(&other, program, budget) {
+                            Err(why) => Verdict::NotRun(why),
+                            Ok((Outcome::Stopped(stop), _)) => Verdict::Differs(stop.to_string()),
+                            Ok((Outcome::Results(r), _)) => match difference(&r) {
+                                None => Verdict::Agrees,
+                                Some(d) => Verdict::Differs(d),
+                            },
+                        };
+                        (run, verdict)
+                    }
+                },
             },
         };
         out.push(Comparison {
@@ -188,6 +191,7 @@ pub fn corroborate(
 
 #[cfg(test)]
 mod tests {
+    use super::super::Simd;
     use super::*;
 
     #[test]
@@ -197,7 +201,8 @@ mod tests {
             nocompact: false,
             simd: Simd::Default,
         };
-        let alt = alternatives(found, 16);
+        let v25 = versions::of("25.0.7").unwrap();
+        let alt = alternatives(v25, found, 16);
         assert_eq!(
             alt,
             vec![
@@ -208,7 +213,7 @@ mod tests {
                 }
             ]
         );
-        let none = alternatives(Switches::default(), 8);
+        let none = alternatives(v25, Switches::default(), 8);
         assert_eq!(
             none,
             vec![

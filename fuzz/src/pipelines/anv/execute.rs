@@ -281,9 +281,9 @@ pub fn judge(
     let budget = budget(work.executed_insts);
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
     let at = format!(
-        "[anv {}, INTEL_DEBUG={}, SIMD{simd}; {}]",
+        "[anv {}, {}, SIMD{simd}; {}]",
         capture.platform,
-        capture.switches.intel_debug(),
+        capture.switches.variables_text(),
         capture.device
     );
     // Timed as the simulator's phase, so that `gpufuzz bench --target anv` shows its share.

@@ -548,9 +548,9 @@ pub fn listing(case: &Case, program: &Program, opts: &OracleOptions) -> String {
     match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
         Ok(capture) => write_up(&capture, &case.program, program, opts),
         Err(e) => format!(
-            "// anv on {}, INTEL_DEBUG={}: no code: {e:?}\n",
+            "// anv on {}, {}: no code: {e:?}\n",
             c.anv_platform,
-            c.anv_debug.intel_debug()
+            c.anv_debug.variables_text()
         ),
     }
 }
@@ -564,10 +564,10 @@ pub fn write_up(
     opts: &OracleOptions,
 ) -> String {
     let mut out = format!(
-        "// anv (Mesa {}) on {}, INTEL_DEBUG={}; device: {}\n",
+        "// anv (Mesa {}) on {}, {}; device: {}\n",
         capture.mesa,
         capture.platform,
-        capture.switches.intel_debug(),
+        capture.switches.variables_text(),
         capture.device
     );
     let plain = |why: String| Found {
