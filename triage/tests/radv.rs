@@ -29,10 +29,30 @@ fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
 }
 
+/// The Mesa whose radv a version-specific test asks for (`--mesa 25.0.7`), unless the
+/// environment names radv's own file (CI's main pass: `GPUFUZZ_RADV_ENV`, 25.0.7's).
+fn pinned_to_25(cmd: &mut Command) -> &mut Command {
+    if std::env::var_os("GPUFUZZ_RADV_ENV").is_none() {
+        cmd.env("GPUFUZZ_MESA", "25.0.7");
+    }
+    cmd
+}
+
 /// `gpufuzz stats --target radv` over `source` with `config`; the JSON it wrote.
 fn stats(source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
+    stats_with(source, config, name, |c| c)
+}
+
+/// [`stats`], the command first given to `adjust`.
+fn stats_with(
+    source: &[&str],
+    config: &[&str],
+    name: &str,
+    adjust: impl FnOnce(&mut Command) -> &mut Command,
+) -> serde_json::Value {
     let out = std::env::temp_dir().join(format!("radv-{}-{name}.json", std::process::id()));
     let mut cmd = Command::new(GPUFUZZ);
+    adjust(&mut cmd);
     cmd.args(["stats", "--target", "radv", "--out"]).arg(&out);
     cmd.args(source);
     for c in config {
@@ -95,7 +115,7 @@ fn aco_25_0_7s_ir_validator_rejects_a_test_program_on_gfx9() {
     // so; the folder's other program compiles cleanly.
     let dir = repo("fuzz/tests/programs");
     let dir = dir.to_str().unwrap();
-    let v = stats(&[dir], &["radv_gpu=vega10"], "known");
+    let v = stats_with(&[dir], &["radv_gpu=vega10"], "known", pinned_to_25);
     let failed = v["failed"].as_array().unwrap();
     assert_eq!(failed.len(), 1, "{v}");
     assert_eq!(failed[0]["name"], "seed1_input10502", "{v}");
@@ -108,7 +128,7 @@ fn aco_25_0_7s_ir_validator_rejects_a_test_program_on_gfx9() {
     // The known-bug rule names it (GFX9, that message, that instruction).
     assert!(error.contains("known: ACO's"), "{error}");
     // The same program is fine on RDNA2, whose constant bus takes two.
-    let v = stats(&[dir], &["radv_gpu=navi21"], "known-navi21");
+    let v = stats_with(&[dir], &["radv_gpu=navi21"], "known-navi21", pinned_to_25);
     assert_eq!(v["failed"].as_array().unwrap().len(), 0, "{v}");
     // So is the reduced write-up's program: the known bug on GFX6-9 only.
     // (`stats` reads folders: the write-up's program alone in one.)
@@ -118,7 +138,7 @@ fn aco_25_0_7s_ir_validator_rejects_a_test_program_on_gfx9() {
     std::fs::copy(repo("docs/found-bugs").join(file), reduced.join(file)).unwrap();
     let reduced = reduced.to_str().unwrap();
     for (gpu, fails) in [("pitcairn", true), ("raven", true), ("navi10", false)] {
-        let v = stats(&[reduced], &[&format!("radv_gpu={gpu}")], gpu);
+        let v = stats_with(&[reduced], &[&format!("radv_gpu={gpu}")], gpu, pinned_to_25);
         let failed = v["failed"].as_array().unwrap();
         assert_eq!(failed.len(), usize::from(fails), "{gpu}: {v}");
         if fails {
@@ -169,9 +189,10 @@ fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
     }
     let repro = |env: Option<&Path>| {
         let mut cmd = Command::new(GPUFUZZ);
-        if let Some(env) = env {
-            cmd.env("GPUFUZZ_RADV_ENV", env);
-        }
+        match env {
+            Some(env) => cmd.env("GPUFUZZ_RADV_ENV", env),
+            None => pinned_to_25(&mut cmd),
+        };
         cmd.args(["repro", "--target", "radv", "--case", "radv_gpu=navi21"])
             .arg(repo("docs/found-bugs/radv-sigsegv-shift-compare.ir"));
         let o = cmd.output().expect("gpufuzz runs");

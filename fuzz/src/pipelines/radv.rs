@@ -59,8 +59,20 @@ use vulkan_runner::{Compiled, Executable, RunError, Worker, WorkerCommand, Worke
 /// The `radv` target.
 pub struct Radv;
 
-/// `ACO_DEBUG` for every compile: all of ACO's validators.
-pub const ACO_DEBUG: &str = "validateir,validatera,validate-livevars";
+/// `ACO_DEBUG` for every compile: all of ACO's validators the version has (22.3.6 has no
+/// `validate-livevars`; its library holds no such name, so asking for it would be ignored).
+pub fn aco_debug_for(mesa: &str) -> &'static str {
+    if mesa.starts_with("22.") {
+        "validateir,validatera"
+    } else {
+        "validateir,validatera,validate-livevars"
+    }
+}
+
+/// [`aco_debug_for`] the installed radv.
+pub fn aco_debug() -> &'static str {
+    environment().map_or(aco_debug_for(""), |e| aco_debug_for(&e.mesa))
+}
 
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -72,7 +84,13 @@ pub fn environment() -> Result<Environment, String> {
     // Checked once per process: the library is 20 MB.
     static CHECKED: OnceLock<Result<(), String>> = OnceLock::new();
     CHECKED
-        .get_or_init(|| env.check_switches(SWITCHES))
+        .get_or_init(|| {
+            env.check_switches(&[
+                ("ACO_DEBUG", aco_debug_for(&env.mesa)),
+                ("RADV_DEBUG", RADV_DEBUG),
+                ("RADV_PERFTEST", WAVE32),
+            ])
+        })
         .clone()?;
     Ok(env)
 }
@@ -83,13 +101,6 @@ const RADV_DEBUG: &str = "nocache";
 
 /// `RADV_PERFTEST` for a wave32 compile.
 const WAVE32: &str = "cswave32";
-
-/// Every debug variable a radv compile sets (`driver_env`), checked against the driver at start.
-const SWITCHES: &[(&str, &str)] = &[
-    ("ACO_DEBUG", ACO_DEBUG),
-    ("RADV_DEBUG", RADV_DEBUG),
-    ("RADV_PERFTEST", WAVE32),
-];
 
 /// The variable naming another `radv.env`.
 pub const ENV_VARIABLE: &str = "GPUFUZZ_RADV_ENV";
@@ -207,7 +218,7 @@ fn driver_env(gpu: &Gpu, wave: Wave, shim: &std::path::Path) -> Vec<(String, Str
     let mut env = vec![
         ("LD_PRELOAD".into(), shim.display().to_string()),
         ("AMDGPU_GPU_ID".into(), gpu.name().to_string()),
-        ("ACO_DEBUG".into(), ACO_DEBUG.into()),
+        ("ACO_DEBUG".into(), aco_debug().into()),
         ("RADV_DEBUG".into(), RADV_DEBUG.into()),
     ];
     if wave == Wave::W32 {
@@ -434,8 +445,11 @@ impl Capture {
     /// Where the capture was made, for findings.
     fn at(&self) -> String {
         format!(
-            "[radv {}, wave{}, ACO_DEBUG={ACO_DEBUG}; {}]",
-            self.gpu, self.wave, self.device
+            "[radv {}, wave{}, ACO_DEBUG={}; {}]",
+            self.gpu,
+            self.wave,
+            aco_debug(),
+            self.device
         )
     }
 
@@ -477,7 +491,7 @@ fn validator_finding(e: &AcoError, gpu: &Gpu, at: &str) -> Box<Finding> {
 
 /// The finding for a failed compile.
 fn run_finding(e: RunError, gpu: &Gpu, wave: Wave) -> Box<Finding> {
-    let at = format!("[radv {gpu}, wave{wave}, ACO_DEBUG={ACO_DEBUG}]");
+    let at = format!("[radv {gpu}, wave{wave}, ACO_DEBUG={}]", aco_debug());
     if let RunError::WorkerCrashed { stderr, .. } = &e {
         // `validatera` prints its errors and the program, then aborts.
         if let Some(v) = aco_errors(stderr).first() {
@@ -595,8 +609,10 @@ impl Pipeline for Radv {
         let c = &case.config;
         let program = vulkan::source(case, optimised);
         let mut out = format!(
-            "// radv on {} at wave{} with ACO_DEBUG={ACO_DEBUG}\n",
-            c.radv_gpu, c.radv_wave
+            "// radv on {} at wave{} with ACO_DEBUG={}\n",
+            c.radv_gpu,
+            c.radv_wave,
+            aco_debug()
         );
         let capture = match compile(program, &c.radv_gpu, c.radv_wave) {
             Ok(capture) => capture,
