@@ -321,5 +321,8 @@ fn without_the_second_mesa_the_finding_says_it_was_not_run_and_what_to_run() {
         text.contains("brw Mesa 22.3.6 INTEL_DEBUG=hex: not run (Mesa 22.3.6 not installed: /nonexistent/anv.env: "),
         "{text}"
     );
-    assert!(text.contains("(run scripts/mesa.sh)"), "{text}");
+    assert!(
+        text.contains("scripts/mesa.sh (25.0.7 and 22.3.6)"),
+        "{text}"
+    );
 }
