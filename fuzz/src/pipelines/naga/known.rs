@@ -32,6 +32,13 @@ pub const KNOWN_ERRORS: &[KnownError] = &[KnownError {
         "Incompatible operands: LogicalAnd(Vector",
         "Incompatible operands: LogicalOr(Vector",
     ],
+}, KnownError {
+    class: "known-naga-snegate-on-uint",
+    summary: "naga's SPIR-V front end turns OpSNegate of a uint into Negate of a u32, which its \
+              own validator refuses (naga 30.0.2; docs/found-bugs/naga-snegate-on-uint.md)",
+    step: Step::Validator,
+    // Our emitter negates only 32-bit integers (floats flip the sign bit as integers).
+    says: &["Operation Negate can't work with"],
 }];
 
 /// naga's wrong translations that are known bugs (see the module's text).

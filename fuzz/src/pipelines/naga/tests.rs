@@ -101,3 +101,14 @@ fn signed_ops_on_uint_computed_unsigned_explain_what_naga_computed() {
         );
     }
 }
+
+#[test]
+fn the_validators_refusal_of_a_uint_negation_is_the_known_snegate_bug_and_only_that() {
+    let said = "Function [0] '' is invalid: Expression [7] is invalid: Operation Negate can't \
+                work with [3]";
+    let bug = known::error(Step::Validator, said).expect("known");
+    assert_eq!(bug.class, "known-naga-snegate-on-uint");
+    // The same words from another step, or another refusal, are not it.
+    assert!(known::error(Step::FrontEnd, said).is_none());
+    assert!(known::error(Step::Validator, "Operation Not can't work with [3]").is_none());
+}

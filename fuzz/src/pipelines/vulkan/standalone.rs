@@ -213,21 +213,30 @@ pub fn spirv_opt_failure(
         Ok(m) => m,
         Err(e) => return Some(Err(e)),
     };
-    let failure = match spirv_opt::run(&module.words, passes) {
+    spirv_opt_fails(module.words, passes)
+}
+
+/// The failure of spirv-opt with `passes` on the module `words`, if it fails (`None`: it
+/// succeeds), with spirv-reduce's reduction.
+pub fn spirv_opt_fails(
+    words: Vec<u32>,
+    passes: &SpirvOptPasses,
+) -> Option<Result<SpirvOptFails, String>> {
+    let failure = match spirv_opt::run(&words, passes) {
         Ok(_) => return None,
         Err(RunFailure::Failed(f)) => f,
         Err(RunFailure::NotStarted(e)) => return Some(Err(e)),
     };
     Some((|| {
-        let before_spvasm = disassemble(&module.words)?;
-        let reduced = spirv_opt::reduce(&module.words, &failure, SPIRV_REDUCE_TIME)
+        let before_spvasm = disassemble(&words)?;
+        let reduced = spirv_opt::reduce(&words, &failure, SPIRV_REDUCE_TIME)
             .and_then(|r| disassemble(&r.words).map(|asm| (r, asm)));
         Ok(SpirvOptFails {
             version: spirv_opt::version()
                 .unwrap_or("SPIRV-Tools (version unknown)")
                 .into(),
             failure,
-            before: module.words,
+            before: words,
             before_spvasm,
             reduced,
         })
