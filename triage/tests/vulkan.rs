@@ -140,6 +140,8 @@ fn a_missing_device_is_a_usage_error_naming_what_to_install() {
         .args(["run", "--target", "vulkan"])
         .arg(&file)
         .env("VK_ICD_FILENAMES", dir.join("no-such-icd.json"))
+        // The loader's variable is the system Mesa's; an installed one names its own ICD.
+        .env("GPUFUZZ_MESA", "system")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
