@@ -10,10 +10,11 @@
 
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, Case, CaseConfig};
+use fuzz::pipelines::vulkan::VulkanOptions;
 use std::collections::BTreeMap;
 use std::process::Command;
 use vulkan_runner::client::unavailable;
-use vulkan_runner::{Binding, Job, Resource, RunError, Worker, WorkerOptions};
+use vulkan_runner::{Binding, Job, Resource, RunError, Worker};
 
 mod common;
 use common::{assemble, GPUFUZZ};
@@ -216,9 +217,15 @@ fn emitted(program: &str, format: &str, tag: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The worker the `vulkan` target uses by default (the loader's ICD, `VK_ICD_FILENAMES`).
+/// The worker the `vulkan` target uses by default: the chosen Mesa's lavapipe (`--mesa`,
+/// `$GPUFUZZ_MESA`), or for the system's the loader's ICD (`VK_ICD_FILENAMES`).
 fn worker() -> Option<Worker> {
-    match Worker::start(WorkerOptions::new(common::worker_command())) {
+    let options = VulkanOptions {
+        worker: Some(common::worker_command()),
+        ..VulkanOptions::default()
+    };
+    let started = options.worker_options().and_then(Worker::start);
+    match started {
         Ok(w) => Some(w),
         Err(RunError::NoVulkan(why)) => {
             unavailable(&format!("a Vulkan device ({why})"));
@@ -316,10 +323,14 @@ fn the_signed_zero_repro_files_fail_on_the_buggy_driver_and_pass_without_the_bug
 fn the_written_up_repro_files_fail_on_the_lavapipe_they_were_checked_on() {
     let Some(mut w) = worker() else { return };
     let info = w.info().clone();
-    let checked = info.driver_name == "llvmpipe"
-        && ["Mesa 22.3.6", "Mesa 25.0.7"]
-            .iter()
-            .any(|v| info.driver_info.starts_with(v));
+    let lavapipe_of = |versions: &[&str]| {
+        info.driver_name == "llvmpipe" && versions.iter().any(|v| info.driver_info.starts_with(v))
+    };
+    // On the versions the write-ups were found on every file fails. On 26.2.6 (the newest,
+    // docs/found-bugs/README.md's column) lavapipe's own two are gone, while a spirv-opt
+    // file still fails: its wrong code is in the module.
+    let found_on = lavapipe_of(&["Mesa 22.3.6", "Mesa 25.0.7"]);
+    let newest = lavapipe_of(&["Mesa 26.2.6"]);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/found-bugs");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -351,10 +362,12 @@ fn the_written_up_repro_files_fail_on_the_lavapipe_they_were_checked_on() {
             file.display(),
             info.describe()
         );
-        if checked {
-            assert!(
-                !failing.is_empty(),
-                "{} passes on {}",
+        let lavapipes = tag.starts_with("lavapipe-");
+        if found_on || newest {
+            assert_eq!(
+                failing.is_empty(),
+                newest && lavapipes,
+                "{} on {}: failing {failing:?}",
                 file.display(),
                 info.describe()
             );

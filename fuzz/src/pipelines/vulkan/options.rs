@@ -31,7 +31,7 @@ impl Default for VulkanOptions {
 
 impl VulkanOptions {
     /// The worker process these options ask for.
-    pub(super) fn worker_options(&self) -> Result<WorkerOptions, RunError> {
+    pub fn worker_options(&self) -> Result<WorkerOptions, RunError> {
         let command = match &self.worker {
             Some(c) => c.clone(),
             None => WorkerCommand {
