@@ -95,7 +95,7 @@ fn a_spirv_opt_crash_reproduces_from_the_saved_command_alone() {
     .unwrap();
     std::fs::write(
         scratch.outside("fine.spv"),
-        spirv_opt::to_bytes(&fine.words),
+        spirv_emit::binary::to_bytes(&fine.words),
     )
     .unwrap();
     assert_ne!(

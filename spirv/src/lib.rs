@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod alu;
+pub mod binary;
 pub mod bounded;
 pub mod denormals;
 mod emitter;

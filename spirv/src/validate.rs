@@ -26,7 +26,7 @@ pub fn spirv_val(words: &[u32]) -> Result<(), ValidateError> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| ValidateError::Missing(e.to_string()))?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = crate::binary::to_bytes(words);
     let mut stdin = child.stdin.take().expect("stdin was piped");
     let written = stdin.write_all(&bytes);
     drop(stdin);

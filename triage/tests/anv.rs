@@ -10,7 +10,7 @@
 //!
 //! Without the environment file these tests fail under CI and print why they skip otherwise.
 
-use fuzz::pipelines::anv::Mesa;
+use fuzz::pipelines::anv::Install;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vulkan_runner::client::unavailable;
@@ -33,11 +33,11 @@ fn repo(rel: &str) -> PathBuf {
 
 /// `gpufuzz stats --target anv` over `source` with `config`; the JSON it wrote.
 fn stats(source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
-    stats_on(Mesa::Target, source, config, name)
+    stats_on(Install::Target, source, config, name)
 }
 
 /// [`stats`] with `mesa`'s anv as the target's.
-fn stats_on(mesa: Mesa, source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
+fn stats_on(mesa: Install, source: &[&str], config: &[&str], name: &str) -> serde_json::Value {
     let out = std::env::temp_dir().join(format!("anv-{}-{name}.json", std::process::id()));
     let mut cmd = Command::new(GPUFUZZ);
     cmd.env("GPUFUZZ_ANV_ENV", mesa.environment_file().unwrap());
@@ -250,7 +250,7 @@ fn a_difference_every_build_and_our_backend_share_is_never_called_brws() {
 
 /// Whether the second Mesa's environment (`scripts/mesa.sh`) is there; fails under CI.
 fn have_second_mesa() -> bool {
-    match Mesa::Second.environment() {
+    match Install::Second.environment() {
         Ok(_) => true,
         Err(why) => {
             unavailable(&format!("the second Mesa's anv ({why})"));
@@ -267,7 +267,7 @@ fn the_second_mesa_is_another_anv_and_its_skylake_code_runs_and_agrees_too() {
     if !have_anv() || !have_second_mesa() {
         return;
     }
-    let device = |mesa: Mesa| {
+    let device = |mesa: Install| {
         let o = Command::new(GPUFUZZ)
             .env("GPUFUZZ_ANV_ENV", mesa.environment_file().unwrap())
             .args([
@@ -287,13 +287,13 @@ fn the_second_mesa_is_another_anv_and_its_skylake_code_runs_and_agrees_too() {
         let line = text.lines().find(|l| l.starts_with("// device:"));
         line.expect("a device line").to_string()
     };
-    assert!(device(Mesa::Target).contains("Mesa 25.0.7"));
-    assert!(device(Mesa::Second).contains("Mesa 22.3.6]"));
+    assert!(device(Install::Target).contains("Mesa 25.0.7"));
+    assert!(device(Install::Second).contains("Mesa 22.3.6]"));
     let dir = repo("corpus/regressions");
     let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
     for config in ["none", "spill_fs+no16"] {
         let v = stats_on(
-            Mesa::Second,
+            Install::Second,
             &[dir.to_str().unwrap()],
             &["anv_platform=skl", &format!("anv_debug={config}")],
             &format!("second-{config}"),

@@ -179,7 +179,7 @@ fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
     if !have_radv() {
         return;
     }
-    let second = fuzz::pipelines::anv::Mesa::Second
+    let second = fuzz::pipelines::anv::Install::Second
         .environment_file()
         .unwrap()
         .with_file_name("radv.env");

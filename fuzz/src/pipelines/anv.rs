@@ -342,7 +342,7 @@ pub use super::mesa::Environment;
 /// Which Mesa's anv compiles: the one under test, or the second one the proof re-runs compare
 /// it with. Each has an `anv.env` (`scripts/mesa-sid.sh`, `scripts/mesa.sh`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mesa {
+pub enum Install {
     /// The Mesa under test (`--mesa`; `$GPUFUZZ_ANV_ENV` names another `anv.env`).
     Target,
     /// Debian bookworm's own 22.3.6 (`mesa-22.3.6/anv.env`, or `$GPUFUZZ_ANV_SECOND_ENV`).
@@ -352,20 +352,20 @@ pub enum Mesa {
 /// The second Mesa's version.
 pub(super) const SECOND: &str = "22.3.6";
 
-impl Mesa {
+impl Install {
     /// The variable that names another environment file.
     fn variable(self) -> &'static str {
         match self {
-            Mesa::Target => "GPUFUZZ_ANV_ENV",
-            Mesa::Second => "GPUFUZZ_ANV_SECOND_ENV",
+            Install::Target => "GPUFUZZ_ANV_ENV",
+            Install::Second => "GPUFUZZ_ANV_SECOND_ENV",
         }
     }
 
     /// Its environment file (`scripts/mesa.sh` writes it).
     pub fn environment_file(self) -> Result<std::path::PathBuf, String> {
         match self {
-            Mesa::Target => super::mesa::driver_environment_file(self.variable(), "anv.env"),
-            Mesa::Second => match std::env::var_os(self.variable()) {
+            Install::Target => super::mesa::driver_environment_file(self.variable(), "anv.env"),
+            Install::Second => match std::env::var_os(self.variable()) {
                 Some(f) => Ok(f.into()),
                 None => Ok(super::mesa::cache()?.join(format!("mesa-{SECOND}/anv.env"))),
             },
@@ -382,14 +382,14 @@ impl Mesa {
 /// Reads the target's `anv.env` (`GPUFUZZ_ANV_ENV` names another file); the error says what
 /// to run.
 pub fn environment() -> Result<Environment, String> {
-    Mesa::Target.environment()
+    Install::Target.environment()
 }
 
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
 fn worker_options(
-    mesa: Mesa,
+    mesa: Install,
     platform: Platform,
     switches: Switches,
 ) -> Result<WorkerOptions, String> {
@@ -476,13 +476,13 @@ pub enum CompileError {
 /// Emits `program` and compiles it on `mesa`'s anv for `platform` with `switches`.
 pub fn compile(
     program: &Program,
-    mesa: Mesa,
+    mesa: Install,
     platform: Platform,
     switches: Switches,
 ) -> Result<Capture, CompileError> {
     let target = match mesa {
-        Mesa::Target => "anv",
-        Mesa::Second => "anv (second Mesa)",
+        Install::Target => "anv",
+        Install::Second => "anv (second Mesa)",
     };
     let key = (
         target,
@@ -717,7 +717,7 @@ impl Pipeline for Anv {
     ) -> Result<Results, Box<Finding>> {
         let c = &case.config;
         let program = vulkan::source(case, optimised);
-        match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
+        match compile(program, Install::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => {
                 if let Some(f) = capture.finding() {
                     return Err(f);
@@ -770,7 +770,7 @@ impl Pipeline for Anv {
             c.anv_platform,
             c.anv_debug.variables_text()
         );
-        let capture = match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
+        let capture = match compile(program, Install::Target, c.anv_platform, c.anv_debug) {
             Ok(capture) => capture,
             Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(CompileError::Run(e)) => {
@@ -848,7 +848,7 @@ impl Pipeline for Anv {
                 .map_err(|f| f.to_string())?;
             let c = &case.config;
             let program = vulkan::source(case, &optimised);
-            let capture = compile(program, Mesa::Target, c.anv_platform, c.anv_debug)
+            let capture = compile(program, Install::Target, c.anv_platform, c.anv_debug)
                 .map_err(|e| format!("anv: {e:?}"))?;
             let spvasm = vulkan::standalone::disassemble(&capture.module.words)?;
             let path = dir.join(format!("{stem}.spvasm"));

@@ -34,6 +34,9 @@ pub struct Mesa {
     pub name: String,
     /// Its folder; `None` for the system's.
     folder: Option<PathBuf>,
+    /// The system root its drivers run in, if not the system's own (read once, from the
+    /// first `_ROOT=` line of its environment files).
+    root: Option<PathBuf>,
 }
 
 /// A driver and what it needs, as a setup script wrote them in an environment file.
@@ -160,10 +163,7 @@ pub fn installed_in(cache: &Path) -> Vec<String> {
 /// The installation `choice` names (`newest`, `system` or a version) in `cache`.
 pub fn resolve_in(cache: &Path, choice: &str) -> Result<Mesa, String> {
     let installed = installed_in(cache);
-    let system = Mesa {
-        name: "system".into(),
-        folder: None,
-    };
+    let system = Mesa::system();
     let version = match choice {
         "system" => return Ok(system),
         "newest" => match installed.first() {
@@ -174,8 +174,7 @@ pub fn resolve_in(cache: &Path, choice: &str) -> Result<Mesa, String> {
         v => {
             return Err(format!(
                 "--mesa {v}: not installed in {} (installed: {}); choose newest, system or an \
-                 installed version, or install one: scripts/mesa-sid.sh (Debian sid's, the \
-                 newest), scripts/mesa-backports.sh and scripts/mesa.sh (25.0.7, 22.3.6)",
+                 installed version, or install one: {SCRIPTS}",
                 cache.display(),
                 if installed.is_empty() {
                     "none".to_string()
@@ -185,9 +184,20 @@ pub fn resolve_in(cache: &Path, choice: &str) -> Result<Mesa, String> {
             ))
         }
     };
+    let folder = cache.join(format!("mesa-{version}"));
     Ok(Mesa {
-        folder: Some(cache.join(format!("mesa-{version}"))),
+        root: root_named_in(&folder),
+        folder: Some(folder),
         name: version,
+    })
+}
+
+/// The root the first `_ROOT=` line of `folder`'s environment files names, if one does.
+fn root_named_in(folder: &Path) -> Option<PathBuf> {
+    DRIVER_FILES.iter().find_map(|f| {
+        let text = std::fs::read_to_string(folder.join(f)).ok()?;
+        text.lines()
+            .find_map(|l| l.split_once("_ROOT=").map(|(_, r)| PathBuf::from(r)))
     })
 }
 
@@ -217,14 +227,20 @@ pub fn select(mesa: Mesa) -> Result<(), String> {
 pub fn current() -> &'static Mesa {
     CURRENT.get_or_init(|| {
         let choice = std::env::var(VARIABLE).unwrap_or_else(|_| "newest".into());
-        resolve(&choice).unwrap_or(Mesa {
-            name: "system".into(),
-            folder: None,
-        })
+        resolve(&choice).unwrap_or_else(|_| Mesa::system())
     })
 }
 
 impl Mesa {
+    /// The system's own Mesa.
+    fn system() -> Mesa {
+        Mesa {
+            name: "system".into(),
+            folder: None,
+            root: None,
+        }
+    }
+
     /// Whether this is the system's Mesa (the Vulkan loader's default driver).
     pub fn is_system(&self) -> bool {
         self.folder.is_none()
@@ -250,13 +266,8 @@ impl Mesa {
 
     /// The system root its drivers run in, if not the system's own (the first `_ROOT=` line
     /// of its environment files).
-    pub fn root(&self) -> Option<PathBuf> {
-        let folder = self.folder.as_ref()?;
-        DRIVER_FILES.iter().find_map(|f| {
-            let text = std::fs::read_to_string(folder.join(f)).ok()?;
-            text.lines()
-                .find_map(|l| l.split_once("_ROOT=").map(|(_, r)| PathBuf::from(r)))
-        })
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
     }
 
     /// What the installation's `versions` file records (`mesa`, `spirv-tools`, …), in its
@@ -292,7 +303,7 @@ impl fmt::Display for Mesa {
 
 /// What to run to install a Mesa, for error messages.
 pub const SCRIPTS: &str =
-    "scripts/mesa-sid.sh (the newest: Debian sid's), or scripts/mesa.sh (25.0.7 and 22.3.6)";
+    "scripts/mesa-sid.sh (the newest: Debian sid's), scripts/mesa-backports.sh and scripts/mesa.sh (25.0.7 and 22.3.6)";
 
 /// A driver's environment: the file `$variable` names when set (a test's or a user's own),
 /// else the current Mesa's `file`.

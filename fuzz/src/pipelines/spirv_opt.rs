@@ -9,6 +9,7 @@
 //! `--convert-relaxed-to-half` or `--graphics-robust-access`, which change results on purpose.
 
 use arbitrary::Unstructured;
+use spirv_emit::binary::{from_bytes, to_bytes};
 use std::ffi::OsString;
 use std::fmt;
 use std::io::Write;
@@ -117,7 +118,7 @@ impl FromStr for SpirvOptPasses {
 pub fn tool(tool: &str, args: &[String]) -> Command {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
     match super::mesa::current().root() {
-        Some(root) => root::command(&root, &Path::new("/usr/bin").join(tool), &args, &[]),
+        Some(root) => root::command(root, &Path::new("/usr/bin").join(tool), &args, &[]),
         None => {
             let mut c = Command::new(tool);
             c.args(args);
@@ -126,18 +127,13 @@ pub fn tool(tool: &str, args: &[String]) -> Command {
     }
 }
 
-/// `spirv-opt` with `args` (see [`tool`]).
-fn command(args: &[String]) -> Command {
-    tool("spirv-opt", args)
-}
-
 /// `spirv-opt --version`'s first line (`SPIRV-Tools v2026.4 …`), or `None` when it cannot be
 /// started (read once per process).
 pub fn version() -> Option<&'static str> {
     static VERSION: OnceLock<Option<String>> = OnceLock::new();
     VERSION
         .get_or_init(|| {
-            let out = command(&["--version".into()])
+            let out = tool("spirv-opt", &["--version".into()])
                 .output()
                 .ok()
                 .filter(|o| o.status.success())?;
@@ -237,7 +233,7 @@ pub fn optimise(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, Stri
 pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailure> {
     let mut args = passes.arguments();
     args.extend(["-".into(), "-o".into(), "-".into()]);
-    let mut child = command(&args)
+    let mut child = tool("spirv-opt", &args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -285,24 +281,6 @@ impl fmt::Display for RunFailure {
             RunFailure::NotStarted(e) => f.write_str(e),
         }
     }
-}
-
-/// A module's words as the bytes of a `.spv` file (little-endian).
-pub fn to_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-/// A `.spv` file's words, if it holds a whole number of them.
-pub fn from_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
-    if bytes.is_empty() || !bytes.len().is_multiple_of(4) {
-        return None;
-    }
-    Some(
-        bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect(),
-    )
 }
 
 #[cfg(test)]

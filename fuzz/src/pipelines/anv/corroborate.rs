@@ -1,7 +1,7 @@
 //! Whose is a difference? When brw's code for a case disagrees with the interpreter on our
 //! executor, the same program is compiled again with brw's optimisations changed — no
 //! switches at all, `spill_fs` the other way, another SIMD width — and, with the same
-//! switches, by the second Mesa's anv (Debian bookworm's 22.3.6, [`Mesa::Second`]), each run on
+//! switches, by the second Mesa's anv (Debian bookworm's 22.3.6, [`Install::Second`]), each run on
 //! the same executor; and it is compiled by our own Gen backend and run on `sim::gen`. The
 //! finding then says which comparisons agree, each brw build named by its Mesa version
 //! (`brw Mesa 22.3.6 INTEL_DEBUG=hex, SIMD16: agrees`); without the second Mesa its line says
@@ -22,7 +22,7 @@
 
 use super::execute::{execute, Outcome};
 use super::versions::{self, Version};
-use super::{compile, Capture, Mesa, Switches};
+use super::{compile, Capture, Install, Switches};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -112,13 +112,13 @@ pub fn corroborate(
     // The capture's worker ran only for a version in the table.
     let version = versions::of(&capture.mesa).unwrap_or(versions::newest());
     let builds = (alternatives(version, capture.switches, simd).into_iter())
-        .map(|switches| (Mesa::Target, switches))
-        .chain([(Mesa::Second, capture.switches)]);
+        .map(|switches| (Install::Target, switches))
+        .chain([(Install::Second, capture.switches)]);
     let mut out = Vec::new();
     for (mesa, switches) in builds {
         let version = match mesa {
-            Mesa::Target => capture.mesa.as_str(),
-            Mesa::Second => super::SECOND,
+            Install::Target => capture.mesa.as_str(),
+            Install::Second => super::SECOND,
         };
         let run = format!("brw Mesa {version} {}", switches.variables_text());
         let (run, verdict) = match mesa.environment() {
@@ -131,7 +131,7 @@ pub fn corroborate(
                 Err(why) => (run, Verdict::NotRun(why)),
                 Ok(()) => match compile(program, mesa, capture.platform, switches) {
                     Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
-                    Ok(other) if mesa == Mesa::Second && other.mesa == capture.mesa => (
+                    Ok(other) if mesa == Install::Second && other.mesa == capture.mesa => (
                         run,
                         Verdict::NotRun(format!(
                             "the second Mesa is {}, the finding's own",

@@ -68,7 +68,7 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     let c = &case.config;
     let capture = super::compile(
         &case.program,
-        super::Mesa::Target,
+        super::Install::Target,
         c.anv_platform,
         c.anv_debug,
     )

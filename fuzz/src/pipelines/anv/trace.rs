@@ -37,7 +37,7 @@
 //! value (a `mov` into a narrower type).
 
 use super::execute::{budget, execute, execute_watched, Outcome};
-use super::{compile, Capture, Mesa};
+use super::{compile, Capture, Install};
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::finding::{Mismatch, MismatchPlace};
@@ -545,7 +545,7 @@ pub fn render(listing: &sim::intel::Listing, found: &Found) -> String {
 /// IR (see the module doc).
 pub fn listing(case: &Case, program: &Program, opts: &OracleOptions) -> String {
     let c = &case.config;
-    match compile(program, Mesa::Target, c.anv_platform, c.anv_debug) {
+    match compile(program, Install::Target, c.anv_platform, c.anv_debug) {
         Ok(capture) => write_up(&capture, &case.program, program, opts),
         Err(e) => format!(
             "// anv on {}, {}: no code: {e:?}\n",

@@ -7,7 +7,8 @@
 //! on the SPIR-V and judges by spirv-opt alone, so it also removes what our emitter always
 //! writes (the interface, the guards) when the crash does not need it.
 
-use super::{from_bytes, to_bytes, tool, Failure};
+use super::{tool, Failure};
+use spirv_emit::binary::{from_bytes, to_bytes};
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -282,7 +282,10 @@ impl SpirvOptFails {
                 format!("{stem}.spirv-opt.sh"),
                 self.script(stem).into_bytes(),
             ),
-            (format!("{stem}.spv"), spirv_opt::to_bytes(&self.before)),
+            (
+                format!("{stem}.spv"),
+                spirv_emit::binary::to_bytes(&self.before),
+            ),
             (
                 format!("{stem}.spvasm"),
                 self.before_spvasm.clone().into_bytes(),
@@ -293,7 +296,10 @@ impl SpirvOptFails {
             ),
         ];
         if let Ok((r, asm)) = &self.reduced {
-            files.push((format!("{stem}.reduced.spv"), spirv_opt::to_bytes(&r.words)));
+            files.push((
+                format!("{stem}.reduced.spv"),
+                spirv_emit::binary::to_bytes(&r.words),
+            ));
             files.push((format!("{stem}.reduced.spvasm"), asm.clone().into_bytes()));
         }
         let mut paths = Vec::new();
@@ -503,7 +509,7 @@ pub fn disassemble(words: &[u32]) -> Result<String, String> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run spirv-dis (package spirv-tools): {e}"))?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = spirv_emit::binary::to_bytes(words);
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || stdin.write_all(&bytes));
     let out = child
