@@ -77,22 +77,22 @@ pub fn aco_debug() -> &'static str {
 /// How long one compile may take before the worker is presumed hung.
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Reads the current Mesa's `radv.env` (`GPUFUZZ_RADV_ENV` names another file); the error
-/// says what to run.
+/// The current Mesa's `radv.env` (`GPUFUZZ_RADV_ENV` names another file), with the switches
+/// a compile sets checked against its driver; the error says what to run. Read once per
+/// process: every compile asks, and the library checked is 20 MB.
 pub fn environment() -> Result<Environment, String> {
-    let env = mesa::driver_environment(ENV_VARIABLE, "radv.env", "GPUFUZZ_RADV")?;
-    // Checked once per process: the library is 20 MB.
-    static CHECKED: OnceLock<Result<(), String>> = OnceLock::new();
-    CHECKED
+    static ENVIRONMENT: OnceLock<Result<Environment, String>> = OnceLock::new();
+    ENVIRONMENT
         .get_or_init(|| {
+            let env = mesa::driver_environment(ENV_VARIABLE, "radv.env", "GPUFUZZ_RADV")?;
             env.check_switches(&[
                 ("ACO_DEBUG", aco_debug_for(&env.mesa)),
                 ("RADV_DEBUG", RADV_DEBUG),
                 ("RADV_PERFTEST", WAVE32),
-            ])
+            ])?;
+            Ok(env)
         })
-        .clone()?;
-    Ok(env)
+        .clone()
 }
 
 /// `RADV_DEBUG` for every compile: every program really compiled (radv's in-memory and disk
