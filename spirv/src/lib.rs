@@ -195,6 +195,43 @@ pub fn instruction_names(words: &[u32]) -> Result<std::collections::BTreeSet<Str
     Ok(names)
 }
 
+/// What a module holds at one result id: the instruction that defines it, its result type's
+/// instruction, and every instruction that takes it as an operand (names as `OpLoad`), for
+/// reading an error that names only an id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The defining instruction.
+    pub op: String,
+    /// Its result type's defining instruction (`OpTypeSampledImage`).
+    pub type_op: Option<String>,
+    /// The instructions that read it.
+    pub used_by: std::collections::BTreeSet<String>,
+}
+
+/// The [`Definition`] of `id` in the module, `None` when nothing defines it.
+pub fn definition(words: &[u32], id: u32) -> Result<Option<Definition>, String> {
+    use rspirv::dr::Operand;
+    let module = rspirv::dr::load_words(words).map_err(|e| e.to_string())?;
+    let name = |op: rspirv::spirv::Op| format!("Op{op:?}");
+    let Some(def) = module.all_inst_iter().find(|i| i.result_id == Some(id)) else {
+        return Ok(None);
+    };
+    let type_op = def.result_type.and_then(|t| {
+        (module.all_inst_iter())
+            .find(|i| i.result_id == Some(t))
+            .map(|i| name(i.class.opcode))
+    });
+    let used_by = (module.all_inst_iter())
+        .filter(|i| i.operands.contains(&Operand::IdRef(id)))
+        .map(|i| name(i.class.opcode))
+        .collect();
+    Ok(Some(Definition {
+        op: name(def.class.opcode),
+        type_op,
+        used_by,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

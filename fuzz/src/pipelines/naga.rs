@@ -196,7 +196,7 @@ fn naga_finding(e: NagaError, words: &[u32]) -> Box<Finding> {
             );
         }
     }
-    let known = known::error(e.step, &e.message);
+    let known = known::error(e.step, &e.message, words);
     let mut detail = format!("naga's {}: {} [naga 30]", e.step.name(), e.message);
     if let Some(k) = known {
         detail += &format!("; known: {}", k.summary);

@@ -19,6 +19,9 @@ pub struct KnownError {
     pub step: Step,
     /// Words of the message, any one of which makes it this bug.
     pub says: &'static [&'static str],
+    /// For a message that names only an id (`invalid id %28`): what the module must hold at
+    /// that id for it to be this bug.
+    pub at_id: Option<fn(&spirv_emit::Definition) -> bool>,
 }
 
 /// naga's errors that are known bugs.
@@ -32,6 +35,7 @@ pub const KNOWN_ERRORS: &[KnownError] = &[KnownError {
         "Incompatible operands: LogicalAnd(Vector",
         "Incompatible operands: LogicalOr(Vector",
     ],
+    at_id: None,
 }, KnownError {
     class: "known-naga-snegate-on-uint",
     summary: "naga's SPIR-V front end turns OpSNegate of a uint into Negate of a u32, which its \
@@ -39,14 +43,27 @@ pub const KNOWN_ERRORS: &[KnownError] = &[KnownError {
     step: Step::Validator,
     // Our emitter negates only 32-bit integers (floats flip the sign bit as integers).
     says: &["Operation Negate can't work with"],
+    at_id: None,
+}, KnownError {
+    class: "known-naga-opimage-of-loaded-sampled-image",
+    summary: "naga's SPIR-V front end does not take OpImage of an OpLoad of a combined image \
+              sampler: \"invalid id\" naming the load (naga 30.0.2; \
+              docs/found-bugs/naga-opimage-of-loaded-sampled-image.md)",
+    step: Step::FrontEnd,
+    says: &["invalid id %"],
+    at_id: Some(|d| {
+        d.op == "OpLoad"
+            && d.type_op.as_deref() == Some("OpTypeSampledImage")
+            && d.used_by.contains("OpImage")
+    }),
 }];
 
 /// naga's wrong translations that are known bugs (see the module's text).
 pub const KNOWN_MISMATCHES: &[KnownBug] = &[KnownBug {
     class: "known-naga-signed-op-on-uint",
     summary: "naga's SPIR-V front end takes an operation's signedness from its operands' type, \
-              not the opcode: GLSL.std.450 SMin/SMax and OpShiftRightArithmetic on uint \
-              operands become UMin/UMax and OpShiftRightLogical (naga 30.0.2, \
+              not the opcode: GLSL.std.450 SMin/SMax, OpShiftRightArithmetic and OpSDiv on \
+              uint operands become UMin/UMax, OpShiftRightLogical and OpUDiv (naga 30.0.2, \
               front/spv/next_block.rs; docs/found-bugs/naga-signed-op-on-uint.md)",
     rewrite: |p| {
         with_ops(
@@ -55,14 +72,30 @@ pub const KNOWN_MISMATCHES: &[KnownBug] = &[KnownBug {
                 (AluOp::Imin, AluOp::Umin),
                 (AluOp::Imax, AluOp::Umax),
                 (AluOp::Ishr, AluOp::Ushr),
+                // The emitter's guard keeps `INT_MIN / -1` from the division (it divides by 1
+                // instead), which `udiv` does not model: that one case stays unexplained.
+                (AluOp::Idiv, AluOp::Udiv),
             ],
         )
     },
 }];
 
-/// The known bug naga's error at `step` saying `message` is, if one.
-pub fn error(step: Step, message: &str) -> Option<&'static KnownError> {
-    KNOWN_ERRORS
-        .iter()
-        .find(|k| k.step == step && k.says.iter().any(|s| message.contains(s)))
+/// The known bug naga's error at `step` saying `message` about the module `words` is, if one.
+pub fn error(step: Step, message: &str, words: &[u32]) -> Option<&'static KnownError> {
+    KNOWN_ERRORS.iter().find(|k| {
+        k.step == step
+            && k.says.iter().any(|s| message.contains(s))
+            && k.at_id.is_none_or(|holds| {
+                named_id(message)
+                    .and_then(|id| spirv_emit::definition(words, id).ok().flatten())
+                    .is_some_and(|d| holds(&d))
+            })
+    })
+}
+
+/// The id a message names as `%N` (its first).
+fn named_id(message: &str) -> Option<u32> {
+    let (_, after) = message.split_once('%')?;
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }

@@ -58,7 +58,7 @@ fn naga_rejecting_its_own_logical_and_on_bool_vectors_is_the_known_bug() {
 
 /// `docs/found-bugs/naga-signed-op-on-uint-*.ir`, reduced by `gpufuzz reduce --target naga`,
 /// with the words naga's module computed on lavapipe: (program, slot, naga's word).
-const SIGNED_OPS_ON_UINT: [(&str, usize, u32); 3] = [
+const SIGNED_OPS_ON_UINT: [(&str, usize, u32); 4] = [
     (
         include_str!("../../../../docs/found-bugs/naga-signed-op-on-uint-smin.ir"),
         0,
@@ -73,6 +73,11 @@ const SIGNED_OPS_ON_UINT: [(&str, usize, u32); 3] = [
         include_str!("../../../../docs/found-bugs/naga-signed-op-on-uint-sra.ir"),
         2 * 5 + 2,
         0x39b5_7188,
+    ),
+    (
+        include_str!("../../../../docs/found-bugs/naga-signed-op-on-uint-sdiv.ir"),
+        0,
+        0x3f5f_583e,
     ),
 ];
 
@@ -106,9 +111,36 @@ fn signed_ops_on_uint_computed_unsigned_explain_what_naga_computed() {
 fn the_validators_refusal_of_a_uint_negation_is_the_known_snegate_bug_and_only_that() {
     let said = "Function [0] '' is invalid: Expression [7] is invalid: Operation Negate can't \
                 work with [3]";
-    let bug = known::error(Step::Validator, said).expect("known");
+    let bug = known::error(Step::Validator, said, &[]).expect("known");
     assert_eq!(bug.class, "known-naga-snegate-on-uint");
     // The same words from another step, or another refusal, are not it.
-    assert!(known::error(Step::FrontEnd, said).is_none());
-    assert!(known::error(Step::Validator, "Operation Not can't work with [3]").is_none());
+    assert!(known::error(Step::FrontEnd, said, &[]).is_none());
+    assert!(known::error(Step::Validator, "Operation Not can't work with [3]", &[]).is_none());
+}
+
+/// One `txf`: the emitter's `OpImage` of an `OpLoad` of a combined image sampler.
+const TEXEL_FETCH: &str =
+    include_str!("../../../../docs/found-bugs/naga-opimage-of-loaded-sampled-image.ir");
+
+#[test]
+fn an_invalid_id_is_the_known_opimage_bug_only_when_the_module_holds_a_sampled_image_load_there() {
+    let module = spirv_emit::emit(&parsed(TEXEL_FETCH), &emit_options()).unwrap();
+    let e = round_trip(&module.words).unwrap_err();
+    assert_eq!(e.step, Step::FrontEnd, "{e:?}");
+    let f = naga_finding(e.clone(), &module.words);
+    assert_eq!(
+        f.class.as_deref(),
+        Some("known-naga-opimage-of-loaded-sampled-image"),
+        "{f}"
+    );
+    // The same words naming another id of the module (the entry point's) are naga's, not it.
+    let other = NagaError {
+        message: e
+            .message
+            .replace(&e.message[e.message.find('%').unwrap()..], "%1"),
+        ..e.clone()
+    };
+    assert!(known::error(other.step, &other.message, &module.words).is_none());
+    // Nor without the module.
+    assert!(known::error(e.step, &e.message, &[]).is_none());
 }
