@@ -65,6 +65,15 @@ fn a_spirv_opt_crash_reproduces_from_the_saved_command_alone() {
         ),
     };
     assert!(fails.failure.crashed(), "{}", fails.failure);
+    // Run again under gdb, it says where it crashed: its bucket.
+    match &fails.failure.stack {
+        Ok(stack) => {
+            assert_eq!(stack.signal, "SIGSEGV");
+            assert!(fails.failure.class().starts_with("spirv-opt SIGSEGV at "));
+        }
+        Err(why) if why.contains("apt-get install gdb") => unavailable("gdb"),
+        Err(why) => panic!("no stack: {why}"),
+    }
     let scratch = Scratch::new().unwrap();
     let dir = scratch.outside("");
     let files = fails.write(&dir, "bug").unwrap();

@@ -12,6 +12,8 @@
 //! its stderr sink. Dropping a [`Supervised`] kills and reaps it, so no child outlives its
 //! handle. The protocols on the pipes are the callers'; this crate depends on nothing.
 
+pub mod stack;
+
 use std::io::{self, BufReader, Read};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

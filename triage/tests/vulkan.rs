@@ -317,3 +317,66 @@ fn a_finding_is_judged_on_the_icd_it_was_found_with() {
     assert!(stderr.contains(&icd.display().to_string()), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `loop-peeling` crash of SPIRV-Tools (docs/found-bugs/spirv-opt-loop-peeling-sigsegv.md,
+/// live in 2023.1 and 2026.4) with unrelated work around its loop.
+const PADDED_LOOP_PEELING: &str = "\
+; case: vulkan_spirv_opt=loop-peeling
+; disable-pass: lower_vars_to_ssa opt_remove_phis opt_copy_prop opt_constant_folding opt_algebraic opt_cse opt_dead_cf opt_dce opt_shrink_vectors
+invocations 2
+outputs 2
+
+block_0:
+  vec1 32 ssa_0 = load_invocation_id
+  vec1 32 ssa_1 = load_const (0x00000007)
+  vec1 32 ssa_2 = load_const (0x00000000)
+  vec1 32 ssa_3 = imul ssa_0, ssa_1
+  vec1 32 ssa_4 = iadd ssa_3, ssa_1
+  vec1 1 ssa_5 = load_const (true)
+  store_output 1, ssa_4
+loop {
+  block_1:
+    vec1 32 ssa_6 = fmul ssa_2, ssa_2
+  if ssa_5 {
+    block_2:
+      break
+  } else {
+    block_3:
+  }
+  block_4:
+}
+block_5:
+  vec1 32 ssa_7 = ixor ssa_4, ssa_3
+  store_output 0, ssa_7
+";
+
+#[test]
+fn a_spirv_opt_crash_is_bucketed_where_it_crashes_and_reducing_it_keeps_that_place() {
+    let opts = vulkan_only();
+    if !have_device(&opts) {
+        return;
+    }
+    let case = fuzz::case::text::parse_case(PADDED_LOOP_PEELING, "padded.ir").unwrap();
+    let (sig, finding) = triage::signature::signature_of(&case, &opts).expect("spirv-opt crashes");
+    // spirv-opt run again under gdb says where: the bucket is that place, the detail the stack.
+    assert!(
+        sig.to_string().contains("spirv-opt SIGSEGV at "),
+        "{sig}: {}",
+        finding.detail
+    );
+    assert!(
+        finding.detail.contains("under gdb: SIGSEGV\n  #0 "),
+        "{}",
+        finding.detail
+    );
+    let reducer = triage::reduce::Reducer::default().time_limit(Duration::from_secs(60));
+    let r = triage::session::reduce_case(case, &opts, &reducer).expect("reduces");
+    assert_eq!(r.signature, sig);
+    assert_eq!(r.finding.class, finding.class);
+    assert!(
+        r.reduced.after < r.reduced.before,
+        "{} -> {}",
+        r.reduced.before,
+        r.reduced.after
+    );
+}

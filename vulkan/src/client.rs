@@ -19,6 +19,7 @@ use std::process::Command;
 use std::sync::mpsc::RecvTimeoutError;
 use std::thread;
 use std::time::Duration;
+use supervisor::stack::Stack;
 use supervisor::{StderrSink, Supervised};
 
 /// How much of the worker's stderr is kept per request: its first [`STDERR_HEAD`] bytes (a
@@ -85,6 +86,10 @@ pub struct Worker {
 
 /// A running worker process: its answers are frames, its stderr cut per answer.
 type Live = Supervised<Vec<u8>, StderrLog>;
+
+/// What gdb may take on top of the worker's own limits: starting, and reading the symbols of
+/// the driver's libraries (LLVM's are large).
+const GDB_START: Duration = Duration::from_secs(60);
 
 /// How long a worker whose stdout closed may take to exit before it is killed.
 const DYING: Duration = Duration::from_secs(1);
@@ -268,14 +273,8 @@ impl Worker {
         }
     }
 
-    fn spawn(&self) -> Result<Live, RunError> {
-        let c = &self.options.command;
-        let failed = |e: &dyn std::fmt::Display| {
-            RunError::Failed(format!(
-                "cannot start the Vulkan worker {}: {e}",
-                c.program.display()
-            ))
-        };
+    /// The worker's environment: the options' on top of the ICD and the shader cache's.
+    fn environment(&self) -> Vec<(OsString, OsString)> {
         // Every program is really compiled: Mesa's on-disk shader cache would skip the
         // compiler for a shader it has seen.
         let mut env: Vec<(OsString, OsString)> =
@@ -284,6 +283,18 @@ impl Worker {
             env.push(("VK_ICD_FILENAMES".into(), icd.into()));
         }
         env.extend(self.options.env.iter().cloned());
+        env
+    }
+
+    fn spawn(&self) -> Result<Live, RunError> {
+        let c = &self.options.command;
+        let failed = |e: &dyn std::fmt::Display| {
+            RunError::Failed(format!(
+                "cannot start the Vulkan worker {}: {e}",
+                c.program.display()
+            ))
+        };
+        let env = self.environment();
         let mut cmd = match &self.options.root {
             None => {
                 let mut cmd = Command::new(&c.program);
@@ -323,7 +334,7 @@ impl Worker {
                     )))
                 }
             },
-            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.died()),
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.died(request)),
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 Err(RunError::Timeout(limit))
@@ -348,16 +359,44 @@ impl Worker {
         String::new()
     }
 
-    /// The crash report of a worker whose stdout closed.
-    fn died(&mut self) -> RunError {
+    /// The crash report of a worker whose stdout closed while it served `request`: how it
+    /// ended, its last words, and — for a signal — the stack of the same requests crashing a
+    /// fresh worker under gdb.
+    fn died(&mut self, request: &Request) -> RunError {
         let Some(live) = self.live.take() else {
             return RunError::Failed("no worker".into());
         };
         let death = live.reap(DYING);
+        let stack = if death.status.starts_with("signal ") {
+            self.stack(request)
+        } else {
+            Err(format!("it ended with {}, not a signal", death.status))
+        };
         RunError::WorkerCrashed {
             status: death.status,
             stderr: death.stderr.text(&death.stderr.current),
+            stack,
         }
+    }
+
+    /// Where `request` (after opening the device) crashes a fresh worker under gdb, or why
+    /// that is not known.
+    fn stack(&self, request: &Request) -> Result<Stack, String> {
+        let mut frames = Vec::new();
+        if !matches!(request, Request::Open(_)) {
+            let open = Request::Open(self.options.device).encode();
+            write_frame(&mut frames, &open).map_err(|e| e.to_string())?;
+        }
+        write_frame(&mut frames, &request.encode()).map_err(|e| e.to_string())?;
+        let c = &self.options.command;
+        let root = self.options.root.as_deref();
+        let program = match root {
+            None => c.program.clone(),
+            Some(root) => crate::root::place(root, &c.program).map_err(|e| e.to_string())?,
+        };
+        let limit = self.options.compile_timeout * 2 + self.options.dispatch_timeout + GDB_START;
+        crate::root::crash_stack(root, &program, &c.args, &self.environment(), &frames, limit)
+            .map_err(|e| format!("a fresh worker under gdb: {e}"))
     }
 
     /// Kills and reaps the worker process, if any.

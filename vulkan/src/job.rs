@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::time::Duration;
+use supervisor::stack::Stack;
 
 /// One compute dispatch: a SPIR-V module with an entry point `main` in the GLCompute model,
 /// whose descriptor set 0 holds `bindings`.
@@ -148,16 +149,41 @@ pub enum RunError {
     /// The driver refused the shader module or compute pipeline.
     PipelineCreation(String),
     /// The worker process died: `status` says how (`signal 11 (SIGSEGV)`, `exit status 101`),
-    /// `stderr` holds what it printed since its last answer (the middle left out when long).
+    /// `stderr` holds what it printed since its last answer (the middle left out when long),
+    /// `stack` where it crashed — the request run again under gdb — or why that is not known.
     WorkerCrashed {
         /// How the process ended.
         status: String,
         /// Its standard error since its last answer.
         stderr: String,
+        /// Its stack when the same requests crash a fresh worker under gdb.
+        stack: Result<Stack, String>,
     },
     /// The job is malformed (wrong texel count, zero workgroups) or another Vulkan call
     /// failed; the text names the call.
     Failed(String),
+}
+
+/// What a crashed worker's finding is bucketed by: the driver's assertion when it printed one,
+/// else where it crashed (the signal and faulting frame), else how it died.
+pub fn crash_class(status: &str, stderr: &str, stack: &Result<Stack, String>) -> String {
+    match (assertion(stderr), stack) {
+        (Some(assertion), _) => assertion,
+        (None, Ok(stack)) => format!("worker {}", stack.signature()),
+        (None, Err(_)) => format!("worker {status}"),
+    }
+}
+
+/// The text of an assertion in a crashed worker's stderr (`... Assertion `x' failed.`),
+/// without the process name before it.
+pub fn assertion(stderr: &str) -> Option<String> {
+    let line = stderr
+        .lines()
+        .rev()
+        .find(|l| l.contains("Assertion") || l.contains("assert"))?
+        .trim();
+    let text = line.split_once(": ").map_or(line, |(_, rest)| rest);
+    Some(text.chars().take(200).collect())
 }
 
 /// How much of a dead worker's stderr its error's text shows.
@@ -170,8 +196,16 @@ impl fmt::Display for RunError {
             RunError::Timeout(t) => write!(f, "did not finish within {} ms", t.as_millis()),
             RunError::DeviceLost(m) => write!(f, "device lost: {m}"),
             RunError::PipelineCreation(m) => write!(f, "pipeline creation failed: {m}"),
-            RunError::WorkerCrashed { status, stderr } => {
+            RunError::WorkerCrashed {
+                status,
+                stderr,
+                stack,
+            } => {
                 write!(f, "the Vulkan worker died ({status})")?;
+                match stack {
+                    Ok(stack) => write!(f, "; under gdb: {stack}")?,
+                    Err(why) => write!(f, "; no stack: {why}")?,
+                }
                 let stderr = stderr.trim();
                 if !stderr.is_empty() {
                     // The last lines say why (an assertion, a signal's backtrace); the
@@ -190,3 +224,37 @@ impl fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use supervisor::stack::Frame;
+
+    #[test]
+    fn a_crash_is_bucketed_by_its_assertion_else_where_it_crashed_else_how_it_died() {
+        let stack = Ok(Stack {
+            signal: "SIGSEGV".into(),
+            frames: vec![Frame {
+                function: None,
+                library: Some("libvulkan_intel.so".into()),
+                offset: Some(0x1234),
+            }],
+        });
+        let stderr = "MESA: warning: something\nvk-worker: ../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed.\n";
+        let segv = "signal 11 (SIGSEGV)";
+        assert_eq!(
+            crash_class(segv, stderr, &stack),
+            "../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed."
+        );
+        // A warning is not the crash's text: the place is.
+        let warning = "MESA: warning: something\n";
+        assert_eq!(
+            crash_class(segv, warning, &stack),
+            "worker SIGSEGV at libvulkan_intel.so+0x1234"
+        );
+        assert_eq!(
+            crash_class(segv, warning, &Err("no gdb".into())),
+            "worker signal 11 (SIGSEGV)"
+        );
+    }
+}

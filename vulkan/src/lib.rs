@@ -26,5 +26,6 @@ pub mod wire;
 pub use capture::{Compiled, Executable, StatValue, Statistic};
 pub use client::{Worker, WorkerCommand, WorkerOptions};
 pub use job::{
-    Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Timings,
+    crash_class, Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError,
+    Timings,
 };

@@ -15,6 +15,8 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use supervisor::stack::{Rerun, Stack};
 
 /// Where copies of our executables live inside a root.
 const OURS: &str = "var/lib/gpufuzz/bin";
@@ -85,6 +87,65 @@ pub fn check(root: &Path) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Where a crashed command crashes when run once more under gdb, in `root` (with the root's
+/// gdb) or on this system: `program` (a path as the command sees it) with `args` and `env`,
+/// its stdin reading `stdin`. `Err` says why there is no stack: no gdb, gdb failed or timed
+/// out, or the command did not crash again.
+pub fn crash_stack(
+    root: Option<&Path>,
+    program: &Path,
+    args: &[OsString],
+    env: &[(OsString, OsString)],
+    stdin: &[u8],
+    limit: std::time::Duration,
+) -> Result<Stack, String> {
+    static RERUNS: AtomicU64 = AtomicU64::new(0);
+    let name = format!(
+        "gpufuzz-crash-{}-{}.in",
+        std::process::id(),
+        RERUNS.fetch_add(1, Ordering::Relaxed)
+    );
+    let (gdb, file, seen_as): (Vec<OsString>, _, _) = match root {
+        None => {
+            let file = std::env::temp_dir().join(&name);
+            (vec!["gdb".into()], file.clone(), file)
+        }
+        Some(root) => {
+            if !root.join("usr/bin/gdb").is_file() {
+                return Err(format!(
+                    "no gdb in {} (scripts/mesa-sid.sh installs it)",
+                    root.display()
+                ));
+            }
+            let gdb = vec!["chroot".into(), root.into(), "/usr/bin/gdb".into()];
+            (
+                gdb,
+                root.join("tmp").join(&name),
+                Path::new("/tmp").join(&name),
+            )
+        }
+    };
+    std::fs::write(&file, stdin).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let rerun = Rerun {
+        gdb,
+        program,
+        args,
+        env,
+        stdin: Some(&seen_as),
+        limit,
+    };
+    let stack = rerun.stack();
+    let _ = std::fs::remove_file(&file);
+    match stack {
+        Ok(Some(stack)) => Ok(stack),
+        Ok(None) => Err("it did not crash again under gdb".into()),
+        Err(e) if root.is_none() && e.starts_with("cannot start gdb") => {
+            Err(format!("{e} (apt-get install gdb)"))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::job::Timings;
 use crate::job::{Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError};
 use std::io::{self, Read, Write};
 use std::time::Duration;
+use supervisor::stack::{Frame, Stack};
 
 /// A frame larger than this is refused (a corrupted length, not a real job).
 const MAX_FRAME: u32 = 1 << 30;
@@ -172,10 +173,15 @@ impl Response {
                         e.u32(3);
                         e.str(m);
                     }
-                    RunError::WorkerCrashed { status, stderr } => {
+                    RunError::WorkerCrashed {
+                        status,
+                        stderr,
+                        stack,
+                    } => {
                         e.u32(4);
                         e.str(status);
                         e.str(stderr);
+                        e.stack(stack);
                     }
                     RunError::Failed(m) => {
                         e.u32(5);
@@ -222,6 +228,7 @@ impl Response {
                 4 => RunError::WorkerCrashed {
                     status: d.str()?,
                     stderr: d.str()?,
+                    stack: d.stack()?,
                 },
                 5 => RunError::Failed(d.str()?),
                 t => return Err(format!("unknown error tag {t}")),
@@ -256,6 +263,29 @@ impl Encoder {
     fn u64(&mut self, v: u64) {
         self.u32(v as u32);
         self.u32((v >> 32) as u32);
+    }
+
+    /// A stack, or why there is none; a missing name or offset as a flag of 0.
+    fn stack(&mut self, stack: &Result<Stack, String>) {
+        match stack {
+            Err(why) => {
+                self.u32(0);
+                self.str(why);
+            }
+            Ok(stack) => {
+                self.u32(1);
+                self.str(&stack.signal);
+                self.u32(stack.frames.len() as u32);
+                for f in &stack.frames {
+                    for text in [&f.function, &f.library] {
+                        self.u32(text.is_some().into());
+                        self.str(text.as_deref().unwrap_or(""));
+                    }
+                    self.u32(f.offset.is_some().into());
+                    self.u64(f.offset.unwrap_or(0));
+                }
+            }
+        }
     }
 
     fn job(&mut self, job: &Job) {
@@ -352,6 +382,31 @@ impl Decoder<'_> {
     fn u64(&mut self) -> Result<u64, String> {
         let lo = u64::from(self.u32()?);
         Ok(lo | (u64::from(self.u32()?) << 32))
+    }
+
+    fn stack(&mut self) -> Result<Result<Stack, String>, String> {
+        if self.u32()? == 0 {
+            return Ok(Err(self.str()?));
+        }
+        let signal = self.str()?;
+        let n = self.u32()?;
+        let mut frames = Vec::new();
+        for _ in 0..n {
+            let mut text = || -> Result<Option<String>, String> {
+                let present = self.u32()? != 0;
+                let text = self.str()?;
+                Ok(present.then_some(text))
+            };
+            let (function, library) = (text()?, text()?);
+            let present = self.u32()? != 0;
+            let offset = self.u64()?;
+            frames.push(Frame {
+                function,
+                library,
+                offset: present.then_some(offset),
+            });
+        }
+        Ok(Ok(Stack { signal, frames }))
     }
 
     fn job(&mut self) -> Result<Job, String> {
@@ -495,6 +550,26 @@ mod tests {
             Response::Error(RunError::WorkerCrashed {
                 status: "signal 11".into(),
                 stderr: "LLVM ERROR".into(),
+                stack: Err("no gdb".into()),
+            }),
+            Response::Error(RunError::WorkerCrashed {
+                status: "signal 6 (SIGABRT)".into(),
+                stderr: String::new(),
+                stack: Ok(Stack {
+                    signal: "SIGABRT".into(),
+                    frames: vec![
+                        Frame {
+                            function: Some("raise".into()),
+                            library: Some("libc.so.6".into()),
+                            offset: Some(0x3d1a2),
+                        },
+                        Frame {
+                            function: None,
+                            library: None,
+                            offset: None,
+                        },
+                    ],
+                }),
             }),
             Response::Error(RunError::Timeout(Duration::from_millis(250))),
         ];

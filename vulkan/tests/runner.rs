@@ -186,9 +186,19 @@ fn a_dying_worker_is_reported_with_its_signal() {
     });
     opts.compile_timeout = Duration::from_secs(10);
     match Worker::start(opts) {
-        Err(RunError::WorkerCrashed { status, stderr }) => {
+        Err(RunError::WorkerCrashed {
+            status,
+            stderr,
+            stack,
+        }) => {
             assert_eq!(status, "signal 11 (SIGSEGV)");
             assert!(stderr.contains("LLVM ERROR: out of luck"), "{stderr:?}");
+            // The same request crashes it again under gdb, which says where.
+            match stack {
+                Ok(stack) => assert_eq!(stack.signal, "SIGSEGV", "{stack}"),
+                Err(why) if why.contains("apt-get install gdb") => unavailable("gdb"),
+                Err(why) => panic!("no stack: {why}"),
+            }
         }
         Err(e) => panic!("expected a crash, got {e}"),
         Ok(_) => panic!("expected a crash, the worker started"),

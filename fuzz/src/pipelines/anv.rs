@@ -42,7 +42,7 @@ pub mod trace;
 pub mod versions;
 
 use super::pipeline::{caused, Pipeline};
-use super::shim_workers::{assertion, with_worker};
+use super::shim_workers::with_worker;
 use super::shown::{Shown, Written};
 use super::vulkan;
 use crate::case::coverage::Coverage;
@@ -58,7 +58,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
-use vulkan_runner::{Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
+use vulkan_runner::{crash_class, Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
 
 /// The `anv` target.
 pub struct Anv;
@@ -596,15 +596,11 @@ fn capture(
 fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Finding> {
     let (kind, class) = match &e {
         RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
-        RunError::WorkerCrashed { stderr, status } => {
-            let what = assertion(stderr);
-            let class = if what.is_empty() {
-                format!("worker {status}")
-            } else {
-                what
-            };
-            (FindingKind::Crash, class)
-        }
+        RunError::WorkerCrashed {
+            status,
+            stderr,
+            stack,
+        } => (FindingKind::Crash, crash_class(status, stderr, stack)),
         RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
         RunError::NoVulkan(_) => (FindingKind::CompileError, "no-device".to_string()),
         RunError::DeviceLost(_) | RunError::Failed(_) => {

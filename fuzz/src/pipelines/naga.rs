@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
-use vulkan_runner::RunError;
+use vulkan_runner::{crash_class, RunError};
 
 /// The `naga` target.
 pub struct Naga;
@@ -219,7 +219,11 @@ fn run_finding(e: RunError, naga_words: &[u32], opts: &VulkanOptions) -> Box<Fin
     let (kind, class) = match &e {
         RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
         RunError::DeviceLost(_) => (FindingKind::Panic, "device-lost".to_string()),
-        RunError::WorkerCrashed { status, .. } => (FindingKind::Panic, format!("worker {status}")),
+        RunError::WorkerCrashed {
+            status,
+            stderr,
+            stack,
+        } => (FindingKind::Panic, crash_class(status, stderr, stack)),
         RunError::PipelineCreation(_) => match spirv_val(naga_words) {
             Err(ValidateError::Rejected(why)) => {
                 let first = why.lines().next().unwrap_or("").to_string();

@@ -39,7 +39,7 @@ mod stats;
 use self::gfx::GfxLevel;
 use super::mesa::{self, Environment};
 use super::pipeline::{caused, Pipeline};
-use super::shim_workers::{assertion, with_worker};
+use super::shim_workers::with_worker;
 use super::shown::Shown;
 use super::vulkan;
 use crate::case::coverage::Coverage;
@@ -54,7 +54,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 use std::time::Duration;
-use vulkan_runner::{Compiled, Executable, RunError, Worker, WorkerCommand, WorkerOptions};
+use vulkan_runner::{
+    crash_class, Compiled, Executable, RunError, Worker, WorkerCommand, WorkerOptions,
+};
 
 /// The `radv` target.
 pub struct Radv;
@@ -295,7 +297,9 @@ pub fn compile_with(
     let job = vulkan::job(&module);
     let mut rejudged = None;
     let compiled: Compiled = match worker.compile(&job) {
-        Err(RunError::WorkerCrashed { stderr, status }) => {
+        // A fresh worker crashed on it too, under gdb: the driver's crash.
+        Err(e @ RunError::WorkerCrashed { stack: Ok(_), .. }) => return Err(CompileError::Run(e)),
+        Err(RunError::WorkerCrashed { stderr, status, .. }) => {
             let again = worker.compile(&job).map_err(CompileError::Run)?;
             rejudged = Some(if stderr.contains(SHIM_OUT_OF_SPACE) {
                 "the shim ran out of buffer space in a long-lived worker; compiled in a fresh one"
@@ -500,15 +504,11 @@ fn run_finding(e: RunError, gpu: &Gpu, wave: Wave) -> Box<Finding> {
     }
     let (kind, class) = match &e {
         RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
-        RunError::WorkerCrashed { stderr, status } => {
-            let what = assertion(stderr);
-            let class = if what.is_empty() {
-                format!("worker {status}")
-            } else {
-                what
-            };
-            (FindingKind::Crash, class)
-        }
+        RunError::WorkerCrashed {
+            status,
+            stderr,
+            stack,
+        } => (FindingKind::Crash, crash_class(status, stderr, stack)),
         RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
         RunError::NoVulkan(_) => (FindingKind::CompileError, "no-device".to_string()),
         RunError::DeviceLost(_) | RunError::Failed(_) => {

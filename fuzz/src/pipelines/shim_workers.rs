@@ -46,35 +46,3 @@ pub fn with_worker<R>(
         Ok(f(w))
     })
 }
-
-/// The text of an assertion in a crashed worker's stderr (`... Assertion `x' failed.`), for
-/// the bucket; else the last non-empty line.
-pub fn assertion(stderr: &str) -> String {
-    let line = stderr
-        .lines()
-        .rev()
-        .find(|l| l.contains("Assertion") || l.contains("assert"))
-        .or_else(|| stderr.lines().rev().find(|l| !l.trim().is_empty()))
-        .unwrap_or("")
-        .trim();
-    // Drop the process name and address noise before the message.
-    line.split_once(": ")
-        .map_or(line, |(_, rest)| rest)
-        .chars()
-        .take(200)
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_assertion_is_bucketed_by_its_text() {
-        let stderr = "MESA: warning: something\nvk-worker: ../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed.\n";
-        assert_eq!(
-            assertion(stderr),
-            "../src/intel/compiler/brw_fs.cpp:123: void f(): Assertion `x < y' failed."
-        );
-    }
-}

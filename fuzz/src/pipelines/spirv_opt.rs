@@ -18,6 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::sync::OnceLock;
+use supervisor::stack::Stack;
 use vulkan_runner::root;
 
 pub mod reduce;
@@ -177,9 +178,21 @@ pub struct Failure {
     pub signal: Option<i32>,
     /// What it printed on stderr.
     pub stderr: String,
+    /// For a crash, where it crashed when run once more under gdb (or why that is not
+    /// known); for a refusal, that it did not crash.
+    pub stack: Result<Stack, String>,
 }
 
 impl Failure {
+    /// Its bucket: `spirv-opt` for a refused module, and for a crash where it crashed
+    /// (`spirv-opt SIGSEGV at spvtools::opt::… (libSPIRV-Tools-opt.so)`) when gdb says.
+    pub fn class(&self) -> String {
+        match &self.stack {
+            Ok(stack) => format!("spirv-opt {}", stack.signature()),
+            Err(_) => "spirv-opt".into(),
+        }
+    }
+
     /// The status a POSIX shell reports for it (`128 + signal` for a crash).
     pub fn shell_status(&self) -> i32 {
         match (self.signal, self.code) {
@@ -202,12 +215,15 @@ impl fmt::Display for Failure {
             (None, Some(code)) => format!("exit status {code}"),
             (None, None) => "no status".into(),
         };
-        write!(
-            f,
-            "spirv-opt {} failed ({status}): {}",
-            self.passes,
-            self.stderr.trim()
-        )
+        write!(f, "spirv-opt {} failed ({status})", self.passes)?;
+        if !self.stderr.trim().is_empty() {
+            write!(f, ": {}", self.stderr.trim())?;
+        }
+        match (&self.stack, self.crashed()) {
+            (Ok(stack), _) => write!(f, "; under gdb: {stack}"),
+            (Err(why), true) => write!(f, "; no stack: {why}"),
+            (Err(_), false) => Ok(()),
+        }
     }
 }
 
@@ -250,11 +266,17 @@ pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailur
         .map_err(|e| RunFailure::NotStarted(format!("spirv-opt: {e}")))?;
     let _ = writer.join();
     if !out.status.success() {
+        let signal = out.status.signal();
+        let stack = match signal {
+            Some(_) => crash_stack(&args, &to_bytes(words)),
+            None => Err("it did not crash".into()),
+        };
         return Err(RunFailure::Failed(Failure {
             passes: passes.clone(),
             code: out.status.code(),
-            signal: out.status.signal(),
+            signal,
             stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            stack,
         }));
     }
     from_bytes(&out.stdout).ok_or_else(|| {
@@ -264,6 +286,21 @@ pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailur
         ))
     })
 }
+
+/// Where spirv-opt with `args` crashes on `module` (its stdin) under gdb, or why not known.
+fn crash_stack(args: &[String], module: &[u8]) -> Result<Stack, String> {
+    let args: Vec<OsString> = args.iter().map(Into::into).collect();
+    let root = super::mesa::current().root();
+    // gdb looks a bare name up in `PATH`; in the root the tool's path is known.
+    let program = match root {
+        Some(_) => Path::new("/usr/bin/spirv-opt"),
+        None => Path::new("spirv-opt"),
+    };
+    root::crash_stack(root, program, &args, &[], module, GDB_LIMIT)
+}
+
+/// How long spirv-opt under gdb may take (it ran in milliseconds; gdb reads its symbols).
+const GDB_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Why [`run`] gave no module.
 #[derive(Clone, Debug)]

@@ -29,7 +29,7 @@ pub use options::VulkanOptions;
 use super::pipeline::{caused, FusedOutcome, Pipeline};
 use super::shown::format_results;
 use super::shown::{Shown, Written};
-use super::spirv_opt::{self, SpirvOptPasses};
+use super::spirv_opt::{self, RunFailure, SpirvOptPasses};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -41,7 +41,9 @@ use spirv_emit::{EmitError, EmitOptions, EmittedModule, Interface};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vulkan_runner::{Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker};
+use vulkan_runner::{
+    crash_class, Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker,
+};
 
 /// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
 /// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.
@@ -154,7 +156,7 @@ pub enum ExecuteError {
     /// The emitter refused the program.
     Emit(EmitError),
     /// `spirv-opt` failed on the emitted module.
-    SpirvOpt(String),
+    SpirvOpt(RunFailure),
     /// The runner or driver failed.
     Run(RunError),
 }
@@ -172,8 +174,7 @@ pub fn execute(
     let emit = started.elapsed();
     let started = Instant::now();
     if !passes.is_empty() {
-        module.words =
-            spirv_opt::optimise(&module.words, passes).map_err(ExecuteError::SpirvOpt)?;
+        module.words = spirv_opt::run(&module.words, passes).map_err(ExecuteError::SpirvOpt)?;
     }
     let spirv_opt = started.elapsed();
     let out = run_job(&job(&module), opts).map_err(ExecuteError::Run)?;
@@ -268,20 +269,30 @@ fn on_device(detail: impl std::fmt::Display, opts: &VulkanOptions) -> String {
     }
 }
 
+/// The finding for a failed spirv-opt step, bucketed by where a crash crashed.
+fn spirv_opt_finding(e: RunFailure) -> Box<Finding> {
+    let class = match &e {
+        RunFailure::Failed(f) => f.class(),
+        RunFailure::NotStarted(_) => "spirv-opt".into(),
+    };
+    caused(
+        "vulkan",
+        FindingKind::CompileError,
+        e.to_string(),
+        Cause::named(class),
+    )
+}
+
 /// The finding for a failed run.
 fn run_finding(e: RunError, opts: &VulkanOptions) -> Box<Finding> {
     let (kind, class) = match &e {
         RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
         RunError::DeviceLost(_) => (FindingKind::Panic, "device-lost".to_string()),
-        RunError::WorkerCrashed { status, .. } => {
-            // `signal 11 (SIGSEGV)` → `worker SIGSEGV`: the bucket ignores the number.
-            let name = status
-                .rsplit('(')
-                .next()
-                .unwrap_or(status)
-                .trim_end_matches(')');
-            (FindingKind::Panic, format!("worker {name}"))
-        }
+        RunError::WorkerCrashed {
+            status,
+            stderr,
+            stack,
+        } => (FindingKind::Panic, crash_class(status, stderr, stack)),
         RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
         RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
         RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
@@ -472,12 +483,7 @@ impl Pipeline for Vulkan {
         match execute(source(case, optimised), &case.config.vulkan_spirv_opt, v) {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
-            Err(ExecuteError::SpirvOpt(e)) => Err(caused(
-                "vulkan",
-                FindingKind::CompileError,
-                e,
-                Cause::named("spirv-opt"),
-            )),
+            Err(ExecuteError::SpirvOpt(e)) => Err(spirv_opt_finding(e)),
             Err(ExecuteError::Emit(e)) => Err(caused(
                 "vulkan",
                 FindingKind::CompileError,
@@ -572,7 +578,7 @@ impl Pipeline for Vulkan {
         let done = match execute(program, &case.config.vulkan_spirv_opt, &opts.vulkan) {
             Ok(done) => done,
             Err(ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
-            Err(ExecuteError::SpirvOpt(e)) => return Err(e),
+            Err(ExecuteError::SpirvOpt(e)) => return Err(e.to_string()),
             Err(ExecuteError::Run(e)) => {
                 out += &format!("// run: {e}\n");
                 return Ok(Shown {

@@ -8,7 +8,9 @@
 //! fused shader that fails as a whole (the driver refuses or crashes on it, a dispatch
 //! times out) fails every case in it: the oracle re-runs each alone to say whose bug it is.
 
-use super::{device, emit_options, run_finding, run_job, source, ExecuteError, Vulkan};
+use super::{
+    device, emit_options, run_finding, run_job, source, spirv_opt_finding, ExecuteError, Vulkan,
+};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -126,12 +128,7 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
                         e.to_string(),
                         Cause::named("emit"),
                     ),
-                    ExecuteError::SpirvOpt(e) => caused(
-                        "vulkan",
-                        FindingKind::CompileError,
-                        e,
-                        Cause::named("spirv-opt"),
-                    ),
+                    ExecuteError::SpirvOpt(e) => spirv_opt_finding(e),
                 };
                 for &k in members {
                     outcomes[k] = Some(shared(Err(f.clone())));
