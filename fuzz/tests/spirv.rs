@@ -121,6 +121,7 @@ fn differs_on_device(device: &mut Device, p: &Program) -> Option<String> {
     let options = EmitOptions {
         preserve_nan_inf: fc.signed_zero_inf_nan_preserve,
         preserve_denormals: fc.denorm_preserve,
+        round_to_nearest_even: fc.rounding_mode_rte,
         ..EmitOptions::default()
     };
     let m = emit(p, &options).expect("the program emits");
@@ -641,6 +642,7 @@ fn emitted_instructions() -> std::collections::BTreeSet<String> {
     let plain = EmitOptions {
         preserve_nan_inf: false,
         preserve_denormals: false,
+        round_to_nearest_even: false,
         ..EmitOptions::default()
     };
     let mut names = std::collections::BTreeSet::new();

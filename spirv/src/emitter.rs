@@ -322,7 +322,7 @@ impl<'a> Emitter<'a> {
         let mut b = Builder::new();
         b.set_version(1, 3);
         b.capability(spirv::Capability::Shader);
-        if options.preserve_nan_inf || options.preserve_denormals {
+        if options.preserve_nan_inf || options.preserve_denormals || options.round_to_nearest_even {
             b.extension("SPV_KHR_float_controls");
         }
         if options.preserve_nan_inf {
@@ -330,6 +330,9 @@ impl<'a> Emitter<'a> {
         }
         if options.preserve_denormals {
             b.capability(spirv::Capability::DenormPreserve);
+        }
+        if options.round_to_nearest_even {
+            b.capability(spirv::Capability::RoundingModeRTE);
         }
         let glsl = b.ext_inst_import("GLSL.std.450");
         b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);

@@ -54,6 +54,10 @@ pub struct EmitOptions {
     pub preserve_nan_inf: bool,
     /// Ask for `DenormPreserve` on 32-bit floats. Needs `shaderDenormPreserveFloat32`.
     pub preserve_denormals: bool,
+    /// Ask for `RoundingModeRTE` on 32-bit floats, so that an inexact correctly-rounded
+    /// result (`OpFAdd`, `OpFMul`, conversions to float) is the nearest-even neighbour the
+    /// interpreter computes, not either neighbour. Needs `shaderRoundingModeRTEFloat32`.
+    pub round_to_nearest_even: bool,
 }
 
 impl Default for EmitOptions {
@@ -62,6 +66,7 @@ impl Default for EmitOptions {
             local_size: 64,
             preserve_nan_inf: true,
             preserve_denormals: true,
+            round_to_nearest_even: true,
         }
     }
 }
@@ -69,7 +74,9 @@ impl Default for EmitOptions {
 impl EmitOptions {
     /// Whether every float op the spec calls correctly rounded is exact with these options,
     /// whatever the program: only when both NaN/infinity and denormal preservation were
-    /// requested. Otherwise a driver may flush or assume no NaN anywhere.
+    /// requested. Otherwise a driver may flush or assume no NaN anywhere. (Without
+    /// `round_to_nearest_even` an inexact result may still be either neighbour: compared
+    /// exactly all the same, see `docs/spirv.md`.)
     pub fn floats_exact(&self) -> bool {
         self.preserve_nan_inf && self.preserve_denormals
     }

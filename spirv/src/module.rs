@@ -153,6 +153,9 @@ fn finish(
     if options.preserve_denormals {
         e.b.execution_mode(main, spirv::ExecutionMode::DenormPreserve, [32]);
     }
+    if options.round_to_nearest_even {
+        e.b.execution_mode(main, spirv::ExecutionMode::RoundingModeRTE, [32]);
+    }
     Ok(e.b.module().assemble())
 }
 

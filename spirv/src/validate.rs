@@ -19,7 +19,13 @@ pub enum ValidateError {
 
 /// Validates `words` with `spirv-val --target-env vulkan1.1`, reading the module from stdin.
 pub fn spirv_val(words: &[u32]) -> Result<(), ValidateError> {
-    let mut child = Command::new("spirv-val")
+    spirv_val_by(Command::new("spirv-val"), words)
+}
+
+/// [`spirv_val`] with `spirv_val` as the command that starts it (another installation's, e.g.
+/// inside a system root); the arguments are added here.
+pub fn spirv_val_by(mut spirv_val: Command, words: &[u32]) -> Result<(), ValidateError> {
+    let mut child = spirv_val
         .args(["--target-env", TARGET_ENV, "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -38,7 +38,7 @@ use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
 use serde::{Deserialize, Serialize};
 use sim::dispatch::Results;
-use spirv_emit::validate::{spirv_val, ValidateError};
+use spirv_emit::validate::{spirv_val_by, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
 use vulkan_runner::{crash_class, RunError};
 
@@ -56,11 +56,17 @@ fn variant_of(value: &impl std::fmt::Debug) -> String {
         .join(" ")
 }
 
+/// `spirv-val` of the chosen Mesa's SPIRV-Tools (its root's, as spirv-opt's), on `words`.
+fn spirv_val(words: &[u32]) -> Result<(), ValidateError> {
+    spirv_val_by(super::spirv_opt::tool("spirv-val", &[]), words)
+}
+
 /// The emitter's options for naga: no float-controls modes (see the module's text).
 pub fn emit_options() -> EmitOptions {
     EmitOptions {
         preserve_nan_inf: false,
         preserve_denormals: false,
+        round_to_nearest_even: false,
         ..EmitOptions::default()
     }
 }

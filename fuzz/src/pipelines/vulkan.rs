@@ -116,12 +116,13 @@ pub fn device(opts: &VulkanOptions) -> Result<DeviceInfo, RunError> {
     with_worker(opts, |w| w.info().clone())
 }
 
-/// The emitter's options for a device: preserve NaN/infinity and denormals where the device
-/// can, so that exact float ops are compared exactly.
+/// The emitter's options for a device: preserve NaN/infinity and denormals and round to
+/// nearest even where the device can, so that exact float ops are compared exactly.
 pub fn emit_options(info: &DeviceInfo) -> EmitOptions {
     EmitOptions {
         preserve_nan_inf: info.float_controls.signed_zero_inf_nan_preserve,
         preserve_denormals: info.float_controls.denorm_preserve,
+        round_to_nearest_even: info.float_controls.rounding_mode_rte,
         ..EmitOptions::default()
     }
 }
