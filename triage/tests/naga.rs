@@ -192,7 +192,7 @@ fn the_swap_loop_round_trips_through_naga_and_agrees_with_the_interpreter() {
 }
 
 /// The reduced naga bugs of `docs/found-bugs/`, with the known bug each is.
-const KNOWN: [(&str, &str); 7] = [
+const KNOWN: [(&str, &str); 8] = [
     (
         "naga-signed-op-on-uint-smin.ir",
         "known-naga-signed-op-on-uint",
@@ -215,8 +215,12 @@ const KNOWN: [(&str, &str); 7] = [
     ),
     ("naga-snegate-on-uint.ir", "known-naga-snegate-on-uint"),
     (
-        "naga-opimage-of-loaded-sampled-image.ir",
-        "known-naga-opimage-of-loaded-sampled-image",
+        "naga-loaded-combined-image-sampler-txf.ir",
+        "known-naga-loaded-combined-image-sampler",
+    ),
+    (
+        "naga-loaded-combined-image-sampler-tex.ir",
+        "known-naga-loaded-combined-image-sampler",
     ),
 ];
 

@@ -9,6 +9,45 @@ use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
+/// The values a knob's type takes, as `--case help` lists them (a knob's bound, where it has
+/// one, is said instead: `BOUNDED_KNOBS`).
+pub trait KnobValues {
+    /// `a|b|c`, or a sentence.
+    fn values() -> String;
+}
+
+impl KnobValues for bool {
+    fn values() -> String {
+        "true|false".into()
+    }
+}
+
+impl KnobValues for u32 {
+    fn values() -> String {
+        "a number".into()
+    }
+}
+
+impl KnobValues for u8 {
+    fn values() -> String {
+        "a number".into()
+    }
+}
+
+/// The heuristics' choices: their names, the default first.
+macro_rules! choice_values {
+    ($($ty:ty),*) => {$(
+        impl KnobValues for $ty {
+            fn values() -> String {
+                let names: Vec<&str> = <$ty>::ALL.iter().map(|v| v.name()).collect();
+                names.join("|")
+            }
+        }
+    )*};
+}
+
+choice_values!(SpillChoice, Pick, Victim, ColourOrder);
+
 /// The backend knobs of [`CaseConfig`] by name, as `--case KEY=VALUE` sets them (the middle
 /// end's pass toggles go by `--disable-pass`).
 macro_rules! case_knobs {
@@ -28,6 +67,14 @@ macro_rules! case_knobs {
                     )),
                 }
                 Ok(())
+            }
+
+            /// The values knob `key` takes ([`KnobValues`]), `None` for no such knob.
+            pub fn values_of(key: &str) -> Option<String> {
+                match key {
+                    $(stringify!($field) => Some(<$ty as KnobValues>::values()),)*
+                    _ => None,
+                }
             }
 
             /// Every knob with its value as text, in declaration order (the `; case:` header of

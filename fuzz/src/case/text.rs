@@ -95,25 +95,13 @@ impl Allowed {
     }
 }
 
-/// The values knob `key` takes, as `--case help` prints them: its bound, `true|false`, the
-/// names a choice knob knows (from its parser's own error), or `a number`.
-fn values_of(key: &str, default: &str) -> String {
+/// The values knob `key` takes, as `--case help` prints them: its bound, or what its type
+/// takes.
+fn values_of(key: &str) -> String {
     if let Some((_, allowed, why)) = BOUNDED_KNOBS.iter().find(|(k, ..)| *k == key) {
         return format!("{allowed} ({why})");
     }
-    if default == "true" || default == "false" {
-        return "true|false".into();
-    }
-    match CaseConfig::default().set(key, "?") {
-        Err(e) if e.contains("known: ") => {
-            e.split("known: ").nth(1).unwrap_or("").replace(", ", "|")
-        }
-        Err(e) if e.contains("passes: ") => format!(
-            "spirv-opt passes joined by `+` (empty: none) from {}",
-            e.split("passes: ").nth(1).unwrap_or("")
-        ),
-        _ => "a number".into(),
-    }
+    CaseConfig::values_of(key).unwrap_or_default()
 }
 
 /// `--case help`: every knob, its default and the values it takes.
@@ -123,7 +111,7 @@ pub fn knob_help() -> String {
          .ir file; docs/ir.md), at their defaults:\n",
     );
     for (key, default) in CaseConfig::default().knobs() {
-        s += &format!("  {key}={default}\n      {}\n", values_of(key, &default));
+        s += &format!("  {key}={default}\n      {}\n", values_of(key));
     }
     s
 }
@@ -347,6 +335,23 @@ mod tests {
             "{help}"
         );
         assert!(help.contains("ratio|"), "{help}");
+        // Every knob's values say what it takes: a number only for the numeric ones, and each
+        // named choice parses back.
+        for (key, default) in CaseConfig::default().knobs() {
+            let values = values_of(key);
+            let bounded = BOUNDED_KNOBS.iter().any(|(k, ..)| *k == key);
+            let numeric = default.parse::<u32>().is_ok() && !bounded && key != "radv_wave";
+            assert_eq!(values == "a number", numeric, "{key}: {values}");
+            if let Some(first) = values
+                .split(['|', ' ', ','])
+                .next()
+                .filter(|_| values.contains('|'))
+            {
+                let mut c = CaseConfig::default();
+                c.set(key, first)
+                    .unwrap_or_else(|e| panic!("{key}={first}: {e}"));
+            }
+        }
         let mut c = CaseConfig::default();
         c.set_checked(&format!("gen_grfs={MIN_GEN_GRFS}")).unwrap();
         let e = c

@@ -125,7 +125,39 @@ pub fn shim_gpus() -> Result<&'static [String], String> {
         .map_err(Clone::clone)
 }
 
-/// A simulated AMD GPU: a name `AMDGPU_GPU_ID` takes (one of the shim's).
+/// The GPUs a case draws, in Mesa 26.2.6's amdgpu shim's order (its `amdgpu_devices[]`, read
+/// with [`shim::gpus`]): a fixed table, so that an input decodes to the same GPU on every
+/// machine. Mesa 25.0.7's shim (also the one 22.3.6's radv runs over) lists 14 of them — not
+/// navi33, strix1, gfx1201, vega20, rembrandt, phoenix — and a case drawing one of those is
+/// skipped there, saying so.
+pub const GPUS: [&str; 20] = [
+    "renoir",
+    "raven",
+    "raven2",
+    "stoney",
+    "vangogh",
+    "raphael_mendocino",
+    "polaris10",
+    "polaris12",
+    "vega10",
+    "navi10",
+    "navi31",
+    "navi33",
+    "navi21",
+    "pitcairn",
+    "bonaire",
+    "strix1",
+    "gfx1201",
+    "vega20",
+    "rembrandt",
+    "phoenix",
+];
+
+/// GPUs an older shim lists that are not drawn, but may be named (`--case radv_gpu=gfx1150`):
+/// Mesa 25.0.7's shim has gfx1150, 26.2.6's no longer.
+const OLDER_GPUS: [&str; 1] = ["gfx1150"];
+
+/// A simulated AMD GPU: a name `AMDGPU_GPU_ID` takes ([`GPUS`], or [`OLDER_GPUS`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Gpu(String);
 
@@ -142,13 +174,18 @@ impl Gpu {
         &self.0
     }
 
-    /// One of the shim's GPUs drawn from a hash (the default when the shim is not installed:
-    /// the case then names a GPU, and a run without radv never reads it).
+    /// One of [`GPUS`], drawn from a hash.
     pub fn draw(hash: u64) -> Gpu {
-        match shim_gpus() {
-            Ok(gpus) if !gpus.is_empty() => Gpu(gpus[(hash % gpus.len() as u64) as usize].clone()),
-            _ => Gpu::default(),
-        }
+        Gpu(GPUS[(hash % GPUS.len() as u64) as usize].to_string())
+    }
+
+    /// Why the chosen Mesa's shim cannot simulate this GPU, if it cannot.
+    pub fn unsupported(&self) -> Option<String> {
+        let gpus = shim_gpus().ok()?;
+        (!gpus.contains(&self.0)).then(|| {
+            let mesa = environment().map_or_else(|_| "?".into(), |e| e.mesa.clone());
+            format!("GPU {} is not in Mesa {mesa}'s amdgpu shim", self.0)
+        })
     }
 }
 
@@ -160,17 +197,37 @@ impl fmt::Display for Gpu {
 
 impl FromStr for Gpu {
     type Err = String;
-    /// A name the installed shim knows; without the shim any name of the shim's spelling
-    /// (lowercase, digits, `_`), checked when radv runs.
+    /// One of [`GPUS`] or [`OLDER_GPUS`]; whether the installed shim has it is a question for
+    /// the run ([`Gpu::unsupported`]), not for reading a case.
     fn from_str(s: &str) -> Result<Self, String> {
-        match shim_gpus() {
-            Ok(gpus) if !gpus.iter().any(|g| g == s) => Err(format!(
-                "unknown radv GPU {s:?}; the shim knows: {}",
-                gpus.join(", ")
-            )),
-            Err(_) if !shim::is_device_name(s) => Err(format!("{s:?} is not a GPU name")),
-            _ => Ok(Gpu(s.to_string())),
+        if GPUS.iter().chain(&OLDER_GPUS).any(|g| *g == s) {
+            Ok(Gpu(s.to_string()))
+        } else {
+            Err(format!(
+                "unknown radv GPU {s:?}; gpufuzz knows: {}",
+                GPUS.iter()
+                    .chain(&OLDER_GPUS)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
         }
+    }
+}
+
+impl crate::case::knobs::KnobValues for Gpu {
+    fn values() -> String {
+        format!(
+            "{} (drawn), {} (named only)",
+            GPUS.join("|"),
+            OLDER_GPUS.join("|")
+        )
+    }
+}
+
+impl crate::case::knobs::KnobValues for Wave {
+    fn values() -> String {
+        "64|32".into()
     }
 }
 
@@ -557,7 +614,8 @@ impl Pipeline for Radv {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default())
+        (case.config.radv_gpu.unsupported())
+            .or_else(|| vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
     fn run(

@@ -113,6 +113,15 @@ impl FromStr for SpirvOptPasses {
     }
 }
 
+impl crate::case::knobs::KnobValues for SpirvOptPasses {
+    fn values() -> String {
+        format!(
+            "spirv-opt passes joined by `+` (empty: none) from {}",
+            POOL.join(", ")
+        )
+    }
+}
+
 /// SPIRV-Tools' `tool` (`spirv-opt`, `spirv-reduce`) with `args`: the one of the Mesa under
 /// test (`--mesa`), inside its root when it has one, else the system's. Paths in `args` are
 /// the tool's: inside the root ([`Scratch`] gives a folder both sides see).

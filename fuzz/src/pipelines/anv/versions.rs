@@ -108,6 +108,30 @@ impl Version {
     }
 }
 
+/// `--case help`'s words for `anv_debug`: each version's widths from this table.
+impl crate::case::knobs::KnobValues for Switches {
+    fn values() -> String {
+        let widths: Vec<String> = VERSIONS
+            .iter()
+            .map(|v| {
+                let words: Vec<String> = v.simd.iter().map(|s| s.to_string()).collect();
+                format!("{} (Mesa {})", words.join("|"), v.mesa)
+            })
+            .collect();
+        format!(
+            "none, or spill_fs, nocompact and at most one width word joined by `+`; widths: {}",
+            widths.join(", ")
+        )
+    }
+}
+
+impl crate::case::knobs::KnobValues for super::Platform {
+    fn values() -> String {
+        let names: Vec<&str> = super::Platform::ALL.iter().map(|p| p.name()).collect();
+        names.join("|")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,17 +45,14 @@ pub const KNOWN_ERRORS: &[KnownError] = &[KnownError {
     says: &["Operation Negate can't work with"],
     at_id: None,
 }, KnownError {
-    class: "known-naga-opimage-of-loaded-sampled-image",
-    summary: "naga's SPIR-V front end does not take OpImage of an OpLoad of a combined image \
-              sampler: \"invalid id\" naming the load (naga 30.0.2; \
-              docs/found-bugs/naga-opimage-of-loaded-sampled-image.md)",
+    class: "known-naga-loaded-combined-image-sampler",
+    summary: "naga's SPIR-V front end takes no OpLoad of a combined image sampler: the OpImage \
+              (txf, gather) or OpImageSampleExplicitLod (tex) that reads it stops with \
+              \"invalid id\" naming the load (naga 30.0.2; \
+              docs/found-bugs/naga-loaded-combined-image-sampler.md)",
     step: Step::FrontEnd,
     says: &["invalid id %"],
-    at_id: Some(|d| {
-        d.op == "OpLoad"
-            && d.type_op.as_deref() == Some("OpTypeSampledImage")
-            && d.used_by.contains("OpImage")
-    }),
+    at_id: Some(|d| d.op == "OpLoad" && d.type_op.as_deref() == Some("OpTypeSampledImage")),
 }];
 
 /// naga's wrong translations that are known bugs (see the module's text).

@@ -118,29 +118,35 @@ fn the_validators_refusal_of_a_uint_negation_is_the_known_snegate_bug_and_only_t
     assert!(known::error(Step::Validator, "Operation Not can't work with [3]", &[]).is_none());
 }
 
-/// One `txf`: the emitter's `OpImage` of an `OpLoad` of a combined image sampler.
-const TEXEL_FETCH: &str =
-    include_str!("../../../../docs/found-bugs/naga-opimage-of-loaded-sampled-image.ir");
+/// One `txf` and one `tex`: the emitter's `OpImage` and `OpImageSampleExplicitLod` of an
+/// `OpLoad` of a combined image sampler.
+const TEXTURE_READS: [&str; 2] = [
+    include_str!("../../../../docs/found-bugs/naga-loaded-combined-image-sampler-txf.ir"),
+    include_str!("../../../../docs/found-bugs/naga-loaded-combined-image-sampler-tex.ir"),
+];
 
 #[test]
-fn an_invalid_id_is_the_known_opimage_bug_only_when_the_module_holds_a_sampled_image_load_there() {
-    let module = spirv_emit::emit(&parsed(TEXEL_FETCH), &emit_options()).unwrap();
-    let e = round_trip(&module.words).unwrap_err();
-    assert_eq!(e.step, Step::FrontEnd, "{e:?}");
-    let f = naga_finding(e.clone(), &module.words);
-    assert_eq!(
-        f.class.as_deref(),
-        Some("known-naga-opimage-of-loaded-sampled-image"),
-        "{f}"
-    );
-    // The same words naming another id of the module (the entry point's) are naga's, not it.
-    let other = NagaError {
-        message: e
-            .message
-            .replace(&e.message[e.message.find('%').unwrap()..], "%1"),
-        ..e.clone()
-    };
-    assert!(known::error(other.step, &other.message, &module.words).is_none());
-    // Nor without the module.
-    assert!(known::error(e.step, &e.message, &[]).is_none());
+fn an_invalid_id_is_the_known_sampler_load_bug_only_when_the_module_loads_one_there() {
+    for src in TEXTURE_READS {
+        let module = spirv_emit::emit(&parsed(src), &emit_options()).unwrap();
+        let e = round_trip(&module.words).unwrap_err();
+        assert_eq!(e.step, Step::FrontEnd, "{e:?}");
+        let f = naga_finding(e.clone(), &module.words);
+        assert_eq!(
+            f.class.as_deref(),
+            Some("known-naga-loaded-combined-image-sampler"),
+            "{f}"
+        );
+        // The same words naming another id of the module (the GLSL import's) are naga's, not
+        // it.
+        let other = NagaError {
+            message: e
+                .message
+                .replace(&e.message[e.message.find('%').unwrap()..], "%1"),
+            ..e.clone()
+        };
+        assert!(known::error(other.step, &other.message, &module.words).is_none());
+        // Nor without the module.
+        assert!(known::error(e.step, &e.message, &[]).is_none());
+    }
 }
