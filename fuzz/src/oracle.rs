@@ -60,9 +60,20 @@ pub fn finding_of(case: &Case, opts: &OracleOptions) -> Option<Finding> {
     }
 }
 
+/// The case raw input bytes decode to, with the run's pinned knobs (`pins`, checked when they
+/// were given) set on it; `None` when the bytes make no program.
+pub fn decode_pinned(bytes: &[u8], pins: &[String]) -> Option<Case> {
+    let mut case = decode(bytes)?;
+    for kv in pins {
+        // Checked on the default configuration; a knob's values do not depend on the others.
+        let _ = case.config.set_checked(kv);
+    }
+    Some(case)
+}
+
 /// Judges raw input bytes.
 pub fn judge_bytes(bytes: &[u8], opts: &OracleOptions) -> Judgement {
-    match panics::catch(|| decode(bytes)) {
+    match panics::catch(|| decode_pinned(bytes, &opts.pins)) {
         Ok(Some(case)) => judge(&case, opts),
         Ok(None) => Judgement {
             verdict: Verdict::Rejected(Rejection::NoProgram),
@@ -238,7 +249,7 @@ pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
     }
     let decoded = inputs
         .iter()
-        .map(|bytes| match panics::catch(|| decode(bytes)) {
+        .map(|bytes| match panics::catch(|| decode_pinned(bytes, &opts.pins)) {
             Ok(Some(case)) => Ok(case),
             _ => Err(Box::new(judge_bytes(bytes, opts))),
         })

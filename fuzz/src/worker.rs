@@ -34,6 +34,9 @@ pub struct WorkerSpec {
     pub command: Vec<OsString>,
     /// Wall-clock limit per input.
     pub deadline: Duration,
+    /// The run's pinned knobs (`fuzz --case`), which `command` passes on too: the case of an
+    /// input whose worker was lost is decoded here with them.
+    pub pins: Vec<String>,
 }
 
 /// One answer of a worker.
@@ -84,7 +87,7 @@ impl Worker {
             Err(f) => {
                 // Whatever happened, this worker is done: the next input gets a fresh one.
                 self.stop();
-                lost(*f, bytes)
+                lost(*f, bytes, &self.spec.pins)
             }
         }
     }
@@ -219,8 +222,8 @@ impl Worker {
 
 /// The counters and finding of an input that lost its worker; the case text comes from
 /// decoding the bytes here (the generator is not what hung).
-fn lost(f: Finding, bytes: &[u8]) -> Judged {
-    let program = crate::panics::catch(|| crate::case::decode(bytes))
+fn lost(f: Finding, bytes: &[u8], pins: &[String]) -> Judged {
+    let program = crate::panics::catch(|| crate::oracle::decode_pinned(bytes, pins))
         .ok()
         .flatten()
         .map(|case| crate::case::text::print_case(&case));

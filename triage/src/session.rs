@@ -187,24 +187,35 @@ pub fn build_report(
     rep
 }
 
-/// The options `gpufuzz` flags describe: `--plant`, `--target`, `--disable-pass` pairs in a
-/// saved finding's `reproduce` command.
-pub fn parse_flags(cmd: &str) -> (Plants, Vec<String>, Vec<String>) {
-    let (mut plants, mut targets, mut disabled) = (Plants::NONE, Vec::new(), Vec::new());
+/// What a finding's reproduce command says about its configuration.
+#[derive(Debug, Default, PartialEq)]
+pub struct ReproFlags {
+    /// `--plant`s.
+    pub plants: Plants,
+    /// `--target`s.
+    pub targets: Vec<String>,
+    /// `--case KEY=VALUE`s: the knobs its run pinned.
+    pub pins: Vec<String>,
+}
+
+/// Reads the `--plant`, `--target` and `--case` flags of a reproduce command (unknown plants
+/// are left out).
+pub fn parse_flags(cmd: &str) -> ReproFlags {
+    let mut flags = ReproFlags::default();
     let words: Vec<&str> = cmd.split_whitespace().collect();
     for pair in words.windows(2) {
         match pair[0] {
             "--plant" => {
                 if let Some(p) = Plant::from_name(pair[1]) {
-                    plants = plants.with(p);
+                    flags.plants = flags.plants.with(p);
                 }
             }
-            "--target" => targets.push(pair[1].to_string()),
-            "--disable-pass" => disabled.push(pair[1].to_string()),
+            "--target" => flags.targets.push(pair[1].to_string()),
+            "--case" => flags.pins.push(pair[1].to_string()),
             _ => {}
         }
     }
-    (plants, targets, disabled)
+    flags
 }
 
 /// How to triage.
@@ -339,7 +350,11 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
             batch.display()
         ));
     }
-    let (mut plants, mut targets, _) = parse_flags(record["reproduce"].as_str().unwrap_or(""));
+    let ReproFlags {
+        mut plants,
+        mut targets,
+        pins,
+    } = parse_flags(record["reproduce"].as_str().unwrap_or(""));
     for p in t.plants.iter() {
         plants = plants.with(p);
     }
@@ -373,8 +388,14 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         p.prepare(&opts)
             .map_err(|e| format!("cannot open the driver it was found on: {e}"))?;
     }
-    let case =
+    let mut case =
         fuzz::case::text::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
+    // The knobs its run pinned (`fuzz --case`), as its reproduce command sets them.
+    for kv in &pins {
+        case.config
+            .set_checked(kv)
+            .map_err(|e| format!("its command's --case {kv}: {e}"))?;
+    }
     if target == fuzz::worker::PROCESS {
         return Ok((opts, unreduced(case, &record)?));
     }

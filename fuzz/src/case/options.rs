@@ -18,6 +18,9 @@ pub struct OracleOptions {
     pub pass_limit: Option<usize>,
     /// Device, ICD and time limit of the `vulkan` target.
     pub vulkan: VulkanOptions,
+    /// Knobs set on every case decoded from fuzz input bytes, as `KEY=VALUE` (`fuzz --case`),
+    /// checked by whoever makes the options.
+    pub pins: Vec<String>,
 }
 
 impl Default for OracleOptions {
@@ -28,6 +31,7 @@ impl Default for OracleOptions {
             plants: Plants::NONE,
             pass_limit: None,
             vulkan: Default::default(),
+            pins: Vec::new(),
         }
     }
 }

@@ -293,6 +293,34 @@ impl CaseArgs {
     }
 }
 
+/// `fuzz --case KEY=VALUE`: knobs pinned for a whole run — every input decodes as always, then
+/// these are set on its case (recorded in the run's flags, so `--resume`, the worker processes
+/// and every finding's repro command carry them).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PinArgs {
+    /// Pin a knob of every case the run judges (repeatable), e.g. `gen_grfs=16`,
+    /// `radv_gpu=navi31`, `anv_platform=mtl`; `--case help` lists every knob with its values.
+    #[arg(long = "case", value_name = "KEY=VALUE", value_parser = case_value)]
+    pub pins: Vec<String>,
+}
+
+impl PinArgs {
+    /// The pins, each checked: an unknown knob or a bad value is a usage error.
+    pub fn checked(&self) -> Result<Vec<String>, CliError> {
+        for kv in &self.pins {
+            CaseConfig::default()
+                .set_checked(kv)
+                .map_err(|e| CliError::Usage(format!("--case {kv}: {e}")))?;
+        }
+        Ok(self.pins.clone())
+    }
+
+    /// The flags again (` --case K=V` each), for commands printed to the user.
+    pub fn flags(&self) -> String {
+        self.pins.iter().map(|kv| format!(" --case {kv}")).collect()
+    }
+}
+
 /// Reads a `--case` value. `--case help` prints every knob and ends the process with status 0,
 /// as `--help` does, before any other argument is required.
 fn case_value(s: &str) -> Result<String, String> {

@@ -5,7 +5,7 @@
 //! Progress (status lines) goes to stderr, results (`NEW` findings, the closing summary) to
 //! stdout.
 
-use super::config::ConfigArgs;
+use super::config::{ConfigArgs, PinArgs};
 use super::error::CliError;
 use super::output;
 use clap::{Args, Parser};
@@ -58,6 +58,8 @@ pub struct FuzzArgs {
     stats_json: Option<PathBuf>,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    pins: PinArgs,
     /// Raw inputs saved per signature (later hits are only counted).
     #[arg(long, default_value_t = 3)]
     keep: usize,
@@ -90,7 +92,7 @@ pub struct FuzzArgs {
     /// first input not yet judged, toward the same --runs or the --time left; --runs N or
     /// --time T instead give it N more programs or T more seconds (so a finished run can be
     /// extended).
-    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "out", "plants", "targets"])]
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["seed", "out", "plants", "targets", "pins"])]
     resume: Option<PathBuf>,
 }
 
@@ -99,6 +101,8 @@ pub struct FuzzArgs {
 struct SavedFlags {
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    pins: PinArgs,
 }
 
 /// What a run is: fresh from the flags, or resumed from a summary.
@@ -108,6 +112,7 @@ struct Plan {
     time: Option<Duration>,
     out: PathBuf,
     config: ConfigArgs,
+    pins: PinArgs,
     start: u64,
     earlier: FuzzStats,
     jobs: usize,
@@ -119,9 +124,8 @@ fn plan(a: &FuzzArgs) -> Result<Plan, CliError> {
     if let Some(out) = &a.resume {
         let s = Summary::read(out)?;
         let words = std::iter::once("gpufuzz").chain(s.flags.split_whitespace());
-        let config = SavedFlags::try_parse_from(words)
-            .map_err(|e| format!("{}: flags {:?}: {e}", out.display(), s.flags))?
-            .config;
+        let SavedFlags { config, pins } = SavedFlags::try_parse_from(words)
+            .map_err(|e| format!("{}: flags {:?}: {e}", out.display(), s.flags))?;
         // A new budget counts from where the run stopped; without one, the old budget's rest.
         let (runs, time) = if a.runs.is_some() || a.time.is_some() {
             let runs = a.runs.map(|n| s.next_index + n);
@@ -142,6 +146,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, CliError> {
             time,
             out: out.clone(),
             config,
+            pins,
             start: s.next_index,
             jobs: a.jobs.map_or(s.jobs.max(1), usize::from),
             fuse: a.fuse.map(usize::from).or(Some(s.fuse.max(1))),
@@ -162,6 +167,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, CliError> {
         },
         out: a.out.clone(),
         config: a.config.clone(),
+        pins: a.pins.clone(),
         start: 0,
         earlier: FuzzStats::default(),
         jobs: a.jobs.map_or(1, usize::from),
@@ -212,7 +218,10 @@ const GRACE: Duration = Duration::from_secs(3);
 
 pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
     let p = plan(&a)?;
-    let oracle_opts: OracleOptions = p.config.oracle()?;
+    let oracle_opts = OracleOptions {
+        pins: p.pins.checked()?,
+        ..p.config.oracle()?
+    };
     let test_plants = oracle_opts.plants.iter().any(Plant::test_only);
     let fork = a.fork || (!a.no_fork && (test_plants || p.time.is_some_and(|t| t > FORK_AFTER)));
     if test_plants && !fork {
@@ -253,7 +262,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.stats_json {
         output::prepare_file(path)?;
     }
-    let flags = p.config.flags();
+    let flags = p.config.flags() + &p.pins.flags();
     let worker = if fork {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find gpufuzz: {e}"))?;
         let mut command = vec![exe.into_os_string(), "fuzz-worker".into()];
@@ -262,6 +271,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
         Some(WorkerSpec {
             command,
             deadline: Duration::from_secs(input_timeout),
+            pins: oracle_opts.pins.clone(),
         })
     } else {
         None
@@ -310,6 +320,9 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
         },
         p.out.display()
     );
+    if !p.pins.pins.is_empty() {
+        eprintln!("gpufuzz fuzz: every case pinned to {}", p.pins.pins.join(" "));
+    }
     let ending = Arc::new(Ending {
         out: p.out.clone(),
         flags,
@@ -457,10 +470,15 @@ pub struct WorkerArgs {
     seed: u64,
     #[command(flatten)]
     config: ConfigArgs,
+    #[command(flatten)]
+    pins: PinArgs,
 }
 
 pub fn worker(a: WorkerArgs) -> Result<ExitCode, CliError> {
-    let opts = a.config.oracle()?;
+    let opts = OracleOptions {
+        pins: a.pins.checked()?,
+        ..a.config.oracle()?
+    };
     let d = FuzzOptions::default();
     fuzz::worker::serve(a.seed, d.min_len, d.max_len, &|inputs| {
         oracle::judge_batch(inputs, &opts)
