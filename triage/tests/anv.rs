@@ -5,8 +5,9 @@
 //! `run --target anv --emit asm` shows the listing with the agreement; `stats --target anv`
 //! records brw's own numbers; brw's Skylake, Tiger Lake and DG2 code runs on our executor and
 //! agrees with the interpreter; the second Mesa (22.3.6) is another anv whose Skylake code runs
-//! and agrees too, and the proof re-runs name its verdict. Through the gpufuzz binary, whose
-//! `vk-worker` the target runs.
+//! and agrees too, and the proof re-runs name its verdict; on Mesa 26.2.6 (`scripts/mesa-sid.sh`)
+//! every regression program's code runs with 26's driver constants and agrees. Through the
+//! gpufuzz binary, whose `vk-worker` the target runs.
 //!
 //! Without the environment file these tests fail under CI and print why they skip otherwise.
 
@@ -325,4 +326,82 @@ fn without_the_second_mesa_the_finding_says_it_was_not_run_and_what_to_run() {
         text.contains("scripts/mesa.sh (25.0.7 and 22.3.6)"),
         "{text}"
     );
+}
+
+/// Whether Mesa 26.2.6 is installed (`scripts/mesa-sid.sh`); fails under CI.
+fn have_mesa_26() -> bool {
+    let installed = fuzz::pipelines::mesa::cache()
+        .map(|c| fuzz::pipelines::mesa::installed_in(&c))
+        .unwrap_or_default();
+    let there = installed.iter().any(|i| i == "26.2.6");
+    if !there {
+        unavailable(&format!(
+            "Mesa 26.2.6 (scripts/mesa-sid.sh; installed: {installed:?})"
+        ));
+    }
+    there
+}
+
+#[test]
+fn brw_26s_code_for_every_regression_program_runs_with_anv_26s_driver_constants_and_agrees() {
+    // Mesa 26 pushes only the driver dwords the shader reads: on skl and tgl 64 bytes from 576
+    // (base workgroup id in g1.2, subgroup id in g2.1), on dg2 and mtl the base workgroup id
+    // as the inline parameter after the local ids (`push.rs`). Every width, and on skl and
+    // tgl brw's forced spills (on dg2 and mtl brw 26's spill code uses an integer `mad` our
+    // executor does not model).
+    if !have_mesa_26() {
+        return;
+    }
+    let o = Command::new(GPUFUZZ)
+        .env_remove("GPUFUZZ_ANV_ENV")
+        .env("GPUFUZZ_MESA", "26.2.6")
+        .args(["run", "--target", "anv", "--emit", "asm"])
+        .args(["--case", "anv_platform=skl"])
+        .arg(repo("corpus/regressions/nested_loop_break_continue.ir"))
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert!(
+        text.contains("Mesa 26.2.6"),
+        "the driver is 26.2.6's: {text}"
+    );
+    let dir = repo("corpus/regressions");
+    let files = compiler::ir::text::ir_files(&dir).unwrap().len() as u64;
+    for platform in ["skl", "tgl", "dg2", "mtl"] {
+        let mut configs = vec!["none", "cs8", "cs16", "cs32"];
+        if matches!(platform, "skl" | "tgl") {
+            configs.push("spill_fs+cs16");
+        }
+        for config in configs {
+            let out = std::env::temp_dir().join(format!(
+                "anv26-{}-{platform}-{config}.json",
+                std::process::id()
+            ));
+            let o = Command::new(GPUFUZZ)
+                .env_remove("GPUFUZZ_ANV_ENV")
+                .env("GPUFUZZ_MESA", "26.2.6")
+                .args(["stats", "--target", "anv", "--out"])
+                .arg(&out)
+                .arg(&dir)
+                .args(["--config", &format!("anv_platform={platform}")])
+                .args(["--config", &format!("anv_debug={config}")])
+                .output()
+                .expect("gpufuzz runs");
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+            let _ = std::fs::remove_file(&out);
+            assert_eq!(
+                real_failures(&v),
+                Vec::<String>::new(),
+                "{platform} {config}"
+            );
+            assert_eq!(listed(&v), sum(&v, "decoded"), "{platform} {config}: {v}");
+            assert_eq!(sum(&v, "ran"), files, "{platform} {config}: {v}");
+            if config.contains("spill_fs") {
+                assert!(sum(&v, "spills") > 0, "{platform} {config} spilled nothing");
+            }
+        }
+    }
 }

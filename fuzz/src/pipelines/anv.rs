@@ -441,6 +441,9 @@ pub struct Kernel {
     pub agreement: Agreement,
     /// anv's binding table, read from the executable's "Final NIR", or why it is not known.
     pub binding_table: Result<binding_table::BindingTable, String>,
+    /// The driver constants the kernel reads, from its "Shader push map" and "Final NIR"
+    /// (Mesa 26's push map is a representation of its own; [`push`]).
+    pub reads: push::Reads,
 }
 
 /// What anv made of one program.
@@ -565,6 +568,10 @@ fn capture(
                 Some(nir) => binding_table::from_nir(nir),
                 None => Err("the driver gave no Final NIR".into()),
             };
+            let reads = push::Reads::read(
+                x.representation("Shader push map"),
+                x.representation("Final NIR"),
+            );
             Kernel {
                 name: x.name.clone(),
                 simd: x.subgroup_size,
@@ -577,6 +584,7 @@ fn capture(
                     .collect(),
                 agreement,
                 binding_table,
+                reads,
             }
         })
         .collect();
@@ -665,17 +673,32 @@ impl Capture {
         None
     }
 
-    /// brw's statistic `name` of the widest kernel (`Spill Count`, `Cycle Count`, ...).
+    /// brw's statistic `name` of the widest kernel (`Spill Count`, `Cycle Count`, ...), by its
+    /// name before Mesa 26 (26.2.6 reports `Spills`, `Cycles`, ...: [`RENAMED_IN_26`]).
     pub fn statistic(&self, name: &str) -> Option<StatValue> {
+        let renamed = (RENAMED_IN_26.iter())
+            .find(|(old, _)| *old == name)
+            .map(|(_, new)| *new);
         self.kernels
             .iter()
             .max_by_key(|k| k.simd)?
             .statistics
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| n == name || Some(n.as_str()) == renamed)
             .map(|(_, v)| *v)
     }
 }
+
+/// brw's statistics Mesa 26 renamed (seen in 26.2.6's captures), by their earlier names; the
+/// others (`Scratch Memory Size`, `Max live registers`, ...) kept theirs.
+const RENAMED_IN_26: &[(&str, &str)] = &[
+    ("Instruction Count", "Instructions"),
+    ("SEND Count", "SENDs"),
+    ("Loop Count", "Loops"),
+    ("Cycle Count", "Cycles"),
+    ("Spill Count", "Spills"),
+    ("Fill Count", "Fills"),
+];
 
 impl Pipeline for Anv {
     fn name(&self) -> &'static str {

@@ -9,7 +9,8 @@
 //! base workgroup id, workgroup counts, subgroup id); thread `t` of a workgroup runs
 //! invocations `t·SIMD ..`, the last one with only the channels the workgroup size leaves.
 //! Gfx12.5 keeps the push constants in memory and adds the subgroup id and local ids to the
-//! payload (`Thread::payload`).
+//! payload (`Thread::payload`); from Mesa 26 its driver constants are the inline parameter,
+//! the register after the local ids.
 //!
 //! The binding table is anv's own, read from the executable's "Final NIR"
 //! ([`super::binding_table`]): each binding the code accesses sits at the index anv gave it.
@@ -105,7 +106,7 @@ impl Thread {
         g0[0] = PUSH_ADDRESS;
         g0[2] = self.subgroup;
         let mut payload = vec![(0, g0)];
-        if self.local > 1 && self.local.is_power_of_two() {
+        if self.local_ids() {
             let id = |lane: u32| self.subgroup * self.simd + lane;
             for reg in 0..self.simd.div_ceil(16) {
                 let mut words = [0; 8];
@@ -116,7 +117,18 @@ impl Thread {
                 payload.push((1 + reg as u8, words));
             }
         }
+        // Mesa 26: the inline parameter follows (`r2` at SIMD16 after the local ids in `r1`,
+        // `r1` when there are none; [`super::push`]).
+        if let Some(words) = push.and_then(|p| p.inline(self.workgroups, self.subgroup)) {
+            payload.push((payload.len() as u8, words));
+        }
         payload
+    }
+
+    /// Whether the hardware generates the local ids on Gfx12.5: the workgroup's X size is a
+    /// power of two above 1 (Y is 1).
+    fn local_ids(&self) -> bool {
+        self.local > 1 && self.local.is_power_of_two()
     }
 }
 
@@ -149,7 +161,13 @@ pub fn execute_watched(
     let decoded = sim::intel::decode_program_as(capture.platform.gen(), &kernel.listing.bytes())
         .map_err(|e| format!("undecodable code: {}", e.reason))?;
     let code = Code::new(decoded);
-    let push = Push::of(&capture.mesa, &kernel.listing.header)?;
+    let gen = capture.platform.gen();
+    let push = Push::of(
+        &capture.mesa,
+        gen.is_xehp(),
+        &kernel.listing.header,
+        &kernel.reads,
+    )?;
     let (size_code, scratch_bytes) = scratch_size(capture)?;
     let interface = &capture.module.interface;
     let simd = kernel.simd;
@@ -185,6 +203,23 @@ pub fn execute_watched(
     let mut budget = budget;
     let mut first_thread = None;
     let local = interface.local_size;
+    let hardware_ids = local > 1 && local.is_power_of_two();
+    if push.as_ref().is_some_and(Push::has_inline) && hardware_ids != kernel.reads.local_ids {
+        // The inline parameter's register depends on whether brw had the local ids generated.
+        return Err(format!(
+            "inline push data with local ids {} by the hardware but {} by the code",
+            if hardware_ids {
+                "generated"
+            } else {
+                "not generated"
+            },
+            if kernel.reads.local_ids {
+                "read"
+            } else {
+                "not read"
+            }
+        ));
+    }
     for workgroup in 0..interface.workgroups {
         for t in 0..local.div_ceil(simd) {
             let lanes = (local - t * simd).min(simd);
@@ -196,7 +231,7 @@ pub fn execute_watched(
                 simd,
                 size_code,
             };
-            let payload = thread.payload(capture.platform.gen(), push.as_ref(), &mut memory);
+            let payload = thread.payload(gen, push.as_ref(), &mut memory);
             let start = Start {
                 payload: &payload,
                 dispatch_mask: u32::MAX >> (32 - lanes),

@@ -684,6 +684,7 @@ mod tests {
                 statistics: Vec::new(),
                 agreement,
                 binding_table: Ok(BTreeMap::from([(1, outputs)])),
+                reads: Default::default(),
             }],
             pipeline: std::time::Duration::ZERO,
             device: "checked-in skl listing".into(),
