@@ -249,10 +249,12 @@ pub fn judge_batch(inputs: &[&[u8]], opts: &OracleOptions) -> Vec<Judgement> {
     }
     let decoded = inputs
         .iter()
-        .map(|bytes| match panics::catch(|| decode_pinned(bytes, &opts.pins)) {
-            Ok(Some(case)) => Ok(case),
-            _ => Err(Box::new(judge_bytes(bytes, opts))),
-        })
+        .map(
+            |bytes| match panics::catch(|| decode_pinned(bytes, &opts.pins)) {
+                Ok(Some(case)) => Ok(case),
+                _ => Err(Box::new(judge_bytes(bytes, opts))),
+            },
+        )
         .collect();
     judge_decoded(decoded, opts)
 }

@@ -328,18 +328,22 @@ fn without_the_second_mesa_the_finding_says_it_was_not_run_and_what_to_run() {
     );
 }
 
-/// Whether Mesa 26.2.6 is installed (`scripts/mesa-sid.sh`); fails under CI.
-fn have_mesa_26() -> bool {
+/// Whether Mesa `version` is installed (`scripts/mesa-sid.sh` 26.2.6, `scripts/mesa.sh`
+/// 25.0.7); fails under CI.
+fn have_mesa(version: &str) -> bool {
     let installed = fuzz::pipelines::mesa::cache()
         .map(|c| fuzz::pipelines::mesa::installed_in(&c))
         .unwrap_or_default();
-    let there = installed.iter().any(|i| i == "26.2.6");
+    let there = installed.iter().any(|i| i == version);
     if !there {
-        unavailable(&format!(
-            "Mesa 26.2.6 (scripts/mesa-sid.sh; installed: {installed:?})"
-        ));
+        unavailable(&format!("Mesa {version} (installed: {installed:?})"));
     }
     there
+}
+
+/// Whether Mesa 26.2.6 is installed (`scripts/mesa-sid.sh`); fails under CI.
+fn have_mesa_26() -> bool {
+    have_mesa("26.2.6")
 }
 
 #[test]
@@ -404,4 +408,37 @@ fn brw_26s_code_for_every_regression_program_runs_with_anv_26s_driver_constants_
             }
         }
     }
+}
+
+/// `repro FILE --target anv` with `GPUFUZZ_MESA` = `mesa`: its stdout.
+fn repro_on(mesa: &str, file: &str) -> String {
+    let o = Command::new(GPUFUZZ)
+        .env_remove("GPUFUZZ_ANV_ENV")
+        .env("GPUFUZZ_MESA", mesa)
+        .args(["repro", "--target", "anv"])
+        .arg(repo(file))
+        .output()
+        .expect("gpufuzz runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn nirs_upper_bound_of_a_wrapping_imul_is_a_miscompile_of_26_2_6_and_not_25_0_7() {
+    // docs/found-bugs/nir-uub-imul-wrap.md: brw 26's code stores 1 where the product wraps;
+    // 25.0.7's multiplies and compares, and runs right on the same executor.
+    if !have_mesa_26() || !have_mesa("25.0.7") {
+        return;
+    }
+    let file = "docs/found-bugs/nir-uub-imul-wrap.ir";
+    let on_26 = repro_on("26.2.6", file);
+    assert!(
+        on_26.contains("output slot 0 of invocation 7: expected 0x00000000, got 0x00000001"),
+        "{on_26}"
+    );
+    assert!(
+        on_26.contains("signature: mismatch:anv:mismatch"),
+        "{on_26}"
+    );
+    let on_25 = repro_on("25.0.7", file);
+    assert!(on_25.trim_end().ends_with("pass"), "{on_25}");
 }

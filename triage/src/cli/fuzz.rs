@@ -321,7 +321,10 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
         p.out.display()
     );
     if !p.pins.pins.is_empty() {
-        eprintln!("gpufuzz fuzz: every case pinned to {}", p.pins.pins.join(" "));
+        eprintln!(
+            "gpufuzz fuzz: every case pinned to {}",
+            p.pins.pins.join(" ")
+        );
     }
     let ending = Arc::new(Ending {
         out: p.out.clone(),
