@@ -12,7 +12,7 @@
 //! blocks. Local variables live in private memory (zeroed at entry); array indices wrap at
 //! the array length at run time (`and` for powers of two, else `umod`).
 
-use super::lower_alu::alu;
+use super::lower_alu::{alu, alu2, Out};
 use super::vir::{BrKind, Class, Dst, Opnd, PCond, POp, Term, VBlock, VFunc, VInst, VReg, NO_PHYS};
 use super::CompileError;
 use crate::ir::{self, CfNode, Cfg, InstKind, Value, VarType};
@@ -130,15 +130,17 @@ pub fn lower(prog: &ir::Program) -> Result<VFunc, CompileError> {
     Ok(l.out)
 }
 
-impl Lower<'_> {
-    pub(super) fn new_gpr(&mut self) -> VReg {
+impl Out for Lower<'_> {
+    fn new_gpr(&mut self) -> VReg {
         self.out.new_reg(Class::Gpr)
     }
 
-    pub(super) fn emit(&mut self, i: VInst) {
+    fn emit(&mut self, i: VInst) {
         self.out.blocks[self.cur].insts.push(i);
     }
+}
 
+impl Lower<'_> {
     /// A register holding `o` (a `mov` for constants).
     pub(super) fn in_reg(&mut self, o: Opnd) -> VReg {
         match o {
@@ -531,16 +533,4 @@ impl Lower<'_> {
             }
         }
     }
-}
-
-/// Emits a cat2 two-source op into a fresh register.
-pub(super) fn alu2(l: &mut Lower<'_>, op: Binary, a: Opnd, b: Opnd) -> Opnd {
-    let d = l.new_gpr();
-    l.emit(VInst::Alu2 {
-        op,
-        dst: Dst::G(d),
-        a,
-        b,
-    });
-    Opnd::V(d)
 }

@@ -4,13 +4,33 @@
 //! `i2b` = `cmps.u.ne x, 0`, `bcsel` = `sel.b32`. Shifts take the amount modulo 32 on both
 //! sides; division goes to the sim's SFU-class `Div` ops with the shared semantics.
 
-use super::lower::{alu2, Lower};
-use super::vir::{Dst, Opnd, VInst};
+use super::vir::{Dst, Opnd, VInst, VReg};
 use crate::ir::AluOp;
 use sim::a6xx::{Binary, CmpCond, CmpType, Conv, DivOp, SfuOp, Ternary, Unary};
 
+/// Where lowered instructions go: fresh registers, and the block being filled (`lower`'s
+/// `Lower`).
+pub(super) trait Out {
+    /// A fresh general-purpose register.
+    fn new_gpr(&mut self) -> VReg;
+    /// Appends `i` to the current block.
+    fn emit(&mut self, i: VInst);
+}
+
+/// Emits a cat2 two-source op into a fresh register.
+pub(super) fn alu2(l: &mut impl Out, op: Binary, a: Opnd, b: Opnd) -> Opnd {
+    let d = l.new_gpr();
+    l.emit(VInst::Alu2 {
+        op,
+        dst: Dst::G(d),
+        a,
+        b,
+    });
+    Opnd::V(d)
+}
+
 /// Emits `op a, b, c` for one component and returns where the result is.
-pub(super) fn alu(l: &mut Lower<'_>, op: AluOp, s: [Opnd; 3]) -> Opnd {
+pub(super) fn alu(l: &mut impl Out, op: AluOp, s: [Opnd; 3]) -> Opnd {
     use AluOp::*;
     let [a, b, c] = s;
     match op {
@@ -125,7 +145,7 @@ pub(super) fn alu(l: &mut Lower<'_>, op: AluOp, s: [Opnd; 3]) -> Opnd {
     }
 }
 
-fn alu1(l: &mut Lower<'_>, op: Unary, src: Opnd) -> Opnd {
+fn alu1(l: &mut impl Out, op: Unary, src: Opnd) -> Opnd {
     let d = l.new_gpr();
     l.emit(VInst::Alu1 {
         op,
@@ -135,7 +155,7 @@ fn alu1(l: &mut Lower<'_>, op: Unary, src: Opnd) -> Opnd {
     Opnd::V(d)
 }
 
-fn alu3(l: &mut Lower<'_>, op: Ternary, a: Opnd, b: Opnd, c: Opnd) -> Opnd {
+fn alu3(l: &mut impl Out, op: Ternary, a: Opnd, b: Opnd, c: Opnd) -> Opnd {
     let d = l.new_gpr();
     l.emit(VInst::Alu3 {
         op,
@@ -147,7 +167,7 @@ fn alu3(l: &mut Lower<'_>, op: Ternary, a: Opnd, b: Opnd, c: Opnd) -> Opnd {
     Opnd::V(d)
 }
 
-fn cmp(l: &mut Lower<'_>, ty: CmpType, cond: CmpCond, a: Opnd, b: Opnd) -> Opnd {
+fn cmp(l: &mut impl Out, ty: CmpType, cond: CmpCond, a: Opnd, b: Opnd) -> Opnd {
     let d = l.new_gpr();
     l.emit(VInst::Cmps {
         ty,
@@ -159,19 +179,19 @@ fn cmp(l: &mut Lower<'_>, ty: CmpType, cond: CmpCond, a: Opnd, b: Opnd) -> Opnd 
     Opnd::V(d)
 }
 
-fn sfu(l: &mut Lower<'_>, op: SfuOp, src: Opnd) -> Opnd {
+fn sfu(l: &mut impl Out, op: SfuOp, src: Opnd) -> Opnd {
     let d = l.new_gpr();
     l.emit(VInst::Sfu { op, dst: d, src });
     Opnd::V(d)
 }
 
-fn div(l: &mut Lower<'_>, op: DivOp, a: Opnd, b: Opnd) -> Opnd {
+fn div(l: &mut impl Out, op: DivOp, a: Opnd, b: Opnd) -> Opnd {
     let d = l.new_gpr();
     l.emit(VInst::Div { op, dst: d, a, b });
     Opnd::V(d)
 }
 
-fn cov(l: &mut Lower<'_>, conv: Conv, src: Opnd) -> Opnd {
+fn cov(l: &mut impl Out, conv: Conv, src: Opnd) -> Opnd {
     let d = l.new_gpr();
     l.emit(VInst::Cov { conv, dst: d, src });
     Opnd::V(d)

@@ -7,7 +7,8 @@
 //! 0.5 for samples, as in ir3). Only the components the program reads get a destination, so
 //! `wrmask` trims the response.
 
-use super::lower::{alu2, Lower};
+use super::lower::Lower;
+use super::lower_alu::{alu2, Out};
 use super::vir::{Opnd, VInst};
 use super::CompileError;
 use crate::ir::{InstKind, TexDim, Value};

@@ -13,25 +13,13 @@
 //! `r0.x` arrives holding the invocation id; its interval starts first and takes `r0.x`.
 
 use super::liveness::{liveness, BitSets};
-use super::ra_rewrite::Rewriter;
+/// Scratch registers reserved for spill code (the rewriter's).
+pub use super::ra_rewrite::SCRATCH;
+use super::ra_rewrite::{Loc, Rewriter};
 use super::vir::{MBlock, Opnd, VFunc, VInst, VReg};
 use super::{CompileError, Options};
 use crate::heuristics::{A6xxHeuristics, Picker, Victim};
 use crate::planted::Plant;
-
-/// Scratch registers reserved for spill code.
-pub const SCRATCH: u32 = 3;
-
-/// Where each virtual register lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loc {
-    /// Not allocated (never defined or used).
-    None,
-    /// A GPR (scalar index).
-    Reg(u16),
-    /// A private-memory spill slot (word address).
-    Slot(u32),
-}
 
 /// The allocation's result: machine blocks and counters.
 pub struct Allocated {

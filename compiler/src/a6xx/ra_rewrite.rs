@@ -7,9 +7,22 @@
 //! only: every block starts with an empty cache, because a block with several predecessors
 //! (a loop header in particular) may be entered with anything in the scratch registers.
 
-use super::ra::{Loc, SCRATCH};
 use super::vir::{Dst, MBlock, MInst, Opnd, Pairs, Rec, RecKind, Term, VFunc, VInst, VReg};
 use sim::a6xx::{Addr, Op, Reg, Space, Src};
+
+/// Scratch registers reserved for spill code.
+pub const SCRATCH: u32 = 3;
+
+/// Where each virtual register lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loc {
+    /// Not allocated (never defined or used).
+    None,
+    /// A GPR (scalar index).
+    Reg(u16),
+    /// A private-memory spill slot (word address).
+    Slot(u32),
+}
 
 /// The most distinct GPR sources of an instruction other than a texture sample.
 const MAX_SRCS: usize = 3;

@@ -1,7 +1,7 @@
 //! Lowered code: the ops the executor runs and the tables they index, built by
 //! [`super::lower`]. Value operands are value ids, which are also slot indices.
 
-use super::memory::Types;
+use super::types::Types;
 use crate::ir::{AluOp, Inst};
 
 /// "No block" / "no source" in the tables.

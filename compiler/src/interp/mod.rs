@@ -27,6 +27,7 @@ pub mod memory;
 pub mod record;
 #[cfg(test)]
 mod tests;
+pub mod types;
 
 use crate::ir::{Block, Inst, Program, Value};
 use sim::dispatch::Results;

@@ -5,16 +5,10 @@
 
 use super::config::CaseConfig;
 use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
+use crate::pipelines::knob_values::KnobValues;
 use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
-
-/// The values a knob's type takes, as `--case help` lists them (a knob's bound, where it has
-/// one, is said instead: `BOUNDED_KNOBS`).
-pub trait KnobValues {
-    /// `a|b|c`, or a sentence.
-    fn values() -> String;
-}
 
 impl KnobValues for bool {
     fn values() -> String {

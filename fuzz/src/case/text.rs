@@ -30,20 +30,9 @@ pub const CASE_PREFIX: &str = "; case:";
 /// The header line prefix that names the disabled passes.
 pub const DISABLE_PREFIX: &str = "; disable-pass:";
 
-/// Smallest Gen GRF budget (at SIMD8): the register floor, at which every program compiles
-/// (`compiler::gen::MIN_GRFS`, docs/budgets.md). SIMD16 doubles a starved budget (two GRFs
-/// per value).
-pub const MIN_GEN_GRFS: u32 = compiler::gen::MIN_GRFS;
-/// The whole Gen register file available to allocation.
-pub const MAX_GEN_GRFS: u32 = 125;
-/// Smallest a6xx scalar GPR budget: spill code's scratch registers and one to allocate. A
-/// texture instruction's payload area raises a program's own floor
-/// (`compiler::a6xx::register_floor`), under which the `a6xx` pipeline skips the case. The
-/// generator draws from 8 up; the reducer goes lower, so that a smaller program still spills
-/// (docs/budgets.md).
-pub const MIN_A6XX_REGISTERS: u32 = compiler::a6xx::ra::SCRATCH + 1;
-/// The whole a6xx scalar register file.
-pub const MAX_A6XX_REGISTERS: u32 = 192;
+// The register budgets' bounds are the targets' (`pipelines::gen`, `pipelines::a6xx`).
+pub use crate::pipelines::a6xx::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
+pub use crate::pipelines::gen::{MAX_GEN_GRFS, MIN_GEN_GRFS};
 
 /// What a numeric knob may be set to.
 #[derive(Clone, Copy, Debug)]

@@ -36,6 +36,7 @@ mod binding_table;
 mod binding_table_22;
 mod corroborate;
 mod execute;
+mod judge;
 mod push;
 mod stats;
 pub mod trace;
@@ -565,7 +566,7 @@ fn capture(
             let listing = sim::intel::parse(&clean).unwrap_or_default();
             let agreement = sim::intel::check_in(platform.gen(), syntax, &listing);
             let binding_table = match x.representation("Final NIR") {
-                Some(nir) => binding_table::from_nir(nir),
+                Some(nir) => binding_table(nir),
                 None => Err("the driver gave no Final NIR".into()),
             };
             let reads = push::Reads::read(
@@ -746,7 +747,7 @@ impl Pipeline for Anv {
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
                 if c.anv_platform.executed() {
-                    execute::judge(case, optimised, program, &capture, opts, coverage)?;
+                    judge::judge(case, optimised, program, &capture, opts, coverage)?;
                 }
                 Ok(Results::default())
             }
@@ -902,6 +903,16 @@ impl Pipeline for Anv {
 
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
         stats::record(case)
+    }
+}
+
+/// anv's binding table, from the executable's "Final NIR": its `resource_intel` intrinsics,
+/// or for Mesa 22.3's NIR, which has none, solved from the accesses (`binding_table_22`).
+fn binding_table(nir: &str) -> Result<binding_table::BindingTable, String> {
+    if binding_table_22::is_mesa_22(nir) {
+        binding_table_22::from_nir(nir)
+    } else {
+        binding_table::from_nir(nir)
     }
 }
 

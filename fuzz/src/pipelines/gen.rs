@@ -16,7 +16,6 @@ use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Ste
 use super::work;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
-use crate::case::text::{MAX_GEN_GRFS, MIN_GEN_GRFS};
 use crate::case::{Case, CaseConfig};
 use crate::cause::{BackendError, Cause, CheckError, Hazard};
 use crate::finding::{Finding, FindingKind};
@@ -27,6 +26,13 @@ use compiler::passes::pipeline::{self, PassConfig};
 use compiler::profile::{self, Phase};
 use sim::dispatch::Results;
 use sim::gen::{ExecSize, Gen as Generation, Outcome};
+
+/// Smallest Gen GRF budget (at SIMD8): the register floor, at which every program compiles
+/// (`compiler::gen::MIN_GRFS`, docs/budgets.md). SIMD16 doubles a starved budget (two GRFs
+/// per value).
+pub const MIN_GEN_GRFS: u32 = compiler::gen::MIN_GRFS;
+/// The whole Gen register file available to allocation.
+pub const MAX_GEN_GRFS: u32 = 125;
 
 /// Instruction selection: IR to Gen instructions on virtual GRFs.
 pub const GEN_LOWER: Step = Step {

@@ -12,6 +12,7 @@ pub mod anv;
 #[cfg(any(test, feature = "toys"))]
 mod fused_toy;
 pub mod gen;
+pub mod knob_values;
 pub mod mesa;
 pub mod middle;
 pub mod naga;

@@ -215,7 +215,7 @@ impl FromStr for Gpu {
     }
 }
 
-impl crate::case::knobs::KnobValues for Gpu {
+impl super::knob_values::KnobValues for Gpu {
     fn values() -> String {
         format!(
             "{} (drawn), {} (named only)",
@@ -225,7 +225,7 @@ impl crate::case::knobs::KnobValues for Gpu {
     }
 }
 
-impl crate::case::knobs::KnobValues for Wave {
+impl super::knob_values::KnobValues for Wave {
     fn values() -> String {
         "64|32".into()
     }

@@ -113,7 +113,7 @@ impl FromStr for SpirvOptPasses {
     }
 }
 
-impl crate::case::knobs::KnobValues for SpirvOptPasses {
+impl super::knob_values::KnobValues for SpirvOptPasses {
     fn values() -> String {
         format!(
             "spirv-opt passes joined by `+` (empty: none) from {}",

@@ -36,6 +36,7 @@ mod lex;
 mod limits;
 mod parse;
 mod print;
+mod read;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -44,8 +45,9 @@ mod tests_errors;
 mod tests_fuzz;
 
 pub use limits::{LimitError, Limits};
-pub use parse::{parse_program, parse_program_within, MAX_DEPTH, MAX_ENTITY};
+pub use parse::{MAX_DEPTH, MAX_ENTITY};
 pub use print::{nice_float, print_inst, print_program};
+pub use read::{parse_program, parse_program_within};
 
 use std::path::{Path, PathBuf};
 

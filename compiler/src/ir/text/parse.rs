@@ -1,4 +1,5 @@
-//! The parser: header declarations, then the control-flow structure line by line.
+//! The parser: header declarations, then the control-flow structure line by line
+//! ([`super::read`] runs it, then the checks, then assembles the program).
 //!
 //! Values and blocks are named by number; an instruction's operands are stored as the
 //! numbers they name, and everything that needs all definitions (undefined values, unknown
@@ -13,9 +14,9 @@ use super::super::{
     Block, BlockData, CfNode, Function, IfNode, Inst, LoopNode, Program, Type, Value, ValueData,
     VarType,
 };
-use super::lex::{lex, Tok, Token};
+use super::lex::{Tok, Token};
 use super::limits::Limits;
-use super::{check, ParseError, Pos};
+use super::{ParseError, Pos};
 use sim::dispatch::Dispatch;
 use sim::semantics::TextureDesc;
 
@@ -24,58 +25,58 @@ pub const MAX_ENTITY: u32 = (1 << 20) - 1;
 /// Deepest nesting of ifs, loops and variable types accepted.
 pub const MAX_DEPTH: usize = 128;
 
-/// Parses a whole program within the default [`Limits`]. `file` only names the input in
-/// error messages.
-pub fn parse_program(text: &str, file: &str) -> Result<Program, ParseError> {
-    parse_program_within(text, file, &Limits::default())
+impl<'a> Parser<'a> {
+    /// A parser of `toks` (from `file`, for messages) within `limits`.
+    pub(super) fn new(file: &'a str, toks: Vec<Token<'a>>, limits: &Limits) -> Parser<'a> {
+        Parser {
+            file,
+            toks,
+            i: 0,
+            func: Function::default(),
+            values: Vec::new(),
+            block_defs: Vec::new(),
+            block_insts: Vec::new(),
+            deferred: Vec::new(),
+            cur: None,
+            cur_nonphi: false,
+            cur_jump: None,
+            loop_depth: 0,
+            depth: 0,
+            limits: *limits,
+        }
+    }
+
+    /// Reads the header and the body: the program's dispatch. What needs every definition is
+    /// [`super::check`]'s, before [`Parser::finish`].
+    pub(super) fn read(&mut self) -> PResult<Dispatch> {
+        let dispatch = self.header()?;
+        self.func.body = self.list(None)?;
+        Ok(dispatch)
+    }
+
+    /// The program read, its gaps filled with placeholder values and empty blocks.
+    pub(super) fn finish(mut self, dispatch: Dispatch) -> Program {
+        let mut func = std::mem::take(&mut self.func);
+        for d in &self.values {
+            func.values.push(match d {
+                Some(d) => ValueData {
+                    ty: d.ty,
+                    def: d.inst.into(),
+                },
+                None => ValueData {
+                    ty: Type::I32,
+                    def: None.into(),
+                },
+            });
+        }
+        for insts in self.block_insts {
+            func.blocks.push(BlockData { insts });
+        }
+        Program { dispatch, func }
+    }
 }
 
-/// Parses a whole program, refusing a header beyond `limits`.
-pub fn parse_program_within(
-    text: &str,
-    file: &str,
-    limits: &Limits,
-) -> Result<Program, ParseError> {
-    let toks = lex(text).map_err(|(pos, message)| error(file, pos, message))?;
-    let mut p = Parser {
-        file,
-        toks,
-        i: 0,
-        func: Function::default(),
-        values: Vec::new(),
-        block_defs: Vec::new(),
-        block_insts: Vec::new(),
-        deferred: Vec::new(),
-        cur: None,
-        cur_nonphi: false,
-        cur_jump: None,
-        loop_depth: 0,
-        depth: 0,
-        limits: *limits,
-    };
-    let dispatch = p.header()?;
-    p.func.body = p.list(None)?;
-    check::run(&p)?;
-    let mut func = std::mem::take(&mut p.func);
-    for d in &p.values {
-        func.values.push(match d {
-            Some(d) => ValueData {
-                ty: d.ty,
-                def: d.inst.into(),
-            },
-            None => ValueData {
-                ty: Type::I32,
-                def: None.into(),
-            },
-        });
-    }
-    for insts in p.block_insts {
-        func.blocks.push(BlockData { insts });
-    }
-    Ok(Program { dispatch, func })
-}
-
-fn error(file: &str, pos: Pos, message: String) -> ParseError {
+pub(super) fn error(file: &str, pos: Pos, message: String) -> ParseError {
     ParseError {
         file: file.to_string(),
         line: pos.line,

@@ -22,13 +22,10 @@ use std::collections::BTreeMap;
 pub type BindingTable = BTreeMap<u8, u32>;
 
 /// The surfaces of the `resource_intel` intrinsics in `nir` (sampler-table entries aside);
-/// Mesa 22.3's NIR has none and is solved by [`super::binding_table_22`].
-/// `Err` says why the table cannot be known: a bindless access, an index that is not a
-/// constant, another set, or two bindings claiming one index.
+/// Mesa 22.3's NIR has none and is solved by `binding_table_22` (`super::binding_table`
+/// chooses). `Err` says why the table cannot be known: a bindless access, an index that is not
+/// a constant, another set, or two bindings claiming one index.
 pub fn from_nir(nir: &str) -> Result<BindingTable, String> {
-    if super::binding_table_22::is_mesa_22(nir) {
-        return super::binding_table_22::from_nir(nir);
-    }
     let mut table = BindingTable::new();
     for line in nir.lines().filter(|l| l.contains("@resource_intel (")) {
         let access = Access::parse(line).ok_or_else(|| format!("unreadable NIR: {line:?}"))?;

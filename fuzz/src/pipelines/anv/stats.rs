@@ -100,7 +100,7 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     // interpreter, could not run (a feature not modelled), or differs (unconfirmed).
     if c.anv_platform.executed() {
         let mut coverage = Coverage::default();
-        let verdict = super::execute::judge(
+        let verdict = super::judge::judge(
             case,
             &case.program,
             &case.program,

@@ -109,7 +109,7 @@ impl Version {
 }
 
 /// `--case help`'s words for `anv_debug`: each version's widths from this table.
-impl crate::case::knobs::KnobValues for Switches {
+impl crate::pipelines::knob_values::KnobValues for Switches {
     fn values() -> String {
         let widths: Vec<String> = VERSIONS
             .iter()
@@ -125,7 +125,7 @@ impl crate::case::knobs::KnobValues for Switches {
     }
 }
 
-impl crate::case::knobs::KnobValues for super::Platform {
+impl crate::pipelines::knob_values::KnobValues for super::Platform {
     fn values() -> String {
         let names: Vec<&str> = super::Platform::ALL.iter().map(|p| p.name()).collect();
         names.join("|")
