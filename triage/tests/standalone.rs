@@ -200,15 +200,17 @@ fn failing_probes(
 
 /// `gpufuzz run FILE --target vulkan --emit FORMAT` for `program`.
 fn emitted(program: &str, format: &str, tag: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("gpufuzz-standalone-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{tag}.ir"));
+    let file = std::env::temp_dir().join(format!(
+        "gpufuzz-standalone-{}-{tag}-{format}.ir",
+        std::process::id()
+    ));
     std::fs::write(&file, program).unwrap();
     let out = Command::new(GPUFUZZ)
         .args(["run", "--target", "vulkan", "--emit", format])
         .arg(&file)
         .output()
         .unwrap();
+    let _ = std::fs::remove_file(&file);
     assert!(
         out.status.success(),
         "{}",

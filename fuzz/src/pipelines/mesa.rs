@@ -397,8 +397,10 @@ mod tests {
             "{e}"
         );
         // Nothing installed: newest is the system's.
-        assert!(resolve_in(&folder("empty"), "newest").unwrap().is_system());
+        let empty = folder("empty");
+        assert!(resolve_in(&empty, "newest").unwrap().is_system());
         std::fs::remove_dir_all(&cache).unwrap();
+        std::fs::remove_dir_all(&empty).unwrap();
     }
 
     #[test]

@@ -101,30 +101,26 @@ pub fn have_device(opts: &OracleOptions) -> bool {
 
 /// `spvasm` assembled for Vulkan 1.1 (SPIR-V 1.3), or `None` without spirv-as (said why).
 pub fn assemble(spvasm: &str, tag: &str) -> Option<Vec<u32>> {
-    let dir = std::env::temp_dir().join(format!("gpufuzz-spvasm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let stem = format!("gpufuzz-spvasm-{}-{tag}", std::process::id());
     let (src, out) = (
-        dir.join(format!("{tag}.spvasm")),
-        dir.join(format!("{tag}.spv")),
+        std::env::temp_dir().join(format!("{stem}.spvasm")),
+        std::env::temp_dir().join(format!("{stem}.spv")),
     );
     std::fs::write(&src, spvasm).unwrap();
-    match Command::new("spirv-as")
+    let status = Command::new("spirv-as")
         .args(["--target-env", "vulkan1.1", "-o"])
         .arg(&out)
         .arg(&src)
-        .status()
-    {
+        .status();
+    let bytes = std::fs::read(&out);
+    let _ = std::fs::remove_file(&src);
+    let _ = std::fs::remove_file(&out);
+    match status {
         Ok(s) => assert!(s.success(), "spirv-as {}", src.display()),
         Err(e) => {
             unavailable(&format!("spirv-as from spirv-tools ({e})"));
             return None;
         }
     }
-    let bytes = std::fs::read(&out).unwrap();
-    Some(
-        bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect(),
-    )
+    Some(spirv_emit::binary::from_bytes(&bytes.unwrap()).expect("spirv-as wrote a module"))
 }

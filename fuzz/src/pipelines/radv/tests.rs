@@ -51,8 +51,8 @@ enum Answer {
 }
 
 /// A stand-in worker that opens a fake device and, on the compile request, prints `stderr`
-/// and then answers as `answer` says.
-fn fake_worker(stderr: &str, answer: Answer) -> Worker {
+/// and then answers as `answer` says; and the folder of its files, for the caller to remove.
+fn fake_worker(stderr: &str, answer: Answer) -> (Worker, std::path::PathBuf) {
     // One folder per stand-in: tests run in parallel, each with its own files.
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -109,7 +109,8 @@ fn fake_worker(stderr: &str, answer: Answer) -> Worker {
         args: vec!["-c".into(), script.into()],
     });
     o.compile_timeout = Duration::from_secs(10);
-    Worker::start(o).expect("the stand-in worker opens its device")
+    let worker = Worker::start(o).expect("the stand-in worker opens its device");
+    (worker, dir)
 }
 
 fn judged_by_fake(stderr: &str, answer: Answer) -> Result<Capture, Box<Finding>> {
@@ -118,12 +119,15 @@ fn judged_by_fake(stderr: &str, answer: Answer) -> Result<Capture, Box<Finding>>
 
 fn judged_on(gpu: &str, stderr: &str, answer: Answer) -> Result<Capture, Box<Finding>> {
     let gpu = Gpu(gpu.into());
-    let mut w = fake_worker(stderr, answer);
-    judged(
+    let (mut w, dir) = fake_worker(stderr, answer);
+    let verdict = judged(
         compile_with(&mut w, &program(), &gpu, Wave::W32),
         &gpu,
         Wave::W32,
-    )
+    );
+    drop(w);
+    let _ = std::fs::remove_dir_all(dir);
+    verdict
 }
 
 #[test]
