@@ -76,8 +76,14 @@ fn names_and_values_are_checked_even_where_unused() {
     usage_error(&["fuzz", "--jobs", "0"]);
     usage_error(&["fuzz", "--resume", "a", "--out", "b"]);
     // Flags a command would ignore are not its flags, or are errors naming what is missing.
-    let err = usage_error(&["fuzz", "--runs", "1", "--case", "gen9=false"]);
-    assert!(err.contains("'--case'"), "{err}");
+    // `fuzz --case` pins a knob for the run: its keys and values are checked as repro's are,
+    // before any work.
+    let err = usage_error(&["fuzz", "--runs", "1", "--case", "nosuch=1"]);
+    assert!(err.contains("gen_grfs"), "{err}");
+    let err = usage_error(&["fuzz", "--runs", "1", "--case", "gen_grfs=0"]);
+    assert!(err.contains("10..=125"), "{err}");
+    let err = usage_error(&["fuzz", "--resume", "a", "--case", "gen9=false"]);
+    assert!(err.contains("--case") || err.contains("--resume"), "{err}");
     let err = usage_error(&["run", &f, "--emit", "asm"]);
     assert!(err.contains("--target"), "{err}");
     let err = usage_error(&["run", &f, "--vk-device", "1"]);
@@ -117,7 +123,8 @@ fn help_says_what_the_commands_take() {
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     let fuzz = help("fuzz");
-    for absent in ["--case", "--disable-pass", "--limit"] {
+    assert!(fuzz.contains("--case <KEY=VALUE>"), "{fuzz}");
+    for absent in ["--disable-pass", "--limit"] {
         assert!(
             !fuzz.contains(absent),
             "fuzz --help lists {absent}:\n{fuzz}"

@@ -243,3 +243,41 @@ fn also_mesa_says_the_shift_compare_crash_is_gone_in_26_2_6() {
     assert!(text.contains("gone in Mesa 26.2.6"), "{text}");
     assert!(text.contains("still in Mesa 25.0.7"), "{text}");
 }
+
+#[test]
+fn the_module_radv_compiles_is_its_standalone_repro() {
+    // What a radv finding's report keeps beside the program (`<stem>.spvasm`), and what
+    // `run --emit spvasm` prints: the module the worker's device was given, valid SPIR-V.
+    if !have_radv() {
+        return;
+    }
+    let mut cmd = Command::new(GPUFUZZ);
+    pinned_to_25(&mut cmd);
+    let o = cmd
+        .args(["run", "--target", "radv", "--emit", "spvasm"])
+        .arg(repo("docs/found-bugs/radv-sigsegv-shift-compare.ir"))
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.starts_with("; SPIR-V"), "{text}");
+    assert!(text.contains("OpShiftLeftLogical"), "{text}");
+    let dir = std::env::temp_dir().join(format!("gpufuzz-radv-spvasm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, spv) = (dir.join("m.spvasm"), dir.join("m.spv"));
+    std::fs::write(&src, text.as_bytes()).unwrap();
+    let assembled = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.1", "-o"])
+        .arg(&spv)
+        .arg(&src)
+        .status();
+    let valid = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.1"])
+        .arg(&spv)
+        .status();
+    let _ = std::fs::remove_dir_all(&dir);
+    match (assembled, valid) {
+        (Ok(a), Ok(v)) => assert!(a.success() && v.success(), "spirv-as {a}, spirv-val {v}"),
+        _ => unavailable("spirv-as and spirv-val (package spirv-tools)"),
+    }
+}

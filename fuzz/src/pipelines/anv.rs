@@ -870,16 +870,7 @@ impl Pipeline for Anv {
             let program = vulkan::source(case, &optimised);
             let capture = compile(program, Install::Target, c.anv_platform, c.anv_debug)
                 .map_err(|e| format!("anv: {e:?}"))?;
-            let spvasm = vulkan::standalone::disassemble(&capture.module.words)?;
-            let path = dir.join(format!("{stem}.spvasm"));
-            crate::store::write_atomically(&path, spvasm.as_bytes())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok(Written {
-                files: vec![path],
-                shown: spvasm,
-                by_hand: None,
-                how: None,
-            })
+            vulkan::standalone::write_module(&capture.module.words, dir, stem)
         };
         Some(write())
     }

@@ -40,7 +40,7 @@ use self::gfx::GfxLevel;
 use super::mesa::{self, Environment};
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::with_worker;
-use super::shown::Shown;
+use super::shown::{Shown, Written};
 use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -51,6 +51,7 @@ use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::EmitError;
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -380,12 +381,11 @@ pub fn compile_with(
     })
 }
 
-/// Emits `program` and compiles it on radv for `gpu` at `wave`.
-pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, CompileError> {
-    let no_vulkan = |e| CompileError::Run(RunError::NoVulkan(e));
-    let env = environment().map_err(no_vulkan)?;
+/// Runs `f` with this thread's radv worker for `gpu` at `wave` (started if needed).
+fn on_worker<R>(gpu: &Gpu, wave: Wave, f: impl FnOnce(&mut Worker) -> R) -> Result<R, RunError> {
+    let env = environment().map_err(RunError::NoVulkan)?;
     let shim = env.shim.clone().ok_or_else(|| {
-        no_vulkan(format!(
+        RunError::NoVulkan(format!(
             "radv's environment (Mesa {}) names no amdgpu drm-shim",
             env.mesa
         ))
@@ -399,7 +399,29 @@ pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, Comp
             .collect::<Vec<_>>(),
     );
     let options = || Ok(worker_options(driver, env));
-    with_worker(key, options, |w| compile_with(w, program, gpu, wave)).map_err(CompileError::Run)?
+    with_worker(key, options, f)
+}
+
+/// Emits `program` and compiles it on radv for `gpu` at `wave`.
+pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, CompileError> {
+    on_worker(gpu, wave, |w| compile_with(w, program, gpu, wave)).map_err(CompileError::Run)?
+}
+
+/// The SPIR-V module radv compiles for `program` on `gpu` (emitted for the worker's device, as
+/// [`compile`] emits it), without compiling it: a crash's standalone repro.
+pub fn module(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Vec<u32>, String> {
+    let info = on_worker(gpu, wave, |w| w.info().clone()).map_err(|e| e.to_string())?;
+    spirv_emit::emit(program, &vulkan::emit_options(&info))
+        .map(|m| m.words)
+        .map_err(|e| e.to_string())
+}
+
+/// The module radv compiles for `case` (after the middle end, as the target runs it).
+fn standalone_module(case: &Case, opts: &OracleOptions) -> Result<Vec<u32>, String> {
+    let optimised =
+        super::middle::optimise(case, opts, &mut Coverage::default()).map_err(|f| f.to_string())?;
+    let c = &case.config;
+    module(vulkan::source(case, &optimised), &c.radv_gpu, c.radv_wave)
 }
 
 /// An error ACO's validators printed: the check's message and where ACO raised it.
@@ -611,6 +633,30 @@ impl Pipeline for Radv {
 
     fn available(&self) -> Result<(), String> {
         shim_gpus().map(|_| ())
+    }
+
+    fn standalone_forms(&self) -> &'static [&'static str] {
+        &["spvasm"]
+    }
+
+    /// `spvasm`: the module radv compiles (`spirv-dis`).
+    fn standalone(&self, case: &Case, opts: &OracleOptions, _form: &str) -> Result<String, String> {
+        vulkan::standalone::disassemble(&standalone_module(case, opts)?)
+    }
+
+    /// The SPIR-V module radv compiles (or crashes on), as `<stem>.spvasm`: a crash
+    /// reproduces from it with any Vulkan application on the GPU, without gpufuzz.
+    fn write_standalone(
+        &self,
+        case: &Case,
+        opts: &OracleOptions,
+        dir: &Path,
+        stem: &str,
+    ) -> Option<Result<Written, String>> {
+        Some(
+            standalone_module(case, opts)
+                .and_then(|words| vulkan::standalone::write_module(&words, dir, stem)),
+        )
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {

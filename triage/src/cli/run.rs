@@ -65,7 +65,8 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
         print_after_all(&program, pass_config, &disabled)?;
     }
     if !a.config.targets.is_empty() {
-        if let Some((format, target)) = a.emit.as_deref().and_then(standalone_form) {
+        let form = (a.emit.as_deref()).and_then(|f| standalone_form(f, &a.config.targets));
+        if let Some((format, target)) = form {
             let case = Case { config, program };
             return print_standalone(&case, &a.config, target, format);
         }
@@ -133,10 +134,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
 }
 
 /// The target whose standalone repro (`Pipeline::standalone_forms`) has the `--emit` form
-/// `format`, if any.
-fn standalone_form(format: &str) -> Option<(&str, &'static dyn Pipeline)> {
-    let target =
-        (pipelines::all().iter().copied()).find(|p| p.standalone_forms().contains(&format))?;
+/// `format`: one of `targets` if one has it, else the first that does, if any.
+fn standalone_form<'f>(
+    format: &'f str,
+    targets: &[String],
+) -> Option<(&'f str, &'static dyn Pipeline)> {
+    let has = |p: &&'static dyn Pipeline| p.standalone_forms().contains(&format);
+    let all = pipelines::all().iter().copied();
+    let target = (all.clone().filter(has))
+        .find(|p| targets.iter().any(|t| t == p.name()))
+        .or_else(|| all.clone().find(has))?;
     Some((format, target))
 }
 

@@ -13,6 +13,7 @@
 //! Offsets in both formats are in bytes; values are decimal `uint`s (vkrunner and Amber read
 //! them so), with the hexadecimal form in the header's notes where it helps a reader.
 
+use super::super::shown::Written;
 use super::spirv_opt::{self, Failure, Reduced, RunFailure, SpirvOptPasses};
 use super::{device, emit_options, VulkanOptions};
 use crate::case::coverage::Coverage;
@@ -499,6 +500,21 @@ fn amber(
         }
     }
     s
+}
+
+/// A compile-only target's standalone repro: the module the driver compiled, as
+/// `dir/stem.spvasm` (`spirv-dis`; `spirv-as --target-env vulkan1.1` reads it back).
+pub fn write_module(words: &[u32], dir: &Path, stem: &str) -> Result<Written, String> {
+    let spvasm = disassemble(words)?;
+    let path = dir.join(format!("{stem}.spvasm"));
+    crate::store::write_atomically(&path, spvasm.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Written {
+        files: vec![path],
+        shown: spvasm,
+        by_hand: None,
+        how: None,
+    })
 }
 
 /// `spirv-dis` of `words`: assembly `spirv-as` (and so vkrunner and Amber) reads back.
