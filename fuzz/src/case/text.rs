@@ -214,6 +214,12 @@ pub fn print_case(case: &Case) -> String {
 /// Reads the header lines of `src` (anywhere before the program, as comments); lines without
 /// a header are the default configuration. Errors name the file and line.
 pub fn parse_header(src: &str, file: &str) -> Result<CaseConfig, String> {
+    parse_header_except(src, file, &[])
+}
+
+/// [`parse_header`] leaving out the knobs `replaced` names (a command line sets them instead:
+/// a value the file has and this machine's driver refuses must not stop its replacement).
+pub fn parse_header_except(src: &str, file: &str, replaced: &[&str]) -> Result<CaseConfig, String> {
     let mut config = CaseConfig::default();
     for (n, line) in src.lines().enumerate() {
         let at = |e: String| format!("{file}:{}: {e}", n + 1);
@@ -222,6 +228,9 @@ pub fn parse_header(src: &str, file: &str) -> Result<CaseConfig, String> {
                 let (k, v) = kv
                     .split_once('=')
                     .ok_or_else(|| at(format!("{kv:?}: expected KEY=VALUE")))?;
+                if replaced.contains(&k) {
+                    continue;
+                }
                 config.set(k, v).map_err(|e| at(format!("{kv}: {e}")))?;
             }
         } else if let Some(rest) = line.strip_prefix(DISABLE_PREFIX) {
@@ -243,7 +252,18 @@ pub fn parse_case(src: &str, file: &str) -> Result<Case, String> {
 
 /// Parses and verifies a case file, refusing a program beyond `limits`.
 pub fn parse_case_within(src: &str, file: &str, limits: &text::Limits) -> Result<Case, String> {
-    let config = parse_header(src, file)?;
+    parse_case_except(src, file, limits, &[])
+}
+
+/// [`parse_case_within`] with the header's knobs `replaced` names left out
+/// ([`parse_header_except`]).
+pub fn parse_case_except(
+    src: &str,
+    file: &str,
+    limits: &text::Limits,
+    replaced: &[&str],
+) -> Result<Case, String> {
+    let config = parse_header_except(src, file, replaced)?;
     let program = text::parse_program_within(src, file, limits).map_err(|e| e.to_string())?;
     verify::verify(&program).map_err(|e| format!("{file}: invalid program:\n{e}"))?;
     Ok(Case { config, program })
@@ -365,6 +385,10 @@ mod tests {
         assert!(e.contains("must be 1|4"), "{e}");
         let e = parse_header("; case: gen_grfs=0\n", "a.ir").unwrap_err();
         assert!(e.contains("outside 10..=125"), "{e}");
+        // A knob the command line replaces is not read from the file: its value there may be
+        // one this machine's driver refuses.
+        let c = parse_header_except("; case: gen_grfs=0 gen9=false\n", "a.ir", &["gen_grfs"]);
+        assert!(!c.unwrap().gen9);
         let e = parse_header("; case: nosuch=1\n", "a.ir").unwrap_err();
         assert!(e.starts_with("a.ir:1:") && e.contains("known:"), "{e}");
         let e = parse_header("; disable-pass: nosuch\n", "a.ir").unwrap_err();

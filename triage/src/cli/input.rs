@@ -13,10 +13,16 @@ use std::path::Path;
 /// Said after any error in a program's text: where its format is described.
 pub const FORMAT_HINT: &str = "(the .ir text format: docs/ir.md)";
 
-/// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it.
+/// Reads a `.ir` file with its `; case:` header within the flags' limits, then verifies it. The
+/// header's knobs the flags' `--case` replaces are not read (their values there may be ones
+/// this machine's driver refuses).
 pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, CliError> {
     let text = std::fs::read_to_string(path).map_err(CliError::io(path))?;
-    case_text::parse_case_within(&text, &path.display().to_string(), &config.limits()?)
+    let replaced: Vec<&str> = (config.case.iter())
+        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
+        .collect();
+    let limits = config.limits()?;
+    case_text::parse_case_except(&text, &path.display().to_string(), &limits, &replaced)
         .map_err(|e| CliError::Input(format!("{e}\n{FORMAT_HINT}")))
 }
 
