@@ -4,7 +4,7 @@
 //! derived from its cause here and nowhere else; blame (`Pipeline::checked_step`,
 //! `Pipeline::switch_first`) matches on the cause itself, never on the class's text.
 
-use crate::pipelines::naga::Step as NagaStep;
+use crate::pipelines::naga::step::Step as NagaStep;
 use crate::pipelines::radv::gfx::GfxLevel;
 use serde::{Deserialize, Serialize};
 

@@ -25,6 +25,9 @@
 //! otherwise without them (NaN, infinity, denormal operands) are compared as inexact.
 
 mod known;
+pub mod step;
+
+pub use step::Step;
 
 use super::pipeline::{caused, Pipeline};
 use super::shown::{format_results, Shown};
@@ -36,7 +39,6 @@ use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::ir::Program;
-use serde::{Deserialize, Serialize};
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val_by, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
@@ -68,36 +70,6 @@ pub fn emit_options() -> EmitOptions {
         preserve_denormals: false,
         round_to_nearest_even: false,
         ..EmitOptions::default()
-    }
-}
-
-/// The step of naga that failed, or what is wrong with the module it wrote.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Step {
-    /// `front::spv`: SPIR-V in, refusing a module `spirv-val` accepts.
-    FrontEnd,
-    /// `valid::Validator`, rejecting the front end's module.
-    Validator,
-    /// `back::spv`: SPIR-V out.
-    SpvOut,
-    /// The module naga wrote is invalid (the driver refused it, and so does `spirv-val`).
-    OutputInvalid,
-    /// The module naga wrote computes another value than the interpreter (ours, run alone
-    /// on the same device, does not).
-    Mismatch,
-}
-
-impl Step {
-    /// Its name in classes and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Step::FrontEnd => "front end",
-            Step::Validator => "validator",
-            Step::SpvOut => "spv-out",
-            Step::OutputInvalid => "spv-out invalid",
-            Step::Mismatch => "mismatch",
-        }
     }
 }
 

@@ -40,9 +40,8 @@
 use super::super::inst::Inst;
 use super::super::lsc::{self as field, OP_LOAD, OP_LOAD_CMASK, OP_STORE, OP_STORE_CMASK};
 use super::super::types::RegFile;
-use super::message::{dwords, registers, Response};
 use super::operand::Regs;
-use super::thread::{Memory, ScratchWindow};
+use super::payload::{dwords, registers, Memory, Response, ScratchWindow};
 use super::{fault, unsupported, Stop};
 use std::collections::BTreeMap;
 

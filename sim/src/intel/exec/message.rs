@@ -27,10 +27,10 @@
 //! exactly as a plain send's single payload does.
 
 use super::super::gen::Gen;
-use super::super::inst::{Inst, Src};
+use super::super::inst::Inst;
 use super::super::types::RegFile;
 use super::operand::Regs;
-use super::thread::{Memory, ScratchWindow};
+use super::payload::{dwords, registers, Memory, Response, ScratchWindow};
 use super::{fault, unsupported, Stop};
 use super::{lsc, sampler};
 
@@ -149,34 +149,6 @@ pub fn send(
         write_response(r, inst, m.rlen, &words, lanes)?;
     }
     Ok(Effect::None)
-}
-
-/// `count` registers of a payload operand, as dwords.
-pub(super) fn registers(r: &Regs, src: Option<&Src>, count: usize) -> Result<Vec<u32>, Stop> {
-    match src {
-        Some(Src::Reg(reg)) if reg.file == RegFile::Grf => dwords(r, reg.nr as usize, count),
-        _ => fault("send payload is not a GRF"),
-    }
-}
-
-/// `count` registers from GRF `nr` on, as dwords.
-pub(super) fn dwords(r: &Regs, nr: usize, count: usize) -> Result<Vec<u32>, Stop> {
-    let mut out = Vec::with_capacity(count * 8);
-    for reg in nr..nr + count {
-        for i in 0..8 {
-            out.push(r.dword(reg, i)?);
-        }
-    }
-    Ok(out)
-}
-
-/// A response: the dwords of `rlen` registers, or per-lane dwords (`Lanes`) written only for
-/// enabled lanes.
-pub(super) enum Response {
-    /// Whole registers (block reads), dword `k` written when bit `k` of `dwords` is set.
-    Block { words: Vec<u32>, dwords: u64 },
-    /// `channels` × `simd` dwords, lane `i` of channel `c` at `c * simd + i`.
-    Lanes { words: Vec<u32>, simd: usize },
 }
 
 fn write_response(

@@ -33,6 +33,7 @@ mod lsc;
 mod message;
 pub mod observe;
 mod operand;
+mod payload;
 pub mod sampler;
 mod scoreboard;
 pub mod thread;
@@ -43,8 +44,9 @@ mod tests;
 
 pub use code::Code;
 pub use observe::{Input, Observer, Place, Step};
+pub use payload::{Memory, ScratchWindow};
 pub use sampler::Image;
-pub use thread::{run_observed, run_thread, Memory, ScratchWindow, Start, ThreadStats};
+pub use thread::{run_observed, run_thread, Start, ThreadStats};
 
 use std::fmt;
 

@@ -23,7 +23,7 @@ use super::super::inst::{Inst, Src};
 use super::super::opcode::Opcode;
 use super::super::types::RegFile;
 use super::operand::{immediate, src_offset, Num, Regs, REG_BYTES};
-use super::thread::Memory;
+use super::payload::Memory;
 
 /// Sees every instruction a thread executes, after it executed.
 pub trait Observer {

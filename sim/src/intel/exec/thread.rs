@@ -24,32 +24,10 @@ use super::code::Code;
 use super::message::{self, Effect};
 use super::observe::{Observer, Step, Unobserved};
 use super::operand::Regs;
-use super::sampler::Image;
+use super::payload::{Memory, ScratchWindow};
 use super::scoreboard::Scoreboard;
 use super::timing::Clock;
 use super::{fault, unsupported, Stop};
-use std::collections::BTreeMap;
-
-/// The resources a dispatch binds, by binding-table index: buffers as dwords, and images.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Memory {
-    /// Each bound surface's words.
-    pub surfaces: BTreeMap<u8, Vec<u32>>,
-    /// Each bound sampled image.
-    pub images: BTreeMap<u8, Image>,
-    /// Flat (stateless) memory the dispatch placed, by its first byte's address: what LSC
-    /// `flat` messages read and write (Gfx12.5's push constants, at `g0.0[31:6]`).
-    pub flat: BTreeMap<u64, Vec<u32>>,
-}
-
-/// A thread's scratch space: the addresses its stateless scratch messages may touch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScratchWindow {
-    /// The first byte (what `g0.5[31:10]` says).
-    pub base: u32,
-    /// Its size in bytes.
-    pub bytes: u32,
-}
 
 /// How a thread starts.
 #[derive(Clone, Debug)]
