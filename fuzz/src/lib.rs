@@ -8,7 +8,7 @@ pub mod cause;
 pub mod counters;
 pub mod driver;
 pub mod finding;
-pub mod gen;
+pub mod generator;
 pub mod mutate;
 pub mod oracle;
 pub mod panics;

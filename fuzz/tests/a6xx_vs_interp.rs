@@ -11,7 +11,7 @@ use compiler::heuristics::{A6xxHeuristics, Pick, Victim};
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{print_program, Program};
 use compiler::planted::Plants;
-use fuzz::gen::{generate, Config};
+use fuzz::generator::{generate, Config};
 use sim::a6xx::{run, Outcome, WaveSize};
 
 fn bytes(seed: u64, len: usize) -> Vec<u8> {

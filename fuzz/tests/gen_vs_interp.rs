@@ -13,7 +13,7 @@ use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline;
 use compiler::planted::Plants;
-use fuzz::{gen, rng};
+use fuzz::{generator, rng};
 use sim::gen::{ExecSize, Gen};
 
 fn check(p: &Program, o: &Options, expected: &sim::dispatch::Results) -> Result<(), String> {
@@ -51,8 +51,8 @@ fn generated_programs_agree_with_the_interpreter() {
     for i in start..start + n {
         rng::input_bytes(0x6e6e, i, 64, 4096, &mut buf);
         let mut u = Unstructured::new(&buf);
-        let cfg = gen::Config::default();
-        let Ok(mut p) = gen::generate(&mut u, &cfg) else {
+        let cfg = generator::Config::default();
+        let Ok(mut p) = generator::generate(&mut u, &cfg) else {
             continue;
         };
         let mut o = pipeline::PipelineOptions::default();

@@ -9,7 +9,7 @@
 //! `vulkan` knobs from the bytes left after the program ([`decode`]).
 
 use super::config::{Case, CaseConfig};
-use crate::gen;
+use crate::generator;
 use crate::pipelines::anv::Switches as AnvSwitches;
 use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
 use crate::pipelines::spirv_opt::SpirvOptPasses;
@@ -167,10 +167,10 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
     let config = CaseConfig::arbitrary(&mut u).unwrap_or_default();
     // Half the cases use the tuned defaults, half a swarm configuration drawn from the input.
     let gen_config = match u.ratio(1, 2) {
-        Ok(true) => gen::Config::arbitrary(&mut u).unwrap_or_default(),
-        _ => gen::Config::default(),
+        Ok(true) => generator::Config::arbitrary(&mut u).unwrap_or_default(),
+        _ => generator::Config::default(),
     };
-    let program = gen::generate(&mut u, &gen_config).ok()?;
+    let program = generator::generate(&mut u, &gen_config).ok()?;
     let mut config = config;
     // One case in four with bytes left puts spirv-opt before the driver (only the `vulkan`
     // target reads it); out of bytes, `ratio` would always say yes.

@@ -9,7 +9,7 @@
 use arbitrary::Unstructured;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, verify, Program};
-use fuzz::gen;
+use fuzz::generator;
 use std::path::Path;
 
 /// Input lengths of generated programs.
@@ -17,9 +17,9 @@ pub const INPUT_LEN: (usize, usize) = (256, 1024);
 
 /// The generator's knobs for stats corpora: the fuzzer's defaults (loops that run, phis,
 /// textures, up to 96 invocations) with at most 32 generated statements.
-pub const CONFIG: gen::Config = gen::Config {
+pub const CONFIG: generator::Config = generator::Config {
     max_insts: 32,
-    ..gen::Config::DEFAULT
+    ..generator::Config::DEFAULT
 };
 
 /// Interpreter fuel a generated program must finish within, per invocation.
@@ -77,7 +77,7 @@ pub fn generate(n: usize, seed: u64) -> Vec<Entry> {
             break;
         }
         fuzz::rng::input_bytes(seed, index, INPUT_LEN.0, INPUT_LEN.1, &mut buf);
-        let Ok(program) = gen::generate(&mut Unstructured::new(&buf), &CONFIG) else {
+        let Ok(program) = generator::generate(&mut Unstructured::new(&buf), &CONFIG) else {
             continue;
         };
         if verify::verify(&program).is_err() || interp::run(&program, &run).is_err() {
