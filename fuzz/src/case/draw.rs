@@ -166,11 +166,11 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
     let mut u = Unstructured::new(bytes);
     let config = CaseConfig::arbitrary(&mut u).unwrap_or_default();
     // Half the cases use the tuned defaults, half a swarm configuration drawn from the input.
-    let gen_config = match u.ratio(1, 2) {
+    let swarm = match u.ratio(1, 2) {
         Ok(true) => generator::Config::arbitrary(&mut u).unwrap_or_default(),
         _ => generator::Config::default(),
     };
-    let program = generator::generate(&mut u, &gen_config).ok()?;
+    let program = generator::generate(&mut u, &swarm).ok()?;
     let mut config = config;
     // One case in four with bytes left puts spirv-opt before the driver (only the `vulkan`
     // target reads it); out of bytes, `ratio` would always say yes.
