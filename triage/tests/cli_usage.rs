@@ -63,6 +63,11 @@ fn names_and_values_are_checked_even_where_unused() {
     let f = program_file(&dir, "p.ir");
     let err = usage_error(&["run", &f, "--case", "nosuch=1"]);
     assert!(err.contains("gen_grfs"), "{err}");
+    // Raw fuzz bytes are not a program: `run` says which commands read them.
+    let raw = dir.join("input.bin");
+    std::fs::write(&raw, [0xffu8, 0xfe, 0x00, 0x80]).unwrap();
+    let err = usage_error(&["run", raw.to_str().unwrap()]);
+    assert!(err.contains("gpufuzz repro"), "{err}");
     let err = usage_error(&["run", &f, "--plant", "nosuch"]);
     assert!(err.contains("a6xx-nop-short"), "{err}");
     let err = usage_error(&["repro", &f, "--disable-pass", "nosuch"]);

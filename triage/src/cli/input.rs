@@ -17,7 +17,14 @@ pub const FORMAT_HINT: &str = "(the .ir text format: docs/ir.md)";
 /// header's knobs the flags' `--case` replaces are not read (their values there may be ones
 /// this machine's driver refuses).
 pub fn read_case(path: &Path, config: &CaseArgs) -> Result<Case, CliError> {
-    let text = std::fs::read_to_string(path).map_err(CliError::io(path))?;
+    let bytes = std::fs::read(path).map_err(CliError::io(path))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        CliError::Input(format!(
+            "{}: not a program in the text format (a raw fuzz input, `input.bin`? `gpufuzz \
+             repro` and `gpufuzz reduce` read those)",
+            path.display()
+        ))
+    })?;
     let replaced: Vec<&str> = (config.case.iter())
         .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
         .collect();
