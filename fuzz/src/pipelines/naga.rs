@@ -324,7 +324,13 @@ impl Pipeline for Naga {
             error = format!("outside-bound-{op}");
         }
         // A known naga bug gets its own bucket, so that it does not hide new ones.
-        let known = explaining_among(known::KNOWN_MISMATCHES, program, actual, &plan.inexact);
+        let known = explaining_among(
+            known::KNOWN_MISMATCHES,
+            program,
+            expected,
+            actual,
+            &plan.inexact,
+        );
         if let Some(k) = known {
             f.detail += &format!("; known: {}", k.summary);
         }

@@ -533,7 +533,7 @@ impl Pipeline for Vulkan {
             }
         }
         // A known driver bug gets its own bucket, so that it does not hide new ones.
-        if let Some(bug) = known::explaining(program, actual, &plan.inexact) {
+        if let Some(bug) = known::explaining(program, expected, actual, &plan.inexact) {
             class.push(bug.class);
         }
         if !class.is_empty() {

@@ -96,14 +96,25 @@ fn signed_ops_on_uint_computed_unsigned_explain_what_naga_computed() {
             wrong.outputs[slot], naga_word,
             "the model computes naga's word"
         );
-        let found = explaining_among(known::KNOWN_MISMATCHES, &program, &wrong, &plan.inexact);
+        let found = explaining_among(
+            known::KNOWN_MISMATCHES,
+            &program,
+            &expected,
+            &wrong,
+            &plan.inexact,
+        );
         assert_eq!(found.map(|b| b.class), Some("known-naga-signed-op-on-uint"));
         // Another wrong word is not this bug.
         let mut other = wrong.clone();
         other.outputs[slot] ^= 1;
-        assert!(
-            explaining_among(known::KNOWN_MISMATCHES, &program, &other, &plan.inexact).is_none()
-        );
+        assert!(explaining_among(
+            known::KNOWN_MISMATCHES,
+            &program,
+            &expected,
+            &other,
+            &plan.inexact
+        )
+        .is_none());
     }
 }
 
