@@ -246,10 +246,10 @@ fn frame(line: &str, maps: &[Mapping]) -> Option<Frame> {
     };
     // `name (arguments)`: a C++ name keeps its own parameter list.
     let name = call.rsplit_once(" (").map_or(call, |(name, _)| name).trim();
+    // The mapping that holds the pc names the file as the process loaded it (gdb's `from` may
+    // spell the same file another way, `/lib` for `/usr/lib`); `from` only without one.
     let mapped = pc.and_then(|pc| maps.iter().find(|(s, e, ..)| (*s..*e).contains(&pc)));
-    let path = from
-        .map(str::to_string)
-        .or_else(|| mapped.map(|m| m.3.clone()));
+    let path = (mapped.map(|m| m.3.clone())).or_else(|| from.map(str::to_string));
     // The library's load address: where its mapping of file offset 0 starts.
     let offset = pc.zip(path.as_ref()).and_then(|(pc, path)| {
         let base = maps.iter().find(|(_, _, off, p)| p == path && *off == 0)?.0;
@@ -275,7 +275,7 @@ Thread 1 \"vk-worker\" received signal SIGABRT, Aborted.
 0x00007ffff7a9e95c in ?? () from /lib/x86_64-linux-gnu/libc.so.6
 #0  0x00007ffff7a9e95c in ?? () from /lib/x86_64-linux-gnu/libc.so.6
 #1  0x00007ffff7a49cc2 in raise () from /lib/x86_64-linux-gnu/libc.so.6
-#2  0x00007ffff5612345 in ?? () from /usr/lib/x86_64-linux-gnu/libvulkan_radeon.so
+#2  0x00007ffff5612345 in ?? () from /lib/x86_64-linux-gnu/libvulkan_radeon.so
 #3  0x0000555555612345 in vulkan_runner::device::Device::compile ()
 process 4242
 Mapped address spaces:
@@ -291,6 +291,7 @@ Mapped address spaces:
         assert_eq!(stack.signal, "SIGABRT");
         assert_eq!(stack.frames.len(), 4);
         assert_eq!(stack.frames[1].function.as_deref(), Some("raise"));
+        // gdb's `/lib` is the mapping's `/usr/lib`: the offset is from the mapping.
         let driver = &stack.frames[2];
         assert_eq!(driver.library.as_deref(), Some("libvulkan_radeon.so"));
         assert_eq!(driver.offset, Some(0x212345));
