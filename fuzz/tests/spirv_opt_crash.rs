@@ -12,29 +12,9 @@ use fuzz::pipelines::vulkan::standalone;
 use std::process::Stdio;
 use vulkan_runner::client::unavailable;
 
-/// Triage's 4-instruction reduction of the first finding of a 120 s `vulkan` run (seed 7).
-const LOOP_PEELING: &str = "\
-; case: vulkan_spirv_opt=loop-peeling
-; disable-pass: lower_vars_to_ssa opt_remove_phis opt_copy_prop opt_constant_folding opt_algebraic opt_cse opt_dead_cf opt_dce opt_shrink_vectors
-invocations 1
-outputs 1
-
-block_0:
-  vec1 32 ssa_2 = load_const (0x00000000)
-  vec1 1 ssa_475 = load_const (true)
-loop {
-  block_1:
-    vec1 32 ssa_251 = fmul ssa_2, ssa_2
-  if ssa_475 {
-    block_2:
-      break
-  } else {
-    block_3:
-  }
-  block_4:
-}
-block_5:
-";
+/// Triage's 4-instruction reduction of the first finding of a 120 s `vulkan` run (seed 7), as
+/// written up.
+const LOOP_PEELING: &str = include_str!("../../docs/found-bugs/spirv-opt-loop-peeling-sigsegv.ir");
 
 /// `sh -c script` run by the SPIRV-Tools gpufuzz uses (inside the Mesa's root when it has
 /// one): its status as a shell reports it.
