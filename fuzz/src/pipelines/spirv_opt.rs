@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -128,12 +128,21 @@ impl super::knob_values::KnobValues for SpirvOptPasses {
 pub fn tool(tool: &str, args: &[String]) -> Command {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
     match super::mesa::current().root() {
-        Some(root) => root::command(root, &Path::new("/usr/bin").join(tool), &args, &[]),
+        Some(root) => root::command(root, &program(tool), &args, &[]),
         None => {
             let mut c = Command::new(tool);
             c.args(args);
             c
         }
+    }
+}
+
+/// `tool`'s program as its process sees it: in the Mesa's root, `/usr/bin`'s; on this system,
+/// the bare name, looked up in `PATH`.
+fn program(tool: &str) -> PathBuf {
+    match super::mesa::current().root() {
+        Some(_) => Path::new("/usr/bin").join(tool),
+        None => PathBuf::from(tool),
     }
 }
 
@@ -185,6 +194,8 @@ pub struct Failure {
     pub code: Option<i32>,
     /// The signal that ended it (`Some(11)`: a segmentation fault).
     pub signal: Option<i32>,
+    /// How it ended, as text (`signal 11 (SIGSEGV)`, `exit status 1`).
+    pub status: String,
     /// What it printed on stderr.
     pub stderr: String,
     /// For a crash, where it crashed when run once more under gdb (or why that is not
@@ -219,12 +230,7 @@ impl Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let status = match (self.signal, self.code) {
-            (Some(sig), _) => format!("signal {sig}{}", signal_name(sig)),
-            (None, Some(code)) => format!("exit status {code}"),
-            (None, None) => "no status".into(),
-        };
-        write!(f, "spirv-opt {} failed ({status})", self.passes)?;
+        write!(f, "spirv-opt {} failed ({})", self.passes, self.status)?;
         if !self.stderr.trim().is_empty() {
             write!(f, ": {}", self.stderr.trim())?;
         }
@@ -233,18 +239,6 @@ impl fmt::Display for Failure {
             (Err(why), true) => write!(f, "; no stack: {why}"),
             (Err(_), false) => Ok(()),
         }
-    }
-}
-
-/// ` (SIGSEGV)` for the signals a crash is made of.
-fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        4 => " (SIGILL)",
-        6 => " (SIGABRT)",
-        7 => " (SIGBUS)",
-        8 => " (SIGFPE)",
-        11 => " (SIGSEGV)",
-        _ => "",
     }
 }
 
@@ -284,6 +278,7 @@ pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailur
             passes: passes.clone(),
             code: out.status.code(),
             signal,
+            status: supervisor::exit_class(&out.status),
             stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
             stack,
         }));
@@ -300,12 +295,7 @@ pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailur
 fn crash_stack(args: &[String], module: &[u8]) -> Result<Stack, String> {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
     let root = super::mesa::current().root();
-    // gdb looks a bare name up in `PATH`; in the root the tool's path is known.
-    let program = match root {
-        Some(_) => Path::new("/usr/bin/spirv-opt"),
-        None => Path::new("spirv-opt"),
-    };
-    root::crash_stack(root, program, &args, &[], module, GDB_LIMIT)
+    root::crash_stack(root, &program("spirv-opt"), &args, &[], module, GDB_LIMIT)
 }
 
 /// How long spirv-opt under gdb may take (it ran in milliseconds; gdb reads its symbols).
