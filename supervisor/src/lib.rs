@@ -169,22 +169,27 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// `signal 6 (SIGABRT)` or `exit status 101`: the class of a crash.
 pub fn exit_class(status: &ExitStatus) -> String {
     #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                7 => " (SIGBUS)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                _ => "",
-            };
-            return format!("signal {sig}{name}");
-        }
+    let signal = std::os::unix::process::ExitStatusExt::signal(status);
+    #[cfg(not(unix))]
+    let signal = None;
+    ending(signal, status.code())
+}
+
+/// [`exit_class`] of a process that a signal (`signal`) or its own exit (`code`) ended.
+pub fn ending(signal: Option<i32>, code: Option<i32>) -> String {
+    if let Some(sig) = signal {
+        let name = match sig {
+            4 => " (SIGILL)",
+            6 => " (SIGABRT)",
+            7 => " (SIGBUS)",
+            8 => " (SIGFPE)",
+            9 => " (SIGKILL)",
+            11 => " (SIGSEGV)",
+            _ => "",
+        };
+        return format!("signal {sig}{name}");
     }
-    match status.code() {
+    match code {
         Some(c) => format!("exit status {c}"),
         None => "unknown exit".into(),
     }

@@ -194,8 +194,6 @@ pub struct Failure {
     pub code: Option<i32>,
     /// The signal that ended it (`Some(11)`: a segmentation fault).
     pub signal: Option<i32>,
-    /// How it ended, as text (`signal 11 (SIGSEGV)`, `exit status 1`).
-    pub status: String,
     /// What it printed on stderr.
     pub stderr: String,
     /// For a crash, where it crashed when run once more under gdb (or why that is not
@@ -230,7 +228,8 @@ impl Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "spirv-opt {} failed ({})", self.passes, self.status)?;
+        let status = supervisor::ending(self.signal, self.code);
+        write!(f, "spirv-opt {} failed ({status})", self.passes)?;
         if !self.stderr.trim().is_empty() {
             write!(f, ": {}", self.stderr.trim())?;
         }
@@ -278,7 +277,6 @@ pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailur
             passes: passes.clone(),
             code: out.status.code(),
             signal,
-            status: supervisor::exit_class(&out.status),
             stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
             stack,
         }));
