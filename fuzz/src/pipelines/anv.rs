@@ -55,6 +55,7 @@ use compiler::ir::Program;
 use sim::dispatch::Results;
 use sim::intel::{Agreement, Gen, Listing, Syntax};
 use spirv_emit::EmitError;
+use std::ffi::OsString;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -410,19 +411,22 @@ fn worker_options(
     o.icd = Some(env.icd);
     o.root = env.root;
     o.compile_timeout = COMPILE_TIMEOUT;
-    o.env = vec![
-        ("LD_PRELOAD".into(), shim.into()),
-        ("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into()),
-    ];
-    let version = versions::of(&env.mesa)?;
-    version.check(switches)?;
-    o.env.extend(
-        switches
-            .variables()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.into())),
-    );
+    versions::of(&env.mesa)?.check(switches)?;
+    o.env = vec![("LD_PRELOAD".into(), shim.into())];
+    o.env.extend(driver_env(platform, switches));
     Ok(o)
+}
+
+/// What the driver is told of the case: the simulated platform and brw's switches (with the
+/// shim preloaded, the worker's whole environment; and what tells two workers apart).
+fn driver_env(platform: Platform, switches: Switches) -> Vec<(OsString, OsString)> {
+    let platform = (
+        "INTEL_STUB_GPU_PLATFORM".to_string(),
+        platform.name().to_string(),
+    );
+    (std::iter::once(platform).chain(switches.variables()))
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect()
 }
 
 /// One SIMD variant brw kept.
@@ -488,18 +492,7 @@ pub fn compile(
         Install::Target => "anv",
         Install::Second => "anv (second Mesa)",
     };
-    let key = (
-        target,
-        [("INTEL_STUB_GPU_PLATFORM".into(), platform.name().into())]
-            .into_iter()
-            .chain(
-                switches
-                    .variables()
-                    .into_iter()
-                    .map(|(k, v)| (k.into(), v.into())),
-            )
-            .collect(),
-    );
+    let key = (target, driver_env(platform, switches));
     let options = || worker_options(mesa, platform, switches);
     let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();

@@ -89,7 +89,7 @@ fn c_string(b: &[u8], at: usize) -> Option<&str> {
 }
 
 /// A device name as the shim spells them: lowercase letters, digits and `_`.
-pub fn is_device_name(s: &str) -> bool {
+fn is_device_name(s: &str) -> bool {
     (2..=32).contains(&s.len())
         && s.bytes()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
