@@ -111,7 +111,7 @@ const MATH_FUNCTION: [&str; 16] = [
     "rsqrtm",
 ];
 
-const PRED_ALIGN1: [&str; 16] = [
+pub(super) const PRED_ALIGN1: [&str; 16] = [
     "", "", ".anyv", ".allv", ".any2h", ".all2h", ".any4h", ".all4h", ".any8h", ".all8h",
     ".any16h", ".all16h", ".any32h", ".all32h", "", "",
 ];
@@ -151,7 +151,7 @@ fn is_split_send(inst: &Inst) -> bool {
     inst.send.as_ref().is_some_and(|s| s.src1.is_some())
 }
 
-const SYNC_FUNCTION: [&str; 16] = [
+pub(super) const SYNC_FUNCTION: [&str; 16] = [
     "nop", "", "allrd", "allwr", "", "", "", "", "", "", "", "", "", "fence", "bar", "host",
 ];
 

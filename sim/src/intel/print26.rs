@@ -28,6 +28,7 @@
 use super::gen::Gen;
 use super::inst::{Dst, Inst, RegSrc, Region, Send, Src};
 use super::opcode::Opcode;
+use super::print::{PRED_ALIGN1, SYNC_FUNCTION};
 use super::types::{RegFile, Type};
 
 /// Jump-target labels numbered as brw 26 numbers them: by address.
@@ -80,19 +81,10 @@ const MATH_FUNCTION: [&str; 16] = [
     "rsqrtm",
 ];
 
-const PRED_ALIGN1: [&str; 16] = [
-    "", "", ".anyv", ".allv", ".any2h", ".all2h", ".any4h", ".all4h", ".any8h", ".all8h",
-    ".any16h", ".all16h", ".any32h", ".all32h", "", "",
-];
-
 /// The shared functions' short names (`send.hdc1`).
 const SFID: [&str; 16] = [
     "null", "", "smpl", "gtwy", "", "", "urb", "ts", "rtaccel", "hdc_ro", "hdc0", "", "hdc1",
     "tgm", "slm", "ugm",
-];
-
-const SYNC_FUNCTION: [&str; 16] = [
-    "nop", "", "allrd", "allwr", "", "", "", "", "", "", "", "", "", "fence", "bar", "host",
 ];
 
 fn reg(file: RegFile, nr: u8) -> String {
