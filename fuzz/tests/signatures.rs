@@ -44,12 +44,12 @@ fn signatures() -> String {
     out
 }
 
-#[test]
-fn every_finding_of_fixed_inputs_keeps_its_bucket() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/signatures.txt");
-    let now = signatures();
+/// Compares `now` with the recorded file `name` under `corpus/` (or rewrites it under
+/// `GPUFUZZ_BLESS=1`), showing the first lines that moved.
+fn compare_with_recorded(name: &str, now: &str) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus").join(name);
     if std::env::var_os("GPUFUZZ_BLESS").is_some() {
-        std::fs::write(&file, &now).unwrap();
+        std::fs::write(&file, now).unwrap();
         return;
     }
     let recorded = std::fs::read_to_string(&file).unwrap_or_else(|e| {
@@ -65,12 +65,56 @@ fn every_finding_of_fixed_inputs_keeps_its_bucket() {
         .collect();
     assert!(
         recorded == now,
-        "{} finding(s) recorded, {} now; first moved:\n{}\n(a change meant to move buckets: \
+        "{name}: {} line(s) recorded, {} now; first moved:\n{}\n(a change meant to move them: \
          GPUFUZZ_BLESS=1 cargo test -p fuzz --test signatures)",
         recorded.lines().count(),
         now.lines().count(),
         moved.join("\n")
     );
+}
+
+#[test]
+fn every_finding_of_fixed_inputs_keeps_its_bucket() {
+    let now = signatures();
+    compare_with_recorded("signatures.txt", &now);
     // Not trivially true: the planted bugs are found.
     assert!(now.lines().count() > 20, "{now}");
+}
+
+/// The FNV-1a hash of a program's text: the decoded program, in a line.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Decoding never reads the machine and never moves under a refactor: every knob of the cases
+/// fixed inputs decode to (every target's, the drivers' included) and a hash of the program
+/// are compared with `corpus/decoded-cases.txt`, written on another machine.
+#[test]
+fn fixed_inputs_decode_to_the_recorded_cases() {
+    let d = FuzzOptions::default();
+    let mut now = String::new();
+    let mut buf = Vec::new();
+    for i in 0..300 {
+        fuzz::rng::input_bytes(SEED, i, d.min_len, d.max_len, &mut buf);
+        match oracle::decode(&buf) {
+            Some(case) => {
+                let knobs: Vec<String> = (case.config.knobs().into_iter())
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                let program = compiler::ir::text::print_program(&case.program);
+                writeln!(
+                    now,
+                    "{i} {:016x} passes={:x} {}",
+                    fnv1a(&program),
+                    case.config.disabled_passes,
+                    knobs.join(" ")
+                )
+                .unwrap();
+            }
+            None => writeln!(now, "{i} no program").unwrap(),
+        }
+    }
+    compare_with_recorded("decoded-cases.txt", &now);
 }
