@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 /// setting should be drawn often: those the case randomiser varies
 /// ([`CaseConfig::drawn_values`]).
 pub fn heuristic_knobs() -> impl Iterator<Item = &'static str> {
-    CaseConfig::KNOBS
+    CaseConfig::keys()
         .iter()
         .copied()
         .filter(|k| !CaseConfig::drawn_values(k).is_empty())

@@ -46,6 +46,13 @@ pub fn input_bytes(seed: u64, index: u64, min_len: usize, max_len: usize, buf: &
     g.fill(buf);
 }
 
+/// The FNV-1a hash of `bytes`: the seed of the draws made from a hash of an input's rest.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,9 @@ fn signatures() -> String {
 /// Compares `now` with the recorded file `name` under `corpus/` (or rewrites it under
 /// `GPUFUZZ_BLESS=1`), showing the first lines that moved.
 fn compare_with_recorded(name: &str, now: &str) {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus").join(name);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus")
+        .join(name);
     if std::env::var_os("GPUFUZZ_BLESS").is_some() {
         std::fs::write(&file, now).unwrap();
         return;

@@ -36,7 +36,10 @@ fn a_spirv_opt_crash_reproduces_from_the_saved_command_alone() {
     // only in its execution modes): SPIRV-Tools alone is under test here.
     let case = fuzz::case::text::parse_case(LOOP_PEELING, "loop_peeling.ir").unwrap();
     let module = spirv_emit::emit(&case.program, &spirv_emit::EmitOptions::default()).unwrap();
-    let fails = match standalone::spirv_opt_fails(module.words, &case.config.vulkan_spirv_opt) {
+    let fails = match standalone::spirv_opt_fails(
+        module.words,
+        &fuzz::pipelines::vulkan::knobs::VulkanKnobs::of(&case).spirv_opt,
+    ) {
         Some(Ok(f)) => f,
         Some(Err(e)) => panic!("{e}"),
         None => panic!(

@@ -50,14 +50,20 @@ block_5:
   store_output 2, ssa_8
 ";
 
+/// The configuration that gives the driver the program as written.
+fn unoptimised() -> CaseConfig {
+    let mut config = CaseConfig::default();
+    config.set("vulkan_unoptimised", "true").expect("a knob");
+    config
+}
+
 fn swap_case() -> Case {
     let program = compiler::ir::text::parse_program(SWAP, "swap.ir").expect("parses");
     // The driver (here: naga) gets the program as written, not our optimiser's version.
-    let config = CaseConfig {
-        vulkan_unoptimised: true,
-        ..CaseConfig::default()
-    };
-    Case { config, program }
+    Case {
+        config: unoptimised(),
+        program,
+    }
 }
 
 /// The same loop written by hand in SPIR-V with the interface the emitter gives [`SWAP`]
@@ -247,10 +253,7 @@ fn the_reduced_naga_bugs_are_found_and_bucketed_as_known() {
         let program = compiler::ir::text::parse_program(&src, file).unwrap();
         // naga gets the program as written (the reduced file's constants would fold away).
         let case = Case {
-            config: CaseConfig {
-                vulkan_unoptimised: true,
-                ..CaseConfig::default()
-            },
+            config: unoptimised(),
             program,
         };
         match oracle::judge(&case, &opts).verdict {

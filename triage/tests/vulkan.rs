@@ -42,12 +42,13 @@ fn every_regression_agrees_with_the_interpreter_on_the_device() {
         // spirv-opt.
         let pass_lists = ["", "O+loop-unroll+merge-return+scalar-replacement"];
         for (unoptimised, passes) in [(false, 0), (true, 0), (false, 1), (true, 1)] {
+            let mut config = CaseConfig::default();
+            config
+                .set("vulkan_unoptimised", &unoptimised.to_string())
+                .unwrap();
+            config.set("vulkan_spirv_opt", pass_lists[passes]).unwrap();
             let case = Case {
-                config: CaseConfig {
-                    vulkan_unoptimised: unoptimised,
-                    vulkan_spirv_opt: pass_lists[passes].parse().unwrap(),
-                    ..CaseConfig::default()
-                },
+                config,
                 program: program.clone(),
             };
             let j = oracle::judge(&case, &opts);

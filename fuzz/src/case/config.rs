@@ -1,10 +1,9 @@
 //! The case — a program and how to compile it — and its configuration: every knob of how a
-//! case compiles, one field each, with the real driver's choice as its default. How a knob is drawn is [`super::draw`]'s; how it is named
-//! on the command line and in a `; case:` header is [`super::knobs`]'.
+//! case compiles, one field each, with the real driver's choice as its default; a target's own knobs are its section
+//! ([`super::section`]). How a knob is drawn is [`super::draw`]'s; how it is named on the command
+//! line and in a `; case:` header is [`super::knobs`]'.
 
-use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
-use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
-use crate::pipelines::spirv_opt::SpirvOptPasses;
+use super::section::Sections;
 use compiler::heuristics::{A6xxHeuristics, ColourOrder, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::ir::Program;
 
@@ -46,26 +45,9 @@ pub struct CaseConfig {
     pub a6xx_gpr_pick: Pick,
     /// a6xx GPR RA: which interval to spill (`furthest`, `newest`).
     pub a6xx_spill_victim: Victim,
-    /// vulkan: the driver gets the generator's program rather than the middle end's output.
-    /// Drawn (one case in four) from the input's last bytes, after the program and the
-    /// spirv-opt list, so inputs saved before this knob existed decode to the same program.
-    pub vulkan_unoptimised: bool,
-    /// vulkan: `spirv-opt` passes run between the emitter and the driver (`ccp+merge-blocks`;
-    /// empty: none). Drawn from the input's last bytes, after the program, so inputs saved
-    /// before this knob existed still decode to the same program and backend knobs.
-    pub vulkan_spirv_opt: SpirvOptPasses,
-    /// anv: the simulated Intel GPU (`INTEL_STUB_GPU_PLATFORM`); drawn from a hash of the
-    /// input, so inputs saved before this knob existed decode to the same program.
-    pub anv_platform: AnvPlatform,
-    /// anv: brw's `INTEL_DEBUG` switches (`spill_fs+nocompact+no16`, or `none`); drawn like
-    /// `anv_platform`.
-    pub anv_debug: AnvSwitches,
-    /// radv: the simulated AMD GPU (`AMDGPU_GPU_ID`, one the shim lists); drawn from a hash
-    /// of the input like `anv_platform`.
-    pub radv_gpu: RadvGpu,
-    /// radv: the compute wave size (`64`, or `32`: `RADV_PERFTEST=cswave32`); drawn like
-    /// `radv_gpu`.
-    pub radv_wave: RadvWave,
+    /// Every target's own knobs, one section each (`crate::pipelines::sections`), drawn and
+    /// named by the target.
+    pub sections: Sections,
 }
 
 impl Default for CaseConfig {
@@ -90,12 +72,7 @@ impl Default for CaseConfig {
             a6xx_pred_pick: a.pred_pick,
             a6xx_gpr_pick: a.gpr_pick,
             a6xx_spill_victim: a.victim,
-            vulkan_unoptimised: false,
-            vulkan_spirv_opt: SpirvOptPasses::default(),
-            anv_platform: AnvPlatform::default(),
-            anv_debug: AnvSwitches::default(),
-            radv_gpu: RadvGpu::default(),
-            radv_wave: RadvWave::default(),
+            sections: Sections::default(),
         }
     }
 }

@@ -10,10 +10,7 @@
 
 use super::config::{Case, CaseConfig};
 use crate::generator;
-use crate::pipelines::anv::Switches as AnvSwitches;
-use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
-use crate::pipelines::spirv_opt::SpirvOptPasses;
-use crate::rng::SplitMix64;
+use crate::rng::{fnv1a, SplitMix64};
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
@@ -25,13 +22,6 @@ fn vary<T: Copy>(r: &mut SplitMix64, default: T, others: &[T]) -> T {
     } else {
         default
     }
-}
-
-/// The FNV-1a hash of `bytes`: the seed of the draws made from a hash of the input's rest.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The values of a choice other than its default (the first).
@@ -95,24 +85,6 @@ heuristic_knobs! {
     gen_colour_order from others(ColourOrder::ALL),
 }
 
-impl CaseConfig {
-    /// Draws the anv knobs (platform and brw switches) from a hash of `rest`, apart from the
-    /// other knobs' draws so theirs stay what they were.
-    fn vary_anv(&mut self, rest: &[u8]) {
-        let r = &mut SplitMix64::for_input(fnv1a(rest), 0x0061_6e76);
-        self.anv_platform = crate::pipelines::anv::draw_platform(r.next_u64());
-        self.anv_debug = AnvSwitches::draw(r.next_u64());
-    }
-
-    /// Draws the radv knobs (GPU and wave size) from a hash of `rest`, apart from the other
-    /// knobs' draws so theirs stay what they were.
-    fn vary_radv(&mut self, rest: &[u8]) {
-        let r = &mut SplitMix64::for_input(fnv1a(rest), 0x7261_6476);
-        self.radv_gpu = RadvGpu::draw(r.next_u64());
-        self.radv_wave = RadvWave::draw(r.next_u64());
-    }
-}
-
 /// The knobs drawn from the input's first bytes, each with how often it departs from the real
 /// driver's default and what it takes then (else the default), in draw order — fixed for good:
 /// a row added here goes last, so saved inputs keep decoding the same. [`Arbitrary`] for
@@ -127,8 +99,7 @@ macro_rules! byte_knobs {
                 })*
                 if let Some(rest) = $u.peek_bytes($u.len()) {
                     c.vary_heuristics(rest);
-                    c.vary_anv(rest);
-                    c.vary_radv(rest);
+                    c.sections.draw_from_hash(rest);
                 }
                 Ok(c)
             }
@@ -172,21 +143,15 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
     };
     let program = generator::generate(&mut u, &swarm).ok()?;
     let mut config = config;
-    // One case in four with bytes left puts spirv-opt before the driver (only the `vulkan`
-    // target reads it); out of bytes, `ratio` would always say yes.
-    if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
-        config.vulkan_spirv_opt = SpirvOptPasses::draw(&mut u).unwrap_or_default();
-    }
-    // One case in four gives the driver the generator's program, unoptimised by us.
-    if u.len() >= 4 && u.ratio(1, 4).unwrap_or(false) {
-        config.vulkan_unoptimised = true;
-    }
+    // The targets' draws after the program (the `vulkan` section's).
+    config.sections.draw_from_tail(&mut u);
     Some(Case { config, program })
 }
 
 #[cfg(test)]
 mod tests {
     use super::CaseConfig;
+    use crate::pipelines::vulkan::knobs::VulkanKnobs;
     use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
     /// The heuristic table lists what the randomiser draws: every value of a choice (its
@@ -259,8 +224,7 @@ mod tests {
             let mut was = before(&mut u2).unwrap_or_default();
             if let Some(rest) = u2.peek_bytes(u2.len()) {
                 was.vary_heuristics(rest);
-                was.vary_anv(rest);
-                was.vary_radv(rest);
+                was.sections.draw_from_hash(rest);
             }
             assert_eq!(now, was, "input {i}");
             assert_eq!(u1.len(), u2.len(), "input {i}: bytes left");
@@ -274,7 +238,8 @@ mod tests {
         for i in 0..400 {
             crate::rng::input_bytes(5, i, 64, 2048, &mut buf);
             if let Some(case) = super::decode(&buf) {
-                with += usize::from(!case.config.vulkan_spirv_opt.is_empty());
+                let vulkan = case.config.sections.get::<VulkanKnobs>();
+                with += usize::from(!vulkan.spirv_opt.is_empty());
             }
         }
         assert!((30..=140).contains(&with), "{with} of 400");

@@ -1,13 +1,10 @@
-//! The knob table: every backend knob of [`CaseConfig`] by name, as `--case KEY=VALUE` sets it
+//! The knob table: every backend knob of [`CaseConfig`] by name, each target section's among them, as `--case KEY=VALUE` sets it
 //! and the `; case:` header of a saved program lists it (the middle end's pass toggles go by
 //! `--disable-pass`). A knob added to the configuration is added to the table below, and
 //! every command and header knows it.
 
 use super::config::CaseConfig;
-use crate::pipelines::anv::{Platform as AnvPlatform, Switches as AnvSwitches};
 use crate::pipelines::knob_values::KnobValues;
-use crate::pipelines::radv::{Gpu as RadvGpu, Wave as RadvWave};
-use crate::pipelines::spirv_opt::SpirvOptPasses;
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
 impl KnobValues for bool {
@@ -43,52 +40,63 @@ macro_rules! choice_values {
 choice_values!(SpillChoice, Pick, Victim, ColourOrder);
 
 /// The backend knobs of [`CaseConfig`] by name, as `--case KEY=VALUE` sets them (the middle
-/// end's pass toggles go by `--disable-pass`).
+/// end's pass toggles go by `--disable-pass`): the floor's own, then every target section's.
 macro_rules! case_knobs {
     ($($field:ident: $ty:ty),* $(,)?) => {
         impl CaseConfig {
-            /// Every knob name `--case` takes.
-            pub const KNOBS: &'static [&'static str] = &[$(stringify!($field)),*];
+            /// The floor's own knob names, in header order.
+            const OWN: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// Every knob name `--case` takes, in header order.
+            pub fn keys() -> &'static [&'static str] {
+                static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+                KEYS.get_or_init(|| {
+                    let sections = CaseConfig::default().sections;
+                    Self::OWN.iter().copied().chain(sections.keys()).collect()
+                })
+            }
 
             /// Sets knob `key` from text; an error names the key or the bad value.
             pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
                 match key {
                     $(stringify!($field) => {
                         self.$field = value.parse::<$ty>().map_err(|e| e.to_string())?;
+                        Ok(())
                     })*
-                    _ => return Err(format!(
-                        "unknown --case key {key:?}; known: {}", Self::KNOBS.join(", ")
-                    )),
+                    _ => self.sections.set(key, value).unwrap_or_else(|| Err(format!(
+                        "unknown --case key {key:?}; known: {}", Self::keys().join(", ")
+                    ))),
                 }
-                Ok(())
             }
 
             /// The values knob `key` takes ([`KnobValues`]), `None` for no such knob.
             pub fn values_of(key: &str) -> Option<String> {
                 match key {
                     $(stringify!($field) => Some(<$ty as KnobValues>::values()),)*
-                    _ => None,
+                    _ => CaseConfig::default().sections.values_of(key),
                 }
             }
 
-            /// Every knob with its value as text, in declaration order (the `; case:` header of
-            /// a saved program).
+            /// Every knob with its value as text, in header order (the `; case:` header of a
+            /// saved program).
             pub fn knobs(&self) -> Vec<(&'static str, String)> {
-                vec![$((stringify!($field), self.$field.to_string())),*]
+                let mut knobs = vec![$((stringify!($field), self.$field.to_string())),*];
+                knobs.extend(self.sections.knobs());
+                knobs
             }
 
             /// The knobs that differ from the default, as `KEY=VALUE`.
             pub fn non_default(&self) -> Vec<String> {
-                let d = CaseConfig::default();
-                let mut out = Vec::new();
-                $(if self.$field != d.$field {
-                    out.push(format!("{}={}", stringify!($field), self.$field));
-                })*
-                out
+                let d = CaseConfig::default().knobs();
+                (self.knobs().into_iter().zip(d))
+                    .filter(|(now, default)| now != default)
+                    .map(|((k, v), _)| format!("{k}={v}"))
+                    .collect()
             }
 
-            /// The same configuration with knob `index` back at its default, if it differs
-            /// (the reducer's way of shrinking a configuration toward the real driver's).
+            /// The same configuration with knob `index` (of [`CaseConfig::keys`]) back at its
+            /// default, if it differs (the reducer's way of shrinking a configuration toward
+            /// the real driver's).
             pub fn with_default_knob(&self, index: usize) -> Option<CaseConfig> {
                 let d = CaseConfig::default();
                 let mut c = self.clone();
@@ -101,8 +109,12 @@ macro_rules! case_knobs {
                     }
                     i += 1;
                 )*
+                let key = Self::keys().get(index)?;
                 let _ = i;
-                None
+                if c.sections.value(key) == d.sections.value(key) {
+                    return None;
+                }
+                c.sections.reset(key).then_some(c)
             }
         }
     };
@@ -125,10 +137,4 @@ case_knobs! {
     a6xx_gpr_pick: Pick,
     a6xx_spill_victim: Victim,
     gen_colour_order: ColourOrder,
-    vulkan_unoptimised: bool,
-    vulkan_spirv_opt: SpirvOptPasses,
-    anv_platform: AnvPlatform,
-    anv_debug: AnvSwitches,
-    radv_gpu: RadvGpu,
-    radv_wave: RadvWave,
 }

@@ -2,8 +2,10 @@
 //! program). It stands below the targets and the oracle: they read a case, and nothing here
 //! knows them.
 //!
-//! * [`config`] — the case and its configuration: every knob a target reads, with the real
-//!   driver's defaults;
+//! * [`config`] — the case and its configuration: every knob our own backends read, with the
+//!   real driver's defaults, and each driver target's own knobs as its section;
+//! * [`section`] — a target's section: its knobs, stored, drawn, named and compared here
+//!   without being known;
 //! * [`knobs`] — the knob table: setting a knob by name (`--case KEY=VALUE`), listing them
 //!   (the `; case:` header), putting one back to its default (the reducer);
 //! * [`draw`] — decoding input bytes into a case: the configuration's draws, each rate named
@@ -21,6 +23,7 @@ pub mod draw;
 pub mod interpreter;
 pub mod knobs;
 pub mod options;
+pub mod section;
 pub mod text;
 
 pub use config::{Case, CaseConfig};

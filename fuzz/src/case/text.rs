@@ -333,7 +333,7 @@ mod tests {
     #[test]
     fn help_lists_every_knob_with_the_bounds_check_enforces() {
         let help = knob_help();
-        for key in CaseConfig::KNOBS {
+        for key in CaseConfig::keys() {
             assert!(
                 help.contains(&format!("  {key}=")),
                 "{key} missing:\n{help}"

@@ -4,14 +4,13 @@
 use super::edit;
 use crate::case::text::{Allowed, BOUNDED_KNOBS};
 use crate::case::CaseConfig;
-use crate::pipelines::spirv_opt::SpirvOptPasses;
 use crate::rng::SplitMix64;
 use arbitrary::Arbitrary;
 use compiler::passes::pipeline::PASSES;
 
 /// Sets one knob to a different value in its range, or toggles one middle-end pass.
 pub fn change(config: &mut CaseConfig, rng: &mut SplitMix64) -> Option<()> {
-    let knobs = CaseConfig::KNOBS;
+    let knobs = CaseConfig::keys();
     let k = rng.range(0, knobs.len() as u64) as usize;
     let Some(&key) = knobs.get(k) else {
         let pass = rng.range(0, PASSES.len() as u64 - 1);
@@ -48,9 +47,13 @@ fn value_for(key: &str, rng: &mut SplitMix64) -> Option<String> {
     let mut bytes = [0u8; 64];
     rng.fill(&mut bytes);
     let mut u = arbitrary::Unstructured::new(&bytes);
-    if key == "vulkan_spirv_opt" {
-        // Drawn by the decoder after the program, not by the case randomiser.
-        return Some(SpirvOptPasses::draw(&mut u).ok()?.to_string());
+    let mut sections = CaseConfig::default().sections;
+    if sections.value(key).is_some() {
+        // A target's own knob, drawn as its section draws it (from a hash, or as if after the
+        // program).
+        sections.draw_from_hash(&bytes);
+        sections.draw_from_tail(&mut u);
+        return sections.value(key);
     }
     let default = CaseConfig::default()
         .knobs()

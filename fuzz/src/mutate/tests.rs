@@ -236,7 +236,7 @@ fn knob_changes_one_knob_or_one_pass() {
     }
     // Every knob is reached, a knob added later included.
     let all: std::collections::BTreeSet<String> =
-        CaseConfig::KNOBS.iter().map(|k| k.to_string()).collect();
+        CaseConfig::keys().iter().map(|k| k.to_string()).collect();
     assert_eq!(changed, all);
 }
 

@@ -18,6 +18,7 @@ pub mod middle;
 pub mod naga;
 mod pipeline;
 pub mod radv;
+pub mod sections;
 pub mod shim_workers;
 pub mod shown;
 pub mod spirv_opt;

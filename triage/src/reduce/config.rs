@@ -14,6 +14,7 @@
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
+use fuzz::pipelines::vulkan::knobs::VulkanKnobs;
 use fuzz::pipelines::{self, Budget};
 
 /// A configuration pass: the `index`-th candidate, `None` past the last, within `scope`.
@@ -158,7 +159,7 @@ pub fn other_allocations(c: &CaseConfig, scope: Scope) -> Vec<CaseConfig> {
             .filter(|t| scope.target.is_none_or(|name| name == t.name()))
             .any(|t| t.knobs().contains(&knob))
     };
-    for &knob in CaseConfig::KNOBS.iter().filter(|k| read(k)) {
+    for &knob in CaseConfig::keys().iter().filter(|k| read(k)) {
         for value in CaseConfig::drawn_values(knob) {
             let mut d = c.clone();
             d.set(knob, &value).expect("drawn values parse");
@@ -177,7 +178,7 @@ pub fn other_allocations(c: &CaseConfig, scope: Scope) -> Vec<CaseConfig> {
 /// Puts backend knob `index` back at its default (SIMD8-sized budgets become the whole
 /// register file, waves of 128 become 64, one predicate becomes four, …).
 fn default_knob(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<CaseConfig>> {
-    if index >= CaseConfig::KNOBS.len() {
+    if index >= CaseConfig::keys().len() {
         return None;
     }
     Some(c.with_default_knob(index))
@@ -199,12 +200,15 @@ fn disable_pass(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<CaseCon
 
 /// Drops pass `index` of the case's spirv-opt list.
 fn drop_spirv_opt_pass(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<CaseConfig>> {
-    let passes = &c.vulkan_spirv_opt.0;
-    if index >= passes.len() {
+    if index >= c.sections.get::<VulkanKnobs>().spirv_opt.0.len() {
         return None;
     }
     let mut d = c.clone();
-    d.vulkan_spirv_opt.0.remove(index);
+    d.sections
+        .get_mut::<VulkanKnobs>()
+        .spirv_opt
+        .0
+        .remove(index);
     Some(Some(d))
 }
 
@@ -312,13 +316,17 @@ mod tests {
 
     #[test]
     fn spirv_opt_passes_are_dropped_one_at_a_time() {
-        let c = CaseConfig {
-            vulkan_spirv_opt: "ccp+O+merge-blocks".parse().unwrap(),
-            ..CaseConfig::default()
-        };
+        let mut c = CaseConfig::default();
+        c.set("vulkan_spirv_opt", "ccp+O+merge-blocks").unwrap();
         let lists: Vec<String> = (0..)
             .map_while(|i| drop_spirv_opt_pass(&c, i, Scope::default()))
-            .map(|d| d.unwrap().vulkan_spirv_opt.to_string())
+            .map(|d| {
+                d.unwrap()
+                    .sections
+                    .get::<VulkanKnobs>()
+                    .spirv_opt
+                    .to_string()
+            })
             .collect();
         assert_eq!(lists, ["O+merge-blocks", "ccp+merge-blocks", "ccp+O"]);
     }

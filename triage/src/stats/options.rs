@@ -43,7 +43,7 @@ pub fn target(name: &str) -> Result<&'static dyn Pipeline, String> {
 
 /// The case knobs `target` takes, in the case configuration's order.
 fn backend_keys(target: &dyn Pipeline) -> Vec<&'static str> {
-    CaseConfig::KNOBS
+    CaseConfig::keys()
         .iter()
         .copied()
         .filter(|k| target.knobs().contains(k))

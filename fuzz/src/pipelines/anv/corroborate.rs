@@ -21,8 +21,8 @@
 //! thing every run has in common.
 
 use super::execute::{execute, Outcome};
-use super::versions::{self, Version};
-use super::{compile, Capture, Install, Switches};
+use super::versions;
+use super::{compile, Capture, Install, Switches, Widths};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -72,9 +72,12 @@ pub fn survives(comparisons: &[Comparison]) -> bool {
 }
 
 /// brw's other builds to try besides `switches` (whose code ran at `simd`): none, `spill_fs`
-/// the other way, and the switch that drops the width that ran.
-pub fn alternatives(version: &Version, switches: Switches, simd: u32) -> Vec<Switches> {
-    let narrower = version.other_width(simd);
+/// the other way, and the widths without the one that ran.
+pub fn alternatives(switches: Switches, simd: u32) -> Vec<Switches> {
+    let mut others = switches.widths.without(simd);
+    if others.is_empty() {
+        others = Widths::ALL.without(simd);
+    }
     let candidates = [
         Switches::default(),
         Switches {
@@ -82,7 +85,7 @@ pub fn alternatives(version: &Version, switches: Switches, simd: u32) -> Vec<Swi
             ..switches
         },
         Switches {
-            simd: narrower,
+            widths: others,
             ..switches
         },
     ];
@@ -109,9 +112,7 @@ pub fn corroborate(
     difference: &dyn Fn(&Results) -> Option<String>,
 ) -> Vec<Comparison> {
     let simd = capture.kernels.first().map_or(0, |k| k.simd);
-    // The capture's worker ran only for a version in the table.
-    let version = versions::of(&capture.mesa).unwrap_or(versions::newest());
-    let builds = (alternatives(version, capture.switches, simd).into_iter())
+    let builds = (alternatives(capture.switches, simd).into_iter())
         .map(|switches| (Install::Target, switches))
         .chain([(Install::Second, capture.switches)]);
     let mut out = Vec::new();
@@ -120,16 +121,22 @@ pub fn corroborate(
             Install::Target => capture.mesa.as_str(),
             Install::Second => super::SECOND,
         };
-        let run = format!("brw Mesa {version} {}", switches.variables_text());
+        let words = |mesa: &str| {
+            versions::of(mesa).map_or_else(
+                |_| format!("anv_debug={switches}"),
+                |v| v.variables_text(switches),
+            )
+        };
+        let run = format!("brw Mesa {version} {}", words(version));
         let (run, verdict) = match mesa.environment() {
             Err(why) => (
                 run,
                 Verdict::NotRun(format!("Mesa {version} not installed: {why}")),
             ),
             // A switch this Mesa does not know would be ignored by it: not run, and said so.
-            Ok(env) => match versions::of(&env.mesa).and_then(|v| v.check(switches)) {
+            Ok(env) => match versions::of(&env.mesa).and_then(|v| v.variables(switches)) {
                 Err(why) => (run, Verdict::NotRun(why)),
-                Ok(()) => match compile(program, mesa, capture.platform, switches) {
+                Ok(_) => match compile(program, mesa, capture.platform, switches) {
                     Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
                     Ok(other) if mesa == Install::Second && other.mesa == capture.mesa => (
                         run,
@@ -143,7 +150,7 @@ pub fn corroborate(
                         let run = format!(
                             "brw Mesa {} {}, SIMD{width}",
                             other.mesa,
-                            switches.variables_text()
+                            words(&other.mesa)
                         );
                         let verdict = match execute(&other, program, budget) {
                             Err(why) => Verdict::NotRun(why),
@@ -191,42 +198,37 @@ pub fn corroborate(
 
 #[cfg(test)]
 mod tests {
-    use super::super::Simd;
     use super::*;
 
     #[test]
     fn the_alternatives_change_one_thing_each_and_never_repeat_the_finding() {
         let found = Switches {
             spill_fs: true,
-            nocompact: false,
-            simd: Simd::Default,
+            ..Switches::default()
         };
-        let v25 = versions::of("25.0.7").unwrap();
-        let alt = alternatives(v25, found, 16);
-        assert_eq!(
-            alt,
-            vec![
-                Switches::default(),
-                Switches {
-                    simd: Simd::No16,
-                    ..found
-                }
-            ]
-        );
-        let none = alternatives(v25, Switches::default(), 8);
-        assert_eq!(
-            none,
-            vec![
-                Switches {
-                    spill_fs: true,
-                    ..Switches::default()
-                },
-                Switches {
-                    simd: Simd::No8,
-                    ..Switches::default()
-                }
-            ]
-        );
+        let alt = alternatives(found, 16);
+        let without16 = Switches {
+            widths: Widths::ALL.without(16),
+            ..found
+        };
+        assert_eq!(alt, vec![Switches::default(), without16]);
+        let none = alternatives(Switches::default(), 8);
+        let spill = Switches {
+            spill_fs: true,
+            ..Switches::default()
+        };
+        let without8 = Switches {
+            widths: Widths::ALL.without(8),
+            ..Switches::default()
+        };
+        assert_eq!(none, vec![spill, without8]);
+        // A case at one width only tries the others.
+        let only16 = Switches {
+            widths: Widths::only(16),
+            ..Switches::default()
+        };
+        let last = alternatives(only16, 16).pop().expect("three");
+        assert_eq!(last.widths, Widths::ALL.without(16));
     }
 
     fn c(brw: bool, verdict: Verdict) -> Comparison {

@@ -57,7 +57,7 @@ pub fn judge(
     let at = format!(
         "[anv {}, {}, SIMD{simd}; {}]",
         capture.platform,
-        capture.switches.variables_text(),
+        capture.variables_text(),
         capture.device
     );
     // Timed as the simulator's phase, so that `gpufuzz bench --target anv` shows its share.

@@ -14,6 +14,7 @@
 //! is the first thread's cycles on the executor by the Gen simulator's cycle model, beside
 //! brw's own static estimate `cycles`.
 
+use super::AnvKnobs;
 use super::CompileError;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -65,17 +66,12 @@ fn number(v: StatValue) -> u64 {
 
 /// brw's numbers for `case` (its configuration names platform and switches).
 pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
-    let c = &case.config;
-    let capture = super::compile(
-        &case.program,
-        super::Install::Target,
-        c.anv_platform,
-        c.anv_debug,
-    )
-    .map_err(|e| match e {
-        CompileError::Emit(e) => format!("emit: {e}"),
-        CompileError::Run(e) => format!("anv {}: {e}", c.anv_platform),
-    })?;
+    let c = AnvKnobs::of(case);
+    let capture = super::compile(&case.program, super::Install::Target, c.platform, c.debug)
+        .map_err(|e| match e {
+            CompileError::Emit(e) => format!("emit: {e}"),
+            CompileError::Run(e) => format!("anv {}: {e}", c.platform),
+        })?;
     if let Some(f) = capture.finding() {
         return Err(format!("{}: {}", f.kind, f.detail));
     }
@@ -98,7 +94,7 @@ pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     r.push(("decoded", widest.agreement.agreed() as u64));
     // On platforms whose code runs on our executor: ran to the end and agreed with the
     // interpreter, could not run (a feature not modelled), or differs (unconfirmed).
-    if c.anv_platform.executed() {
+    if c.platform.executed() {
         let mut coverage = Coverage::default();
         let verdict = super::judge::judge(
             case,

@@ -37,6 +37,7 @@
 //! value (a `mov` into a narrower type).
 
 use super::execute::{budget, execute, execute_watched, Outcome};
+use super::AnvKnobs;
 use super::{compile, Capture, Install};
 use crate::case::options::OracleOptions;
 use crate::case::Case;
@@ -544,13 +545,13 @@ pub fn render(listing: &sim::intel::Listing, found: &Found) -> String {
 /// differs from the interpreter's — the first differing instruction marked and named in the
 /// IR (see the module doc).
 pub fn listing(case: &Case, program: &Program, opts: &OracleOptions) -> String {
-    let c = &case.config;
-    match compile(program, Install::Target, c.anv_platform, c.anv_debug) {
+    let c = AnvKnobs::of(case);
+    match compile(program, Install::Target, c.platform, c.debug) {
         Ok(capture) => write_up(&capture, &case.program, program, opts),
         Err(e) => format!(
             "// anv on {}, {}: no code: {e:?}\n",
-            c.anv_platform,
-            c.anv_debug.variables_text()
+            c.platform,
+            super::versions::target_variables_text(c.debug)
         ),
     }
 }
@@ -567,7 +568,7 @@ pub fn write_up(
         "// anv (Mesa {}) on {}, {}; device: {}\n",
         capture.mesa,
         capture.platform,
-        capture.switches.variables_text(),
+        capture.variables_text(),
         capture.device
     );
     let plain = |why: String| Found {

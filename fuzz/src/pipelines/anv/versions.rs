@@ -1,46 +1,63 @@
-//! What differs in anv between the Mesa versions we run: the dispatch-width switches brw knows
-//! and the syntax of its disassembly. Mesa's `INTEL_DEBUG` parser ignores words it does not
-//! know, so a switch of another version would silently do nothing: a version not in this table
-//! is refused at start, and so is a switch its row does not list.
+//! What differs in anv between the Mesa versions we run: how brw is told the dispatch widths
+//! a case allows, and the syntax of its disassembly. Mesa's `INTEL_DEBUG` parser ignores words
+//! it does not know, so a switch of another version would silently do nothing: a version not in
+//! this table is refused at start, and a case asking for what its row lacks is refused when it
+//! runs ([`Version::variables`]).
 //!
-//! - 22.3.6, 25.0.7: `INTEL_DEBUG` has `no8`, `no16`, `no32` (drop a width) and `do32` (try
-//!   SIMD32 too); brw 25's syntax.
-//! - 26.2.6: those words are gone; `INTEL_SIMD_DEBUG=cs8` (`cs16`, `cs32`) compiles compute
-//!   shaders at that width only (seen: the listing's executable is that width); brw 26's syntax.
+//! - 22.3.6: `INTEL_DEBUG` has `no8`, `no16`, `no32` (drop a width; any of them together) and
+//!   `do32` (try SIMD32 too); it has no `INTEL_SIMD_DEBUG`. brw 25's syntax.
+//! - 25.0.7: the same words; it also reads `INTEL_SIMD_DEBUG`, and `no8` is exactly clearing
+//!   `cs8` there (`intel/dev/intel_debug.c`, `process_intel_debug_variable_once`). We keep the
+//!   `INTEL_DEBUG` words, which its findings were reported with.
+//! - 26.2.6: the `no*` and `do32` words are gone; `INTEL_SIMD_DEBUG=cs8,cs16` (a list) compiles
+//!   compute shaders at those widths only (seen: with one width, the listing's executable is
+//!   that width). brw 26's syntax.
 //!
 //! `spill_fs` and `nocompact` are `INTEL_DEBUG` words in all three.
 
-use super::{Simd, Switches};
+use super::knobs::{Switches, Widths};
 use sim::intel::Syntax;
+
+/// How a version is told which dispatch widths brw may compile at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WidthSwitch {
+    /// `INTEL_DEBUG` words dropping the others (`no8`, `no16`, `no32`).
+    Dropped,
+    /// `INTEL_SIMD_DEBUG`, listing the allowed (`cs8,cs16`).
+    Allowed,
+}
 
 /// One Mesa version's anv.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Version {
     /// The version (`26.2.6`), as the driver reports it.
     pub mesa: &'static str,
-    /// The dispatch-width switches it knows; the draw picks among these.
-    pub simd: &'static [Simd],
+    /// How it is told the widths.
+    pub widths: WidthSwitch,
+    /// Whether it knows `do32`.
+    pub do32: bool,
     /// How its brw prints a listing.
     pub syntax: Syntax,
 }
-
-const INTEL_DEBUG_WIDTHS: &[Simd] = &[Simd::No8, Simd::No16, Simd::No32, Simd::Do32];
 
 /// Every version we run, oldest first.
 pub const VERSIONS: &[Version] = &[
     Version {
         mesa: "22.3.6",
-        simd: INTEL_DEBUG_WIDTHS,
+        widths: WidthSwitch::Dropped,
+        do32: true,
         syntax: Syntax::Brw25,
     },
     Version {
         mesa: "25.0.7",
-        simd: INTEL_DEBUG_WIDTHS,
+        widths: WidthSwitch::Dropped,
+        do32: true,
         syntax: Syntax::Brw25,
     },
     Version {
         mesa: "26.2.6",
-        simd: &[Simd::Cs8, Simd::Cs16, Simd::Cs32],
+        widths: WidthSwitch::Allowed,
+        do32: false,
         syntax: Syntax::Brw26,
     },
 ];
@@ -79,73 +96,108 @@ pub fn target() -> Result<&'static Version, String> {
 }
 
 impl Version {
-    /// Refuses switches this version does not know, naming the ones it does.
-    pub fn check(&self, switches: Switches) -> Result<(), String> {
-        if switches.simd == Simd::Default || self.simd.contains(&switches.simd) {
-            return Ok(());
+    /// The variables the worker runs with for `switches`, as findings and comparisons name
+    /// them (`INTEL_DEBUG=hex,spill_fs INTEL_SIMD_DEBUG=cs16`); `hex` (the bytes in the
+    /// listing) is always first. Refused when this version cannot say what the case asks.
+    pub fn variables(&self, switches: Switches) -> Result<Vec<(String, String)>, String> {
+        if switches.do32 && !self.do32 {
+            return Err(format!(
+                "anv_debug {switches}: Mesa {}'s anv has no do32 switch (it has spill_fs, \
+                 nocompact and the widths cs8, cs16, cs32)",
+                self.mesa
+            ));
         }
-        let known: Vec<String> = self.simd.iter().map(|s| s.to_string()).collect();
-        Err(format!(
-            "anv_debug {switches}: Mesa {}'s anv has no {} switch (its width switches: {}; also \
-             spill_fs, nocompact)",
-            self.mesa,
-            switches.simd,
-            known.join(", ")
-        ))
+        let mut words = vec!["hex".to_string()];
+        for (on, word) in [
+            (switches.spill_fs, "spill_fs"),
+            (switches.nocompact, "nocompact"),
+            (switches.do32, "do32"),
+        ] {
+            if on {
+                words.push(word.into());
+            }
+        }
+        let restricted = switches.widths != Widths::ALL;
+        let mut simd_debug = None;
+        match self.widths {
+            WidthSwitch::Dropped => {
+                let dropped = Widths::EACH
+                    .into_iter()
+                    .filter(|&w| !switches.widths.has(w));
+                words.extend(dropped.map(|w| format!("no{w}")));
+            }
+            WidthSwitch::Allowed if restricted => {
+                let allowed: Vec<String> =
+                    switches.widths.iter().map(|w| format!("cs{w}")).collect();
+                simd_debug = Some(allowed.join(","));
+            }
+            WidthSwitch::Allowed => {}
+        }
+        let mut v = vec![("INTEL_DEBUG".to_string(), words.join(","))];
+        v.extend(simd_debug.map(|s| ("INTEL_SIMD_DEBUG".to_string(), s)));
+        Ok(v)
     }
 
-    /// The width switch that keeps brw from the width `simd` that ran, so that another one does.
-    pub fn other_width(&self, simd: u32) -> Simd {
-        let wanted = match (self.syntax, simd) {
-            (Syntax::Brw25, 8) => Simd::No8,
-            (Syntax::Brw25, 16) => Simd::No16,
-            (Syntax::Brw25, _) => Simd::No32,
-            (Syntax::Brw26, 8) => Simd::Cs16,
-            (Syntax::Brw26, _) => Simd::Cs8,
-        };
-        debug_assert!(self.simd.contains(&wanted), "{wanted} not in {}", self.mesa);
-        wanted
+    /// [`Version::variables`] as `NAME=value` words; the switches themselves when this version
+    /// refuses them.
+    pub fn variables_text(&self, switches: Switches) -> String {
+        match self.variables(switches) {
+            Ok(vars) => {
+                let words: Vec<String> = vars.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                words.join(" ")
+            }
+            Err(_) => format!("anv_debug={switches}"),
+        }
     }
 }
 
-/// `--case help`'s words for `anv_debug`: each version's widths from this table.
-impl crate::pipelines::knob_values::KnobValues for Switches {
-    fn values() -> String {
-        let widths: Vec<String> = VERSIONS
-            .iter()
-            .map(|v| {
-                let words: Vec<String> = v.simd.iter().map(|s| s.to_string()).collect();
-                format!("{} (Mesa {})", words.join("|"), v.mesa)
-            })
-            .collect();
-        format!(
-            "none, or spill_fs, nocompact and at most one width word joined by `+`; widths: {}",
-            widths.join(", ")
-        )
-    }
-}
-
-impl crate::pipelines::knob_values::KnobValues for super::Platform {
-    fn values() -> String {
-        let names: Vec<&str> = super::Platform::ALL.iter().map(|p| p.name()).collect();
-        names.join("|")
-    }
+/// The variables text of `switches` for the target's anv (as the newest version spells them
+/// when none is installed: then nothing runs).
+pub fn target_variables_text(switches: Switches) -> String {
+    target().unwrap_or(newest()).variables_text(switches)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn text(mesa: &str, switches: &str) -> Result<String, String> {
+        let v = of(mesa)?;
+        let vars = v.variables(switches.parse()?)?;
+        Ok(vars
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// One case's switches, each version's words: the widths dropped by 22.3.6 and 25.0.7, the
+    /// widths allowed by 26.2.6.
     #[test]
-    fn a_switch_unknown_to_the_version_is_refused() {
-        let v26 = of("26.2.6").expect("26.2.6");
-        let no8: Switches = Switches::parse_words("spill_fs+no8").expect("a word of 25.0.7");
-        let e = v26.check(no8).expect_err("26.2.6 has no no8");
-        assert!(e.contains("no no8") && e.contains("cs16"), "{e}");
-        let cs16: Switches = Switches::parse_words("cs16").expect("a word of 26.2.6");
-        assert!(of("25.0.7").expect("25.0.7").check(cs16).is_err());
-        assert!(of("22.3.6").expect("22.3.6").check(no8).is_ok());
-        assert!(v26.check(cs16).is_ok());
+    fn each_version_spells_the_widths_its_own_way() {
+        assert_eq!(
+            text("25.0.7", "spill_fs+cs8").unwrap(),
+            "INTEL_DEBUG=hex,spill_fs,no16,no32"
+        );
+        assert_eq!(
+            text("26.2.6", "spill_fs+cs8").unwrap(),
+            "INTEL_DEBUG=hex,spill_fs INTEL_SIMD_DEBUG=cs8"
+        );
+        assert_eq!(text("22.3.6", "no16").unwrap(), "INTEL_DEBUG=hex,no16");
+        assert_eq!(
+            text("26.2.6", "no16").unwrap(),
+            "INTEL_DEBUG=hex INTEL_SIMD_DEBUG=cs8,cs32"
+        );
+        assert_eq!(
+            text("26.2.6", "nocompact").unwrap(),
+            "INTEL_DEBUG=hex,nocompact"
+        );
+        assert_eq!(
+            text("25.0.7", "nocompact+do32").unwrap(),
+            "INTEL_DEBUG=hex,nocompact,do32"
+        );
+        let e = text("26.2.6", "do32").unwrap_err();
+        assert!(e.contains("26.2.6's anv has no do32"), "{e}");
     }
 
     #[test]
@@ -155,41 +207,13 @@ mod tests {
         assert_eq!(of("25.0.7-debugoptimized").map(|v| v.mesa), Ok("25.0.7"));
     }
 
+    /// Every drawn case runs on every version.
     #[test]
-    fn the_draw_uses_only_the_versions_own_switches() {
+    fn every_version_runs_every_drawn_case() {
         for v in VERSIONS {
-            let mut widths = Vec::new();
             for h in 0..4000u64 {
-                let s = Switches::draw_for(v, h.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                assert!(v.check(s).is_ok(), "{} drew {s}", v.mesa);
-                widths.push(s.simd);
-            }
-            for simd in v.simd {
-                assert!(widths.contains(simd), "{} never drew {simd}", v.mesa);
-            }
-        }
-        let v26 = of("26.2.6").expect("26.2.6");
-        for h in 0..4000u64 {
-            let s = Switches::draw_for(v26, h);
-            assert!(
-                !INTEL_DEBUG_WIDTHS.contains(&s.simd),
-                "26.2.6 drew {s} ({})",
-                s.intel_debug()
-            );
-            assert!(!s.intel_debug().contains("no8") && !s.intel_debug().contains("do32"));
-        }
-    }
-
-    #[test]
-    fn the_other_width_is_a_switch_of_the_same_version() {
-        for v in VERSIONS {
-            for simd in [8, 16, 32] {
-                assert!(v
-                    .check(Switches {
-                        simd: v.other_width(simd),
-                        ..Switches::default()
-                    })
-                    .is_ok());
+                let s = Switches::draw(h.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                assert!(v.variables(s).is_ok(), "{} refused {s}", v.mesa);
             }
         }
     }

@@ -4,6 +4,7 @@
 //! GPUs or wave sizes over a corpus the way shader-db compares two builds.
 
 use super::CompileError;
+use super::RadvKnobs;
 use crate::case::Case;
 use vulkan_runner::StatValue;
 
@@ -61,10 +62,10 @@ pub fn number(v: StatValue) -> u64 {
 /// radv's numbers for `case` (its configuration names GPU and wave size); a validator's
 /// message or a failed compile is an error, never a row of zeros.
 pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
-    let c = &case.config;
-    let capture = super::compile(&case.program, &c.radv_gpu, c.radv_wave).map_err(|e| match e {
+    let c = RadvKnobs::of(case);
+    let capture = super::compile(&case.program, &c.gpu, c.wave).map_err(|e| match e {
         CompileError::Emit(e) => format!("emit: {e}"),
-        CompileError::Run(e) => format!("radv {}: {e}", c.radv_gpu),
+        CompileError::Run(e) => format!("radv {}: {e}", c.gpu),
     })?;
     if let Some(f) = capture.finding() {
         return Err(format!("{}: {}", f.kind, f.detail));

@@ -8,6 +8,7 @@
 //! fused shader that fails as a whole (the driver refuses or crashes on it, a dispatch
 //! times out) fails every case in it: the oracle re-runs each alone to say whose bug it is.
 
+use super::knobs::VulkanKnobs;
 use super::{
     device, emit_options, run_finding, run_job, source, spirv_opt_finding, ExecuteError, Vulkan,
 };
@@ -90,7 +91,7 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
     let fusable: Vec<usize> = (0..cases.len())
         .filter(|&k| {
             let (case, optimised) = cases[k];
-            case.config.vulkan_spirv_opt.is_empty() && !samples(source(case, optimised))
+            VulkanKnobs::of(case).spirv_opt.is_empty() && !samples(source(case, optimised))
         })
         .collect();
     let programs: Vec<&Program> = fusable

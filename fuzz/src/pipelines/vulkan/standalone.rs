@@ -14,6 +14,7 @@
 //! them so), with the hexadecimal form in the header's notes where it helps a reader.
 
 use super::super::shown::Written;
+use super::knobs::VulkanKnobs;
 use super::spirv_opt::{self, Failure, Reduced, RunFailure, SpirvOptPasses};
 use super::{device, emit_options, VulkanOptions};
 use crate::case::coverage::Coverage;
@@ -74,7 +75,7 @@ pub fn of_case(case: &Case, opts: &OracleOptions) -> Result<Standalone, String> 
         .map_err(|f| f.to_string())?;
     standalone(
         super::source(case, &optimised),
-        &case.config.vulkan_spirv_opt,
+        &VulkanKnobs::of(case).spirv_opt,
         &opts.vulkan,
     )
 }
@@ -198,7 +199,7 @@ pub fn spirv_opt_failure(
     case: &Case,
     opts: &OracleOptions,
 ) -> Option<Result<SpirvOptFails, String>> {
-    let passes = &case.config.vulkan_spirv_opt;
+    let passes = &VulkanKnobs::of(case).spirv_opt;
     if passes.is_empty() {
         return None;
     }

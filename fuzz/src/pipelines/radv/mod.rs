@@ -32,11 +32,13 @@
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_RADV_ENV` names another file.
 
 pub mod gfx;
+pub mod knobs;
 pub mod known;
 pub mod shim;
 mod stats;
 
 use self::gfx::GfxLevel;
+pub use self::knobs::{Gpu, RadvKnobs, Wave, GPUS};
 use super::mesa::{self, Environment};
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::with_worker;
@@ -50,9 +52,7 @@ use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::EmitError;
-use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 use std::sync::OnceLock;
 use std::time::Duration;
 use vulkan_runner::{
@@ -126,151 +126,13 @@ pub fn shim_gpus() -> Result<&'static [String], String> {
         .map_err(Clone::clone)
 }
 
-/// The GPUs a case draws, in Mesa 26.2.6's amdgpu shim's order (its `amdgpu_devices[]`, read
-/// with [`shim::gpus`]): a fixed table, so that an input decodes to the same GPU on every
-/// machine. Mesa 25.0.7's shim (also the one 22.3.6's radv runs over) lists 14 of them — not
-/// navi33, strix1, gfx1201, vega20, rembrandt, phoenix — and a case drawing one of those is
-/// skipped there, saying so.
-pub const GPUS: [&str; 20] = [
-    "renoir",
-    "raven",
-    "raven2",
-    "stoney",
-    "vangogh",
-    "raphael_mendocino",
-    "polaris10",
-    "polaris12",
-    "vega10",
-    "navi10",
-    "navi31",
-    "navi33",
-    "navi21",
-    "pitcairn",
-    "bonaire",
-    "strix1",
-    "gfx1201",
-    "vega20",
-    "rembrandt",
-    "phoenix",
-];
-
-/// GPUs an older shim lists that are not drawn, but may be named (`--case radv_gpu=gfx1150`):
-/// Mesa 25.0.7's shim has gfx1150, 26.2.6's no longer.
-const OLDER_GPUS: [&str; 1] = ["gfx1150"];
-
-/// A simulated AMD GPU: a name `AMDGPU_GPU_ID` takes ([`GPUS`], or [`OLDER_GPUS`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Gpu(String);
-
-impl Default for Gpu {
-    /// Navi 21 (RDNA2, GFX10.3): wave32 and wave64 both compile there.
-    fn default() -> Gpu {
-        Gpu("navi21".into())
-    }
-}
-
-impl Gpu {
-    /// The name `AMDGPU_GPU_ID` takes.
-    pub fn name(&self) -> &str {
-        &self.0
-    }
-
-    /// One of [`GPUS`], drawn from a hash.
-    pub fn draw(hash: u64) -> Gpu {
-        Gpu(GPUS[(hash % GPUS.len() as u64) as usize].to_string())
-    }
-
-    /// Why the chosen Mesa's shim cannot simulate this GPU, if it cannot.
-    pub fn unsupported(&self) -> Option<String> {
-        let gpus = shim_gpus().ok()?;
-        (!gpus.contains(&self.0)).then(|| {
-            let mesa = environment().map_or_else(|_| "?".into(), |e| e.mesa.clone());
-            format!("GPU {} is not in Mesa {mesa}'s amdgpu shim", self.0)
-        })
-    }
-}
-
-impl fmt::Display for Gpu {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl FromStr for Gpu {
-    type Err = String;
-    /// One of [`GPUS`] or [`OLDER_GPUS`]; whether the installed shim has it is a question for
-    /// the run ([`Gpu::unsupported`]), not for reading a case.
-    fn from_str(s: &str) -> Result<Self, String> {
-        if GPUS.iter().chain(&OLDER_GPUS).any(|g| *g == s) {
-            Ok(Gpu(s.to_string()))
-        } else {
-            Err(format!(
-                "unknown radv GPU {s:?}; gpufuzz knows: {}",
-                GPUS.iter()
-                    .chain(&OLDER_GPUS)
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        }
-    }
-}
-
-impl super::knob_values::KnobValues for Gpu {
-    fn values() -> String {
-        format!(
-            "{} (drawn), {} (named only)",
-            GPUS.join("|"),
-            OLDER_GPUS.join("|")
-        )
-    }
-}
-
-impl super::knob_values::KnobValues for Wave {
-    fn values() -> String {
-        "64|32".into()
-    }
-}
-
-/// The compute wave size radv compiles for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Wave {
-    /// Wave64, radv's default for compute.
-    #[default]
-    W64,
-    /// Wave32 (`RADV_PERFTEST=cswave32`; GFX10 and later).
-    W32,
-}
-
-impl Wave {
-    /// Wave32 half the time.
-    pub fn draw(hash: u64) -> Wave {
-        if hash.is_multiple_of(2) {
-            Wave::W64
-        } else {
-            Wave::W32
-        }
-    }
-}
-
-impl fmt::Display for Wave {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Wave::W64 => "64",
-            Wave::W32 => "32",
-        })
-    }
-}
-
-impl FromStr for Wave {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "64" => Ok(Wave::W64),
-            "32" => Ok(Wave::W32),
-            _ => Err(format!("radv_wave is 32 or 64, not {s:?}")),
-        }
-    }
+/// Why the chosen Mesa's shim cannot simulate `gpu`, if it cannot.
+pub fn unsupported(gpu: &Gpu) -> Option<String> {
+    let gpus = shim_gpus().ok()?;
+    (!gpus.iter().any(|g| g == gpu.name())).then(|| {
+        let mesa = environment().map_or_else(|_| "?".into(), |e| e.mesa.clone());
+        format!("GPU {} is not in Mesa {mesa}'s amdgpu shim", gpu.name())
+    })
 }
 
 /// The driver's environment for a GPU and wave size (besides the ICD).
@@ -420,8 +282,8 @@ pub fn module(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Vec<u32>, Stri
 fn standalone_module(case: &Case, opts: &OracleOptions) -> Result<Vec<u32>, String> {
     let optimised =
         super::middle::optimise(case, opts, &mut Coverage::default()).map_err(|f| f.to_string())?;
-    let c = &case.config;
-    module(vulkan::source(case, &optimised), &c.radv_gpu, c.radv_wave)
+    let c = RadvKnobs::of(case);
+    module(vulkan::source(case, &optimised), &c.gpu, c.wave)
 }
 
 /// An error ACO's validators printed: the check's message and where ACO raised it.
@@ -660,7 +522,7 @@ impl Pipeline for Radv {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        (case.config.radv_gpu.unsupported())
+        unsupported(&RadvKnobs::of(case).gpu)
             .or_else(|| vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
@@ -671,13 +533,9 @@ impl Pipeline for Radv {
         _opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
-        let c = &case.config;
+        let c = RadvKnobs::of(case);
         let program = vulkan::source(case, optimised);
-        let capture = judged(
-            compile(program, &c.radv_gpu, c.radv_wave),
-            &c.radv_gpu,
-            c.radv_wave,
-        )?;
+        let capture = judged(compile(program, &c.gpu, c.wave), &c.gpu, c.wave)?;
         // Counted, not reported as radv's: the crash was the long-lived worker's state.
         if let Some(why) = &capture.rejudged {
             coverage.skipped.push(format!("radv: {why}"));
@@ -710,19 +568,19 @@ impl Pipeline for Radv {
         optimised: &Program,
         asm: bool,
     ) -> Result<Shown, String> {
-        let c = &case.config;
+        let c = RadvKnobs::of(case);
         let program = vulkan::source(case, optimised);
         let mut out = format!(
             "// radv on {} at wave{} with ACO_DEBUG={}\n",
-            c.radv_gpu,
-            c.radv_wave,
+            c.gpu,
+            c.wave,
             aco_debug()
         );
-        let capture = match compile(program, &c.radv_gpu, c.radv_wave) {
+        let capture = match compile(program, &c.gpu, c.wave) {
             Ok(capture) => capture,
             Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(CompileError::Run(e)) => {
-                out += &format!("// compile: {}\n", run_finding(e, &c.radv_gpu, c.radv_wave));
+                out += &format!("// compile: {}\n", run_finding(e, &c.gpu, c.wave));
                 return Ok(Shown {
                     text: out,
                     clean: false,
@@ -773,7 +631,7 @@ impl Pipeline for Radv {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let c = &case.config;
+        let c = RadvKnobs::of(case);
         let module = spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
         let spvasm = spirv_emit::disassemble(&module.words).ok()?;
         let env = environment().ok();
@@ -783,11 +641,11 @@ impl Pipeline for Radv {
             .unwrap_or_default();
         let mut out = format!(
             "; radv {} at wave{} (Mesa {}), compiled with:\n",
-            c.radv_gpu,
-            c.radv_wave,
+            c.gpu,
+            c.wave,
             env.as_ref().map_or("?", |e| e.mesa.as_str())
         );
-        for (k, v) in driver_env(&c.radv_gpu, c.radv_wave, &shim) {
+        for (k, v) in driver_env(&c.gpu, c.wave, &shim) {
             out += &format!(";   {k}={v}\n");
         }
         out += &spvasm;

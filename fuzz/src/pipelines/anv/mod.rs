@@ -37,10 +37,13 @@ mod binding_table_22;
 mod corroborate;
 mod execute;
 mod judge;
+pub mod knobs;
 mod push;
 mod stats;
 pub mod trace;
 pub mod versions;
+
+pub use knobs::{AnvKnobs, Platform, Switches, Widths};
 
 use super::pipeline::{caused, Pipeline};
 use super::shim_workers::with_worker;
@@ -53,291 +56,15 @@ use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
-use sim::intel::{Agreement, Gen, Listing, Syntax};
+use sim::intel::{Agreement, Listing, Syntax};
 use spirv_emit::EmitError;
 use std::ffi::OsString;
-use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 use vulkan_runner::{crash_class, Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
 
 /// The `anv` target.
 pub struct Anv;
-
-/// A simulated Intel GPU (`INTEL_STUB_GPU_PLATFORM`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Platform {
-    /// Skylake, Gfx9.
-    #[default]
-    Skl,
-    /// Tiger Lake, Gfx12.
-    Tgl,
-    /// DG2 (Alchemist), Gfx12.5: LSC messages.
-    Dg2,
-    /// Meteor Lake, Gfx12.5 (LSC).
-    Mtl,
-    /// Lunar Lake, Xe2 (LSC).
-    Lnl,
-}
-
-impl Platform {
-    /// Every platform, the default first.
-    pub const ALL: &'static [Platform] = &[
-        Platform::Skl,
-        Platform::Tgl,
-        Platform::Dg2,
-        Platform::Mtl,
-        Platform::Lnl,
-    ];
-
-    /// The name `INTEL_STUB_GPU_PLATFORM` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Platform::Skl => "skl",
-            Platform::Tgl => "tgl",
-            Platform::Dg2 => "dg2",
-            Platform::Mtl => "mtl",
-            Platform::Lnl => "lnl",
-        }
-    }
-
-    /// The encoding of its machine code.
-    pub fn gen(self) -> Gen {
-        match self {
-            Platform::Skl => Gen::Gfx9,
-            Platform::Tgl => Gen::Gfx12,
-            Platform::Dg2 => Gen::Gfx125,
-            Platform::Mtl => Gen::Gfx125Mtl,
-            Platform::Lnl => Gen::Xe2,
-        }
-    }
-
-    /// Whether its code runs on our executor and is judged by the interpreter: Gfx9, Gfx12
-    /// and Gfx12.5 (Xe2's 64-byte registers are not modelled).
-    pub fn executed(self) -> bool {
-        matches!(
-            self,
-            Platform::Skl | Platform::Tgl | Platform::Dg2 | Platform::Mtl
-        )
-    }
-}
-
-impl fmt::Display for Platform {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Platform {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Platform::ALL
-            .iter()
-            .copied()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Platform::ALL.iter().map(|p| p.name()).collect();
-                format!(
-                    "unknown anv platform {s:?}; platforms: {}",
-                    names.join(", ")
-                )
-            })
-    }
-}
-
-/// brw's dispatch-width switches; at most one is drawn, among those of the Mesa version
-/// (`versions`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Simd {
-    /// brw's own choice.
-    #[default]
-    Default,
-    /// `no8`: no SIMD8 variant.
-    No8,
-    /// `no16`.
-    No16,
-    /// `no32`.
-    No32,
-    /// `do32`: try SIMD32 even when a narrower variant compiled.
-    Do32,
-    /// `INTEL_SIMD_DEBUG=cs8` (Mesa 26): compute shaders at SIMD8 only.
-    Cs8,
-    /// `INTEL_SIMD_DEBUG=cs16`.
-    Cs16,
-    /// `INTEL_SIMD_DEBUG=cs32`.
-    Cs32,
-}
-
-impl Simd {
-    /// Whether it is an `INTEL_SIMD_DEBUG` value rather than an `INTEL_DEBUG` word.
-    fn is_simd_debug(self) -> bool {
-        matches!(self, Simd::Cs8 | Simd::Cs16 | Simd::Cs32)
-    }
-}
-
-impl fmt::Display for Simd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = SIMD_NAMES
-            .iter()
-            .find(|(s, _)| s == self)
-            .map_or("default", |(_, n)| n);
-        f.write_str(name)
-    }
-}
-
-/// brw's debug switches a case runs with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Switches {
-    /// `spill_fs`: the register allocator spills whatever it can (real spill code everywhere).
-    pub spill_fs: bool,
-    /// `nocompact`: every instruction native (16 bytes).
-    pub nocompact: bool,
-    /// The dispatch-width switch.
-    pub simd: Simd,
-}
-
-const SIMD_NAMES: [(Simd, &str); 7] = [
-    (Simd::No8, "no8"),
-    (Simd::No16, "no16"),
-    (Simd::No32, "no32"),
-    (Simd::Do32, "do32"),
-    (Simd::Cs8, "cs8"),
-    (Simd::Cs16, "cs16"),
-    (Simd::Cs32, "cs32"),
-];
-
-impl Switches {
-    /// The `INTEL_DEBUG` words, `hex` (the bytes in the listing) first.
-    pub fn intel_debug(self) -> String {
-        let mut words = vec!["hex"];
-        words.extend(self.words());
-        if self.simd.is_simd_debug() {
-            // The width switch is last, and goes to INTEL_SIMD_DEBUG.
-            words.pop();
-        }
-        words.join(",")
-    }
-
-    /// The `INTEL_SIMD_DEBUG` value, if the width switch is one.
-    pub fn simd_debug(self) -> Option<&'static str> {
-        SIMD_NAMES
-            .iter()
-            .find(|(s, _)| *s == self.simd && s.is_simd_debug())
-            .map(|(_, n)| *n)
-    }
-
-    /// The variables the worker runs with, as findings and comparisons name them
-    /// (`INTEL_DEBUG=hex,spill_fs INTEL_SIMD_DEBUG=cs16`).
-    pub fn variables(self) -> Vec<(String, String)> {
-        let mut v = vec![("INTEL_DEBUG".to_string(), self.intel_debug())];
-        if let Some(s) = self.simd_debug() {
-            v.push(("INTEL_SIMD_DEBUG".into(), s.into()));
-        }
-        v
-    }
-
-    /// [`Switches::variables`] as `NAME=value` words.
-    pub fn variables_text(self) -> String {
-        let words: Vec<String> = (self.variables().into_iter())
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        words.join(" ")
-    }
-
-    fn words(self) -> Vec<&'static str> {
-        let mut words = Vec::new();
-        if self.spill_fs {
-            words.push("spill_fs");
-        }
-        if self.nocompact {
-            words.push("nocompact");
-        }
-        if let Some((_, n)) = SIMD_NAMES.iter().find(|(s, _)| *s == self.simd) {
-            words.push(n);
-        }
-        words
-    }
-
-    /// Draws switches from a hash for the target's anv (the newest version's table when no
-    /// anv is installed: nothing runs the case then).
-    pub fn draw(hash: u64) -> Switches {
-        Switches::draw_for(versions::target().unwrap_or(versions::newest()), hash)
-    }
-
-    /// Draws switches from a hash among `version`'s: spill_fs one case in three, nocompact one
-    /// in four, a width switch one in two.
-    pub fn draw_for(version: &versions::Version, hash: u64) -> Switches {
-        let widths = version.simd;
-        Switches {
-            spill_fs: hash.is_multiple_of(3),
-            nocompact: (hash >> 8).is_multiple_of(4),
-            simd: if (hash >> 16).is_multiple_of(2) || widths.is_empty() {
-                Simd::Default
-            } else {
-                widths[((hash >> 24) % widths.len() as u64) as usize]
-            },
-        }
-    }
-}
-
-impl fmt::Display for Switches {
-    /// `none` or the words joined by `+` (`spill_fs+no16`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words = self.words();
-        if words.is_empty() {
-            f.write_str("none")
-        } else {
-            f.write_str(&words.join("+"))
-        }
-    }
-}
-
-impl FromStr for Switches {
-    type Err = String;
-    /// [`Switches::parse_words`], then refused if the installed anv does not know a word: it
-    /// would ignore it. So a command line's `--case` or a finding's header is refused when read.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let out = Switches::parse_words(s)?;
-        if let Ok(version) = versions::target() {
-            version.check(out)?;
-        }
-        Ok(out)
-    }
-}
-
-impl Switches {
-    /// Reads `none` or words joined by `+`, any version's.
-    pub fn parse_words(s: &str) -> Result<Switches, String> {
-        let mut out = Switches::default();
-        if s == "none" {
-            return Ok(out);
-        }
-        for w in s.split('+') {
-            match w {
-                "spill_fs" => out.spill_fs = true,
-                "nocompact" => out.nocompact = true,
-                _ => {
-                    let (simd, _) = SIMD_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
-                        format!(
-                            "unknown anv_debug word {w:?}; words: spill_fs, nocompact, no8, no16, no32, do32 (Mesa 22.3.6, 25.0.7), cs8, cs16, cs32 (26.2.6) (joined by +), or none"
-                        )
-                    })?;
-                    if out.simd != Simd::Default {
-                        return Err(format!("{s:?} names two dispatch-width switches"));
-                    }
-                    out.simd = *simd;
-                }
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// Draws the platform from a hash, each as often.
-pub fn draw_platform(hash: u64) -> Platform {
-    Platform::ALL[(hash % Platform::ALL.len() as u64) as usize]
-}
 
 pub use super::mesa::Environment;
 
@@ -411,20 +138,20 @@ fn worker_options(
     o.icd = Some(env.icd);
     o.root = env.root;
     o.compile_timeout = COMPILE_TIMEOUT;
-    versions::of(&env.mesa)?.check(switches)?;
+    let variables = versions::of(&env.mesa)?.variables(switches)?;
     o.env = vec![("LD_PRELOAD".into(), shim.into())];
-    o.env.extend(driver_env(platform, switches));
+    o.env.extend(driver_env(platform, variables));
     Ok(o)
 }
 
 /// What the driver is told of the case: the simulated platform and brw's switches (with the
 /// shim preloaded, the worker's whole environment; and what tells two workers apart).
-fn driver_env(platform: Platform, switches: Switches) -> Vec<(OsString, OsString)> {
+fn driver_env(platform: Platform, variables: Vec<(String, String)>) -> Vec<(OsString, OsString)> {
     let platform = (
         "INTEL_STUB_GPU_PLATFORM".to_string(),
         platform.name().to_string(),
     );
-    (std::iter::once(platform).chain(switches.variables()))
+    (std::iter::once(platform).chain(variables))
         .map(|(k, v)| (k.into(), v.into()))
         .collect()
 }
@@ -492,7 +219,11 @@ pub fn compile(
         Install::Target => "anv",
         Install::Second => "anv (second Mesa)",
     };
-    let key = (target, driver_env(platform, switches));
+    // The case's words tell two workers apart; each Mesa spells them its own way.
+    let key = (
+        target,
+        vec![(platform.name().into(), switches.to_string().into())],
+    );
     let options = || worker_options(mesa, platform, switches);
     let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();
@@ -612,19 +343,30 @@ fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Findi
     caused(
         "anv",
         kind,
-        format!("{e} [anv {platform}, {}]", switches.variables_text()),
+        format!(
+            "{e} [anv {platform}, {}]",
+            versions::target_variables_text(switches)
+        ),
         Cause::named(class),
     )
 }
 
 impl Capture {
+    /// The variables brw ran with, as its version spells the case's switches.
+    pub fn variables_text(&self) -> String {
+        versions::of(&self.mesa).map_or_else(
+            |_| format!("anv_debug={}", self.switches),
+            |v| v.variables_text(self.switches),
+        )
+    }
+
     /// The first problem the capture shows: a validator complaint (brw's), an empty capture,
     /// or a decoder disagreement (ours).
     pub fn finding(&self) -> Option<Box<Finding>> {
         let at = format!(
             "[anv {}, {}; {}]",
             self.platform,
-            self.switches.variables_text(),
+            self.variables_text(),
             self.device
         );
         if self.kernels.is_empty() {
@@ -713,10 +455,15 @@ impl Pipeline for Anv {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        let c = &case.config;
-        if c.anv_platform == Platform::Lnl && c.anv_debug.simd == Simd::Cs8 {
+        let c = AnvKnobs::of(case);
+        if c.platform == Platform::Lnl && c.debug.widths == Widths::only(8) {
             // Xe2 has no SIMD8 compute: anv then refuses the pipeline, which is no brw bug.
-            return Some("anv: lnl compiles no SIMD8 compute shader (INTEL_SIMD_DEBUG=cs8)".into());
+            return Some("anv: lnl compiles no SIMD8 compute shader (anv_debug cs8)".into());
+        }
+        // A switch the installed anv lacks (a saved case's `do32` on 26.2.6): a refusal, never
+        // a finding.
+        if let Err(why) = versions::target().and_then(|v| v.variables(c.debug)) {
+            return Some(format!("anv: {why}"));
         }
         vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default())
     }
@@ -728,9 +475,9 @@ impl Pipeline for Anv {
         opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
-        let c = &case.config;
+        let c = AnvKnobs::of(case);
         let program = vulkan::source(case, optimised);
-        match compile(program, Install::Target, c.anv_platform, c.anv_debug) {
+        match compile(program, Install::Target, c.platform, c.debug) {
             Ok(capture) => {
                 if let Some(f) = capture.finding() {
                     return Err(f);
@@ -739,12 +486,12 @@ impl Pipeline for Anv {
                     .statistic("Spill Count")
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
-                if c.anv_platform.executed() {
+                if c.platform.executed() {
                     judge::judge(case, optimised, program, &capture, opts, coverage)?;
                 }
                 Ok(Results::default())
             }
-            Err(CompileError::Run(e)) => Err(run_finding(e, c.anv_platform, c.anv_debug)),
+            Err(CompileError::Run(e)) => Err(run_finding(e, c.platform, c.debug)),
             Err(CompileError::Emit(e)) => Err(caused(
                 "anv",
                 FindingKind::CompileError,
@@ -776,14 +523,14 @@ impl Pipeline for Anv {
         optimised: &Program,
         asm: bool,
     ) -> Result<Shown, String> {
-        let c = &case.config;
+        let c = AnvKnobs::of(case);
         let program = vulkan::source(case, optimised);
         let mut out = format!(
             "// anv on {} with {}\n",
-            c.anv_platform,
-            c.anv_debug.variables_text()
+            c.platform,
+            versions::target_variables_text(c.debug)
         );
-        let capture = match compile(program, Install::Target, c.anv_platform, c.anv_debug) {
+        let capture = match compile(program, Install::Target, c.platform, c.debug) {
             Ok(capture) => capture,
             Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(CompileError::Run(e)) => {
@@ -859,9 +606,9 @@ impl Pipeline for Anv {
         let write = || {
             let optimised = super::middle::optimise(case, opts, &mut Coverage::default())
                 .map_err(|f| f.to_string())?;
-            let c = &case.config;
+            let c = AnvKnobs::of(case);
             let program = vulkan::source(case, &optimised);
-            let capture = compile(program, Install::Target, c.anv_platform, c.anv_debug)
+            let capture = compile(program, Install::Target, c.platform, c.debug)
                 .map_err(|e| format!("anv: {e:?}"))?;
             vulkan::standalone::write_module(&capture.module.words, dir, stem)
         };
@@ -905,57 +652,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn switches_and_platforms_round_trip_through_their_text() {
-        for hash in 0..200u64 {
-            let s = Switches::draw_for(
-                versions::of("25.0.7").unwrap(),
-                hash.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            );
-            assert_eq!(Switches::parse_words(&s.to_string()).unwrap(), s);
-            let p = draw_platform(hash.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            assert_eq!(p.to_string().parse::<Platform>().unwrap(), p);
-        }
-        assert_eq!(
-            Switches::parse_words("spill_fs+nocompact+do32")
-                .unwrap()
-                .intel_debug(),
-            "hex,spill_fs,nocompact,do32"
-        );
-        let cs16 = Switches::parse_words("spill_fs+cs16").unwrap();
-        assert_eq!(
-            cs16.variables_text(),
-            "INTEL_DEBUG=hex,spill_fs INTEL_SIMD_DEBUG=cs16"
-        );
-        assert!(Switches::parse_words("no8+no16").is_err());
-        assert!(Switches::parse_words("no8+cs16").is_err());
-        assert!("fast".parse::<Switches>().is_err());
-        assert!("gfx9".parse::<Platform>().is_err());
-    }
-
-    #[test]
     fn the_mesa_version_is_read_from_the_drivers_own_description() {
         let d25 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 25.0.7-2~bpo12+1] (Vulkan 1.4.305, device 0)";
         let d22 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 22.3.6] (Vulkan 1.3.230, device 0)";
         assert_eq!(mesa_version(d25), "25.0.7");
         assert_eq!(mesa_version(d22), "22.3.6");
         assert_eq!(mesa_version("llvmpipe"), "");
-    }
-
-    #[test]
-    fn every_switch_and_platform_is_drawn() {
-        let draws: Vec<u64> = (0..400u64)
-            .map(|i| crate::rng::SplitMix64::for_input(i, 7).next_u64())
-            .collect();
-        for p in Platform::ALL {
-            assert!(draws.iter().any(|&h| draw_platform(h) == *p), "{p}");
-        }
-        // Every width switch is drawn by the version that has it (`versions` checks the rest).
-        for (simd, _) in SIMD_NAMES {
-            assert!(versions::VERSIONS
-                .iter()
-                .any(|v| { draws.iter().any(|&h| Switches::draw_for(v, h).simd == simd) }));
-        }
-        assert!(draws.iter().any(|&h| Switches::draw(h).spill_fs));
-        assert!(draws.iter().any(|&h| Switches::draw(h).nocompact));
     }
 }

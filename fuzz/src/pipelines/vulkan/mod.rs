@@ -20,12 +20,14 @@
 //! through loop bodies that often is not judged there.
 
 pub mod fused;
+pub mod knobs;
 pub mod known;
 pub mod options;
 pub mod standalone;
 
 pub use options::VulkanOptions;
 
+use self::knobs::VulkanKnobs;
 use super::pipeline::{caused, FusedOutcome, Pipeline};
 use super::shown::format_results;
 use super::shown::{Shown, Written};
@@ -129,7 +131,7 @@ pub fn emit_options(info: &DeviceInfo) -> EmitOptions {
 
 /// The program the driver gets for `case`.
 pub fn source<'a>(case: &'a Case, optimised: &'a Program) -> &'a Program {
-    if case.config.vulkan_unoptimised {
+    if VulkanKnobs::of(case).unoptimised {
         &case.program
     } else {
         optimised
@@ -424,7 +426,7 @@ impl Pipeline for Vulkan {
         opts: &OracleOptions,
     ) -> Result<Vec<Duration>, String> {
         let t = Instant::now();
-        let passes = &case.config.vulkan_spirv_opt;
+        let passes = &VulkanKnobs::of(case).spirv_opt;
         let done =
             execute(source(case, optimised), passes, &opts.vulkan).map_err(|e| format!("{e:?}"))?;
         let (emit, optimise) = (done.emit, done.spirv_opt);
@@ -465,7 +467,7 @@ impl Pipeline for Vulkan {
         if info.driver_name == "llvmpipe" && coverage.loop_passes >= LLVMPIPE_LOOP_PASSES {
             return Some("llvmpipe loop limit".into());
         }
-        if !case.config.vulkan_spirv_opt.is_empty() && !spirv_opt::installed() {
+        if !VulkanKnobs::of(case).spirv_opt.is_empty() && !spirv_opt::installed() {
             return Some("spirv-opt not installed (package spirv-tools)".into());
         }
         // The emitter's own refusals (what it does not map) are skips; the same check runs
@@ -481,7 +483,7 @@ impl Pipeline for Vulkan {
         _coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let v = &opts.vulkan;
-        match execute(source(case, optimised), &case.config.vulkan_spirv_opt, v) {
+        match execute(source(case, optimised), &VulkanKnobs::of(case).spirv_opt, v) {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
             Err(ExecuteError::SpirvOpt(e)) => Err(spirv_opt_finding(e)),
@@ -523,7 +525,7 @@ impl Pipeline for Vulkan {
             class.push(c.as_str());
         }
         // With spirv-opt in between the bug may be SPIRV-Tools': its own bucket.
-        let passes = &case.config.vulkan_spirv_opt;
+        let passes = &VulkanKnobs::of(case).spirv_opt;
         if !passes.is_empty() {
             class.push("spirv-opt");
             f.detail += &format!(" (spirv-opt {passes})");
@@ -557,7 +559,7 @@ impl Pipeline for Vulkan {
         let mut out = format!(
             "// device: {}\n// program: {}\n",
             info.describe(),
-            if case.config.vulkan_unoptimised {
+            if VulkanKnobs::of(case).unoptimised {
                 "the generator's (vulkan_unoptimised=true)"
             } else {
                 "after the middle end"
@@ -566,7 +568,7 @@ impl Pipeline for Vulkan {
         if asm {
             let module = spirv_emit::emit(program, &emit_options(&info))
                 .map_err(|e| format!("emit: {e}"))?;
-            let passes = &case.config.vulkan_spirv_opt;
+            let passes = &VulkanKnobs::of(case).spirv_opt;
             let words = if passes.is_empty() {
                 module.words
             } else {
@@ -576,7 +578,7 @@ impl Pipeline for Vulkan {
             out += &spirv_emit::disassemble(&words)?;
             out.push('\n');
         }
-        let done = match execute(program, &case.config.vulkan_spirv_opt, &opts.vulkan) {
+        let done = match execute(program, &VulkanKnobs::of(case).spirv_opt, &opts.vulkan) {
             Ok(done) => done,
             Err(ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(ExecuteError::SpirvOpt(e)) => return Err(e.to_string()),
@@ -610,7 +612,7 @@ impl Pipeline for Vulkan {
     ) -> Option<String> {
         let info = device(&opts.vulkan).ok()?;
         let module = spirv_emit::emit(source(case, optimised), &emit_options(&info)).ok()?;
-        let passes = &case.config.vulkan_spirv_opt;
+        let passes = &VulkanKnobs::of(case).spirv_opt;
         let words = if passes.is_empty() {
             module.words
         } else {

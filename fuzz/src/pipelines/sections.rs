@@ -1,0 +1,14 @@
+//! The registry of the targets' case sections, in `; case:` header order: each target's own
+//! knobs ([`crate::case::section`]). A target with knobs adds its section here, beside its line
+//! in [`super::all`].
+
+use crate::case::section::Section;
+
+/// Every target's section, at its defaults.
+pub fn all() -> Vec<Box<dyn Section>> {
+    vec![
+        Box::new(super::vulkan::knobs::VulkanKnobs::default()),
+        Box::new(super::anv::knobs::AnvKnobs::default()),
+        Box::new(super::radv::knobs::RadvKnobs::default()),
+    ]
+}
