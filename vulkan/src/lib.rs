@@ -29,3 +29,4 @@ pub use job::{
     crash_class, Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError,
     Timings,
 };
+pub use wire::WireError;
