@@ -29,4 +29,5 @@ pub use job::{
     crash_class, Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError,
     Timings,
 };
+pub use root::RootError;
 pub use wire::WireError;

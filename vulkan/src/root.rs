@@ -18,6 +18,16 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use supervisor::stack::{Rerun, Stack};
 
+/// Why a root cannot run processes. Each variant's message is its documentation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum RootError {
+    #[error("{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh", root.display())]
+    NotASystemRoot { root: PathBuf },
+    #[error("{}/proc is not mounted (after a reboot): run scripts/mesa-sid.sh again", root.display())]
+    ProcNotMounted { root: PathBuf },
+}
+
 /// Where copies of our executables live inside a root.
 const OURS: &str = "var/lib/gpufuzz/bin";
 
@@ -73,18 +83,12 @@ pub fn place(root: &Path, executable: &Path) -> io::Result<PathBuf> {
 
 /// Why `root` cannot run processes, if so: it is not a directory, or its `/proc` is not
 /// mounted (`scripts/mesa-sid.sh` mounts it, again after a reboot).
-pub fn check(root: &Path) -> Result<(), String> {
+pub fn check(root: &Path) -> Result<(), RootError> {
     if !root.join("usr/bin/env").is_file() {
-        return Err(format!(
-            "{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh",
-            root.display()
-        ));
+        return Err(RootError::NotASystemRoot { root: root.into() });
     }
     if !root.join("proc/self").exists() {
-        return Err(format!(
-            "{}/proc is not mounted (after a reboot): run scripts/mesa-sid.sh again",
-            root.display()
-        ));
+        return Err(RootError::ProcNotMounted { root: root.into() });
     }
     Ok(())
 }
@@ -194,7 +198,15 @@ mod tests {
             1
         );
         // Not a root.
-        assert!(check(&root).unwrap_err().contains("not a system root"));
+        let err = check(&root).unwrap_err();
+        assert_eq!(err, RootError::NotASystemRoot { root: root.clone() });
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh",
+                root.display()
+            )
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 
