@@ -6,9 +6,13 @@
 //! version; a malformed frame is a bug on one side and is reported as such.
 
 use crate::capture::{Compiled, Executable, StatValue, Statistic};
-use crate::job::Timings;
 use crate::job::{Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError};
+use crate::job::{NoStack, Timings};
+use crate::root::RerunError;
+use std::ffi::OsStr;
 use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use supervisor::stack::{Frame, Stack};
 
@@ -29,8 +33,8 @@ pub enum WireError {
     Truncated { wanted: usize, left: usize },
     #[error("word count overflows")]
     WordCountOverflows,
-    /// `of` is what the tag should have named: `request`, `response`, `error`, `resource` or
-    /// `statistic`.
+    /// `of` is what the tag should have named: `request`, `response`, `error`, `resource`,
+    /// `statistic`, `no-stack` or `rerun`.
     #[error("unknown {of} tag {tag}")]
     UnknownTag { of: &'static str, tag: u32 },
     #[error("{count} trailing bytes in frame")]
@@ -288,8 +292,17 @@ impl Encoder {
     }
 
     fn str(&mut self, s: &str) {
-        self.u32(s.len() as u32);
-        self.0.extend_from_slice(s.as_bytes());
+        self.bytes(s.as_bytes());
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        self.u32(b.len() as u32);
+        self.0.extend_from_slice(b);
+    }
+
+    /// Byte for byte: a path need not be UTF-8.
+    fn path(&mut self, p: &Path) {
+        self.bytes(p.as_os_str().as_bytes());
     }
 
     fn u64(&mut self, v: u64) {
@@ -298,11 +311,11 @@ impl Encoder {
     }
 
     /// A stack, or why there is none; a missing name or offset as a flag of 0.
-    fn stack(&mut self, stack: &Result<Stack, String>) {
+    fn stack(&mut self, stack: &Result<Stack, NoStack>) {
         match stack {
             Err(why) => {
                 self.u32(0);
-                self.str(why);
+                self.no_stack(why);
             }
             Ok(stack) => {
                 self.u32(1);
@@ -316,6 +329,50 @@ impl Encoder {
                     self.u32(f.offset.is_some().into());
                     self.u64(f.offset.unwrap_or(0));
                 }
+            }
+        }
+    }
+
+    fn no_stack(&mut self, why: &NoStack) {
+        match why {
+            NoStack::NotASignal { status } => {
+                self.u32(0);
+                self.str(status);
+            }
+            NoStack::CannotFrameRequests { error } => {
+                self.u32(1);
+                self.str(error);
+            }
+            NoStack::CannotPlaceWorker { error } => {
+                self.u32(2);
+                self.str(error);
+            }
+            NoStack::FreshWorker(rerun) => {
+                self.u32(3);
+                self.rerun(rerun);
+            }
+        }
+    }
+
+    fn rerun(&mut self, e: &RerunError) {
+        match e {
+            RerunError::NoGdbInRoot { root } => {
+                self.u32(0);
+                self.path(root);
+            }
+            RerunError::CannotWriteInput { file, error } => {
+                self.u32(1);
+                self.path(file);
+                self.str(error);
+            }
+            RerunError::DidNotCrashAgain => self.u32(2),
+            RerunError::NoSystemGdb { error } => {
+                self.u32(3);
+                self.str(error);
+            }
+            RerunError::Gdb { error } => {
+                self.u32(4);
+                self.str(error);
             }
         }
     }
@@ -411,14 +468,19 @@ impl Decoder<'_> {
         Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
     }
 
+    fn path(&mut self) -> Result<PathBuf, WireError> {
+        let n = self.u32()? as usize;
+        Ok(OsStr::from_bytes(self.take(n)?).into())
+    }
+
     fn u64(&mut self) -> Result<u64, WireError> {
         let lo = u64::from(self.u32()?);
         Ok(lo | (u64::from(self.u32()?) << 32))
     }
 
-    fn stack(&mut self) -> Result<Result<Stack, String>, WireError> {
+    fn stack(&mut self) -> Result<Result<Stack, NoStack>, WireError> {
         if self.u32()? == 0 {
-            return Ok(Err(self.str()?));
+            return Ok(Err(self.no_stack()?));
         }
         let signal = self.str()?;
         let n = self.u32()?;
@@ -439,6 +501,42 @@ impl Decoder<'_> {
             });
         }
         Ok(Ok(Stack { signal, frames }))
+    }
+
+    fn no_stack(&mut self) -> Result<NoStack, WireError> {
+        Ok(match self.u32()? {
+            0 => NoStack::NotASignal {
+                status: self.str()?,
+            },
+            1 => NoStack::CannotFrameRequests { error: self.str()? },
+            2 => NoStack::CannotPlaceWorker { error: self.str()? },
+            3 => NoStack::FreshWorker(self.rerun()?),
+            t => {
+                return Err(WireError::UnknownTag {
+                    of: "no-stack",
+                    tag: t,
+                })
+            }
+        })
+    }
+
+    fn rerun(&mut self) -> Result<RerunError, WireError> {
+        Ok(match self.u32()? {
+            0 => RerunError::NoGdbInRoot { root: self.path()? },
+            1 => RerunError::CannotWriteInput {
+                file: self.path()?,
+                error: self.str()?,
+            },
+            2 => RerunError::DidNotCrashAgain,
+            3 => RerunError::NoSystemGdb { error: self.str()? },
+            4 => RerunError::Gdb { error: self.str()? },
+            t => {
+                return Err(WireError::UnknownTag {
+                    of: "rerun",
+                    tag: t,
+                })
+            }
+        })
     }
 
     fn job(&mut self) -> Result<Job, WireError> {
@@ -594,7 +692,9 @@ mod tests {
             Response::Error(RunError::WorkerCrashed {
                 status: "signal 11".into(),
                 stderr: "LLVM ERROR".into(),
-                stack: Err("no gdb".into()),
+                stack: Err(NoStack::FreshWorker(RerunError::NoGdbInRoot {
+                    root: "/r".into(),
+                })),
             }),
             Response::Error(RunError::WorkerCrashed {
                 status: "signal 6 (SIGABRT)".into(),
@@ -618,6 +718,44 @@ mod tests {
             Response::Error(RunError::Timeout(Duration::from_millis(250))),
         ];
         for r in responses {
+            assert_eq!(Response::decode(&r.encode()).unwrap(), r);
+        }
+        let rerun = [
+            RerunError::NoGdbInRoot {
+                root: PathBuf::from(OsStr::from_bytes(b"/r\xff")),
+            },
+            RerunError::CannotWriteInput {
+                file: "/tmp/in".into(),
+                error: "No space left on device (os error 28)".into(),
+            },
+            RerunError::DidNotCrashAgain,
+            RerunError::NoSystemGdb {
+                error: "cannot start gdb (gdb): No such file".into(),
+            },
+            RerunError::Gdb {
+                error: "gdb did not finish within 1s".into(),
+            },
+        ];
+        let no_stack = [
+            NoStack::NotASignal {
+                status: "exit status 3".into(),
+            },
+            NoStack::CannotFrameRequests {
+                error: "frame too large".into(),
+            },
+            NoStack::CannotPlaceWorker {
+                error: "Permission denied (os error 13)".into(),
+            },
+        ];
+        for why in no_stack
+            .into_iter()
+            .chain(rerun.into_iter().map(NoStack::FreshWorker))
+        {
+            let r = Response::Error(RunError::WorkerCrashed {
+                status: String::new(),
+                stderr: String::new(),
+                stack: Err(why),
+            });
             assert_eq!(Response::decode(&r.encode()).unwrap(), r);
         }
     }
