@@ -10,7 +10,7 @@
 //! own `current_exe`), this crate's `vk-worker` binary in its tests.
 
 use crate::capture::Compiled;
-use crate::job::{DeviceInfo, Job, Output, RunError};
+use crate::job::{DeviceInfo, Job, NoStack, Output, RunError};
 use crate::wire::{read_frame, write_frame, Request, Response, END_OF_ANSWER};
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -370,7 +370,9 @@ impl Worker {
         let stack = if death.status.starts_with("signal ") {
             self.stack(request)
         } else {
-            Err(format!("it ended with {}, not a signal", death.status))
+            Err(NoStack::NotASignal {
+                status: death.status.clone(),
+            })
         };
         RunError::WorkerCrashed {
             status: death.status,
@@ -381,22 +383,29 @@ impl Worker {
 
     /// Where `request` (after opening the device) crashes a fresh worker under gdb, or why
     /// that is not known.
-    fn stack(&self, request: &Request) -> Result<Stack, String> {
+    fn stack(&self, request: &Request) -> Result<Stack, NoStack> {
+        let framing = |e: std::io::Error| NoStack::CannotFrameRequests {
+            error: e.to_string(),
+        };
         let mut frames = Vec::new();
         if !matches!(request, Request::Open(_)) {
             let open = Request::Open(self.options.device).encode();
-            write_frame(&mut frames, &open).map_err(|e| e.to_string())?;
+            write_frame(&mut frames, &open).map_err(framing)?;
         }
-        write_frame(&mut frames, &request.encode()).map_err(|e| e.to_string())?;
+        write_frame(&mut frames, &request.encode()).map_err(framing)?;
         let c = &self.options.command;
         let root = self.options.root.as_deref();
         let program = match root {
             None => c.program.clone(),
-            Some(root) => crate::root::place(root, &c.program).map_err(|e| e.to_string())?,
+            Some(root) => {
+                crate::root::place(root, &c.program).map_err(|e| NoStack::CannotPlaceWorker {
+                    error: e.to_string(),
+                })?
+            }
         };
         let limit = self.options.compile_timeout * 2 + self.options.dispatch_timeout + GDB_START;
         crate::root::crash_stack(root, &program, &c.args, &self.environment(), &frames, limit)
-            .map_err(|e| format!("a fresh worker under gdb: {e}"))
+            .map_err(NoStack::FreshWorker)
     }
 
     /// Kills and reaps the worker process, if any.

@@ -2,6 +2,7 @@
 //! resources bound in descriptor set 0, the workgroup count), its output (every storage
 //! buffer's final words and where the time went), the device it ran on, and how it failed.
 
+use crate::root::RerunError;
 use std::fmt;
 use std::time::Duration;
 use supervisor::stack::Stack;
@@ -157,16 +158,33 @@ pub enum RunError {
         /// Its standard error since its last answer.
         stderr: String,
         /// Its stack when the same requests crash a fresh worker under gdb.
-        stack: Result<Stack, String>,
+        stack: Result<Stack, NoStack>,
     },
     /// The job is malformed (wrong texel count, zero workgroups) or another Vulkan call
     /// failed; the text names the call.
     Failed(String),
 }
 
+/// Why a dead worker's stack is not known. Each variant's message is its documentation; an
+/// I/O error is kept as its text, for this crosses the wire in a [`RunError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum NoStack {
+    #[error("it ended with {status}, not a signal")]
+    NotASignal { status: String },
+    /// The requests to replay could not be framed.
+    #[error("{error}")]
+    CannotFrameRequests { error: String },
+    /// The worker executable could not be copied into the root.
+    #[error("{error}")]
+    CannotPlaceWorker { error: String },
+    #[error("a fresh worker under gdb: {0}")]
+    FreshWorker(RerunError),
+}
+
 /// What a crashed worker's finding is bucketed by: the driver's assertion when it printed one,
 /// else where it crashed (the signal and faulting frame), else how it died.
-pub fn crash_class(status: &str, stderr: &str, stack: &Result<Stack, String>) -> String {
+pub fn crash_class(status: &str, stderr: &str, stack: &Result<Stack, NoStack>) -> String {
     match (assertion(stderr), stack) {
         (Some(assertion), _) => assertion,
         (None, Ok(stack)) => format!("worker {}", stack.signature()),
@@ -253,8 +271,31 @@ mod tests {
             "worker SIGSEGV at libvulkan_intel.so+0x1234"
         );
         assert_eq!(
-            crash_class(segv, warning, &Err("no gdb".into())),
+            crash_class(
+                segv,
+                warning,
+                &Err(NoStack::FreshWorker(RerunError::DidNotCrashAgain))
+            ),
             "worker signal 11 (SIGSEGV)"
+        );
+    }
+
+    #[test]
+    fn a_missing_stack_says_why_as_it_did_when_the_reason_was_text() {
+        let why = NoStack::FreshWorker(RerunError::NoSystemGdb {
+            error: "cannot start gdb (gdb): No such file or directory (os error 2)".into(),
+        });
+        assert_eq!(
+            why.to_string(),
+            "a fresh worker under gdb: cannot start gdb (gdb): No such file or directory \
+             (os error 2) (apt-get install gdb)"
+        );
+        let why = NoStack::NotASignal {
+            status: "exit status 101".into(),
+        };
+        assert_eq!(
+            why.to_string(),
+            "it ended with exit status 101, not a signal"
         );
     }
 }

@@ -18,6 +18,36 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use supervisor::stack::{Rerun, Stack};
 
+/// Why a root cannot run processes. Each variant's message is its documentation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum RootError {
+    #[error("{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh", root.display())]
+    NotASystemRoot { root: PathBuf },
+    #[error("{}/proc is not mounted (after a reboot): run scripts/mesa-sid.sh again", root.display())]
+    ProcNotMounted { root: PathBuf },
+}
+
+/// Why a crashed command run once more under gdb gave no stack. Each variant's message is its
+/// documentation. It travels in a worker's crash report, which is `Clone` and `Eq` and crosses
+/// the wire: an I/O error is kept as its text, and so is gdb's own failure (the supervisor
+/// reports it as text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum RerunError {
+    #[error("no gdb in {} (scripts/mesa-sid.sh installs it)", root.display())]
+    NoGdbInRoot { root: PathBuf },
+    #[error("cannot write {}: {error}", file.display())]
+    CannotWriteInput { file: PathBuf, error: String },
+    #[error("it did not crash again under gdb")]
+    DidNotCrashAgain,
+    /// This system's gdb would not start.
+    #[error("{error} (apt-get install gdb)")]
+    NoSystemGdb { error: String },
+    #[error("{error}")]
+    Gdb { error: String },
+}
+
 /// Where copies of our executables live inside a root.
 const OURS: &str = "var/lib/gpufuzz/bin";
 
@@ -73,18 +103,12 @@ pub fn place(root: &Path, executable: &Path) -> io::Result<PathBuf> {
 
 /// Why `root` cannot run processes, if so: it is not a directory, or its `/proc` is not
 /// mounted (`scripts/mesa-sid.sh` mounts it, again after a reboot).
-pub fn check(root: &Path) -> Result<(), String> {
+pub fn check(root: &Path) -> Result<(), RootError> {
     if !root.join("usr/bin/env").is_file() {
-        return Err(format!(
-            "{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh",
-            root.display()
-        ));
+        return Err(RootError::NotASystemRoot { root: root.into() });
     }
     if !root.join("proc/self").exists() {
-        return Err(format!(
-            "{}/proc is not mounted (after a reboot): run scripts/mesa-sid.sh again",
-            root.display()
-        ));
+        return Err(RootError::ProcNotMounted { root: root.into() });
     }
     Ok(())
 }
@@ -100,7 +124,7 @@ pub fn crash_stack(
     env: &[(OsString, OsString)],
     stdin: &[u8],
     limit: std::time::Duration,
-) -> Result<Stack, String> {
+) -> Result<Stack, RerunError> {
     static RERUNS: AtomicU64 = AtomicU64::new(0);
     let name = format!(
         "gpufuzz-crash-{}-{}.in",
@@ -114,10 +138,7 @@ pub fn crash_stack(
         }
         Some(root) => {
             if !root.join("usr/bin/gdb").is_file() {
-                return Err(format!(
-                    "no gdb in {} (scripts/mesa-sid.sh installs it)",
-                    root.display()
-                ));
+                return Err(RerunError::NoGdbInRoot { root: root.into() });
             }
             let gdb = vec!["chroot".into(), root.into(), "/usr/bin/gdb".into()];
             (
@@ -127,7 +148,10 @@ pub fn crash_stack(
             )
         }
     };
-    std::fs::write(&file, stdin).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    std::fs::write(&file, stdin).map_err(|e| RerunError::CannotWriteInput {
+        file: file.clone(),
+        error: e.to_string(),
+    })?;
     let rerun = Rerun {
         gdb,
         program,
@@ -140,11 +164,12 @@ pub fn crash_stack(
     let _ = std::fs::remove_file(&file);
     match stack {
         Ok(Some(stack)) => Ok(stack),
-        Ok(None) => Err("it did not crash again under gdb".into()),
-        Err(e) if root.is_none() && e.starts_with("cannot start gdb") => {
-            Err(format!("{e} (apt-get install gdb)"))
+        Ok(None) => Err(RerunError::DidNotCrashAgain),
+        // The supervisor's errors are text; this prefix is its failure to start gdb.
+        Err(error) if root.is_none() && error.starts_with("cannot start gdb") => {
+            Err(RerunError::NoSystemGdb { error })
         }
-        Err(e) => Err(e),
+        Err(error) => Err(RerunError::Gdb { error }),
     }
 }
 
@@ -194,7 +219,15 @@ mod tests {
             1
         );
         // Not a root.
-        assert!(check(&root).unwrap_err().contains("not a system root"));
+        let err = check(&root).unwrap_err();
+        assert_eq!(err, RootError::NotASystemRoot { root: root.clone() });
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{} is not a system root (no usr/bin/env): run scripts/mesa-sid.sh",
+                root.display()
+            )
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -6,9 +6,13 @@
 //! version; a malformed frame is a bug on one side and is reported as such.
 
 use crate::capture::{Compiled, Executable, StatValue, Statistic};
-use crate::job::Timings;
 use crate::job::{Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError};
+use crate::job::{NoStack, Timings};
+use crate::root::RerunError;
+use std::ffi::OsStr;
 use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use supervisor::stack::{Frame, Stack};
 
@@ -19,6 +23,23 @@ const MAX_FRAME: u32 = 1 << 30;
 /// driver printed while serving one request from what it printed for the next (a driver's
 /// validator that reports without aborting, e.g. ACO's `validateir` in a release build).
 pub const END_OF_ANSWER: &str = "\u{1e}vk-worker: end of answer";
+
+/// Why a frame is no message: a bug on one side of the protocol. Each variant's message is its
+/// documentation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum WireError {
+    #[error("truncated frame: wanted {wanted} bytes, {left} left")]
+    Truncated { wanted: usize, left: usize },
+    #[error("word count overflows")]
+    WordCountOverflows,
+    /// `of` is what the tag should have named: `request`, `response`, `error`, `resource`,
+    /// `statistic`, `no-stack` or `rerun`.
+    #[error("unknown {of} tag {tag}")]
+    UnknownTag { of: &'static str, tag: u32 },
+    #[error("{count} trailing bytes in frame")]
+    TrailingBytes { count: usize },
+}
 
 /// What the client asks of the worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +125,7 @@ impl Request {
     }
 
     /// Parses a frame payload.
-    pub fn decode(bytes: &[u8]) -> Result<Request, String> {
+    pub fn decode(bytes: &[u8]) -> Result<Request, WireError> {
         let mut d = Decoder(bytes);
         let r = match d.u32()? {
             1 => Request::Open(d.u32()?),
@@ -113,7 +134,12 @@ impl Request {
                 job: d.job()?,
             },
             3 => Request::Compile(d.job()?),
-            t => return Err(format!("unknown request tag {t}")),
+            t => {
+                return Err(WireError::UnknownTag {
+                    of: "request",
+                    tag: t,
+                })
+            }
         };
         d.end()?;
         Ok(r)
@@ -194,7 +220,7 @@ impl Response {
     }
 
     /// Parses a frame payload.
-    pub fn decode(bytes: &[u8]) -> Result<Response, String> {
+    pub fn decode(bytes: &[u8]) -> Result<Response, WireError> {
         let mut d = Decoder(bytes);
         let r = match d.u32()? {
             1 => Response::Opened(DeviceInfo {
@@ -231,10 +257,20 @@ impl Response {
                     stack: d.stack()?,
                 },
                 5 => RunError::Failed(d.str()?),
-                t => return Err(format!("unknown error tag {t}")),
+                t => {
+                    return Err(WireError::UnknownTag {
+                        of: "error",
+                        tag: t,
+                    })
+                }
             }),
             4 => Response::Compiled(d.compiled()?),
-            t => return Err(format!("unknown response tag {t}")),
+            t => {
+                return Err(WireError::UnknownTag {
+                    of: "response",
+                    tag: t,
+                })
+            }
         };
         d.end()?;
         Ok(r)
@@ -256,8 +292,17 @@ impl Encoder {
     }
 
     fn str(&mut self, s: &str) {
-        self.u32(s.len() as u32);
-        self.0.extend_from_slice(s.as_bytes());
+        self.bytes(s.as_bytes());
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        self.u32(b.len() as u32);
+        self.0.extend_from_slice(b);
+    }
+
+    /// Byte for byte: a path need not be UTF-8.
+    fn path(&mut self, p: &Path) {
+        self.bytes(p.as_os_str().as_bytes());
     }
 
     fn u64(&mut self, v: u64) {
@@ -266,11 +311,11 @@ impl Encoder {
     }
 
     /// A stack, or why there is none; a missing name or offset as a flag of 0.
-    fn stack(&mut self, stack: &Result<Stack, String>) {
+    fn stack(&mut self, stack: &Result<Stack, NoStack>) {
         match stack {
             Err(why) => {
                 self.u32(0);
-                self.str(why);
+                self.no_stack(why);
             }
             Ok(stack) => {
                 self.u32(1);
@@ -284,6 +329,50 @@ impl Encoder {
                     self.u32(f.offset.is_some().into());
                     self.u64(f.offset.unwrap_or(0));
                 }
+            }
+        }
+    }
+
+    fn no_stack(&mut self, why: &NoStack) {
+        match why {
+            NoStack::NotASignal { status } => {
+                self.u32(0);
+                self.str(status);
+            }
+            NoStack::CannotFrameRequests { error } => {
+                self.u32(1);
+                self.str(error);
+            }
+            NoStack::CannotPlaceWorker { error } => {
+                self.u32(2);
+                self.str(error);
+            }
+            NoStack::FreshWorker(rerun) => {
+                self.u32(3);
+                self.rerun(rerun);
+            }
+        }
+    }
+
+    fn rerun(&mut self, e: &RerunError) {
+        match e {
+            RerunError::NoGdbInRoot { root } => {
+                self.u32(0);
+                self.path(root);
+            }
+            RerunError::CannotWriteInput { file, error } => {
+                self.u32(1);
+                self.path(file);
+                self.str(error);
+            }
+            RerunError::DidNotCrashAgain => self.u32(2),
+            RerunError::NoSystemGdb { error } => {
+                self.u32(3);
+                self.str(error);
+            }
+            RerunError::Gdb { error } => {
+                self.u32(4);
+                self.str(error);
             }
         }
     }
@@ -348,51 +437,56 @@ impl Encoder {
 struct Decoder<'a>(&'a [u8]);
 
 impl Decoder<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize) -> Result<&[u8], WireError> {
         if self.0.len() < n {
-            return Err(format!(
-                "truncated frame: wanted {n} bytes, {} left",
-                self.0.len()
-            ));
+            return Err(WireError::Truncated {
+                wanted: n,
+                left: self.0.len(),
+            });
         }
         let (head, rest) = self.0.split_at(n);
         self.0 = rest;
         Ok(head)
     }
 
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, WireError> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn words(&mut self) -> Result<Vec<u32>, String> {
+    fn words(&mut self) -> Result<Vec<u32>, WireError> {
         let n = self.u32()? as usize;
-        let bytes = self.take(n.checked_mul(4).ok_or("word count overflows")?)?;
+        let bytes = self.take(n.checked_mul(4).ok_or(WireError::WordCountOverflows)?)?;
         Ok(bytes
             .chunks_exact(4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect())
     }
 
-    fn str(&mut self) -> Result<String, String> {
+    fn str(&mut self) -> Result<String, WireError> {
         let n = self.u32()? as usize;
         Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
     }
 
-    fn u64(&mut self) -> Result<u64, String> {
+    fn path(&mut self) -> Result<PathBuf, WireError> {
+        let n = self.u32()? as usize;
+        Ok(OsStr::from_bytes(self.take(n)?).into())
+    }
+
+    fn u64(&mut self) -> Result<u64, WireError> {
         let lo = u64::from(self.u32()?);
         Ok(lo | (u64::from(self.u32()?) << 32))
     }
 
-    fn stack(&mut self) -> Result<Result<Stack, String>, String> {
+    fn stack(&mut self) -> Result<Result<Stack, NoStack>, WireError> {
         if self.u32()? == 0 {
-            return Ok(Err(self.str()?));
+            return Ok(Err(self.no_stack()?));
         }
         let signal = self.str()?;
         let n = self.u32()?;
         let mut frames = Vec::new();
         for _ in 0..n {
-            let mut text = || -> Result<Option<String>, String> {
+            let mut text = || -> Result<Option<String>, WireError> {
                 let present = self.u32()? != 0;
                 let text = self.str()?;
                 Ok(present.then_some(text))
@@ -409,7 +503,43 @@ impl Decoder<'_> {
         Ok(Ok(Stack { signal, frames }))
     }
 
-    fn job(&mut self) -> Result<Job, String> {
+    fn no_stack(&mut self) -> Result<NoStack, WireError> {
+        Ok(match self.u32()? {
+            0 => NoStack::NotASignal {
+                status: self.str()?,
+            },
+            1 => NoStack::CannotFrameRequests { error: self.str()? },
+            2 => NoStack::CannotPlaceWorker { error: self.str()? },
+            3 => NoStack::FreshWorker(self.rerun()?),
+            t => {
+                return Err(WireError::UnknownTag {
+                    of: "no-stack",
+                    tag: t,
+                })
+            }
+        })
+    }
+
+    fn rerun(&mut self) -> Result<RerunError, WireError> {
+        Ok(match self.u32()? {
+            0 => RerunError::NoGdbInRoot { root: self.path()? },
+            1 => RerunError::CannotWriteInput {
+                file: self.path()?,
+                error: self.str()?,
+            },
+            2 => RerunError::DidNotCrashAgain,
+            3 => RerunError::NoSystemGdb { error: self.str()? },
+            4 => RerunError::Gdb { error: self.str()? },
+            t => {
+                return Err(WireError::UnknownTag {
+                    of: "rerun",
+                    tag: t,
+                })
+            }
+        })
+    }
+
+    fn job(&mut self) -> Result<Job, WireError> {
         let d = self;
         let spirv = d.words()?;
         let workgroups = [d.u32()?, d.u32()?, d.u32()?];
@@ -426,7 +556,12 @@ impl Decoder<'_> {
                     layers: d.u32()?,
                     texels: d.words()?,
                 }),
-                t => return Err(format!("unknown resource tag {t}")),
+                t => {
+                    return Err(WireError::UnknownTag {
+                        of: "resource",
+                        tag: t,
+                    })
+                }
             };
             bindings.push(Binding { binding, resource });
         }
@@ -437,7 +572,7 @@ impl Decoder<'_> {
         })
     }
 
-    fn compiled(&mut self) -> Result<Compiled, String> {
+    fn compiled(&mut self) -> Result<Compiled, WireError> {
         let pipeline = self.duration()?;
         let n = self.u32()?;
         let mut executables = Vec::new();
@@ -455,7 +590,12 @@ impl Decoder<'_> {
                     1 => StatValue::Int(bits as i64),
                     2 => StatValue::Uint(bits),
                     3 => StatValue::Float(f64::from_bits(bits)),
-                    t => return Err(format!("unknown statistic tag {t}")),
+                    t => {
+                        return Err(WireError::UnknownTag {
+                            of: "statistic",
+                            tag: t,
+                        })
+                    }
                 };
                 statistics.push(Statistic { name, value });
             }
@@ -478,17 +618,19 @@ impl Decoder<'_> {
         })
     }
 
-    fn duration(&mut self) -> Result<Duration, String> {
+    fn duration(&mut self) -> Result<Duration, WireError> {
         let lo = u64::from(self.u32()?);
         let hi = u64::from(self.u32()?);
         Ok(Duration::from_nanos(lo | (hi << 32)))
     }
 
-    fn end(&self) -> Result<(), String> {
+    fn end(&self) -> Result<(), WireError> {
         if self.0.is_empty() {
             Ok(())
         } else {
-            Err(format!("{} trailing bytes in frame", self.0.len()))
+            Err(WireError::TrailingBytes {
+                count: self.0.len(),
+            })
         }
     }
 }
@@ -550,7 +692,9 @@ mod tests {
             Response::Error(RunError::WorkerCrashed {
                 status: "signal 11".into(),
                 stderr: "LLVM ERROR".into(),
-                stack: Err("no gdb".into()),
+                stack: Err(NoStack::FreshWorker(RerunError::NoGdbInRoot {
+                    root: "/r".into(),
+                })),
             }),
             Response::Error(RunError::WorkerCrashed {
                 status: "signal 6 (SIGABRT)".into(),
@@ -576,18 +720,73 @@ mod tests {
         for r in responses {
             assert_eq!(Response::decode(&r.encode()).unwrap(), r);
         }
+        let rerun = [
+            RerunError::NoGdbInRoot {
+                root: PathBuf::from(OsStr::from_bytes(b"/r\xff")),
+            },
+            RerunError::CannotWriteInput {
+                file: "/tmp/in".into(),
+                error: "No space left on device (os error 28)".into(),
+            },
+            RerunError::DidNotCrashAgain,
+            RerunError::NoSystemGdb {
+                error: "cannot start gdb (gdb): No such file".into(),
+            },
+            RerunError::Gdb {
+                error: "gdb did not finish within 1s".into(),
+            },
+        ];
+        let no_stack = [
+            NoStack::NotASignal {
+                status: "exit status 3".into(),
+            },
+            NoStack::CannotFrameRequests {
+                error: "frame too large".into(),
+            },
+            NoStack::CannotPlaceWorker {
+                error: "Permission denied (os error 13)".into(),
+            },
+        ];
+        for why in no_stack
+            .into_iter()
+            .chain(rerun.into_iter().map(NoStack::FreshWorker))
+        {
+            let r = Response::Error(RunError::WorkerCrashed {
+                status: String::new(),
+                stderr: String::new(),
+                stack: Err(why),
+            });
+            assert_eq!(Response::decode(&r.encode()).unwrap(), r);
+        }
     }
 
     #[test]
     fn malformed_frames_are_errors_not_panics() {
-        assert!(Request::decode(&[]).is_err());
-        assert!(Request::decode(&[9, 0, 0, 0]).is_err());
+        assert_eq!(
+            Request::decode(&[]),
+            Err(WireError::Truncated { wanted: 4, left: 0 })
+        );
+        let unknown = Request::decode(&[9, 0, 0, 0]).unwrap_err();
+        assert_eq!(
+            unknown,
+            WireError::UnknownTag {
+                of: "request",
+                tag: 9
+            }
+        );
+        assert_eq!(unknown.to_string(), "unknown request tag 9");
         let mut truncated = Request::Open(1).encode();
         truncated.pop();
-        assert!(Request::decode(&truncated).is_err());
+        assert_eq!(
+            Request::decode(&truncated).unwrap_err().to_string(),
+            "truncated frame: wanted 4 bytes, 3 left"
+        );
         let mut trailing = Request::Open(1).encode();
         trailing.push(0);
-        assert!(Request::decode(&trailing).is_err());
+        assert_eq!(
+            Request::decode(&trailing).unwrap_err().to_string(),
+            "1 trailing bytes in frame"
+        );
         // A word count far beyond the frame.
         assert!(Response::decode(&[2, 0, 0, 0, 1, 0, 0, 0, 255, 255, 255, 255]).is_err());
         assert!(read_frame(&mut [0xff, 0xff, 0xff, 0xff].as_slice()).is_err());

@@ -294,6 +294,7 @@ fn crash_stack(args: &[String], module: &[u8]) -> Result<Stack, String> {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
     let root = super::mesa::current().root();
     root::crash_stack(root, &program("spirv-opt"), &args, &[], module, GDB_LIMIT)
+        .map_err(|e| e.to_string())
 }
 
 /// How long spirv-opt under gdb may take (it ran in milliseconds; gdb reads its symbols).

@@ -11,6 +11,7 @@
 //! An immediate whose type a compacted instruction cannot carry is an error.
 
 use super::bits::Native;
+use super::decode::Undecodable;
 use super::gen::Gen;
 use super::types::Type;
 
@@ -651,7 +652,7 @@ fn scatter(n: &mut Native, value: u64, fields: &[(u32, u32, u32)]) {
 
 /// Expands the compacted instruction `word` (bit 29 set) into its native form (bit 29 clear).
 /// `is_3src` says whether its opcode takes three sources (the layouts differ).
-pub fn uncompact(word: u64, is_3src: bool, gen: Gen) -> Result<Native, String> {
+pub fn uncompact(word: u64, is_3src: bool, gen: Gen) -> Result<Native, Undecodable> {
     if gen.is_xe2() {
         return uncompact_xe2(word, is_3src);
     }
@@ -771,7 +772,7 @@ pub fn uncompact(word: u64, is_3src: bool, gen: Gen) -> Result<Native, String> {
             n.set(127, 96, u64::from(imm));
         }
         Some(Err(code)) => {
-            return Err(format!("compacted immediate of type code {code}"));
+            return Err(Undecodable::CompactedImmediateTypeCode { code });
         }
         None => {
             let src1 = c.get(55, 52) as usize;
@@ -814,7 +815,7 @@ fn immediate_type(n: Native) -> Option<Result<Type, u64>> {
 /// The 32 immediate bits a compacted 12-bit immediate stands for: floats keep their high
 /// bits, integers their low bits (signed ones sign-extended), 16-bit types are replicated
 /// into both halves.
-fn uncompact_immediate(ty: Type, imm: u32) -> Result<u32, String> {
+fn uncompact_immediate(ty: Type, imm: u32) -> Result<u32, Undecodable> {
     Ok(match ty {
         Type::F => imm << 20,
         Type::HF => (imm << 20) | (imm << 4),
@@ -824,13 +825,13 @@ fn uncompact_immediate(ty: Type, imm: u32) -> Result<u32, String> {
         Type::W => {
             (((imm << 20) as i32 >> 4) as u32) | u32::from((((imm << 4) as i16) >> 4) as u16)
         }
-        _ => return Err(format!("a compacted {ty:?} immediate")),
+        _ => return Err(Undecodable::CompactedImmediateType { ty }),
     })
 }
 
 /// Xe2: other tables, and fields at other places in both forms (`brw_eu_inst.h`'s "20+"
 /// column; `set_uncompacted_*`'s `ver >= 20` branches).
-fn uncompact_xe2(word: u64, is_3src: bool) -> Result<Native, String> {
+fn uncompact_xe2(word: u64, is_3src: bool) -> Result<Native, Undecodable> {
     let c = Compact(word);
     let mut n = Native(0);
     n.set(6, 0, c.get(6, 0));
@@ -900,7 +901,7 @@ fn uncompact_xe2(word: u64, is_3src: bool) -> Result<Native, String> {
             let imm = uncompact_immediate(ty, c.get(63, 52) as u32)?;
             n.set(127, 96, u64::from(imm));
         }
-        Some(Err(code)) => return Err(format!("compacted immediate of type code {code}")),
+        Some(Err(code)) => return Err(Undecodable::CompactedImmediateTypeCode { code }),
         None => {
             scatter(
                 &mut n,

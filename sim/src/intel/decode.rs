@@ -13,37 +13,95 @@ use super::gen::Gen;
 use super::inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
 use super::opcode::Opcode;
 use super::types::{RegFile, Type};
-use std::fmt;
 
 /// Why bytes are not a Gen9 instruction.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("at byte {offset:#x}: {reason}")]
 pub struct DecodeError {
     /// Byte offset of the instruction in the program.
     pub offset: usize,
     /// What is wrong.
-    pub reason: String,
+    pub reason: Undecodable,
 }
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {:#x}: {}", self.offset, self.reason)
-    }
+/// Why the bytes at one offset are no instruction of the generation asked for. `operand`
+/// fields name the operand as brw does: `dst`, `src0`, `src1`, `src2` (`src` for a Gfx9
+/// three-source instruction's one source type). Each variant's message is its documentation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum Undecodable {
+    #[error("{left} bytes left, an instruction needs 8 or 16")]
+    Truncated { left: usize },
+    #[error("{left} bytes left, a native instruction needs 16")]
+    TruncatedNative { left: usize },
+    #[error("opcode {opcode} is not a {gen} opcode")]
+    UnknownOpcode { gen: Gen, opcode: u8 },
+    #[error("exec size code {code}")]
+    ExecSizeCode { code: u64 },
+    #[error("thread control 3")]
+    ReservedThreadControl,
+    #[error("Xe2 predicate control {control}")]
+    Xe2PredicateControl { control: u8 },
+    #[error("{operand} register file {code} (MRF) on Gfx9")]
+    MessageRegisterFile { operand: &'static str, code: u64 },
+    #[error("{operand} type code {code} has no meaning for {file:?}")]
+    TypeCodeForFile {
+        operand: &'static str,
+        code: u64,
+        file: RegFile,
+    },
+    #[error("{operand} type code {code} has no meaning")]
+    TypeCode { operand: &'static str, code: u64 },
+    #[error("3-src {operand} type code {code}")]
+    ThreeSourceTypeCode { operand: &'static str, code: u64 },
+    #[error("3-src {operand} type code {code} (float {float})")]
+    ThreeSourceTypeCodeGen12 {
+        operand: &'static str,
+        code: u8,
+        float: bool,
+    },
+    #[error("vertical stride code {code}")]
+    VerticalStrideCode { code: u64 },
+    #[error("width code {code}")]
+    WidthCode { code: u64 },
+    #[error("{operand} width code {code}")]
+    SourceWidthCode { operand: &'static str, code: u64 },
+    #[error("{operand}: no width for vertical stride {vstride}, horizontal code {hstride_code}")]
+    NoImpliedWidth {
+        operand: &'static str,
+        vstride: u8,
+        hstride_code: u64,
+    },
+    #[error("an immediate destination")]
+    ImmediateDestination,
+    #[error("align16 indirect destination")]
+    Align16IndirectDestination,
+    #[error("align16 indirect {operand}")]
+    Align16IndirectSource { operand: &'static str },
+    #[error("indirect split-send destination")]
+    IndirectSplitSendDestination,
+    #[error("indirect split-send payload")]
+    IndirectSplitSendPayload,
+    #[error("align1 three-source instruction (Gfx10+)")]
+    Align1ThreeSource,
+    #[error("compacted immediate of type code {code}")]
+    CompactedImmediateTypeCode { code: u64 },
+    #[error("a compacted {ty:?} immediate")]
+    CompactedImmediateType { ty: Type },
 }
-
-impl std::error::Error for DecodeError {}
 
 /// Decodes the Gen9 instruction at the start of `bytes`; it is 8 bytes long if compacted
 /// (bit 29), else 16.
-pub fn decode(bytes: &[u8]) -> Result<Inst, String> {
+pub fn decode(bytes: &[u8]) -> Result<Inst, Undecodable> {
     decode_as(Gen::Gfx9, bytes)
 }
 
 /// Decodes the instruction at the start of `bytes` in `gen`'s encoding.
-pub fn decode_as(gen: Gen, bytes: &[u8]) -> Result<Inst, String> {
+pub fn decode_as(gen: Gen, bytes: &[u8]) -> Result<Inst, Undecodable> {
     let head: [u8; 8] = bytes
         .get(..8)
         .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| format!("{} bytes left, an instruction needs 8 or 16", bytes.len()))?;
+        .ok_or(Undecodable::Truncated { left: bytes.len() })?;
     let low = u64::from_le_bytes(head);
     let compacted = (low >> 29) & 1 == 1;
     let native = if compacted {
@@ -58,7 +116,7 @@ pub fn decode_as(gen: Gen, bytes: &[u8]) -> Result<Inst, String> {
         let all: [u8; 16] = bytes
             .get(..16)
             .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| format!("{} bytes left, a native instruction needs 16", bytes.len()))?;
+            .ok_or(Undecodable::TruncatedNative { left: bytes.len() })?;
         Native::from_bytes(all)
     };
     if gen.is_gfx12() {
@@ -87,13 +145,16 @@ pub fn decode_program_as(gen: Gen, bytes: &[u8]) -> Result<Vec<(usize, Inst)>, D
     Ok(out)
 }
 
-fn file(code: u64, what: &str) -> Result<RegFile, String> {
-    RegFile::from_code(code).ok_or_else(|| format!("{what} register file {code} (MRF) on Gfx9"))
+fn file(code: u64, operand: &'static str) -> Result<RegFile, Undecodable> {
+    RegFile::from_code(code).ok_or(Undecodable::MessageRegisterFile { operand, code })
 }
 
-fn ty(code: u64, file: RegFile, what: &str) -> Result<Type, String> {
-    Type::from_hw(code as u8, file == RegFile::Imm)
-        .ok_or_else(|| format!("{what} type code {code} has no meaning for {file:?}"))
+fn ty(code: u64, file: RegFile, operand: &'static str) -> Result<Type, Undecodable> {
+    Type::from_hw(code as u8, file == RegFile::Imm).ok_or(Undecodable::TypeCodeForFile {
+        operand,
+        code,
+        file,
+    })
 }
 
 /// The 10-bit signed indirect address immediate.
@@ -126,15 +187,15 @@ fn region(
     vstride: (u32, u32),
     width: (u32, u32),
     hstride: (u32, u32),
-) -> Result<Region, String> {
+) -> Result<Region, Undecodable> {
     let v = n.get(vstride.0, vstride.1);
     let vstride = match v {
         0xf => None,
-        _ => Some(VSTRIDES[v as usize].ok_or_else(|| format!("vertical stride code {v}"))?),
+        _ => Some(VSTRIDES[v as usize].ok_or(Undecodable::VerticalStrideCode { code: v })?),
     };
     let w = n.get(width.0, width.1);
     if w > 4 {
-        return Err(format!("width code {w}"));
+        return Err(Undecodable::WidthCode { code: w });
     }
     Ok(Region {
         vstride,
@@ -150,14 +211,17 @@ fn hstride_value(code: u64) -> u8 {
     }
 }
 
-fn decode_native(n: Native, compacted: bool) -> Result<Inst, String> {
+fn decode_native(n: Native, compacted: bool) -> Result<Inst, Undecodable> {
     let opcode = Opcode(n.get(6, 0) as u8);
     if !opcode.exists() {
-        return Err(format!("opcode {} is not a Gfx9 opcode", opcode.0));
+        return Err(Undecodable::UnknownOpcode {
+            gen: Gen::Gfx9,
+            opcode: opcode.0,
+        });
     }
     let exec_log2 = n.get(23, 21);
     if exec_log2 > 5 {
-        return Err(format!("exec size code {exec_log2}"));
+        return Err(Undecodable::ExecSizeCode { code: exec_log2 });
     }
     let pred_control = n.get(19, 16) as u8;
     let raw_cond = n.get(27, 24) as u8;
@@ -199,7 +263,7 @@ fn decode_native(n: Native, compacted: bool) -> Result<Inst, String> {
         gen: Gen::Gfx9,
     };
     if inst.thread_control == 3 {
-        return Err("thread control 3".into());
+        return Err(Undecodable::ReservedThreadControl);
     }
     if opcode.has_jip() {
         // Both are byte offsets on Gfx8+ (`brw_jump_scale` is 16 per native instruction).
@@ -254,16 +318,16 @@ enum Operand {
     Src1,
 }
 
-fn decode_dst(n: Native, align16: bool) -> Result<Dst, String> {
+fn decode_dst(n: Native, align16: bool) -> Result<Dst, Undecodable> {
     let f = file(n.get(36, 35), "dst")?;
     if f == RegFile::Imm {
-        return Err("an immediate destination".into());
+        return Err(Undecodable::ImmediateDestination);
     }
     let ty = ty(n.get(40, 37), f, "dst")?;
     let indirect = n.flag(63);
     if align16 {
         if indirect {
-            return Err("align16 indirect destination".into());
+            return Err(Undecodable::Align16IndirectDestination);
         }
         return Ok(Dst {
             file: f,
@@ -289,7 +353,7 @@ fn decode_dst(n: Native, align16: bool) -> Result<Dst, String> {
     })
 }
 
-fn decode_src(n: Native, align16: bool, which: Operand) -> Result<Src, String> {
+fn decode_src(n: Native, align16: bool, which: Operand) -> Result<Src, Undecodable> {
     // (file, type, subreg, reg, abs, negate, address mode, hstride, width, vstride, ia imm)
     let (fb, tb, base, name) = match which {
         Operand::Src0 => ((42, 41), (46, 43), 64, "src0"),
@@ -310,7 +374,7 @@ fn decode_src(n: Native, align16: bool, which: Operand) -> Result<Src, String> {
     let indirect = n.flag(base + 15);
     if align16 {
         if indirect {
-            return Err(format!("align16 indirect {name}"));
+            return Err(Undecodable::Align16IndirectSource { operand: name });
         }
         let swizzle = (n.get(base + 1, base) | (n.get(base + 3, base + 2) << 2))
             | (n.get(base + 17, base + 16) << 4)
@@ -370,14 +434,14 @@ fn decode_src(n: Native, align16: bool, which: Operand) -> Result<Src, String> {
     }))
 }
 
-fn decode_split_send(n: Native, inst: &mut Inst) -> Result<(), String> {
+fn decode_split_send(n: Native, inst: &mut Inst) -> Result<(), Undecodable> {
     let dst_file = if n.flag(35) {
         RegFile::Grf
     } else {
         RegFile::Arf
     };
     if n.flag(63) {
-        return Err("indirect split-send destination".into());
+        return Err(Undecodable::IndirectSplitSendDestination);
     }
     inst.dst = Some(Dst {
         file: dst_file,
@@ -389,7 +453,7 @@ fn decode_split_send(n: Native, inst: &mut Inst) -> Result<(), String> {
         writemask: 0xf,
     });
     if n.flag(79) {
-        return Err("indirect split-send payload".into());
+        return Err(Undecodable::IndirectSplitSendPayload);
     }
     inst.src[0] = Some(Src::Reg(RegSrc {
         file: RegFile::Grf,
@@ -427,14 +491,18 @@ fn decode_split_send(n: Native, inst: &mut Inst) -> Result<(), String> {
     Ok(())
 }
 
-fn decode_3src(n: Native, inst: &mut Inst) -> Result<(), String> {
+fn decode_3src(n: Native, inst: &mut Inst) -> Result<(), Undecodable> {
     if !inst.align16 {
-        return Err("align1 three-source instruction (Gfx10+)".into());
+        return Err(Undecodable::Align1ThreeSource);
     }
-    let dst_ty = Type::from_3src(n.get(48, 46) as u8)
-        .ok_or_else(|| format!("3-src dst type code {}", n.get(48, 46)))?;
-    let src_ty = Type::from_3src(n.get(45, 43) as u8)
-        .ok_or_else(|| format!("3-src src type code {}", n.get(45, 43)))?;
+    let dst_ty = Type::from_3src(n.get(48, 46) as u8).ok_or(Undecodable::ThreeSourceTypeCode {
+        operand: "dst",
+        code: n.get(48, 46),
+    })?;
+    let src_ty = Type::from_3src(n.get(45, 43) as u8).ok_or(Undecodable::ThreeSourceTypeCode {
+        operand: "src",
+        code: n.get(45, 43),
+    })?;
     inst.dst = Some(Dst {
         file: RegFile::Grf,
         nr: n.get(63, 56) as u8,

@@ -6,6 +6,7 @@
 //! real regions; bits 15:8 carry the SWSB byte. Anything the encoding cannot mean is an error.
 
 use super::bits::Native;
+use super::decode::Undecodable;
 use super::gen::Gen;
 use super::inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
 use super::opcode::Opcode;
@@ -13,14 +14,13 @@ use super::swsb::Swsb;
 use super::types::{RegFile, Type};
 
 /// Decodes a native (or expanded) Gen12 instruction.
-pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, String> {
+pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Undecodable> {
     let hw = n.get(6, 0) as u8;
-    let opcode =
-        Opcode::from_hw(gen, hw).ok_or_else(|| format!("opcode {hw} is not a {gen} opcode"))?;
+    let opcode = Opcode::from_hw(gen, hw).ok_or(Undecodable::UnknownOpcode { gen, opcode: hw })?;
     let xe2 = gen.is_xe2();
     let exec_log2 = if xe2 { n.get(20, 18) } else { n.get(18, 16) };
     if exec_log2 > 5 {
-        return Err(format!("exec size code {exec_log2}"));
+        return Err(Undecodable::ExecSizeCode { code: exec_log2 });
     }
     let pred_control = if xe2 {
         n.get(27, 26) as u8
@@ -29,7 +29,9 @@ pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Strin
     };
     if xe2 && pred_control > 1 {
         // Xe2's any/all predicates print from their own table; none seen, none decoded.
-        return Err(format!("Xe2 predicate control {pred_control}"));
+        return Err(Undecodable::Xe2PredicateControl {
+            control: pred_control,
+        });
     }
     let field_95_92 = n.get(95, 92) as u8;
     // A 64-bit immediate in src0 takes bits 95:64, the conditional modifier's among them
@@ -178,12 +180,12 @@ fn subreg_bytes(field: u64, low: u64, xe2: bool) -> u8 {
 }
 
 /// Xe2's vertical stride has 3 bits, 7 meaning VxH (`FV20`).
-fn vstride(code: u64, xe2: bool) -> Result<Option<u8>, String> {
+fn vstride(code: u64, xe2: bool) -> Result<Option<u8>, Undecodable> {
     match code {
         0..=6 => Ok(Some([0, 1, 2, 4, 8, 16, 32][code as usize])),
         7 if xe2 => Ok(None),
         0xf => Ok(None),
-        _ => Err(format!("vertical stride code {code}")),
+        _ => Err(Undecodable::VerticalStrideCode { code }),
     }
 }
 
@@ -194,10 +196,12 @@ fn hstride(code: u64) -> u8 {
     }
 }
 
-fn decode_dst(n: Native, xe2: bool) -> Result<Dst, String> {
+fn decode_dst(n: Native, xe2: bool) -> Result<Dst, Undecodable> {
     let code = n.get(39, 36);
-    let ty = Type::from_gen12(code as u8, false)
-        .ok_or_else(|| format!("dst type code {code} has no meaning"))?;
+    let ty = Type::from_gen12(code as u8, false).ok_or(Undecodable::TypeCode {
+        operand: "dst",
+        code,
+    })?;
     let indirect = n.flag(35);
     Ok(Dst {
         file: file_bit(n.flag(50)),
@@ -226,7 +230,7 @@ enum Operand {
 /// A two-source instruction's source: (is-imm bit, file bit, type, vstride, width, hstride,
 /// address mode, negate, abs, register, subregister, indirect subregister, indirect
 /// immediate) per `brw_eu_inst.h:285-317`.
-fn decode_src(n: Native, which: Operand, xe2: bool) -> Result<Src, String> {
+fn decode_src(n: Native, which: Operand, xe2: bool) -> Result<Src, Undecodable> {
     struct Layout {
         is_imm: u32,
         file: u32,
@@ -285,8 +289,10 @@ fn decode_src(n: Native, which: Operand, xe2: bool) -> Result<Src, String> {
     };
     let immediate = n.flag(l.is_imm);
     let code = n.get(l.ty.0, l.ty.1);
-    let ty = Type::from_gen12(code as u8, immediate)
-        .ok_or_else(|| format!("{name} type code {code} has no meaning"))?;
+    let ty = Type::from_gen12(code as u8, immediate).ok_or(Undecodable::TypeCode {
+        operand: name,
+        code,
+    })?;
     if immediate {
         // A 64-bit immediate keeps its high half in 95:64 (`brw_eu_inst_imm_uq`).
         let bits = if ty.size() == 8 {
@@ -298,7 +304,10 @@ fn decode_src(n: Native, which: Operand, xe2: bool) -> Result<Src, String> {
     }
     let w = n.get(l.width.0, l.width.1);
     if w > 4 {
-        return Err(format!("{name} width code {w}"));
+        return Err(Undecodable::SourceWidthCode {
+            operand: name,
+            code: w,
+        });
     }
     let indirect = n.flag(l.indirect);
     let low = l.low.map_or(0, |b| n.get(b, b));
@@ -395,12 +404,15 @@ fn decode_send(n: Native, inst: &mut Inst, gen: Gen) {
 /// Align1 three-source instructions (`brw_eu_inst.h:492-540`, "12+" column): each source
 /// has its own type (made a float by the execution-type bit 39), register file and region;
 /// src0 and src2 may be 16-bit immediates.
-fn decode_3src(n: Native, inst: &mut Inst, xe2: bool) -> Result<(), String> {
+fn decode_3src(n: Native, inst: &mut Inst, xe2: bool) -> Result<(), Undecodable> {
     let float = n.flag(39);
-    let ty = |hi: u32, lo: u32, what: &str| {
+    let ty = |hi: u32, lo: u32, operand: &'static str| {
         let code = n.get(hi, lo) as u8;
-        Type::from_3src_gen12(code, float)
-            .ok_or_else(|| format!("3-src {what} type code {code} (float {float})"))
+        Type::from_3src_gen12(code, float).ok_or(Undecodable::ThreeSourceTypeCodeGen12 {
+            operand,
+            code,
+            float,
+        })
     };
     inst.dst = Some(Dst {
         file: file_bit(n.flag(50)),
@@ -487,8 +499,10 @@ fn decode_3src(n: Native, inst: &mut Inst, xe2: bool) -> Result<(), String> {
             },
             None => (hstride(h), h),
         };
-        let width = implied_width(v, v_log, h).ok_or_else(|| {
-            format!("{what}: no width for vertical stride {v}, horizontal code {h}")
+        let width = implied_width(v, v_log, h).ok_or(Undecodable::NoImpliedWidth {
+            operand: what,
+            vstride: v,
+            hstride_code: h,
         })?;
         inst.src[i] = Some(Src::Reg(RegSrc {
             file: file_bit(n.flag(file)),

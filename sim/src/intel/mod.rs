@@ -32,7 +32,7 @@ pub mod types;
 #[cfg(test)]
 mod tests;
 
-pub use decode::{decode, decode_as, decode_program, decode_program_as, DecodeError};
+pub use decode::{decode, decode_as, decode_program, decode_program_as, DecodeError, Undecodable};
 pub use gen::Gen;
 pub use inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
 pub use listing::{
