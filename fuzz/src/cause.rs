@@ -4,8 +4,7 @@
 //! derived from its cause here and nowhere else; blame (`Pipeline::checked_step`,
 //! `Pipeline::switch_first`) matches on the cause itself, never on the class's text.
 
-use crate::pipelines::naga::step::Step as NagaStep;
-use crate::pipelines::radv::gfx::GfxLevel;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// What caught a finding, and what it saw.
@@ -55,35 +54,6 @@ pub enum Cause {
         /// How (`signal 11 (SIGSEGV)`, `exit status 3`).
         status: String,
     },
-    /// One of ACO's validators (radv's backend, `ACO_DEBUG`) printed an error.
-    AcoValidator {
-        /// Which validator.
-        check: AcoCheck,
-        /// The simulated GPU's generation, whose rules the validator checks (`None` for a GPU
-        /// Mesa 25.0 does not name).
-        gfx: Option<GfxLevel>,
-        /// The message's head, numbers blanked (`Too many SGPRs/literals`).
-        message: String,
-        /// The opcode of the instruction the message quotes (`v_cndmask_b32`), if it quotes one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        opcode: Option<String>,
-        /// The known ACO bug it is (its class), if one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        known: Option<String>,
-    },
-    /// A step of naga (the shader translator) failed, or the module it wrote computes
-    /// another value than the interpreter while ours, run alone, does not.
-    Naga {
-        /// The step.
-        step: NagaStep,
-        /// What went wrong: the error's variant path (`Function InvalidCall`), `spirv-val`'s
-        /// words for an invalid output, the inexact op whose bound a mismatch is outside of
-        /// (`outside-bound-fsqrt`); empty for a plain mismatch.
-        error: String,
-        /// The known naga bug it is (its class), if one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        known: Option<String>,
-    },
     /// A target outside our compiler (a driver) and its own classes, in order (`pipeline`,
     /// `device-lost`, `spirv-opt`, a known bug's class).
     Target {
@@ -97,16 +67,28 @@ pub enum Cause {
         /// value has no cause).
         cause: Option<Box<Cause>>,
     },
+    /// A driver target's own check caught it (radv's ACO validators, a step of naga): the
+    /// facts the target typed in its `causes.rs`, carried as written, under the target's own
+    /// word for what caught it (`by`). Untagged, so it reads the findings every target wrote.
+    #[serde(untagged)]
+    Own(Own),
 }
 
-/// Which of ACO's validators (`ACO_DEBUG=validateir,validatera`) complained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AcoCheck {
-    /// The IR validator (after every pass).
-    Ir,
-    /// The register-assignment validator (after allocation, spilling included).
-    Ra,
+/// A driver target's own cause ([`Cause::Own`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Own {
+    /// What caught it, in the target's words (`aco-validator`, `naga`).
+    pub by: String,
+    /// The class the target derived from its facts (absent from findings written before it
+    /// was kept: their class is the finding's own).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
+    /// The known bug it is (its class), if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
+    /// The target's typed facts.
+    #[serde(flatten)]
+    pub facts: serde_json::Map<String, serde_json::Value>,
 }
 
 /// An error of one of our backends.
@@ -140,6 +122,33 @@ pub enum Hazard {
 }
 
 impl Cause {
+    /// A driver target's own cause: `facts` (a struct of its `causes.rs`) under its word `by`,
+    /// with the class it derived and the known bug it is.
+    pub fn own(by: &str, facts: &impl Serialize, class: String, known: Option<String>) -> Cause {
+        let facts = match serde_json::to_value(facts) {
+            Ok(serde_json::Value::Object(map)) => map,
+            // A cause's facts are a struct; anything else is kept under one name.
+            Ok(other) => serde_json::Map::from_iter([("facts".to_string(), other)]),
+            Err(e) => serde_json::Map::from_iter([("facts".to_string(), e.to_string().into())]),
+        };
+        Cause::Own(Own {
+            by: by.into(),
+            class,
+            known,
+            facts,
+        })
+    }
+
+    /// The facts of a driver target's own cause `by`, read back as its type `T`.
+    pub fn own_facts<T: DeserializeOwned>(&self, by: &str) -> Option<T> {
+        match self {
+            Cause::Own(own) if own.by == by => {
+                serde_json::from_value(serde_json::Value::Object(own.facts.clone())).ok()
+            }
+            _ => None,
+        }
+    }
+
     /// A target's own class as a cause.
     pub fn named(class: impl Into<String>) -> Cause {
         Cause::Target {
@@ -207,13 +216,7 @@ impl Cause {
             Cause::Timeout => "timeout".into(),
             Cause::WallClock => "wall-clock".into(),
             Cause::Died { status } => status.clone(),
-            Cause::AcoValidator { known: Some(k), .. } | Cause::Naga { known: Some(k), .. } => {
-                k.clone()
-            }
-            Cause::AcoValidator { message, .. } => format!("aco {message}"),
-            Cause::Naga { step, error, .. } => {
-                format!("naga {} {error}", step.name()).trim_end().into()
-            }
+            Cause::Own(own) => own.known.clone().unwrap_or_else(|| own.class.clone()),
             Cause::Target { classes } => classes.join(" "),
             Cause::Fused { cause: None } => "fused".into(),
             Cause::Fused { cause: Some(c) } => format!("fused {}", c.class()),
@@ -224,7 +227,7 @@ impl Cause {
     /// own bucket, counted and reported as that bug so that it hides no new one.
     pub fn known(&self) -> Option<&str> {
         match self {
-            Cause::AcoValidator { known, .. } | Cause::Naga { known, .. } => known.as_deref(),
+            Cause::Own(own) => own.known.as_deref(),
             Cause::Target { classes } => classes
                 .iter()
                 .find(|c| c.starts_with("known-"))
@@ -317,34 +320,58 @@ mod tests {
             cause: Some(Box::new(Cause::Timeout)),
         };
         assert_eq!(fused_timeout.class(), "fused timeout");
-        // The driver targets' buckets of earlier versions, read off their typed causes.
-        assert_eq!(aco(None).class(), "aco Too many SGPRs/literals");
-        assert_eq!(aco(Some("known-x")).class(), "known-x");
-        assert_eq!(aco(Some("known-x")).known(), Some("known-x"));
-        assert_eq!(
-            naga(NagaStep::FrontEnd, "InvalidId").class(),
-            "naga front end InvalidId"
-        );
-        assert_eq!(naga(NagaStep::Mismatch, "").class(), "naga mismatch");
-        assert_eq!(naga(NagaStep::Mismatch, "").known(), None);
+        // A driver target's own cause buckets by the class it derived, or its known bug.
+        assert_eq!(own(None).class(), "aco Too many SGPRs/literals");
+        assert_eq!(own(Some("known-x")).class(), "known-x");
+        assert_eq!(own(Some("known-x")).known(), Some("known-x"));
+        assert_eq!(own(None).known(), None);
     }
 
-    fn aco(known: Option<&str>) -> Cause {
-        Cause::AcoValidator {
-            check: AcoCheck::Ir,
-            gfx: Some(GfxLevel::Gfx9),
+    /// Facts as a target's `causes.rs` types them.
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Facts {
+        message: String,
+        opcode: Option<String>,
+    }
+
+    fn own(known: Option<&str>) -> Cause {
+        let facts = Facts {
             message: "Too many SGPRs/literals".into(),
             opcode: Some("v_cndmask_b32".into()),
-            known: known.map(Into::into),
-        }
+        };
+        Cause::own(
+            "aco-validator",
+            &facts,
+            format!("aco {}", facts.message),
+            known.map(Into::into),
+        )
     }
 
-    fn naga(step: NagaStep, error: &str) -> Cause {
-        Cause::Naga {
-            step,
-            error: error.into(),
-            known: None,
-        }
+    /// A target's cause is written under its own word and read back as its own type.
+    #[test]
+    fn a_targets_own_cause_keeps_its_word_and_its_facts() {
+        let cause = own(Some("known-x"));
+        let json = serde_json::to_string(&cause).unwrap();
+        assert!(json.starts_with(r#"{"by":"aco-validator""#), "{json}");
+        let back: Cause = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, cause);
+        let facts: Facts = back.own_facts("aco-validator").unwrap();
+        assert_eq!(facts.opcode.as_deref(), Some("v_cndmask_b32"));
+        assert_eq!(back.own_facts::<Facts>("naga"), None);
+        // A finding radv wrote before its cause moved into its folder reads the same.
+        let old = r#"{"by":"aco-validator","check":"ir","gfx":"gfx9",
+            "message":"Too many SGPRs/literals","opcode":"v_cndmask_b32"}"#;
+        let back: Cause = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            back.own_facts::<Facts>("aco-validator"),
+            Some(Facts {
+                message: "Too many SGPRs/literals".into(),
+                opcode: Some("v_cndmask_b32".into()),
+            })
+        );
+        // Our own causes are still read by their tags, not as a target's.
+        let timeout: Cause = serde_json::from_str(r#"{"by":"timeout"}"#).unwrap();
+        assert_eq!(timeout, Cause::Timeout);
     }
 
     /// A finding's cause goes into `finding.json` with its facts and comes back the same.
@@ -367,9 +394,8 @@ mod tests {
                 status: "signal 11 (SIGSEGV)".into(),
             },
             Cause::FromSsa,
-            aco(None),
-            aco(Some("known-x")),
-            naga(NagaStep::Validator, "Function"),
+            own(None),
+            own(Some("known-x")),
         ] {
             let f = Finding::caused(FindingKind::RaCheck, "gen8", "detail", cause.clone());
             let json = serde_json::to_string(&f).unwrap();

@@ -4,8 +4,8 @@
 //! summary in its detail), so that the thousands of cases hitting a known bug are counted and
 //! reported as that bug and a new bug on the same GPUs still gets a bucket of its own.
 
+use super::causes::AcoCheck;
 use super::gfx::GfxLevel;
-use crate::cause::AcoCheck;
 use std::ops::RangeInclusive;
 
 /// One known ACO bug.

@@ -17,7 +17,7 @@
 //! bucketed by the validator's message or the assertion's text), a compile outliving the
 //! deadline (`timeout`), the driver refusing the pipeline (`compile-error`). Nothing runs:
 //! the shim's submissions do nothing, so results are never compared. A validator's finding
-//! carries a typed cause ([`Cause::AcoValidator`]: the check, the GPU's generation, the
+//! carries a typed cause ([`AcoValidator`], `causes`: the check, the GPU's generation, the
 //! message and the opcode it quotes); a known ACO bug (`known`) gets its own bucket. A crash
 //! is judged again in a fresh worker before it is a finding ([`compile_with`]).
 //!
@@ -31,12 +31,14 @@
 //! The driver and shim come from `scripts/mesa-backports.sh`, which writes `radv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_RADV_ENV` names another file.
 
+pub mod causes;
 pub mod gfx;
 pub mod knobs;
 pub mod known;
 pub mod shim;
 mod stats;
 
+pub use self::causes::{AcoCheck, AcoValidator};
 use self::gfx::GfxLevel;
 pub use self::knobs::{Gpu, RadvKnobs, Wave, GPUS};
 use super::mesa::{self, Environment};
@@ -47,7 +49,7 @@ use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
-use crate::cause::{AcoCheck, Cause};
+use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -324,13 +326,13 @@ impl AcoError {
         let gfx = GfxLevel::of_gpu(gpu.name());
         let (check, message, opcode) = (self.check(), self.head(), self.opcode());
         let known = known::explaining(check, &message, opcode.as_deref(), gfx);
-        Cause::AcoValidator {
+        let facts = AcoValidator {
             check,
             gfx,
             message,
             opcode,
-            known: known.map(|k| k.class.into()),
-        }
+        };
+        facts.cause(known.map(|k| k.class))
     }
 
     /// The message's head without what varies between programs (temporaries `%12`, blocks

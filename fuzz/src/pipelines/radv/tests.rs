@@ -174,10 +174,11 @@ fn the_known_gfx6_to_9_cndmask_bug_is_its_own_bucket_only_on_those_generations()
         ("navi31", GfxLevel::Gfx11, false),
     ] {
         let f = judged_on(gpu, CNDMASK_ERROR, Answer::Empty).unwrap_err();
-        let Some(Cause::AcoValidator { gfx: g, opcode, .. }) = &f.cause else {
+        let Some(AcoValidator { gfx: g, opcode, .. }) = f.cause.as_ref().and_then(AcoValidator::of)
+        else {
             panic!("{f:?}")
         };
-        assert_eq!((*g, opcode.as_deref()), (Some(gfx), Some("v_cndmask_b32")));
+        assert_eq!((g, opcode.as_deref()), (Some(gfx), Some("v_cndmask_b32")));
         let class = f.class.as_deref().unwrap();
         if known {
             assert_eq!(class, "known-aco-gfx6-9-cndmask-two-sgprs", "{gpu}");

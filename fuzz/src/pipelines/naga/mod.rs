@@ -13,7 +13,7 @@
 //!   module run on the same device without naga agrees with the interpreter (else the driver
 //!   is wrong — the `vulkan` target's finding — and naga is not blamed).
 //!
-//! Each carries a typed cause ([`Cause::Naga`]: the step and naga's error); a known naga bug
+//! Each carries a typed cause ([`NagaCause`], `causes`: the step and naga's error); a known naga bug
 //! (`known`: a rule over the step and message, or a model of the wrong translation that must
 //! reproduce every compared word) gets its own bucket, so that it hides no new one.
 //!
@@ -24,10 +24,10 @@
 //! `SPV_KHR_float_controls` and its IR cannot carry them, so the words a driver may compute
 //! otherwise without them (NaN, infinity, denormal operands) are compared as inexact.
 
+pub mod causes;
 mod known;
-pub mod step;
 
-pub use step::Step;
+pub use causes::{NagaCause, Step};
 
 use super::pipeline::{caused, Pipeline};
 use super::shown::{format_results, Shown};
@@ -183,11 +183,7 @@ fn naga_finding(e: NagaError, words: &[u32]) -> Box<Finding> {
         "naga",
         FindingKind::CompileError,
         detail,
-        Cause::Naga {
-            step: e.step,
-            error: e.class,
-            known: known.map(|k| k.class.into()),
-        },
+        NagaCause::cause(e.step, e.class, known.map(|k| k.class)),
     )
 }
 
@@ -209,11 +205,7 @@ fn run_finding(e: RunError, naga_words: &[u32], opts: &VulkanOptions) -> Box<Fin
                     "naga",
                     FindingKind::CompileError,
                     format!("naga's SPIR-V output is invalid: {why} [naga 30; {device}]"),
-                    Cause::Naga {
-                        step: Step::OutputInvalid,
-                        error: class_words(&first),
-                        known: None,
-                    },
+                    NagaCause::cause(Step::OutputInvalid, class_words(&first), None),
                 );
             }
             _ => (FindingKind::CompileError, "pipeline".to_string()),
@@ -334,11 +326,11 @@ impl Pipeline for Naga {
         if let Some(k) = known {
             f.detail += &format!("; known: {}", k.summary);
         }
-        f.set_cause(Cause::Naga {
-            step: Step::Mismatch,
+        f.set_cause(NagaCause::cause(
+            Step::Mismatch,
             error,
-            known: known.map(|k| k.class.into()),
-        });
+            known.map(|k| k.class),
+        ));
         Some(f)
     }
 
