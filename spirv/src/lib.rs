@@ -92,7 +92,7 @@ pub struct EmittedModule {
 }
 
 /// Why a program could not be emitted.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum EmitError {
     /// The program does not verify; only well-formed programs are emitted.
     #[error("the program does not verify: {0}")]

@@ -151,7 +151,7 @@ pub struct BugReport {
     pub standalone: Option<StandaloneFiles>,
 }
 
-/// A report's standalone repro files (see `fuzz::pipelines::vulkan::standalone`).
+/// A report's standalone repro files (see `fuzz::pipelines::driver::standalone`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct StandaloneFiles {
     /// The files written, as given (relative to where triage ran).

@@ -133,7 +133,7 @@ pub fn repro_config(case: &Case, opts: &OracleOptions) -> ReproConfig {
             .targets
             .iter()
             .any(|t| fuzz::pipelines::by_name(t).is_some_and(|p| p.runs_on_mesa()))
-            .then(|| fuzz::pipelines::mesa::current().to_string()),
+            .then(|| fuzz::pipelines::driver::mesa::current().to_string()),
     }
 }
 

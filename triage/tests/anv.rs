@@ -331,8 +331,8 @@ fn without_the_second_mesa_the_finding_says_it_was_not_run_and_what_to_run() {
 /// Whether Mesa `version` is installed (`scripts/mesa-sid.sh` 26.2.6, `scripts/mesa.sh`
 /// 25.0.7); fails under CI.
 fn have_mesa(version: &str) -> bool {
-    let installed = fuzz::pipelines::mesa::cache()
-        .map(|c| fuzz::pipelines::mesa::installed_in(&c))
+    let installed = fuzz::pipelines::driver::mesa::cache()
+        .map(|c| fuzz::pipelines::driver::mesa::installed_in(&c))
         .unwrap_or_default();
     let there = installed.iter().any(|i| i == version);
     if !there {

@@ -9,9 +9,9 @@
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, OracleOptions};
-use fuzz::pipelines::spirv_opt::SpirvOptPasses;
-use fuzz::pipelines::vulkan;
+use fuzz::pipelines::driver::spirv_opt::SpirvOptPasses;
 use fuzz::pipelines::vulkan::fused::execute_fused;
+use fuzz::pipelines::{driver, vulkan};
 use fuzz::rng;
 
 mod common;
@@ -38,7 +38,7 @@ fn a_fused_shader_of_programs_reproduces_each_programs_own_results() {
         return;
     }
     let info = vulkan::device(&opts.vulkan).unwrap();
-    let emit = vulkan::emit_options(&info);
+    let emit = driver::module::emit_options(&info);
     // Programs every judge takes (the interpreter runs them, the emitter maps them, lavapipe's
     // loop limit is far), known driver bugs aside.
     let mut programs = Vec::new();

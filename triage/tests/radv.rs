@@ -214,8 +214,8 @@ fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
 
 #[test]
 fn also_mesa_says_the_shift_compare_crash_is_gone_in_26_2_6() {
-    let installed = fuzz::pipelines::mesa::cache()
-        .map(|c| fuzz::pipelines::mesa::installed_in(&c))
+    let installed = fuzz::pipelines::driver::mesa::cache()
+        .map(|c| fuzz::pipelines::driver::mesa::installed_in(&c))
         .unwrap_or_default();
     if !["25.0.7", "26.2.6"]
         .iter()

@@ -151,7 +151,7 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
 #[cfg(test)]
 mod tests {
     use super::CaseConfig;
-    use crate::pipelines::vulkan::knobs::VulkanKnobs;
+    use crate::pipelines::driver::knobs::ModuleKnobs;
     use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
     /// The heuristic table lists what the randomiser draws: every value of a choice (its
@@ -238,7 +238,7 @@ mod tests {
         for i in 0..400 {
             crate::rng::input_bytes(5, i, 64, 2048, &mut buf);
             if let Some(case) = super::decode(&buf) {
-                let vulkan = case.config.sections.get::<VulkanKnobs>();
+                let vulkan = case.config.sections.get::<ModuleKnobs>();
                 with += usize::from(!vulkan.spirv_opt.is_empty());
             }
         }

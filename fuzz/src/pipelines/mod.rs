@@ -9,19 +9,17 @@
 
 pub mod a6xx;
 pub mod anv;
+pub mod driver;
 #[cfg(any(test, feature = "toys"))]
 mod fused_toy;
 pub mod gen;
 pub mod knob_values;
-pub mod mesa;
 pub mod middle;
 pub mod naga;
 mod pipeline;
 pub mod radv;
 pub mod sections;
-pub mod shim_workers;
 pub mod shown;
-pub mod spirv_opt;
 pub mod steps;
 #[cfg(test)]
 mod toy;

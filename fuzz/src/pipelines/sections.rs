@@ -7,7 +7,7 @@ use crate::case::section::Section;
 /// Every target's section, at its defaults.
 pub fn all() -> Vec<Box<dyn Section>> {
     vec![
-        Box::new(super::vulkan::knobs::VulkanKnobs::default()),
+        Box::new(super::driver::knobs::ModuleKnobs::default()),
         Box::new(super::anv::knobs::AnvKnobs::default()),
         Box::new(super::radv::knobs::RadvKnobs::default()),
     ]

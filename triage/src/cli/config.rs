@@ -13,7 +13,7 @@ use compiler::planted::{Plant, Plants};
 use fuzz::case::text as case_text;
 use fuzz::oracle::{CaseConfig, OracleOptions};
 use fuzz::pipelines;
-use fuzz::pipelines::mesa;
+use fuzz::pipelines::driver::mesa;
 use fuzz::pipelines::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -14,7 +14,7 @@
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
-use fuzz::pipelines::vulkan::knobs::VulkanKnobs;
+use fuzz::pipelines::driver::knobs::ModuleKnobs;
 use fuzz::pipelines::{self, Budget};
 
 /// A configuration pass: the `index`-th candidate, `None` past the last, within `scope`.
@@ -200,12 +200,12 @@ fn disable_pass(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<CaseCon
 
 /// Drops pass `index` of the case's spirv-opt list.
 fn drop_spirv_opt_pass(c: &CaseConfig, index: usize, _: Scope) -> Option<Option<CaseConfig>> {
-    if index >= c.sections.get::<VulkanKnobs>().spirv_opt.0.len() {
+    if index >= c.sections.get::<ModuleKnobs>().spirv_opt.0.len() {
         return None;
     }
     let mut d = c.clone();
     d.sections
-        .get_mut::<VulkanKnobs>()
+        .get_mut::<ModuleKnobs>()
         .spirv_opt
         .0
         .remove(index);
@@ -323,7 +323,7 @@ mod tests {
             .map(|d| {
                 d.unwrap()
                     .sections
-                    .get::<VulkanKnobs>()
+                    .get::<ModuleKnobs>()
                     .spirv_opt
                     .to_string()
             })

@@ -21,7 +21,7 @@
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
 //! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and one of
 //! `no8`/`no16`/`no32`/`do32` (SIMD widths). Each (platform, switches) pair is one worker
-//! process, since the driver reads them from its environment at start (`super::shim_workers`).
+//! process, since the driver reads them from its environment at start (`crate::pipelines::driver::workers`).
 //!
 //! anv caches pipelines in memory per device: the same SPIR-V twice in one worker is a cache
 //! hit, and brw does not run again. Generated programs differ, so the fuzz loop compiles every
@@ -46,14 +46,14 @@ pub mod versions;
 pub use knobs::{AnvKnobs, Platform, Switches, Widths};
 
 use super::pipeline::{caused, Pipeline};
-use super::shim_workers::with_worker;
 use super::shown::{Shown, Written};
-use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
+use crate::pipelines::driver;
+use crate::pipelines::driver::workers::with_worker;
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use sim::intel::{Agreement, Listing, Syntax};
@@ -66,7 +66,7 @@ use vulkan_runner::{crash_class, Compiled, RunError, StatValue, WorkerCommand, W
 /// The `anv` target.
 pub struct Anv;
 
-pub use super::mesa::Environment;
+pub use crate::pipelines::driver::mesa::Environment;
 
 /// Which Mesa's anv compiles: the one under test, or the second one the proof re-runs compare
 /// it with. Each has an `anv.env` (`scripts/mesa-sid.sh`, `scripts/mesa.sh`).
@@ -93,18 +93,27 @@ impl Install {
     /// Its environment file (`scripts/mesa.sh` writes it).
     pub fn environment_file(self) -> Result<std::path::PathBuf, String> {
         match self {
-            Install::Target => super::mesa::driver_environment_file(self.variable(), "anv.env"),
-            Install::Second => match std::env::var_os(self.variable()) {
-                Some(f) => Ok(f.into()),
-                None => Ok(super::mesa::cache()?.join(format!("mesa-{SECOND}/anv.env"))),
-            },
+            Install::Target => {
+                crate::pipelines::driver::mesa::driver_environment_file(self.variable(), "anv.env")
+            }
+            Install::Second => {
+                match std::env::var_os(self.variable()) {
+                    Some(f) => Ok(f.into()),
+                    None => Ok(crate::pipelines::driver::mesa::cache()?
+                        .join(format!("mesa-{SECOND}/anv.env"))),
+                }
+            }
         }
     }
 
     /// Reads its environment file; the error says what to run.
     pub fn environment(self) -> Result<Environment, String> {
         let file = self.environment_file()?;
-        super::mesa::read_environment(&file, "GPUFUZZ_ANV", super::mesa::SCRIPTS)
+        crate::pipelines::driver::mesa::read_environment(
+            &file,
+            "GPUFUZZ_ANV",
+            crate::pipelines::driver::mesa::SCRIPTS,
+        )
     }
 }
 
@@ -227,12 +236,12 @@ pub fn compile(
     let options = || worker_options(mesa, platform, switches);
     let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();
-        let module = spirv_emit::emit(program, &vulkan::emit_options(&info));
+        let module = driver::module::emit(program, &driver::module::emit_options(&info));
         let module = match module {
             Ok(m) => m,
             Err(e) => return (info, Err(CompileError::Emit(e))),
         };
-        let job = vulkan::job(&module);
+        let job = driver::module::job(&module);
         (
             info,
             w.compile(&job)
@@ -243,7 +252,7 @@ pub fn compile(
     .map_err(CompileError::Run)?;
     let (module, compiled) = done?;
     let mut c = capture(platform, switches, module, compiled, info.describe());
-    c.emit_options = vulkan::emit_options(&info);
+    c.emit_options = driver::module::emit_options(&info);
     Ok(c)
 }
 
@@ -465,7 +474,7 @@ impl Pipeline for Anv {
         if let Err(why) = versions::target().and_then(|v| v.variables(c.debug)) {
             return Some(format!("anv: {why}"));
         }
-        vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default())
+        driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default())
     }
 
     fn run(
@@ -476,7 +485,7 @@ impl Pipeline for Anv {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let c = AnvKnobs::of(case);
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         match compile(program, Install::Target, c.platform, c.debug) {
             Ok(capture) => {
                 if let Some(f) = capture.finding() {
@@ -524,7 +533,7 @@ impl Pipeline for Anv {
         asm: bool,
     ) -> Result<Shown, String> {
         let c = AnvKnobs::of(case);
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         let mut out = format!(
             "// anv on {} with {}\n",
             c.platform,
@@ -591,7 +600,11 @@ impl Pipeline for Anv {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        Some(trace::listing(case, vulkan::source(case, optimised), opts))
+        Some(trace::listing(
+            case,
+            driver::module::source(case, optimised),
+            opts,
+        ))
     }
 
     /// The SPIR-V module anv compiled, as `<stem>.spvasm` (`spirv-dis`; `spirv-as
@@ -607,10 +620,10 @@ impl Pipeline for Anv {
             let optimised = super::middle::optimise(case, opts, &mut Coverage::default())
                 .map_err(|f| f.to_string())?;
             let c = AnvKnobs::of(case);
-            let program = vulkan::source(case, &optimised);
+            let program = driver::module::source(case, &optimised);
             let capture = compile(program, Install::Target, c.platform, c.debug)
                 .map_err(|e| format!("anv: {e:?}"))?;
-            vulkan::standalone::write_module(&capture.module.words, dir, stem)
+            driver::standalone::write_module(&capture.module.words, dir, stem)
         };
         Some(write())
     }
@@ -621,7 +634,7 @@ impl Pipeline for Anv {
     }
 
     fn environment(&self, _opts: &OracleOptions) -> Vec<(String, String)> {
-        super::mesa::current().record()
+        crate::pipelines::driver::mesa::current().record()
     }
 
     fn knobs(&self) -> &'static [&'static str] {

@@ -640,6 +640,7 @@ mod tests {
 
     use super::super::{Kernel, Platform, Switches};
     use super::*;
+    use crate::pipelines::driver;
     use sim::intel::{check_as, parse, Gen, Listing};
     use spirv_emit::EmitOptions;
 
@@ -657,7 +658,7 @@ mod tests {
     /// anv's capture of `listing` for `program`: its one SIMD16 kernel with the output buffer
     /// at binding-table index 1 (the listing's `Surface = 1`).
     fn capture(program: &Program, listing: Listing) -> Capture {
-        let module = spirv_emit::emit(program, &EmitOptions::default()).unwrap();
+        let module = driver::module::emit(program, &EmitOptions::default()).unwrap();
         let outputs = (module.interface.bindings.iter())
             .find(|b| {
                 matches!(

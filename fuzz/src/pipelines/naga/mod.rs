@@ -38,6 +38,7 @@ use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
+use crate::pipelines::driver;
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val_by, ValidateError};
@@ -60,7 +61,10 @@ fn variant_of(value: &impl std::fmt::Debug) -> String {
 
 /// `spirv-val` of the chosen Mesa's SPIRV-Tools (its root's, as spirv-opt's), on `words`.
 fn spirv_val(words: &[u32]) -> Result<(), ValidateError> {
-    spirv_val_by(super::spirv_opt::tool("spirv-val", &[]), words)
+    spirv_val_by(
+        crate::pipelines::driver::spirv_opt::tool("spirv-val", &[]),
+        words,
+    )
 }
 
 /// The emitter's options for naga: no float-controls modes (see the module's text).
@@ -133,7 +137,7 @@ pub fn run_words(
     program: &Program,
     opts: &VulkanOptions,
 ) -> Result<Results, RunError> {
-    let mut job = vulkan::job(module);
+    let mut job = driver::module::job(module);
     job.spirv = words;
     let out = vulkan::with_worker(opts, |w| {
         w.run(&job).or_else(|e| match e {
@@ -151,7 +155,7 @@ pub fn run_words(
 }
 
 fn emit(program: &Program) -> Result<EmittedModule, Box<Finding>> {
-    spirv_emit::emit(program, &emit_options()).map_err(|e| {
+    driver::module::emit(program, &emit_options()).map_err(|e| {
         caused(
             "naga",
             FindingKind::CompileError,
@@ -273,7 +277,7 @@ impl Pipeline for Naga {
         opts: &OracleOptions,
         _coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         let module = emit(program)?;
         let words = round_trip(&module.words).map_err(|e| naga_finding(e, &module.words))?;
         run_words(words.clone(), &module, program, &opts.vulkan)
@@ -290,10 +294,10 @@ impl Pipeline for Naga {
         expected: &Results,
         actual: &Results,
     ) -> Option<Finding> {
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         let plan = spirv_emit::comparison(program, &emit_options());
         let (d, bound) = plan.first_difference(expected, actual, &program.dispatch)?;
-        let module = spirv_emit::emit(program, &emit_options()).ok()?;
+        let module = driver::module::emit(program, &emit_options()).ok()?;
         let alone = run_words(module.words.clone(), &module, program, &opts.vulkan).ok()?;
         if plan
             .first_difference(expected, &alone, &program.dispatch)
@@ -342,9 +346,9 @@ impl Pipeline for Naga {
         optimised: &Program,
         asm: bool,
     ) -> Result<Shown, String> {
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         let module =
-            spirv_emit::emit(program, &emit_options()).map_err(|e| format!("emit: {e}"))?;
+            driver::module::emit(program, &emit_options()).map_err(|e| format!("emit: {e}"))?;
         let info = vulkan::device(&opts.vulkan).map_err(|e| e.to_string())?;
         let mut out = format!("// naga 30, then {}\n", info.describe());
         let words = match round_trip(&module.words) {
@@ -387,7 +391,8 @@ impl Pipeline for Naga {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let module = spirv_emit::emit(vulkan::source(case, optimised), &emit_options()).ok()?;
+        let module =
+            driver::module::emit(driver::module::source(case, optimised), &emit_options()).ok()?;
         let mut s = "; naga's input\n".to_string();
         s += &spirv_emit::disassemble(&module.words).ok()?;
         match round_trip(&module.words) {

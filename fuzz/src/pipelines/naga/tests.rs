@@ -2,6 +2,7 @@
 //! on the device need the worker binary: `triage/tests/naga.rs`.)
 
 use super::*;
+use crate::pipelines::driver;
 
 #[test]
 fn naga_refusing_invalid_spirv_is_ours_and_its_own_failures_are_bucketed_by_step() {
@@ -36,7 +37,7 @@ fn parsed(src: &str) -> Program {
 
 #[test]
 fn naga_rejecting_its_own_logical_and_on_bool_vectors_is_the_known_bug() {
-    let module = spirv_emit::emit(&parsed(VECTOR_IDIV), &emit_options()).unwrap();
+    let module = driver::module::emit(&parsed(VECTOR_IDIV), &emit_options()).unwrap();
     let e = round_trip(&module.words).unwrap_err();
     assert_eq!(e.step, Step::Validator, "{e:?}");
     let f = naga_finding(e, &module.words);
@@ -139,7 +140,7 @@ const TEXTURE_READS: [&str; 2] = [
 #[test]
 fn an_invalid_id_is_the_known_sampler_load_bug_only_when_the_module_loads_one_there() {
     for src in TEXTURE_READS {
-        let module = spirv_emit::emit(&parsed(src), &emit_options()).unwrap();
+        let module = driver::module::emit(&parsed(src), &emit_options()).unwrap();
         let e = round_trip(&module.words).unwrap_err();
         assert_eq!(e.step, Step::FrontEnd, "{e:?}");
         let f = naga_finding(e.clone(), &module.words);

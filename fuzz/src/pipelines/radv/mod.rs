@@ -26,7 +26,7 @@
 //! GFX6 pitcairn to GFX11.5 gfx1150), and `radv_wave`, the compute wave size: 64 (radv's
 //! default) or 32 (`RADV_PERFTEST=cswave32`, GFX10 and later; older GPUs only have wave64,
 //! and the executable's subgroup size says which ran). Each (GPU, wave) pair is one worker
-//! process (`super::shim_workers`).
+//! process (`crate::pipelines::driver::workers`).
 //!
 //! The driver and shim come from `scripts/mesa-backports.sh`, which writes `radv.env` in
 //! `${GPUFUZZ_CACHE:-~/.cache/gpufuzz}/mesa-25.0.7/`; `GPUFUZZ_RADV_ENV` names another file.
@@ -41,16 +41,16 @@ mod stats;
 pub use self::causes::{AcoCheck, AcoValidator};
 use self::gfx::GfxLevel;
 pub use self::knobs::{Gpu, RadvKnobs, Wave, GPUS};
-use super::mesa::{self, Environment};
 use super::pipeline::{caused, Pipeline};
-use super::shim_workers::with_worker;
 use super::shown::{Shown, Written};
-use super::vulkan;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
+use crate::pipelines::driver;
+use crate::pipelines::driver::mesa::{self, Environment};
+use crate::pipelines::driver::workers::with_worker;
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::EmitError;
@@ -214,9 +214,9 @@ pub fn compile_with(
     wave: Wave,
 ) -> Result<Capture, CompileError> {
     let info = worker.info().clone();
-    let module =
-        spirv_emit::emit(program, &vulkan::emit_options(&info)).map_err(CompileError::Emit)?;
-    let job = vulkan::job(&module);
+    let module = driver::module::emit(program, &driver::module::emit_options(&info))
+        .map_err(CompileError::Emit)?;
+    let job = driver::module::job(&module);
     let mut rejudged = None;
     let compiled: Compiled = match worker.compile(&job) {
         // A fresh worker crashed on it too, under gdb: the driver's crash.
@@ -275,7 +275,7 @@ pub fn compile(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Capture, Comp
 /// [`compile`] emits it), without compiling it: a crash's standalone repro.
 pub fn module(program: &Program, gpu: &Gpu, wave: Wave) -> Result<Vec<u32>, String> {
     let info = on_worker(gpu, wave, |w| w.info().clone()).map_err(|e| e.to_string())?;
-    spirv_emit::emit(program, &vulkan::emit_options(&info))
+    driver::module::emit(program, &driver::module::emit_options(&info))
         .map(|m| m.words)
         .map_err(|e| e.to_string())
 }
@@ -285,7 +285,7 @@ fn standalone_module(case: &Case, opts: &OracleOptions) -> Result<Vec<u32>, Stri
     let optimised =
         super::middle::optimise(case, opts, &mut Coverage::default()).map_err(|f| f.to_string())?;
     let c = RadvKnobs::of(case);
-    module(vulkan::source(case, &optimised), &c.gpu, c.wave)
+    module(driver::module::source(case, &optimised), &c.gpu, c.wave)
 }
 
 /// An error ACO's validators printed: the check's message and where ACO raised it.
@@ -505,7 +505,7 @@ impl Pipeline for Radv {
 
     /// `spvasm`: the module radv compiles (`spirv-dis`).
     fn standalone(&self, case: &Case, opts: &OracleOptions, _form: &str) -> Result<String, String> {
-        vulkan::standalone::disassemble(&standalone_module(case, opts)?)
+        driver::standalone::disassemble(&standalone_module(case, opts)?)
     }
 
     /// The SPIR-V module radv compiles (or crashes on), as `<stem>.spvasm`: a crash
@@ -519,13 +519,13 @@ impl Pipeline for Radv {
     ) -> Option<Result<Written, String>> {
         Some(
             standalone_module(case, opts)
-                .and_then(|words| vulkan::standalone::write_module(&words, dir, stem)),
+                .and_then(|words| driver::standalone::write_module(&words, dir, stem)),
         )
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
         unsupported(&RadvKnobs::of(case).gpu)
-            .or_else(|| vulkan::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
+            .or_else(|| driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
     fn run(
@@ -536,7 +536,7 @@ impl Pipeline for Radv {
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let c = RadvKnobs::of(case);
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         let capture = judged(compile(program, &c.gpu, c.wave), &c.gpu, c.wave)?;
         // Counted, not reported as radv's: the crash was the long-lived worker's state.
         if let Some(why) = &capture.rejudged {
@@ -571,7 +571,7 @@ impl Pipeline for Radv {
         asm: bool,
     ) -> Result<Shown, String> {
         let c = RadvKnobs::of(case);
-        let program = vulkan::source(case, optimised);
+        let program = driver::module::source(case, optimised);
         let mut out = format!(
             "// radv on {} at wave{} with ACO_DEBUG={}\n",
             c.gpu,
@@ -634,7 +634,9 @@ impl Pipeline for Radv {
         _first_output: Option<u32>,
     ) -> Option<String> {
         let c = RadvKnobs::of(case);
-        let module = spirv_emit::emit(vulkan::source(case, optimised), &Default::default()).ok()?;
+        let module =
+            driver::module::emit(driver::module::source(case, optimised), &Default::default())
+                .ok()?;
         let spvasm = spirv_emit::disassemble(&module.words).ok()?;
         let env = environment().ok();
         let shim = env
@@ -660,7 +662,7 @@ impl Pipeline for Radv {
     }
 
     fn environment(&self, _opts: &OracleOptions) -> Vec<(String, String)> {
-        super::mesa::current().record()
+        crate::pipelines::driver::mesa::current().record()
     }
 
     fn knobs(&self) -> &'static [&'static str] {

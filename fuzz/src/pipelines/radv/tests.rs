@@ -3,6 +3,7 @@
 //! rejects cannot be written on purpose), and the shim's GPU list read from the installed shim.
 
 use super::*;
+use crate::pipelines::driver;
 use vulkan_runner::wire::{write_frame, Request, Response, END_OF_ANSWER};
 use vulkan_runner::DeviceInfo;
 
@@ -31,7 +32,7 @@ fn program() -> Program {
         .find_map(|i| {
             crate::rng::input_bytes(36, i, 256, 1024, &mut bytes);
             let p = crate::case::decode(&bytes)?.program;
-            spirv_emit::emit(&p, &Default::default())
+            driver::module::emit(&p, &Default::default())
                 .is_ok()
                 .then_some(p)
         })
@@ -254,7 +255,7 @@ fn the_drawn_gpus_are_a_fixed_table_and_the_shim_says_which_it_lacks() {
     // The shim's amdgpu_devices.c, in its order: the first is the shim's default. Each
     // release adds and drops GPUs (26.2.6 has gfx1201 and strix1, no longer gfx1150).
     assert_eq!(gpus.first().map(String::as_str), Some("renoir"));
-    let added: &[&str] = match crate::pipelines::mesa::current().name.as_str() {
+    let added: &[&str] = match crate::pipelines::driver::mesa::current().name.as_str() {
         "26.2.6" => &["gfx1201", "strix1"],
         "25.0.7" | "system" => &["gfx1150"],
         _ => &[],
@@ -273,7 +274,7 @@ fn the_drawn_gpus_are_a_fixed_table_and_the_shim_says_which_it_lacks() {
         .into_iter()
         .filter(|g| !gpus.iter().any(|x| x == g))
         .collect();
-    match crate::pipelines::mesa::current().name.as_str() {
+    match crate::pipelines::driver::mesa::current().name.as_str() {
         "26.2.6" => assert_eq!(gpus, GPUS),
         "25.0.7" | "22.3.6" | "system" => assert_eq!(
             missing,

@@ -8,15 +8,14 @@
 //! fused shader that fails as a whole (the driver refuses or crashes on it, a dispatch
 //! times out) fails every case in it: the oracle re-runs each alone to say whose bug it is.
 
-use super::knobs::VulkanKnobs;
-use super::{
-    device, emit_options, run_finding, run_job, source, spirv_opt_finding, ExecuteError, Vulkan,
-};
+use super::{device, run_finding, run_job, spirv_opt_finding, ExecuteError, Vulkan};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::FindingKind;
+use crate::pipelines::driver::knobs::ModuleKnobs;
+use crate::pipelines::driver::module::{emit_options, source};
 use crate::pipelines::pipeline::{caused, FusedOutcome, Pipeline};
 use crate::pipelines::vulkan::VulkanOptions;
 use compiler::ir::Program;
@@ -44,7 +43,7 @@ pub fn execute_fused(
     let info = device(opts).map_err(ExecuteError::Run)?;
     let module =
         spirv_emit::emit_fused(programs, &emit_options(&info)).map_err(ExecuteError::Emit)?;
-    let job = super::job_of(&module.words, &module.interface);
+    let job = crate::pipelines::driver::module::job_of(&module.words, &module.interface);
     let out = run_job(&job, opts).map_err(ExecuteError::Run)?;
     let results = programs
         .iter()
@@ -91,7 +90,7 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
     let fusable: Vec<usize> = (0..cases.len())
         .filter(|&k| {
             let (case, optimised) = cases[k];
-            VulkanKnobs::of(case).spirv_opt.is_empty() && !samples(source(case, optimised))
+            ModuleKnobs::of(case).spirv_opt.is_empty() && !samples(source(case, optimised))
         })
         .collect();
     let programs: Vec<&Program> = fusable

@@ -14,8 +14,8 @@
 //! A known bug gets its own bucket (its class) so that it does not hide new bugs, and `repro
 //! --also-icd` compares two drivers by it.
 
-use super::super::spirv_opt::SpirvOptPasses;
 use super::VulkanOptions;
+use crate::pipelines::driver::spirv_opt::SpirvOptPasses;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{AluOp, InstKind, Program};
 use sim::dispatch::Results;

@@ -9,7 +9,7 @@
 //! next case gets a fresh worker. Every finding's detail names device, driver and version.
 //!
 //! With the case knob `vulkan_spirv_opt` (drawn for one case in four), SPIRV-Tools'
-//! `spirv-opt` runs between emitter and driver (see [`super::spirv_opt`]).
+//! `spirv-opt` runs between emitter and driver (see [`crate::pipelines::driver::spirv_opt`]).
 //!
 //! With `--fuse N` the oracle hands the target batches of cases, each batch one shader
 //! ([`fused`]): one driver compile judges several programs.
@@ -20,32 +20,31 @@
 //! through loop bodies that often is not judged there.
 
 pub mod fused;
-pub mod knobs;
 pub mod known;
 pub mod options;
-pub mod standalone;
+pub mod repro;
 
 pub use options::VulkanOptions;
 
-use self::knobs::VulkanKnobs;
 use super::pipeline::{caused, FusedOutcome, Pipeline};
 use super::shown::format_results;
 use super::shown::{Shown, Written};
-use super::spirv_opt::{self, RunFailure, SpirvOptPasses};
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
+use crate::pipelines::driver;
+use crate::pipelines::driver::knobs::ModuleKnobs;
+use crate::pipelines::driver::module::{emit_options, emitter_refusal, job, source};
+use crate::pipelines::driver::spirv_opt::{self, RunFailure, SpirvOptPasses};
+use crate::pipelines::driver::workers;
 use compiler::ir::Program;
 use sim::dispatch::Results;
-use spirv_emit::{EmitError, EmitOptions, EmittedModule, Interface};
-use std::cell::RefCell;
+use spirv_emit::{EmitError, EmittedModule};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vulkan_runner::{
-    crash_class, Binding, DeviceInfo, Image, Job, Resource, RunError, Timings, Worker,
-};
+use vulkan_runner::{crash_class, DeviceInfo, Job, RunError, Timings, Worker};
 
 /// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
 /// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.
@@ -89,53 +88,24 @@ pub fn elsewhere(environment: &serde_json::Value, opts: &VulkanOptions) -> Optio
     (here != found).then(|| format!("not reproduced on {here}; found on {found}"))
 }
 
-thread_local! {
-    /// This thread's worker process, started on first use.
-    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with this thread's worker for `opts`, starting (or restarting, when the options
-/// changed) it first.
+/// Runs `f` with this thread's worker for `opts` (the floor's pool: one worker per option
+/// set, which is the driver's whole environment), starting it first if needed.
 pub fn with_worker<R>(
     opts: &VulkanOptions,
     f: impl FnOnce(&mut Worker) -> R,
 ) -> Result<R, RunError> {
     let wanted = opts.worker_options()?;
-    WORKER.with_borrow_mut(|slot| {
-        if slot.as_ref().is_some_and(|w| *w.options() != wanted) {
-            *slot = None;
-        }
-        if slot.is_none() {
-            *slot = Some(Worker::start(wanted)?);
-        }
-        Ok(f(slot.as_mut().expect("started above")))
-    })
+    let key = (
+        "vulkan",
+        vec![("options".into(), format!("{wanted:?}").into())],
+    );
+    workers::with_worker(key, || Ok(wanted), f)
 }
 
 /// The device `opts` selects, opening it if this thread has not yet; the error says what to
 /// install or which devices exist.
 pub fn device(opts: &VulkanOptions) -> Result<DeviceInfo, RunError> {
     with_worker(opts, |w| w.info().clone())
-}
-
-/// The emitter's options for a device: preserve NaN/infinity and denormals and round to
-/// nearest even where the device can, so that exact float ops are compared exactly.
-pub fn emit_options(info: &DeviceInfo) -> EmitOptions {
-    EmitOptions {
-        preserve_nan_inf: info.float_controls.signed_zero_inf_nan_preserve,
-        preserve_denormals: info.float_controls.denorm_preserve,
-        round_to_nearest_even: info.float_controls.rounding_mode_rte,
-        ..EmitOptions::default()
-    }
-}
-
-/// The program the driver gets for `case`.
-pub fn source<'a>(case: &'a Case, optimised: &'a Program) -> &'a Program {
-    if VulkanKnobs::of(case).unoptimised {
-        &case.program
-    } else {
-        optimised
-    }
 }
 
 /// One program run on the device, with where the time went.
@@ -173,7 +143,8 @@ pub fn execute(
 ) -> Result<Executed, ExecuteError> {
     let info = device(opts).map_err(ExecuteError::Run)?;
     let started = Instant::now();
-    let mut module = spirv_emit::emit(program, &emit_options(&info)).map_err(ExecuteError::Emit)?;
+    let mut module =
+        driver::module::emit(program, &emit_options(&info)).map_err(ExecuteError::Emit)?;
     let emit = started.elapsed();
     let started = Instant::now();
     if !passes.is_empty() {
@@ -205,40 +176,6 @@ fn run_job(job: &Job, opts: &VulkanOptions) -> Result<vulkan_runner::Output, Run
         })
     })
     .and_then(|r| r)
-}
-
-/// The runner's job for an emitted module.
-pub fn job(module: &EmittedModule) -> Job {
-    job_of(&module.words, &module.interface)
-}
-
-/// The runner's job for a module (`words`) with `interface` (a fused one too).
-pub fn job_of(words: &[u32], interface: &Interface) -> Job {
-    Job {
-        spirv: words.to_vec(),
-        workgroups: [interface.workgroups.max(1), 1, 1],
-        bindings: bindings(interface),
-    }
-}
-
-fn bindings(interface: &Interface) -> Vec<Binding> {
-    interface
-        .bindings
-        .iter()
-        .map(|b| Binding {
-            binding: b.binding,
-            resource: match &b.resource {
-                spirv_emit::Resource::Storage { words, .. } => Resource::Buffer(words.clone()),
-                spirv_emit::Resource::Texture(t) => Resource::Image(Image {
-                    width: t.width,
-                    height: t.height,
-                    levels: t.desc.levels,
-                    layers: t.desc.layers,
-                    texels: t.subresources.concat(),
-                }),
-            },
-        })
-        .collect()
 }
 
 /// Whether two findings (of the same case on two drivers) show the same bug: the same known
@@ -373,7 +310,7 @@ impl Pipeline for Vulkan {
     }
 
     fn standalone(&self, case: &Case, opts: &OracleOptions, form: &str) -> Result<String, String> {
-        let s = standalone::of_case(case, opts)?;
+        let s = repro::of_case(case, opts)?;
         Ok(match form {
             "vk_shader_test" => s.vk_shader_test,
             "amber" => s.amber,
@@ -389,7 +326,7 @@ impl Pipeline for Vulkan {
         stem: &str,
     ) -> Option<Result<Written, String>> {
         // spirv-opt fails on the module: the repro is SPIRV-Tools' alone.
-        if let Some(fails) = standalone::spirv_opt_failure(case, opts) {
+        if let Some(fails) = repro::spirv_opt_failure(case, opts) {
             return Some(fails.and_then(|f| {
                 Ok(Written {
                     files: f.write(dir, stem).map_err(|e| e.to_string())?,
@@ -403,7 +340,7 @@ impl Pipeline for Vulkan {
                 })
             }));
         }
-        Some(standalone::of_case(case, opts).and_then(|s| {
+        Some(repro::of_case(case, opts).and_then(|s| {
             Ok(Written {
                 files: s.write(dir, stem).map_err(|e| e.to_string())?,
                 shown: s.vk_shader_test,
@@ -426,7 +363,7 @@ impl Pipeline for Vulkan {
         opts: &OracleOptions,
     ) -> Result<Vec<Duration>, String> {
         let t = Instant::now();
-        let passes = &VulkanKnobs::of(case).spirv_opt;
+        let passes = &ModuleKnobs::of(case).spirv_opt;
         let done =
             execute(source(case, optimised), passes, &opts.vulkan).map_err(|e| format!("{e:?}"))?;
         let (emit, optimise) = (done.emit, done.spirv_opt);
@@ -448,7 +385,7 @@ impl Pipeline for Vulkan {
 
     fn environment(&self, opts: &OracleOptions) -> Vec<(String, String)> {
         let v = &opts.vulkan;
-        let mut env = super::mesa::current().record();
+        let mut env = crate::pipelines::driver::mesa::current().record();
         if let Some(version) = spirv_opt::version() {
             env.push((ENV_SPIRV_TOOLS.into(), version.into()));
         }
@@ -467,7 +404,7 @@ impl Pipeline for Vulkan {
         if info.driver_name == "llvmpipe" && coverage.loop_passes >= LLVMPIPE_LOOP_PASSES {
             return Some("llvmpipe loop limit".into());
         }
-        if !VulkanKnobs::of(case).spirv_opt.is_empty() && !spirv_opt::installed() {
+        if !ModuleKnobs::of(case).spirv_opt.is_empty() && !spirv_opt::installed() {
             return Some("spirv-opt not installed (package spirv-tools)".into());
         }
         // The emitter's own refusals (what it does not map) are skips; the same check runs
@@ -483,7 +420,7 @@ impl Pipeline for Vulkan {
         _coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let v = &opts.vulkan;
-        match execute(source(case, optimised), &VulkanKnobs::of(case).spirv_opt, v) {
+        match execute(source(case, optimised), &ModuleKnobs::of(case).spirv_opt, v) {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
             Err(ExecuteError::SpirvOpt(e)) => Err(spirv_opt_finding(e)),
@@ -525,7 +462,7 @@ impl Pipeline for Vulkan {
             class.push(c.as_str());
         }
         // With spirv-opt in between the bug may be SPIRV-Tools': its own bucket.
-        let passes = &VulkanKnobs::of(case).spirv_opt;
+        let passes = &ModuleKnobs::of(case).spirv_opt;
         if !passes.is_empty() {
             class.push("spirv-opt");
             f.detail += &format!(" (spirv-opt {passes})");
@@ -559,16 +496,16 @@ impl Pipeline for Vulkan {
         let mut out = format!(
             "// device: {}\n// program: {}\n",
             info.describe(),
-            if VulkanKnobs::of(case).unoptimised {
+            if ModuleKnobs::of(case).unoptimised {
                 "the generator's (vulkan_unoptimised=true)"
             } else {
                 "after the middle end"
             }
         );
         if asm {
-            let module = spirv_emit::emit(program, &emit_options(&info))
+            let module = driver::module::emit(program, &emit_options(&info))
                 .map_err(|e| format!("emit: {e}"))?;
-            let passes = &VulkanKnobs::of(case).spirv_opt;
+            let passes = &ModuleKnobs::of(case).spirv_opt;
             let words = if passes.is_empty() {
                 module.words
             } else {
@@ -578,7 +515,7 @@ impl Pipeline for Vulkan {
             out += &spirv_emit::disassemble(&words)?;
             out.push('\n');
         }
-        let done = match execute(program, &VulkanKnobs::of(case).spirv_opt, &opts.vulkan) {
+        let done = match execute(program, &ModuleKnobs::of(case).spirv_opt, &opts.vulkan) {
             Ok(done) => done,
             Err(ExecuteError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(ExecuteError::SpirvOpt(e)) => return Err(e.to_string()),
@@ -611,8 +548,8 @@ impl Pipeline for Vulkan {
         _first_output: Option<u32>,
     ) -> Option<String> {
         let info = device(&opts.vulkan).ok()?;
-        let module = spirv_emit::emit(source(case, optimised), &emit_options(&info)).ok()?;
-        let passes = &VulkanKnobs::of(case).spirv_opt;
+        let module = driver::module::emit(source(case, optimised), &emit_options(&info)).ok()?;
+        let passes = &ModuleKnobs::of(case).spirv_opt;
         let words = if passes.is_empty() {
             module.words
         } else {
@@ -629,14 +566,5 @@ impl Pipeline for Vulkan {
 
     fn knobs(&self) -> &'static [&'static str] {
         &["vulkan_unoptimised", "vulkan_spirv_opt"]
-    }
-}
-
-/// Why the SPIR-V emitter refuses `case`'s program (what it does not map), if it does: a skip
-/// for every target that feeds a driver our SPIR-V, never a finding.
-pub fn emitter_refusal(case: &Case, options: &spirv_emit::EmitOptions) -> Option<String> {
-    match spirv_emit::emit(&case.program, options) {
-        Err(EmitError::Unsupported(what)) => Some(format!("unsupported: {what}")),
-        _ => None,
     }
 }

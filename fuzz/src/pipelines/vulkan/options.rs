@@ -45,10 +45,14 @@ impl VulkanOptions {
         w.icd = self.icd.clone();
         // No ICD named: the Mesa under test's lavapipe, or the loader's default for the
         // system's.
-        let mesa = super::super::mesa::current();
+        let mesa = crate::pipelines::driver::mesa::current();
         if self.icd.is_none() && !mesa.is_system() {
             let env = mesa
-                .driver("vulkan.env", "GPUFUZZ_VULKAN", super::super::mesa::SCRIPTS)
+                .driver(
+                    "vulkan.env",
+                    "GPUFUZZ_VULKAN",
+                    crate::pipelines::driver::mesa::SCRIPTS,
+                )
                 .map_err(RunError::NoVulkan)?;
             w.icd = Some(env.icd);
             w.root = env.root;

@@ -32,7 +32,7 @@ impl Scratch {
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
-        let (outside, inside) = match crate::pipelines::mesa::current().root() {
+        let (outside, inside) = match crate::pipelines::driver::mesa::current().root() {
             Some(root) => (root.join("tmp").join(&name), Path::new("/tmp").join(&name)),
             None => {
                 let p = std::env::temp_dir().join(&name);

@@ -113,7 +113,7 @@ impl FromStr for SpirvOptPasses {
     }
 }
 
-impl super::knob_values::KnobValues for SpirvOptPasses {
+impl crate::pipelines::knob_values::KnobValues for SpirvOptPasses {
     fn values() -> String {
         format!(
             "spirv-opt passes joined by `+` (empty: none) from {}",
@@ -127,7 +127,7 @@ impl super::knob_values::KnobValues for SpirvOptPasses {
 /// the tool's: inside the root ([`Scratch`] gives a folder both sides see).
 pub fn tool(tool: &str, args: &[String]) -> Command {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
-    match super::mesa::current().root() {
+    match crate::pipelines::driver::mesa::current().root() {
         Some(root) => root::command(root, &program(tool), &args, &[]),
         None => {
             let mut c = Command::new(tool);
@@ -140,7 +140,7 @@ pub fn tool(tool: &str, args: &[String]) -> Command {
 /// `tool`'s program as its process sees it: in the Mesa's root, `/usr/bin`'s; on this system,
 /// the bare name, looked up in `PATH`.
 fn program(tool: &str) -> PathBuf {
-    match super::mesa::current().root() {
+    match crate::pipelines::driver::mesa::current().root() {
         Some(_) => Path::new("/usr/bin").join(tool),
         None => PathBuf::from(tool),
     }
@@ -178,7 +178,7 @@ pub fn command_line(passes: &SpirvOptPasses, input: &str, output: &str) -> Strin
         "spirv-opt {} {input} -o {output}",
         passes.arguments().join(" ")
     );
-    match super::mesa::current().root() {
+    match crate::pipelines::driver::mesa::current().root() {
         Some(root) => format!("chroot {} {line}", root.display()),
         None => line,
     }
@@ -292,7 +292,7 @@ pub fn run(words: &[u32], passes: &SpirvOptPasses) -> Result<Vec<u32>, RunFailur
 /// Where spirv-opt with `args` crashes on `module` (its stdin) under gdb, or why not known.
 fn crash_stack(args: &[String], module: &[u8]) -> Result<Stack, String> {
     let args: Vec<OsString> = args.iter().map(Into::into).collect();
-    let root = super::mesa::current().root();
+    let root = crate::pipelines::driver::mesa::current().root();
     root::crash_stack(root, &program("spirv-opt"), &args, &[], module, GDB_LIMIT)
         .map_err(|e| e.to_string())
 }

@@ -1,4 +1,4 @@
-//! Standalone repros of a `vulkan` case, in the formats driver developers run without gpufuzz:
+//! Standalone repros of a case, in the formats driver developers run without gpufuzz:
 //! a vkrunner/piglit `.vk_shader_test` (what Mesa developers add to piglit for their bugs), an
 //! Amber script (what Vulkan-CTS and SPIRV-Tools bug reports use) and the `.spvasm`; for a case
 //! with a spirv-opt pass list also the module before spirv-opt and the `spirv-opt` command.
@@ -13,13 +13,9 @@
 //! Offsets in both formats are in bytes; values are decimal `uint`s (vkrunner and Amber read
 //! them so), with the hexadecimal form in the header's notes where it helps a reader.
 
-use super::super::shown::Written;
-use super::knobs::VulkanKnobs;
+use super::module::{emit, emit_options};
 use super::spirv_opt::{self, Failure, Reduced, RunFailure, SpirvOptPasses};
-use super::{device, emit_options, VulkanOptions};
-use crate::case::coverage::Coverage;
-use crate::case::options::OracleOptions;
-use crate::case::Case;
+use crate::pipelines::shown::Written;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -28,6 +24,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use vulkan_runner::DeviceInfo;
 
 /// A case's standalone repro files, as text.
 #[derive(Clone, Debug)]
@@ -67,31 +64,17 @@ struct Buffer {
     expected: Vec<Option<u32>>,
 }
 
-/// The standalone repro of `case` as the `vulkan` target runs it: the program the driver gets
-/// (the middle end's output, or the generator's with `vulkan_unoptimised`), through the case's
-/// spirv-opt passes, on the device of `opts`.
-pub fn of_case(case: &Case, opts: &OracleOptions) -> Result<Standalone, String> {
-    let optimised = crate::pipelines::middle::optimise(case, opts, &mut Coverage::default())
-        .map_err(|f| f.to_string())?;
-    standalone(
-        super::source(case, &optimised),
-        &VulkanKnobs::of(case).spirv_opt,
-        &opts.vulkan,
-    )
-}
-
-/// The standalone repro of `program` run through `passes` on the device of `opts`.
+/// The standalone repro of `program` run through `passes` on the device `info` describes.
 pub fn standalone(
     program: &Program,
     passes: &SpirvOptPasses,
-    opts: &VulkanOptions,
+    info: &DeviceInfo,
 ) -> Result<Standalone, String> {
     if !program.dispatch.textures.is_empty() {
         return Err("a program with textures has no vkrunner/Amber form".into());
     }
-    let info = device(opts).map_err(|e| e.to_string())?;
-    let options = emit_options(&info);
-    let module = spirv_emit::emit(program, &options).map_err(|e| e.to_string())?;
+    let options = emit_options(info);
+    let module = emit(program, &options).map_err(|e| e.to_string())?;
     let (words, spirv_opt) = if passes.is_empty() {
         (module.words.clone(), None)
     } else {
@@ -192,31 +175,6 @@ pub struct SpirvOptFails {
 
 /// How long spirv-reduce may work on a failing module.
 const SPIRV_REDUCE_TIME: std::time::Duration = std::time::Duration::from_secs(120);
-
-/// The spirv-opt failure of `case`, if its spirv-opt step fails on the device of `opts`
-/// (`None`: it has no pass list, or spirv-opt succeeds).
-pub fn spirv_opt_failure(
-    case: &Case,
-    opts: &OracleOptions,
-) -> Option<Result<SpirvOptFails, String>> {
-    let passes = &VulkanKnobs::of(case).spirv_opt;
-    if passes.is_empty() {
-        return None;
-    }
-    let optimised = match crate::pipelines::middle::optimise(case, opts, &mut Coverage::default()) {
-        Ok(p) => p,
-        Err(f) => return Some(Err(f.to_string())),
-    };
-    let program = super::source(case, &optimised);
-    let module = match device(&opts.vulkan)
-        .map_err(|e| e.to_string())
-        .and_then(|info| spirv_emit::emit(program, &emit_options(&info)).map_err(|e| e.to_string()))
-    {
-        Ok(m) => m,
-        Err(e) => return Some(Err(e)),
-    };
-    spirv_opt_fails(module.words, passes)
-}
 
 /// The failure of spirv-opt with `passes` on the module `words`, if it fails (`None`: it
 /// succeeds), with spirv-reduce's reduction.

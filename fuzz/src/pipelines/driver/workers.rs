@@ -1,5 +1,5 @@
-//! Worker processes for the compile-only targets (`anv`, `radv`): a real driver over Mesa's
-//! no-op drm-shim, in a process of its own. A driver reads its device and debug switches from
+//! Worker processes for every real-driver target: a driver (lavapipe, or a real one over Mesa's
+//! no-op drm-shim) in a process of its own. A driver reads its device and debug switches from
 //! its environment once, at start, so each environment a case asks for is one worker process;
 //! a thread keeps the most recently used ones alive, since starting one costs a process and a
 //! device open (tens of milliseconds) while a compile costs a few.

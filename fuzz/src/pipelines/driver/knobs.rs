@@ -1,15 +1,15 @@
-//! The `vulkan` section of a case: what the driver is given — the middle end's output or the
+//! The module's section of a case: what a driver is given — the middle end's output or the
 //! generator's program (`vulkan_unoptimised`), and the `spirv-opt` passes run in front of it
 //! (`vulkan_spirv_opt`). Both are drawn from the bytes the generator left after the program, so
 //! inputs saved before these knobs existed still decode to the same program and backend knobs.
 
 use crate::case::section::{knob_section, Section};
-use crate::pipelines::spirv_opt::SpirvOptPasses;
+use crate::pipelines::driver::spirv_opt::SpirvOptPasses;
 use arbitrary::Unstructured;
 
-/// The `vulkan` section.
+/// The module's section (its keys keep the `vulkan_` names saved cases have).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct VulkanKnobs {
+pub struct ModuleKnobs {
     /// The driver gets the generator's program rather than the middle end's output.
     pub unoptimised: bool,
     /// `spirv-opt` passes run between the emitter and the driver (`ccp+merge-blocks`; empty:
@@ -17,19 +17,19 @@ pub struct VulkanKnobs {
     pub spirv_opt: SpirvOptPasses,
 }
 
-impl VulkanKnobs {
-    /// The case's vulkan section.
-    pub fn of(case: &crate::case::Case) -> &VulkanKnobs {
+impl ModuleKnobs {
+    /// The case's module section.
+    pub fn of(case: &crate::case::Case) -> &ModuleKnobs {
         case.config.sections.get()
     }
 }
 
-knob_section!(VulkanKnobs {
+knob_section!(ModuleKnobs {
     "vulkan_unoptimised" => unoptimised: bool,
     "vulkan_spirv_opt" => spirv_opt: SpirvOptPasses,
 });
 
-impl Section for VulkanKnobs {
+impl Section for ModuleKnobs {
     /// One case in four with bytes left puts spirv-opt before the driver; one in four gives
     /// the driver the generator's program, unoptimised by us. Out of bytes, `ratio` would
     /// always say yes: neither is drawn then.
