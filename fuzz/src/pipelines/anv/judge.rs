@@ -5,12 +5,11 @@
 use super::super::pipeline::caused;
 use super::corroborate::{corroborate, survives};
 use super::execute::{budget, execute, Outcome};
-use super::Capture;
+use super::{AnvClass, Capture};
 use crate::case::coverage::Coverage;
 use crate::case::interpreter::INTERPRETER;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
-use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use compiler::executed::Executed;
 use compiler::interp::RunOptions;
@@ -75,11 +74,11 @@ pub fn judge(
                 return Ok(Some(cycles));
             };
             let m = Mismatch::from(d);
-            ("mismatch", m.to_string(), Some(m))
+            (AnvClass::Mismatch, m.to_string(), Some(m))
         }
-        Ok((Outcome::Stopped(Stop::Fault(why)), _)) => ("fault", why, None),
-        Ok((Outcome::Stopped(Stop::Hazard(why)), _)) => ("hazard", why, None),
-        Ok((Outcome::Stopped(stop), _)) => ("timeout", stop.to_string(), None),
+        Ok((Outcome::Stopped(Stop::Fault(why)), _)) => (AnvClass::Fault, why, None),
+        Ok((Outcome::Stopped(Stop::Hazard(why)), _)) => (AnvClass::Hazard, why, None),
+        Ok((Outcome::Stopped(stop), _)) => (AnvClass::Timeout, stop.to_string(), None),
     };
     let others = corroborate(
         case,
@@ -110,7 +109,7 @@ pub fn judge(
             "brw's code on our executor: {detail} {at} ({whose}; {})",
             listed.join("; ")
         ),
-        Cause::named(class),
+        class.cause(),
     );
     f.difference = mismatch;
     Err(f)

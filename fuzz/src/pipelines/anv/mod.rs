@@ -34,6 +34,7 @@
 
 mod binding_table;
 mod binding_table_22;
+pub mod causes;
 mod corroborate;
 mod execute;
 mod judge;
@@ -43,6 +44,7 @@ mod stats;
 pub mod trace;
 pub mod versions;
 
+pub use causes::AnvClass;
 pub use knobs::{AnvKnobs, Platform, Switches, Widths};
 
 use super::pipeline::{caused, Pipeline};
@@ -53,6 +55,7 @@ use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use crate::pipelines::driver;
+use crate::pipelines::driver::causes::{emit_failed, of_run_error, Asks};
 use crate::pipelines::driver::workers::with_worker;
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -61,7 +64,7 @@ use spirv_emit::EmitError;
 use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
-use vulkan_runner::{crash_class, Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
+use vulkan_runner::{Compiled, RunError, StatValue, WorkerCommand, WorkerOptions};
 
 /// The `anv` target.
 pub struct Anv;
@@ -336,19 +339,7 @@ fn capture(
 
 /// The finding for a failed compile.
 fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Finding> {
-    let (kind, class) = match &e {
-        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
-        RunError::WorkerCrashed {
-            status,
-            stderr,
-            stack,
-        } => (FindingKind::Crash, crash_class(status, stderr, stack)),
-        RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
-        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-device".to_string()),
-        RunError::DeviceLost(_) | RunError::Failed(_) => {
-            (FindingKind::CompileError, "runner".to_string())
-        }
-    };
+    let (kind, class) = of_run_error(&e, Asks::Compile);
     caused(
         "anv",
         kind,
@@ -383,7 +374,7 @@ impl Capture {
                 "anv",
                 FindingKind::CompileError,
                 format!("the pipeline has no executables {at}"),
-                Cause::named("no-executables"),
+                AnvClass::NoExecutables.cause(),
             ));
         }
         for k in &self.kernels {
@@ -392,7 +383,7 @@ impl Capture {
                     "anv",
                     FindingKind::CompileError,
                     format!("{}: brw's validator: {e} {at}", k.name),
-                    Cause::named("brw-validator"),
+                    AnvClass::BrwValidator.cause(),
                 ));
             }
             if k.listing.insts.is_empty() {
@@ -403,7 +394,7 @@ impl Capture {
                         "{}: no instructions with bytes in the GEN Assembly {at}",
                         k.name
                     ),
-                    Cause::named("no-listing"),
+                    AnvClass::NoListing.cause(),
                 ));
             }
             if let Some(d) = k.agreement.disagreements.first() {
@@ -411,7 +402,7 @@ impl Capture {
                     "anv",
                     FindingKind::Decoder,
                     format!("{}: our decoder disagrees with brw {d} {at}", k.name),
-                    Cause::named(format!("decoder {}", d.field.0)),
+                    AnvClass::Decoder(d.field.0.to_string()).cause(),
                 ));
             }
         }
@@ -501,12 +492,7 @@ impl Pipeline for Anv {
                 Ok(Results::default())
             }
             Err(CompileError::Run(e)) => Err(run_finding(e, c.platform, c.debug)),
-            Err(CompileError::Emit(e)) => Err(caused(
-                "anv",
-                FindingKind::CompileError,
-                e.to_string(),
-                Cause::named("emit"),
-            )),
+            Err(CompileError::Emit(e)) => Err(emit_failed("anv", &e)),
         }
     }
 
@@ -661,15 +647,4 @@ fn binding_table(nir: &str) -> Result<binding_table::BindingTable, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_mesa_version_is_read_from_the_drivers_own_description() {
-        let d25 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 25.0.7-2~bpo12+1] (Vulkan 1.4.305, device 0)";
-        let d22 = "Intel(R) HD Graphics 530 (SKL GT2) [Intel open-source Mesa driver Mesa 22.3.6] (Vulkan 1.3.230, device 0)";
-        assert_eq!(mesa_version(d25), "25.0.7");
-        assert_eq!(mesa_version(d22), "22.3.6");
-        assert_eq!(mesa_version("llvmpipe"), "");
-    }
-}
+mod tests;

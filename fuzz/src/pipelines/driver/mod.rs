@@ -3,6 +3,7 @@
 //!
 //! * [`module`] — the SPIR-V module a driver gets: the program (the middle end's output, or the
 //!   generator's), the emitter's options for the device, made once per case for all targets;
+//! * [`causes`] — the finding classes of a failed run every target shares;
 //! * [`knobs`] — the module's section of a case (`vulkan_unoptimised`, `vulkan_spirv_opt`);
 //! * [`spirv_opt`] — SPIRV-Tools' optimiser as a step in front of a driver, its crashes
 //!   reduced with `spirv-reduce`;
@@ -11,6 +12,7 @@
 //! * [`standalone`] — the repro files driver developers run without gpufuzz (vkrunner, Amber,
 //!   `.spvasm`).
 
+pub mod causes;
 pub mod knobs;
 pub mod mesa;
 pub mod module;

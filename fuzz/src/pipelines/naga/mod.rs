@@ -39,11 +39,12 @@ use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use crate::pipelines::driver;
+use crate::pipelines::driver::causes::{emit_failed, of_run_error, Asks};
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val_by, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
-use vulkan_runner::{crash_class, RunError};
+use vulkan_runner::RunError;
 
 /// The `naga` target.
 pub struct Naga;
@@ -155,14 +156,7 @@ pub fn run_words(
 }
 
 fn emit(program: &Program) -> Result<EmittedModule, Box<Finding>> {
-    driver::module::emit(program, &emit_options()).map_err(|e| {
-        caused(
-            "naga",
-            FindingKind::CompileError,
-            e.to_string(),
-            Cause::named("emit"),
-        )
-    })
+    driver::module::emit(program, &emit_options()).map_err(|e| emit_failed("naga", &e))
 }
 
 /// naga's failure as a finding, unless our module is invalid (then ours); a known naga bug
@@ -194,29 +188,19 @@ fn naga_finding(e: NagaError, words: &[u32]) -> Box<Finding> {
 /// The finding for a failed run of naga's module.
 fn run_finding(e: RunError, naga_words: &[u32], opts: &VulkanOptions) -> Box<Finding> {
     let device = vulkan::device(opts).map_or_else(|_| "?".into(), |i| i.describe());
-    let (kind, class) = match &e {
-        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
-        RunError::DeviceLost(_) => (FindingKind::Panic, "device-lost".to_string()),
-        RunError::WorkerCrashed {
-            status,
-            stderr,
-            stack,
-        } => (FindingKind::Panic, crash_class(status, stderr, stack)),
-        RunError::PipelineCreation(_) => match spirv_val(naga_words) {
-            Err(ValidateError::Rejected(why)) => {
-                let first = why.lines().next().unwrap_or("").to_string();
-                return caused(
-                    "naga",
-                    FindingKind::CompileError,
-                    format!("naga's SPIR-V output is invalid: {why} [naga 30; {device}]"),
-                    NagaCause::cause(Step::OutputInvalid, class_words(&first), None),
-                );
-            }
-            _ => (FindingKind::CompileError, "pipeline".to_string()),
-        },
-        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
-        RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
-    };
+    // A module the driver refuses is checked with `spirv-val`: naga's output invalid is naga's.
+    if let RunError::PipelineCreation(_) = &e {
+        if let Err(ValidateError::Rejected(why)) = spirv_val(naga_words) {
+            let first = why.lines().next().unwrap_or("").to_string();
+            return caused(
+                "naga",
+                FindingKind::CompileError,
+                format!("naga's SPIR-V output is invalid: {why} [naga 30; {device}]"),
+                NagaCause::cause(Step::OutputInvalid, class_words(&first), None),
+            );
+        }
+    }
+    let (kind, class) = of_run_error(&e, Asks::Run);
     caused(
         "naga",
         kind,

@@ -49,6 +49,7 @@ use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use crate::pipelines::driver;
+use crate::pipelines::driver::causes::{emit_failed, of_run_error, Asks};
 use crate::pipelines::driver::mesa::{self, Environment};
 use crate::pipelines::driver::workers::with_worker;
 use compiler::ir::Program;
@@ -57,9 +58,7 @@ use spirv_emit::EmitError;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
-use vulkan_runner::{
-    crash_class, Compiled, Executable, RunError, Worker, WorkerCommand, WorkerOptions,
-};
+use vulkan_runner::{Compiled, Executable, RunError, Worker, WorkerCommand, WorkerOptions};
 
 /// The `radv` target.
 pub struct Radv;
@@ -445,19 +444,7 @@ fn run_finding(e: RunError, gpu: &Gpu, wave: Wave) -> Box<Finding> {
             return validator_finding(v, gpu, &at);
         }
     }
-    let (kind, class) = match &e {
-        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
-        RunError::WorkerCrashed {
-            status,
-            stderr,
-            stack,
-        } => (FindingKind::Crash, crash_class(status, stderr, stack)),
-        RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
-        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-device".to_string()),
-        RunError::DeviceLost(_) | RunError::Failed(_) => {
-            (FindingKind::CompileError, "runner".to_string())
-        }
-    };
+    let (kind, class) = of_run_error(&e, Asks::Compile);
     caused("radv", kind, format!("{e} {at}"), Cause::named(class))
 }
 
@@ -473,12 +460,7 @@ fn judged(
             None => Ok(capture),
         },
         Err(CompileError::Run(e)) => Err(run_finding(e, gpu, wave)),
-        Err(CompileError::Emit(e)) => Err(caused(
-            "radv",
-            FindingKind::CompileError,
-            e.to_string(),
-            Cause::named("emit"),
-        )),
+        Err(CompileError::Emit(e)) => Err(emit_failed("radv", &e)),
     }
 }
 

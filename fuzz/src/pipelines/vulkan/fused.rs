@@ -12,11 +12,10 @@ use super::{device, run_finding, run_job, spirv_opt_finding, ExecuteError, Vulka
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
-use crate::cause::Cause;
-use crate::finding::FindingKind;
+use crate::pipelines::driver::causes::emit_failed;
 use crate::pipelines::driver::knobs::ModuleKnobs;
 use crate::pipelines::driver::module::{emit_options, source};
-use crate::pipelines::pipeline::{caused, FusedOutcome, Pipeline};
+use crate::pipelines::pipeline::{FusedOutcome, Pipeline};
 use crate::pipelines::vulkan::VulkanOptions;
 use compiler::ir::Program;
 use sim::dispatch::Results;
@@ -122,12 +121,7 @@ pub(super) fn run_fused(cases: &[(&Case, &Program)], opts: &OracleOptions) -> Ve
                         }
                         continue;
                     }
-                    ExecuteError::Emit(e) => caused(
-                        "vulkan",
-                        FindingKind::CompileError,
-                        e.to_string(),
-                        Cause::named("emit"),
-                    ),
+                    ExecuteError::Emit(e) => emit_failed("vulkan", &e),
                     ExecuteError::SpirvOpt(e) => spirv_opt_finding(e),
                 };
                 for &k in members {

@@ -35,6 +35,7 @@ use crate::case::Case;
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Mismatch};
 use crate::pipelines::driver;
+use crate::pipelines::driver::causes::{emit_failed, of_run_error, Asks};
 use crate::pipelines::driver::knobs::ModuleKnobs;
 use crate::pipelines::driver::module::{emit_options, emitter_refusal, job, source};
 use crate::pipelines::driver::spirv_opt::{self, RunFailure, SpirvOptPasses};
@@ -44,7 +45,7 @@ use sim::dispatch::Results;
 use spirv_emit::{EmitError, EmittedModule};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vulkan_runner::{crash_class, DeviceInfo, Job, RunError, Timings, Worker};
+use vulkan_runner::{DeviceInfo, Job, RunError, Timings, Worker};
 
 /// Loop-body passes (over all invocations) below which lavapipe's limit of 65535 loop
 /// iterations per shader run cannot be reached, with room for loops the emitter or NIR add.
@@ -225,18 +226,7 @@ fn spirv_opt_finding(e: RunFailure) -> Box<Finding> {
 
 /// The finding for a failed run.
 fn run_finding(e: RunError, opts: &VulkanOptions) -> Box<Finding> {
-    let (kind, class) = match &e {
-        RunError::Timeout(_) => (FindingKind::Timeout, "timeout".to_string()),
-        RunError::DeviceLost(_) => (FindingKind::Panic, "device-lost".to_string()),
-        RunError::WorkerCrashed {
-            status,
-            stderr,
-            stack,
-        } => (FindingKind::Panic, crash_class(status, stderr, stack)),
-        RunError::PipelineCreation(_) => (FindingKind::CompileError, "pipeline".to_string()),
-        RunError::NoVulkan(_) => (FindingKind::CompileError, "no-vulkan".to_string()),
-        RunError::Failed(_) => (FindingKind::CompileError, "runner".to_string()),
-    };
+    let (kind, class) = of_run_error(&e, Asks::Run);
     caused("vulkan", kind, on_device(&e, opts), Cause::named(class))
 }
 
@@ -424,12 +414,7 @@ impl Pipeline for Vulkan {
             Ok(done) => Ok(done.results),
             Err(ExecuteError::Run(e)) => Err(run_finding(e, v)),
             Err(ExecuteError::SpirvOpt(e)) => Err(spirv_opt_finding(e)),
-            Err(ExecuteError::Emit(e)) => Err(caused(
-                "vulkan",
-                FindingKind::CompileError,
-                e.to_string(),
-                Cause::named("emit"),
-            )),
+            Err(ExecuteError::Emit(e)) => Err(emit_failed("vulkan", &e)),
         }
     }
 
