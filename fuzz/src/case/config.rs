@@ -3,7 +3,7 @@
 //! ([`super::section`]). How a knob is drawn is [`super::draw`]'s; how it is named on the command
 //! line and in a `; case:` header is [`super::knobs`]'.
 
-use super::section::Sections;
+use super::sections::Sections;
 use compiler::heuristics::{A6xxHeuristics, ColourOrder, GenHeuristics, Pick, SpillChoice, Victim};
 use compiler::ir::Program;
 

@@ -4,8 +4,8 @@
 //!
 //! * [`config`] — the case and its configuration: every knob our own backends read, with the
 //!   real driver's defaults, and each driver target's own knobs as its section;
-//! * [`section`] — a target's section: its knobs, stored, drawn, named and compared here
-//!   without being known;
+//! * [`section`] — a target's section: its knobs, as a target declares them; [`sections`] —
+//!   every target's, stored, drawn, named and compared here without being known;
 //! * [`knobs`] — the knob table: setting a knob by name (`--case KEY=VALUE`), listing them
 //!   (the `; case:` header), putting one back to its default (the reducer);
 //! * [`draw`] — decoding input bytes into a case: the configuration's draws, each rate named
@@ -24,6 +24,7 @@ pub mod interpreter;
 pub mod knobs;
 pub mod options;
 pub mod section;
+pub mod sections;
 pub mod text;
 
 pub use config::{Case, CaseConfig};

@@ -11,9 +11,9 @@
 //! An immediate whose type a compacted instruction cannot carry is an error.
 
 use super::bits::Native;
-use super::decode::Undecodable;
 use super::gen::Gen;
 use super::types::Type;
+use super::undecodable::Undecodable;
 
 /// `gfx12_control_index_table`.
 const CONTROL: [u32; 32] = [

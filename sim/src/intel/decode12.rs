@@ -6,12 +6,12 @@
 //! real regions; bits 15:8 carry the SWSB byte. Anything the encoding cannot mean is an error.
 
 use super::bits::Native;
-use super::decode::Undecodable;
 use super::gen::Gen;
 use super::inst::{Dst, Flag, Indirect, Inst, Predicate, RegSrc, Region, Send, Src};
 use super::opcode::Opcode;
 use super::swsb::Swsb;
 use super::types::{RegFile, Type};
+use super::undecodable::Undecodable;
 
 /// Decodes a native (or expanded) Gen12 instruction.
 pub fn decode_native(n: Native, compacted: bool, gen: Gen) -> Result<Inst, Undecodable> {

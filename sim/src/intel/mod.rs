@@ -28,6 +28,7 @@ pub mod print;
 pub mod print26;
 pub mod swsb;
 pub mod types;
+pub mod undecodable;
 
 #[cfg(test)]
 mod tests;
