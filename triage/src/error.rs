@@ -301,7 +301,10 @@ mod tests {
                     setting: kv.into(),
                     value: value.into(),
                 },
-                format!("--config {kv:?}: {}", format!("{value:?} is not on or off")),
+                format!(
+                    "--config {kv:?}: {}",
+                    format_args!("{value:?} is not on or off")
+                ),
             ),
             (
                 Error::ConfigUnknownKey {
@@ -312,7 +315,7 @@ mod tests {
                 },
                 format!(
                     "--config {kv:?}: {}",
-                    format!(
+                    format_args!(
                         "unknown key {key:?} for target {} (keys: {})",
                         "middle",
                         ["a", "b"].join(", ")
