@@ -258,7 +258,7 @@ pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, Error> {
     }
     summary.unreproduced += imported.unreproduced.len();
     let bugs = dir.join("bugs");
-    // Every file of the bugs folder is named after the folder.
+    // The folder, not the file (index or report), as these messages have always named it.
     let io = |error: std::io::Error| Error::Io {
         path: bugs.clone(),
         error,
