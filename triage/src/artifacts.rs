@@ -11,6 +11,7 @@
 //! process (a timeout or an out-of-memory that depended on libFuzzer's limits, or a finding
 //! under plants triage was not told about) is listed with why, never dropped silently.
 
+use crate::Error;
 use compiler::planted::Plants;
 use fuzz::case::text as case_file;
 use fuzz::finding::Verdict;
@@ -21,12 +22,12 @@ use std::path::{Path, PathBuf};
 pub const PREFIXES: &[&str] = &["crash-", "timeout-", "oom-", "slow-unit-", "leak-"];
 
 /// What an import did.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Imported {
     /// Artifacts saved as finding folders now.
     pub saved: Vec<PathBuf>,
     /// Artifacts that did not reproduce here, with why.
-    pub unreproduced: Vec<(String, String)>,
+    pub unreproduced: Vec<(String, Error)>,
 }
 
 /// libFuzzer's artifacts directly in `dir`, sorted by name.
@@ -49,9 +50,8 @@ pub fn artifacts(dir: &Path) -> Vec<PathBuf> {
 
 /// Judges every artifact in `dir` not imported before (`DIR/findings/.imported` lists those
 /// that were) with `plants` on, and saves those that reproduce as finding folders.
-pub fn import(dir: &Path, plants: Plants) -> Result<Imported, String> {
+pub fn import(dir: &Path, plants: Plants) -> Result<Imported, Error> {
     let list = dir.join("findings").join(".imported");
-    let io = |e: std::io::Error| format!("{}: {e}", list.display());
     let mut done: Vec<String> = std::fs::read_to_string(&list)
         .map(|s| s.lines().map(String::from).collect())
         .unwrap_or_default();
@@ -76,19 +76,24 @@ pub fn import(dir: &Path, plants: Plants) -> Result<Imported, String> {
         if done.contains(&name) {
             continue;
         }
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(&path).map_err(Error::io(&path))?;
         match judge(&bytes, &path, &opts) {
             Ok((f, program)) => {
                 let saved =
                     fuzz::store::save_finding(dir, &f, &bytes, program.as_deref(), &run, 0, None)
-                        .map_err(|e| format!("{}: could not save: {e}", path.display()))?;
+                        .map_err(|error| Error::NotSaved {
+                        path: path.clone(),
+                        error,
+                    })?;
                 out.saved.push(saved);
             }
             Err(why) => out.unreproduced.push((name.clone(), why)),
         }
         done.push(name);
-        std::fs::create_dir_all(dir.join("findings")).map_err(io)?;
-        fuzz::store::write_atomically(&list, (done.join("\n") + "\n").as_bytes()).map_err(io)?;
+        // Named after the list, not the folder: the list is what could not be kept.
+        std::fs::create_dir_all(dir.join("findings")).map_err(Error::io(&list))?;
+        fuzz::store::write_atomically(&list, (done.join("\n") + "\n").as_bytes())
+            .map_err(Error::io(&list))?;
     }
     Ok(out)
 }
@@ -98,16 +103,18 @@ fn judge(
     bytes: &[u8],
     path: &Path,
     opts: &OracleOptions,
-) -> Result<(Box<fuzz::finding::Finding>, Option<String>), String> {
+) -> Result<(Box<fuzz::finding::Finding>, Option<String>), Error> {
     let Some(j) = fuzz::targets::judge_input(bytes, opts) else {
         let name = path.display().to_string();
-        return Err(case_file::read_input(bytes, &name)
-            .err()
-            .unwrap_or_default());
+        return Err(Error::Fuzz(
+            case_file::read_input(bytes, &name)
+                .err()
+                .unwrap_or_default(),
+        ));
     };
     match j.verdict {
         Verdict::Finding(f) => Ok((f, j.program_text)),
-        Verdict::Pass => Err("passes here (planted bugs not given with --plant?)".into()),
-        Verdict::Rejected(r) => Err(format!("rejected here: {r:?}")),
+        Verdict::Pass => Err(Error::PassesHere),
+        Verdict::Rejected(r) => Err(Error::RejectedHere(r)),
     }
 }

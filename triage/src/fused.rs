@@ -9,6 +9,7 @@
 //! found it.
 
 use crate::reduce::{empty_program, ReduceError, Reducer};
+use crate::Error;
 use fuzz::finding::{Finding, Verdict};
 use fuzz::oracle::{self, Case, OracleOptions};
 use std::time::{Duration, Instant};
@@ -64,16 +65,17 @@ pub fn reduce_batch(
     cases: Vec<Case>,
     opts: &OracleOptions,
     reducer: &Reducer,
-) -> Result<FusedReduction, String> {
+) -> Result<FusedReduction, Error> {
     let start = Instant::now();
     let found = match first_finding(&cases, opts) {
         Some((_, f)) if f.fused() => f,
-        Some((k, f)) => {
-            return Err(format!(
-                "program {k} of the batch is wrong alone ({f}): reduce it on its own"
-            ))
+        Some((program, f)) => {
+            return Err(Error::WrongAlone {
+                program,
+                finding: Box::new(f),
+            })
         }
-        None => return Err("the batch shows no finding".into()),
+        None => return Err(Error::BatchShowsNoFinding),
     };
     let sig = found.signature();
     // Only the target that showed it: the others judged every program already.
@@ -121,14 +123,14 @@ pub fn reduce_batch(
             Err(ReduceError::EmptyIsInteresting) => {
                 batch[k].program = empty_program(&batch[k].program);
             }
-            Err(e @ ReduceError::NotInteresting) => {
-                return Err(format!("program {k} of the batch: {e} (is the bug flaky?)"))
+            Err(ReduceError::NotInteresting) => {
+                return Err(Error::BatchProgramNotInteresting { program: k })
             }
         }
     }
     let finding = match first_finding(&batch, opts) {
         Some((_, f)) if f.fused() && f.signature() == sig => f,
-        _ => return Err("the reduced batch no longer shows the finding".into()),
+        _ => return Err(Error::ReducedBatchLost),
     };
     Ok(FusedReduction {
         finding,

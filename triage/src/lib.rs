@@ -10,12 +10,14 @@
 //! * [`artifacts`] — libFuzzer's `crash-*` files as finding folders, for triage;
 //! * [`selftest`] — the fuzzer measured on planted bugs (time to find, repro size);
 //! * [`stats`] — shader-db style statistics of a corpus and their comparison (`report.py`);
+//! * [`Error`] — why any of them stopped.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod artifacts;
 pub mod bisect;
 pub mod bucket;
+mod error;
 pub mod fused;
 pub mod reduce;
 pub mod report;
@@ -23,3 +25,5 @@ pub mod selftest;
 pub mod session;
 pub mod signature;
 pub mod stats;
+
+pub use error::Error;

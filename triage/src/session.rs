@@ -10,6 +10,7 @@ use crate::reduce::config::{self, Floors};
 use crate::reduce::{Reduced, Reducer};
 use crate::report::{self, BugReport, ReproConfig};
 use crate::signature::{self, Signature};
+use crate::Error;
 use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::{Finding, FindingKind};
@@ -76,8 +77,8 @@ pub fn reduce_case(
     case: Case,
     opts: &OracleOptions,
     reducer: &Reducer,
-) -> Result<Reduction, String> {
-    let (sig, _) = signature::signature_of(&case, opts).ok_or("the input shows no finding")?;
+) -> Result<Reduction, Error> {
+    let (sig, _) = signature::signature_of(&case, opts).ok_or(Error::NoFinding)?;
     let quick = quick(opts, &sig);
     let reducer = &reducer.clone().budgets_of(&sig.target).floors(Floors::Any);
     let mut reduced = None;
@@ -87,11 +88,9 @@ pub fn reduce_case(
     }
     let reduced = match reduced {
         Some(r) => r,
-        None => reducer
-            .reduce(case, &mut |c: &Case| keeps(c, opts, &sig))
-            .map_err(|e| e.to_string())?,
+        None => reducer.reduce(case, &mut |c: &Case| keeps(c, opts, &sig))?,
     };
-    let finding = fuzz::oracle::finding_of(&reduced.case, opts).ok_or("the reduced case passes")?;
+    let finding = fuzz::oracle::finding_of(&reduced.case, opts).ok_or(Error::ReducedCasePasses)?;
     let bisection = bisect::bisect(&reduced.case, opts, &finding);
     Ok(Reduction {
         signature: sig,
@@ -251,7 +250,7 @@ pub struct TriageSummary {
 
 /// Triage of `dir` (a `gpufuzz fuzz --out` folder, or a libFuzzer artifact folder whose
 /// `crash-*` files are imported first, [`crate::artifacts`]): reports go to `dir/bugs/`.
-pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, String> {
+pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, Error> {
     let mut summary = TriageSummary::default();
     let imported = crate::artifacts::import(dir, t.plants)?;
     for (name, why) in &imported.unreproduced {
@@ -259,7 +258,11 @@ pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, String> {
     }
     summary.unreproduced += imported.unreproduced.len();
     let bugs = dir.join("bugs");
-    let io = |e: std::io::Error| format!("{}: {e}", bugs.display());
+    // The folder, not the file (index or report), as these messages have always named it.
+    let io = |error: std::io::Error| Error::Io {
+        path: bugs.clone(),
+        error,
+    };
     std::fs::create_dir_all(&bugs).map_err(io)?;
     let mut index = Index::load(&bugs).map_err(io)?;
     for folder in finding_folders(dir)? {
@@ -280,7 +283,7 @@ pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, String> {
                 if t.verbose {
                     eprintln!("triage: {name}: {e}");
                 }
-                index.unreproduced.insert(name, e);
+                index.unreproduced.insert(name, e.to_string());
                 summary.unreproduced += 1;
                 continue;
             }
@@ -323,9 +326,9 @@ pub fn triage(dir: &Path, t: &TriageOptions) -> Result<TriageSummary, String> {
 }
 
 /// Finding folders under `dir/findings`, sorted.
-fn finding_folders(dir: &Path) -> Result<Vec<PathBuf>, String> {
+fn finding_folders(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let root = dir.join("findings");
-    let rd = std::fs::read_dir(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let rd = std::fs::read_dir(&root).map_err(Error::io(&root))?;
     let mut v: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("input.bin").is_file())
@@ -335,20 +338,18 @@ fn finding_folders(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Reproduces, reduces and bisects one saved finding.
-fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduction), String> {
-    let bytes = std::fs::read(folder.join("input.bin")).map_err(|e| e.to_string())?;
+fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduction), Error> {
+    let input = folder.join("input.bin");
+    let bytes = std::fs::read(&input).map_err(Error::io_unnamed(&input))?;
     let record: serde_json::Value = std::fs::read_to_string(folder.join("finding.json"))
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
     if record["batch"].is_object() {
         // Its program passes alone; a bucket holds one program, not a batch.
-        let batch = folder.join(fuzz::store::BATCH);
-        return Err(format!(
-            "not triaged: only a fused shader shows it; `gpufuzz repro {0}` judges its batch \
-             and `gpufuzz reduce {0} -o DIR` reduces it",
-            batch.display()
-        ));
+        return Err(Error::OnlyFused {
+            batch: folder.join(fuzz::store::BATCH),
+        });
     }
     let ReproFlags {
         mut plants,
@@ -385,16 +386,18 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
     let pipeline = fuzz::pipelines::by_name(target);
     if let Some(p) = pipeline {
         // The driver it was found on must open: never judge it silently on another.
-        p.prepare(&opts)
-            .map_err(|e| format!("cannot open the driver it was found on: {e}"))?;
+        p.prepare(&opts).map_err(Error::DriverWontOpen)?;
     }
     let mut case =
-        fuzz::case::text::read_input(&bytes, &folder.join("input.bin").display().to_string())?;
+        fuzz::case::text::read_input(&bytes, &input.display().to_string()).map_err(Error::Fuzz)?;
     // The knobs its run pinned (`fuzz --case`), as its reproduce command sets them.
     for kv in &pins {
         case.config
             .set_checked(kv)
-            .map_err(|e| format!("its command's --case {kv}: {e}"))?;
+            .map_err(|error| Error::RecordedPin {
+                pin: kv.clone(),
+                error,
+            })?;
     }
     if target == fuzz::worker::PROCESS {
         return Ok((opts, unreduced(case, &record)?));
@@ -402,7 +405,10 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
     let reduced = reduce_case(case, &opts, &t.reducer).map_err(|e| {
         // A driver that cannot show the bug says so by name.
         match pipeline.and_then(|p| p.elsewhere(environment, &opts)) {
-            Some(why) => format!("{e}: {why}"),
+            Some(why) => Error::FoundOnAnotherDriver {
+                error: Box::new(e),
+                why,
+            },
             None => e,
         }
     })?;
@@ -412,9 +418,9 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
 /// A hang or crash of a worker process, filed as found: re-running it in this process would
 /// hang or kill triage, so it is neither reduced nor bisected (`gpufuzz repro input.bin` in a
 /// shell shows where it hangs or dies).
-fn unreduced(case: Case, record: &serde_json::Value) -> Result<Reduction, String> {
+fn unreduced(case: Case, record: &serde_json::Value) -> Result<Reduction, Error> {
     let mut finding: Finding =
-        serde_json::from_value(record["finding"].clone()).map_err(|e| e.to_string())?;
+        serde_json::from_value(record["finding"].clone()).map_err(Error::FindingRecord)?;
     finding.detail += " — not reduced or bisected: re-judging it here would hang or kill \
                        triage; `gpufuzz repro` on the file, in a shell, shows where it stops";
     let size = case.program.func.inst_count();
@@ -445,16 +451,17 @@ fn unreduced(case: Case, record: &serde_json::Value) -> Result<Reduction, String
 /// Copies bucket `name`'s repro into `corpus` (e.g. `corpus/regressions/`) in canonical
 /// form, with a header saying what it caught, its signature, the command, and `; expect`
 /// lines holding the interpreter's outputs. Returns the new file.
-pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String> {
+pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, Error> {
     let bugs = dir.join("bugs");
-    let index = Index::load(&bugs).map_err(|e| e.to_string())?;
-    let bucket = index
-        .find(name)
-        .ok_or_else(|| format!("no bucket {name:?} in {}", bugs.display()))?;
-    let rep = report::read(&bugs, &bucket.id).map_err(|e| e.to_string())?;
-    let case = fuzz::case::text::parse_case(&rep.program, &bucket.id)?;
+    let index = Index::load(&bugs).map_err(Error::io_unnamed(&bugs))?;
+    let bucket = index.find(name).ok_or_else(|| Error::NoBucket {
+        name: name.to_string(),
+        bugs: bugs.clone(),
+    })?;
+    let rep = report::read(&bugs, &bucket.id).map_err(Error::io_unnamed(&bugs))?;
+    let case = fuzz::case::text::parse_case(&rep.program, &bucket.id).map_err(Error::Fuzz)?;
     let p = &case.program;
-    let results = interp::run(p, &RunOptions::default()).map_err(|e| e.to_string())?;
+    let results = interp::run(p, &RunOptions::default())?;
     let path = corpus.join(format!("{}.ir", bucket.id));
     let mut s = format!(
         "; Caught: {}\n; Signature: {}\n; Command: gpufuzz repro {}{}\n",
@@ -471,8 +478,8 @@ pub fn promote(dir: &Path, name: &str, corpus: &Path) -> Result<PathBuf, String>
         }
     }
     s.push_str(&fuzz::case::text::print_case(&case));
-    std::fs::create_dir_all(corpus).map_err(|e| e.to_string())?;
-    fuzz::store::write_atomically(&path, s.as_bytes()).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(corpus).map_err(Error::io_unnamed(corpus))?;
+    fuzz::store::write_atomically(&path, s.as_bytes()).map_err(Error::io_unnamed(&path))?;
     Ok(path)
 }
 

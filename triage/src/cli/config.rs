@@ -323,7 +323,7 @@ impl PinArgs {
 
 /// Reads a `--case` value. `--case help` prints every knob and ends the process with status 0,
 /// as `--help` does, before any other argument is required.
-fn case_value(s: &str) -> Result<String, String> {
+fn case_value(s: &str) -> Result<String, std::convert::Infallible> {
     if s == "help" {
         print!("{}", case_text::knob_help());
         std::process::exit(0);

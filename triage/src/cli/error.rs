@@ -2,8 +2,10 @@
 //! status follow from the kind rather than from the text: a usage error lists what exists, an
 //! I/O error names the file it is about. Every kind ends the command with exit status 2
 //! (1 is a finding, 0 a clean run; docs/fuzzing.md); text is made only when it is printed.
-//! The library crates' errors arrive as strings (their own messages, already naming the file
-//! and line where there is one) and become [`CliError::Failed`] unless the caller knows better.
+//! The triage library's errors arrive typed ([`triage::Error`]) and take the kind that says who
+//! is at fault; the other library crates' errors arrive as strings (their own messages, already
+//! naming the file and line where there is one) and become [`CliError::Failed`] unless the
+//! caller knows better.
 
 use std::fmt;
 use std::io;
@@ -75,14 +77,28 @@ impl From<String> for CliError {
     }
 }
 
+/// The triage library's errors, by who is at fault; each message is the error's own.
+impl From<triage::Error> for CliError {
+    fn from(e: triage::Error) -> CliError {
+        match e {
+            triage::Error::Io { path, error } => CliError::Io { path, error },
+            triage::Error::Parse(_)
+            | triage::Error::InvalidProgram { .. }
+            | triage::Error::StatsJson { .. } => CliError::Input(e.to_string()),
+            _ => CliError::Failed(e.to_string()),
+        }
+    }
+}
+
 /// Usage errors from the library crates' checks of a name or value.
 pub trait UsageContext<T> {
-    /// A `String` error of a check of the command line, as a usage error.
+    /// An error of a check of the command line (a library's `String`, or a
+    /// [`triage::Error`]), as a usage error.
     fn usage(self) -> Result<T, CliError>;
 }
 
-impl<T> UsageContext<T> for Result<T, String> {
+impl<T, E: fmt::Display> UsageContext<T> for Result<T, E> {
     fn usage(self) -> Result<T, CliError> {
-        self.map_err(CliError::Usage)
+        self.map_err(|e| CliError::Usage(e.to_string()))
     }
 }

@@ -295,7 +295,7 @@ pub fn run_seed(plant: Option<Plant>, seed: u64, so: &SelftestOptions) -> SeedRu
             (Some(r.signature), r.reduced.case)
         }
         Err(e) => {
-            run.error = Some(e);
+            run.error = Some(e.to_string());
             let sig = signature::signature_of(&case, &opts).map(|(s, _)| s);
             run.first_bad_pass = sig.as_ref().and_then(|s| s.first_bad_pass.clone());
             run.signature = sig.as_ref().map(Signature::key);

@@ -8,31 +8,33 @@
 use super::corpus::Entry;
 use super::options::Settings;
 use super::{Failure, ProgramStats, StatsFile};
+use crate::Error;
 use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PipelineOptions};
 use fuzz::oracle::Case;
 use std::collections::BTreeMap;
 
 /// Runs the middle end as the settings say (verifying after every pass).
-pub fn middle_end(p: &Program, settings: &Settings) -> Result<Program, String> {
+pub fn middle_end(p: &Program, settings: &Settings) -> Result<Program, Error> {
     let mut p = p.clone();
     let mut opts = PipelineOptions {
         verify: true,
         disabled: settings.disabled_passes(),
         ..PipelineOptions::default()
     };
-    pipeline::run_pipeline(&mut p, &mut opts).map_err(|e| format!("middle end: {e}"))?;
+    pipeline::run_pipeline(&mut p, &mut opts)?;
     Ok(p)
 }
 
 /// The counters of one program, by name: the target's measurements and any extra ones it
 /// records (the Gen targets: one counter per send type and length pair executed).
-pub fn collect_one(p: &Program, settings: &Settings) -> Result<BTreeMap<String, u64>, String> {
+pub fn collect_one(p: &Program, settings: &Settings) -> Result<BTreeMap<String, u64>, Error> {
     let case = Case {
         config: settings.case.clone(),
         program: middle_end(p, settings)?,
     };
-    Ok(settings.target.record(&case)?.into_iter().collect())
+    let counters = settings.target.record(&case).map_err(Error::Fuzz)?;
+    Ok(counters.into_iter().collect())
 }
 
 /// Collects every program of `entries`; `corpus` and `config` are recorded as given.
@@ -56,8 +58,11 @@ pub fn collect(
         sweep: Vec::new(),
     };
     for e in entries {
-        let outcome = fuzz::panics::catch(|| collect_one(&e.program, settings))
-            .unwrap_or_else(|p| Err(format!("panic at {}: {}", p.location, p.message)));
+        // A stats file records a failure as its message.
+        let outcome = match fuzz::panics::catch(|| collect_one(&e.program, settings)) {
+            Ok(counted) => counted.map_err(|e| e.to_string()),
+            Err(p) => Err(format!("panic at {}: {}", p.location, p.message)),
+        };
         match outcome {
             Ok(stats) => file.programs.push(ProgramStats {
                 name: e.name.clone(),

@@ -6,6 +6,7 @@
 //! canonically (the printer's form, one header comment naming seed and input), which is how
 //! the checked-in `corpus/stats/` was made (it stays fixed when the generator changes).
 
+use crate::Error;
 use arbitrary::Unstructured;
 use compiler::interp::{self, RunOptions};
 use compiler::ir::{text, verify, Program};
@@ -36,19 +37,22 @@ pub struct Entry {
 
 /// Reads every `.ir` file of `dir`, sorted by name; a file that does not parse or verify is
 /// an error naming it.
-pub fn load_dir(dir: &Path) -> Result<Vec<Entry>, String> {
-    let paths = text::ir_files(dir)?;
+pub fn load_dir(dir: &Path) -> Result<Vec<Entry>, Error> {
+    let paths = text::ir_files(dir).map_err(Error::Compiler)?;
     if paths.is_empty() {
-        return Err(format!("{}: no .ir files", dir.display()));
+        return Err(Error::NoIrFiles {
+            dir: dir.to_path_buf(),
+        });
     }
     paths
         .iter()
         .map(|p| {
-            let src = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            let program =
-                text::parse_program(&src, &p.display().to_string()).map_err(|e| e.to_string())?;
-            verify::verify(&program)
-                .map_err(|e| format!("{}: invalid program:\n{e}", p.display()))?;
+            let src = std::fs::read_to_string(p).map_err(Error::io(p))?;
+            let program = text::parse_program(&src, &p.display().to_string())?;
+            verify::verify(&program).map_err(|errors| Error::InvalidProgram {
+                path: p.clone(),
+                errors,
+            })?;
             let name = p
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -92,8 +96,8 @@ pub fn generate(n: usize, seed: u64) -> Vec<Entry> {
 }
 
 /// Writes `entries` into `dir` as `<name>.ir`, canonically, each with a header comment.
-pub fn emit(dir: &Path, entries: &[Entry], seed: u64) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn emit(dir: &Path, entries: &[Entry], seed: u64) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
     for e in entries {
         let path = dir.join(format!("{}.ir", e.name));
         let body = format!(
@@ -101,8 +105,7 @@ pub fn emit(dir: &Path, entries: &[Entry], seed: u64) -> Result<(), String> {
             e.name,
             text::print_program(&e.program)
         );
-        fuzz::store::write_atomically(&path, body.as_bytes())
-            .map_err(|err| format!("{}: {err}", path.display()))?;
+        fuzz::store::write_atomically(&path, body.as_bytes()).map_err(Error::io(&path))?;
     }
     Ok(())
 }

@@ -27,6 +27,7 @@ pub mod options;
 pub mod tdist;
 pub mod text;
 
+use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -164,16 +165,18 @@ pub struct StatsFile {
 
 impl StatsFile {
     /// Reads a stats file.
-    pub fn read(path: &Path) -> Result<StatsFile, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &Path) -> Result<StatsFile, Error> {
+        let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+        serde_json::from_str(&text).map_err(|error| Error::StatsJson {
+            path: path.to_path_buf(),
+            error,
+        })
     }
 
     /// Writes it as pretty JSON (atomically).
-    pub fn write(&self, path: &Path) -> Result<(), String> {
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+    pub fn write(&self, path: &Path) -> Result<(), Error> {
+        let mut text = serde_json::to_string_pretty(self).map_err(Error::StatsEncode)?;
         text.push('\n');
-        fuzz::store::write_atomically(path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))
+        fuzz::store::write_atomically(path, text.as_bytes()).map_err(Error::io(path))
     }
 }

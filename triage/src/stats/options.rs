@@ -18,6 +18,7 @@
 //! | `anv_platform` | `anv` | `skl` (default), `tgl`, `dg2`, `mtl`, `lnl` |
 //! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+no16`) or `none` |
 
+use crate::Error;
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
 use fuzz::pipelines::{self, Pipeline};
@@ -25,20 +26,19 @@ use std::fmt;
 
 /// The registered target called `name`, if it has statistics
 /// ([`Pipeline::measurements`]); the error lists those that have.
-pub fn target(name: &str) -> Result<&'static dyn Pipeline, String> {
+pub fn target(name: &str) -> Result<&'static dyn Pipeline, Error> {
     if let Some(t) = pipelines::by_name(name).filter(|t| t.measurements().is_some()) {
         return Ok(t);
     }
-    pipelines::select(&[name.to_string()])?;
-    let names: Vec<_> = pipelines::all()
-        .iter()
-        .filter(|t| t.measurements().is_some())
-        .map(|t| t.name())
-        .collect();
-    Err(format!(
-        "target {name:?} has no statistics (targets with statistics: {})",
-        names.join(", ")
-    ))
+    pipelines::select(&[name.to_string()]).map_err(Error::Fuzz)?;
+    Err(Error::NoStatistics {
+        target: name.to_string(),
+        with_statistics: pipelines::all()
+            .iter()
+            .filter(|t| t.measurements().is_some())
+            .map(|t| t.name())
+            .collect(),
+    })
 }
 
 /// The case knobs `target` takes, in the case configuration's order.
@@ -78,21 +78,25 @@ impl Settings {
     }
 
     /// Parses `--config` settings (`KEY=VALUE` each) for `target`.
-    pub fn parse(target: &'static dyn Pipeline, config: &[String]) -> Result<Settings, String> {
+    pub fn parse(target: &'static dyn Pipeline, config: &[String]) -> Result<Settings, Error> {
         let mut s = Settings::new(target);
         for kv in config {
-            let (key, value) = kv
-                .split_once('=')
-                .ok_or_else(|| format!("--config {kv:?}: expected KEY=VALUE"))?;
-            s.set(key.trim(), value.trim())
-                .map_err(|e| format!("--config {kv:?}: {e}"))?;
+            let (key, value) = kv.split_once('=').ok_or_else(|| Error::ConfigNotKeyValue {
+                setting: kv.clone(),
+            })?;
+            s.set(kv, key.trim(), value.trim())?;
         }
         Ok(s)
     }
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    /// Applies `setting`, which is `key=value` as given (the errors quote it).
+    fn set(&mut self, setting: &str, key: &str, value: &str) -> Result<(), Error> {
         if let Some(i) = PASSES.iter().position(|(n, _)| *n == key) {
-            if boolean(value)? {
+            let on = boolean(value).ok_or_else(|| Error::ConfigNotOnOff {
+                setting: setting.to_string(),
+                value: value.to_string(),
+            })?;
+            if on {
                 self.case.disabled_passes &= !(1 << i);
             } else {
                 self.case.disabled_passes |= 1 << i;
@@ -100,13 +104,19 @@ impl Settings {
             return Ok(());
         }
         if !backend_keys(self.target).contains(&key) {
-            return Err(format!(
-                "unknown key {key:?} for target {} (keys: {})",
-                self.target.name(),
-                self.keys().join(", ")
-            ));
+            return Err(Error::ConfigUnknownKey {
+                setting: setting.to_string(),
+                key: key.to_string(),
+                target: self.target.name(),
+                keys: self.keys(),
+            });
         }
-        self.case.set_checked(&format!("{key}={value}"))
+        self.case
+            .set_checked(&format!("{key}={value}"))
+            .map_err(|error| Error::ConfigKnob {
+                setting: setting.to_string(),
+                error,
+            })
     }
 
     /// Middle-end passes switched off, by name.
@@ -126,11 +136,11 @@ impl Settings {
     }
 }
 
-fn boolean(v: &str) -> Result<bool, String> {
+fn boolean(v: &str) -> Option<bool> {
     match v {
-        "on" | "true" | "1" | "yes" => Ok(true),
-        "off" | "false" | "0" | "no" => Ok(false),
-        _ => Err(format!("{v:?} is not on or off")),
+        "on" | "true" | "1" | "yes" => Some(true),
+        "off" | "false" | "0" | "no" => Some(false),
+        _ => None,
     }
 }
 
@@ -162,23 +172,33 @@ mod tests {
     #[test]
     fn bad_keys_and_values_are_clear_errors() {
         let t = |name| target(name).unwrap();
-        let e = Settings::parse(t("middle"), &cfg(&["gen_grfs=16"])).unwrap_err();
+        let e = Settings::parse(t("middle"), &cfg(&["gen_grfs=16"]))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("unknown key \"gen_grfs\" for target middle"),
             "{e}"
         );
-        let e = Settings::parse(t("a6xx"), &cfg(&["gen_grfs=16"])).unwrap_err();
+        let e = Settings::parse(t("a6xx"), &cfg(&["gen_grfs=16"]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("a6xx_registers"), "{e}");
-        let e = Settings::parse(t("a6xx"), &cfg(&["a6xx_predicates=2"])).unwrap_err();
+        let e = Settings::parse(t("a6xx"), &cfg(&["a6xx_predicates=2"]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("must be 1|4"), "{e}");
-        let e = Settings::parse(t("gen16"), &cfg(&["gen_grfs=8"])).unwrap_err();
+        let e = Settings::parse(t("gen16"), &cfg(&["gen_grfs=8"]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("10..=125"), "{e}");
-        let e = Settings::parse(t("gen16"), &cfg(&["gen_zero_samples"])).unwrap_err();
+        let e = Settings::parse(t("gen16"), &cfg(&["gen_zero_samples"]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("KEY=VALUE"), "{e}");
-        let e = target("gen12").map(|t| t.name()).unwrap_err();
+        let e = target("gen12").map(|t| t.name()).unwrap_err().to_string();
         assert!(e.contains("middle") && e.contains("a6xx"), "{e}");
         assert!(target("ir").is_err());
-        let e = target("vulkan").map(|t| t.name()).unwrap_err();
+        let e = target("vulkan").map(|t| t.name()).unwrap_err().to_string();
         assert!(
             e.contains("statistics") || e.contains("not available"),
             "{e}"
