@@ -11,7 +11,7 @@ use compiler::interp::{self, RunOptions};
 use compiler::ir::Program;
 use compiler::passes::pipeline;
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::pipelines::middle;
+use fuzz::targets::middle;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 

@@ -14,7 +14,7 @@ use compiler::ir::Program;
 use compiler::passes::pipeline;
 use compiler::planted::{Plant, Plants};
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::pipelines::middle;
+use fuzz::targets::middle;
 use sim::gen::{ExecSize, Gen};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};

@@ -12,8 +12,8 @@
 //! be compared program by program.
 use compiler::passes::pipeline::{self, PassConfig};
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::pipelines::{gen, middle};
 use fuzz::rng;
+use fuzz::targets::{gen, middle};
 use sim::gen::ExecSize;
 
 /// Totals over one width's compiles.

@@ -1,3 +1,3 @@
 //! libFuzzer target: generated programs survive print → parse → print.
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz::targets::text(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz::libfuzzer::text(data));

@@ -1,8 +1,8 @@
 //! Why a finding is one, typed: the check or step that caught it and what it saw, with the
 //! facts of the error (the allocation checker's instruction and registers, the hazard's
 //! thread and instruction, the compile error's budget). A finding's bucketing class is
-//! derived from its cause here and nowhere else; blame (`Pipeline::checked_step`,
-//! `Pipeline::switch_first`) matches on the cause itself, never on the class's text.
+//! derived from its cause here and nowhere else; blame (`Target::checked_step`,
+//! `Target::switch_first`) matches on the cause itself, never on the class's text.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

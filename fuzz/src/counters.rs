@@ -1,6 +1,6 @@
 //! A fuzz run's counters ([`FuzzStats`], what `--stats-json` and `OUT/summary.json` hold) and
 //! their status lines, and what judging one input adds to them ([`Judged`]): shared by the
-//! loop (`crate::driver`) and its worker processes (`crate::worker`).
+//! loop (`crate::fuzz_loop`) and its worker processes (`crate::worker`).
 
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::oracle::Judgement;
@@ -52,7 +52,7 @@ pub struct FuzzStats {
     pub saved: Vec<String>,
     /// Findings that could not be saved (the run stopped at the first).
     pub save_errors: Vec<String>,
-    /// What the targets ran on (`Pipeline::environment`: the Mesa, its drivers' and
+    /// What the targets ran on (`Target::environment`: the Mesa, its drivers' and
     /// SPIRV-Tools' versions), as every finding records it.
     pub environment: BTreeMap<String, String>,
 }

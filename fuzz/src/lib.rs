@@ -1,4 +1,4 @@
-//! gpufuzz's engine: the random program generator, the oracle that compares every pipeline
+//! gpufuzz's engine: the random program generator, the oracle that compares every target
 //! with the reference interpreter, and the fuzz loop shared by `gpufuzz fuzz`, the cargo-fuzz
 //! targets and the tests.
 #![deny(missing_docs)]
@@ -6,13 +6,13 @@
 pub mod case;
 pub mod cause;
 pub mod counters;
-pub mod driver;
 pub mod finding;
+pub mod fuzz_loop;
 pub mod generator;
+pub mod libfuzzer;
 pub mod mutate;
 pub mod oracle;
 pub mod panics;
-pub mod pipelines;
 pub mod reach;
 pub mod rng;
 pub mod store;

@@ -1,7 +1,7 @@
 //! The oracle: one input in, one verdict out.
 //!
 //! The input decodes to a case ([`crate::case`]); the reference interpreter runs the original
-//! program; every registered [`Pipeline`](crate::pipelines::Pipeline) compiles and runs it its
+//! program; every registered [`Target`](crate::targets::Target) compiles and runs it its
 //! own way; any word that differs, any hazard, checker error, verifier failure, compiler
 //! error, panic or timeout is a [`Finding`]. The judge stands on top: the case and the targets
 //! below it know nothing of it.
@@ -14,7 +14,7 @@ pub use crate::case::{decode, Case, CaseConfig};
 use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind, Rejection, Verdict};
 use crate::panics;
-use crate::pipelines::{self, middle, FusedOutcome, Pipeline};
+use crate::targets::{self, middle, FusedOutcome, Target};
 use compiler::interp::{InterpError, RunOptions};
 use compiler::ir::{self, Program};
 use sim::dispatch::Results;
@@ -32,10 +32,10 @@ pub struct Judgement {
 }
 
 impl OracleOptions {
-    /// What every target these options run is run on (`Pipeline::environment`), for the
+    /// What every target these options run is run on (`Target::environment`), for the
     /// records of findings.
     pub fn environment(&self) -> std::collections::BTreeMap<String, String> {
-        pipelines::all()
+        targets::all()
             .iter()
             .filter(|p| self.runs(**p))
             .flat_map(|p| p.environment(self))
@@ -43,7 +43,7 @@ impl OracleOptions {
     }
 
     /// Whether `pipeline` is judged under these options.
-    pub fn runs(&self, pipeline: &dyn Pipeline) -> bool {
+    pub fn runs(&self, pipeline: &dyn Target) -> bool {
         if self.targets.is_empty() {
             pipeline.in_default_set()
         } else {
@@ -112,7 +112,7 @@ enum Stage {
     Waiting {
         expected: Results,
         optimised: Box<Program>,
-        fusing: Vec<&'static dyn Pipeline>,
+        fusing: Vec<&'static dyn Target>,
     },
 }
 
@@ -165,7 +165,7 @@ fn stage(case: &Case, opts: &OracleOptions, coverage: &mut Coverage, defer: bool
         Err(p) => return verdict(panicked(middle::NAME, p)),
     };
     let mut fusing = Vec::new();
-    for pipeline in pipelines::all() {
+    for pipeline in targets::all() {
         if !opts.runs(*pipeline) {
             continue;
         }
@@ -193,7 +193,7 @@ fn stage(case: &Case, opts: &OracleOptions, coverage: &mut Coverage, defer: bool
 
 /// Runs and judges one target on one case; its finding, if any.
 fn run_alone(
-    pipeline: &dyn Pipeline,
+    pipeline: &dyn Target,
     case: &Case,
     optimised: &Program,
     opts: &OracleOptions,
@@ -209,7 +209,7 @@ fn run_alone(
 
 /// The verdict on one target's outcome for a case, if it is a finding.
 fn judged(
-    pipeline: &dyn Pipeline,
+    pipeline: &dyn Target,
     case: &Case,
     optimised: &Program,
     opts: &OracleOptions,
@@ -236,8 +236,8 @@ fn judged(
 pub const DEFAULT_FUSE: usize = 1;
 
 /// Judges a batch of raw inputs, one judgement each, in order. Every target judges each case
-/// as [`judge_bytes`] would, except that targets that fuse ([`Pipeline::fuses`]) run last,
-/// once for all the cases still passing ([`Pipeline::run_fused`]). A case whose fused run is
+/// as [`judge_bytes`] would, except that targets that fuse ([`Target::fuses`]) run last,
+/// once for all the cases still passing ([`Target::run_fused`]). A case whose fused run is
 /// wrong is re-run alone: if it still fails, the finding is the case's own (and reproduces
 /// from its input alone); if it passes alone, the fused shader is the finding — class
 /// `fused …`, its detail says so and which batch — given to the first case it showed in
@@ -313,7 +313,7 @@ fn judge_decoded(
         });
         cases.push(Some(case));
     }
-    for pipeline in pipelines::all().iter().filter(|p| p.fuses()) {
+    for pipeline in targets::all().iter().filter(|p| p.fuses()) {
         let members: Vec<_> = waiting
             .iter()
             .filter(|w| {
@@ -385,7 +385,7 @@ struct Waiting {
     expected: Results,
     optimised: Program,
     /// The fusing targets that judge it.
-    fusing: Vec<&'static dyn Pipeline>,
+    fusing: Vec<&'static dyn Target>,
 }
 
 /// The finding of a fused shader that the case at `position` of `of` shows only fused.
@@ -402,8 +402,8 @@ fn only_fused(mut f: Finding, position: usize, of: usize) -> Verdict {
 }
 
 /// A target's fused run that did not answer once per case: our bug, on every case.
-fn wrong_count(pipeline: &dyn Pipeline, got: usize, want: usize) -> Box<Finding> {
-    crate::pipelines::caused(
+fn wrong_count(pipeline: &dyn Target, got: usize, want: usize) -> Box<Finding> {
+    crate::targets::caused(
         pipeline.name(),
         FindingKind::Panic,
         format!("run_fused answered {got} times for {want} cases"),
@@ -420,7 +420,7 @@ fn panicked(target: &str, p: panics::Caught) -> Verdict {
     let cause = Cause::Panic {
         location: p.location,
     };
-    Verdict::Finding(crate::pipelines::caused(
+    Verdict::Finding(crate::targets::caused(
         target,
         FindingKind::Panic,
         p.message,

@@ -3,7 +3,7 @@
 //! simulator's per-instruction profile, `compiler::executed`), not what was compiled — and
 //! how often each allocation-choice knob was drawn. Each share has a goal (issue 17); the
 //! fuzz summary and `gpufuzz stats --reach` print them against it. The targets declare their
-//! goals ([`crate::pipelines::ReachGoal`]):
+//! goals ([`crate::targets::ReachGoal`]):
 //!
 //! * `gen8`/`gen16` spill+fill: at least one spill store *and* one fill ran (goal 40% of the
 //!   cases that target judged);
@@ -15,7 +15,7 @@
 
 use crate::case::coverage::Coverage;
 use crate::case::CaseConfig;
-use crate::pipelines::ReachCount;
+use crate::targets::ReachCount;
 use compiler::executed::Executed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -133,12 +133,12 @@ impl Reach {
     }
 
     /// Every share with its goal: each target's reach goals
-    /// ([`Pipeline::reach_goals`](crate::pipelines::Pipeline::reach_goals): Gen's executed
+    /// ([`Target::reach_goals`](crate::targets::Target::reach_goals): Gen's executed
     /// spills, a6xx's predicate reloads) over the cases it ran, in registry order, then every
     /// heuristic setting (all values of every knob, drawn or not).
     pub fn shares(&self) -> Vec<Share> {
         let mut out = Vec::new();
-        for t in crate::pipelines::all() {
+        for t in crate::targets::all() {
             let Some(&of) = self.ran.get(t.name()) else {
                 continue;
             };
@@ -178,7 +178,7 @@ impl Reach {
     /// P% LABEL P%` (the fuzz status line).
     pub fn status(&self) -> String {
         let mut s = String::new();
-        for t in crate::pipelines::all() {
+        for t in crate::targets::all() {
             let ran = self.ran.get(t.name()).copied().unwrap_or(0);
             let labelled: Vec<_> = t
                 .reach_goals()
@@ -229,12 +229,12 @@ impl Reach {
                 bytes / of
             ));
         }
-        let reloads = |t: &&&dyn crate::pipelines::Pipeline| {
+        let reloads = |t: &&&dyn crate::targets::Target| {
             t.reach_goals()
                 .iter()
                 .any(|g| g.count == ReachCount::PredReload)
         };
-        for t in crate::pipelines::all().iter().filter(reloads) {
+        for t in crate::targets::all().iter().filter(reloads) {
             if self.ran.contains_key(t.name()) {
                 s.push_str(&format!(
                     "  {}: predicate reloads executed {}\n",

@@ -29,7 +29,7 @@ pub struct FindingRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batch: Option<BatchRecord>,
     /// What the finding's target ran on (e.g. the Vulkan device, driver and ICD), from
-    /// `Pipeline::environment`: triage and repro re-judge it there.
+    /// `Target::environment`: triage and repro re-judge it there.
     pub environment: &'a BTreeMap<String, String>,
     /// The gpufuzz that found it ([`crate::VERSION`]).
     pub gpufuzz: &'static str,

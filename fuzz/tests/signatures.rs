@@ -6,8 +6,8 @@
 //! no code change moves.)
 
 use compiler::planted::{Plant, Plants};
-use fuzz::driver::FuzzOptions;
 use fuzz::finding::Verdict;
+use fuzz::fuzz_loop::FuzzOptions;
 use fuzz::oracle::{self, OracleOptions};
 use std::fmt::Write as _;
 use std::path::Path;

@@ -1,10 +1,10 @@
 //! Seeded smoke tests: the libFuzzer targets' bodies over fixed inputs, and the fuzz loop's
 //! determinism and bookkeeping.
 
-use fuzz::driver::{self, FuzzOptions};
 use fuzz::finding::Verdict;
+use fuzz::fuzz_loop::{self, FuzzOptions};
 use fuzz::oracle::{self, OracleOptions};
-use fuzz::{rng, targets};
+use fuzz::{libfuzzer, rng};
 
 fn inputs(n: u64) -> impl Iterator<Item = Vec<u8>> {
     (0..n).map(|i| {
@@ -17,16 +17,16 @@ fn inputs(n: u64) -> impl Iterator<Item = Vec<u8>> {
 #[test]
 fn diff_target_finds_nothing_on_fixed_seeds() {
     for bytes in inputs(300) {
-        targets::diff(&bytes);
+        libfuzzer::diff(&bytes);
     }
 }
 
 #[test]
 fn text_target_round_trips_generated_programs() {
     for bytes in inputs(300) {
-        targets::text(&bytes);
+        libfuzzer::text(&bytes);
     }
-    targets::text(&[]);
+    libfuzzer::text(&[]);
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn parse_target_never_panics_on_generated_text_prefixes() {
         };
         let text = compiler::ir::text::print_program(&case.program);
         for cut in (0..text.len()).step_by(97) {
-            targets::parse(&text.as_bytes()[..cut]);
+            libfuzzer::parse(&text.as_bytes()[..cut]);
         }
     }
 }
@@ -62,7 +62,7 @@ fn the_loop_is_deterministic_whatever_the_thread_count() {
             status_every: None,
             ..FuzzOptions::default()
         };
-        driver::fuzz(&opts, &|b| {
+        fuzz_loop::fuzz(&opts, &|b| {
             oracle::judge_bytes(b, &OracleOptions::default())
         })
     };

@@ -7,8 +7,8 @@
 //! release fixes it, this test fails: move the write-up's row to "fixed" and pick another crash.
 //! Needs SPIRV-Tools (the system's, or the chosen Mesa's root's).
 
-use fuzz::pipelines::driver::spirv_opt::{self, Scratch};
-use fuzz::pipelines::driver::standalone;
+use fuzz::targets::driver::spirv_opt::{self, Scratch};
+use fuzz::targets::driver::standalone;
 use std::process::Stdio;
 use vulkan_runner::client::unavailable;
 
@@ -38,7 +38,7 @@ fn a_spirv_opt_crash_reproduces_from_the_saved_command_alone() {
     let module = spirv_emit::emit(&case.program, &spirv_emit::EmitOptions::default()).unwrap();
     let fails = match standalone::spirv_opt_fails(
         module.words,
-        &fuzz::pipelines::driver::knobs::ModuleKnobs::of(&case).spirv_opt,
+        &fuzz::targets::driver::knobs::ModuleKnobs::of(&case).spirv_opt,
     ) {
         Some(Ok(f)) => f,
         Some(Err(e)) => panic!("{e}"),

@@ -104,7 +104,7 @@ fn judge(
     path: &Path,
     opts: &OracleOptions,
 ) -> Result<(Box<fuzz::finding::Finding>, Option<String>), Error> {
-    let Some(j) = fuzz::targets::judge_input(bytes, opts) else {
+    let Some(j) = fuzz::libfuzzer::judge_input(bytes, opts) else {
         let name = path.display().to_string();
         return Err(Error::Fuzz(
             case_file::read_input(bytes, &name)

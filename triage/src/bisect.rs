@@ -13,7 +13,7 @@
 //! **Backend findings** (any target but `middle`) first ask the middle end directly: a
 //! middle-end pass is blamed only when the IR after it interprets wrong. When the IR stays
 //! right everywhere, the bug is the backend's, and [`backend_pass`] names the backend step
-//! from the target's own step table ([`fuzz::pipelines::Pipeline::steps`]): a fixed step by
+//! from the target's own step table ([`fuzz::targets::Target::steps`]): a fixed step by
 //! the checker that caught its output (the allocation checkers run on the allocated program,
 //! the simulators' hazard checks on the legalized one: output wrong after that step, while the
 //! IR before the backend is right), an optional step by switching it off and seeing the
@@ -27,8 +27,8 @@ use compiler::ir::Program;
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::{finding_of, Case, OracleOptions};
-use fuzz::pipelines::middle::{self, disabled_passes};
-use fuzz::pipelines::{self, CheckedStep, Pipeline};
+use fuzz::targets::middle::{self, disabled_passes};
+use fuzz::targets::{self, CheckedStep, Target};
 use serde::Serialize;
 
 /// The name blamed when a finding shows with no optional pass run and the middle end's own
@@ -153,11 +153,11 @@ fn blamed(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, Str
 
 /// The backend step to blame for `f`, a finding of a backend target on a case whose IR
 /// interprets right after every middle-end pass and out-of-SSA; with the evidence. The target
-/// says which of its steps the check that caught `f` names ([`Pipeline::checked_step`]), which
-/// steps can be switched off ([`Pipeline::optional_steps`]), and which of the two to ask first
-/// ([`Pipeline::switch_first`]).
+/// says which of its steps the check that caught `f` names ([`Target::checked_step`]), which
+/// steps can be switched off ([`Target::optional_steps`]), and which of the two to ask first
+/// ([`Target::switch_first`]).
 pub fn backend_pass(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, String)> {
-    let target = pipelines::by_name(&f.target)?;
+    let target = targets::by_name(&f.target)?;
     if target.switch_first(f) {
         switched_off(target, case, opts, f).or_else(|| checked(target, f))
     } else {
@@ -166,7 +166,7 @@ pub fn backend_pass(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(S
 }
 
 /// A fixed backend step named by the check that caught its output.
-fn checked(target: &dyn Pipeline, f: &Finding) -> Option<(String, String)> {
+fn checked(target: &dyn Target, f: &Finding) -> Option<(String, String)> {
     let CheckedStep { step, by } = target.checked_step(f)?;
     let class = f.class.as_deref().unwrap_or("");
     let why = format!(
@@ -179,7 +179,7 @@ fn checked(target: &dyn Pipeline, f: &Finding) -> Option<(String, String)> {
 
 /// The first optional backend step the case has on whose switching off makes the finding go.
 fn switched_off(
-    target: &dyn Pipeline,
+    target: &dyn Target,
     case: &Case,
     opts: &OracleOptions,
     f: &Finding,

@@ -151,7 +151,7 @@ pub struct BugReport {
     pub standalone: Option<StandaloneFiles>,
 }
 
-/// A report's standalone repro files (see `fuzz::pipelines::driver::standalone`).
+/// A report's standalone repro files (see `fuzz::targets::driver::standalone`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct StandaloneFiles {
     /// The files written, as given (relative to where triage ran).
@@ -169,7 +169,7 @@ pub struct StandaloneFiles {
 }
 
 /// Writes `case`'s standalone repro files as `bugs/<id>.*` when `target` has a standalone
-/// repro (`Pipeline::write_standalone`).
+/// repro (`Target::write_standalone`).
 pub fn standalone(
     bugs: &Path,
     id: &str,
@@ -177,7 +177,7 @@ pub fn standalone(
     opts: &OracleOptions,
     target: &str,
 ) -> Option<StandaloneFiles> {
-    let made = fuzz::pipelines::by_name(target)?.write_standalone(case, opts, bugs, id)?;
+    let made = fuzz::targets::by_name(target)?.write_standalone(case, opts, bugs, id)?;
     Some(match made {
         Ok(w) => StandaloneFiles {
             files: w.files,
@@ -216,7 +216,7 @@ pub fn title(sig: &Signature, detail: &str) -> String {
 
 /// Every word where `target`'s results differ from the interpreter's on `case`.
 pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Difference> {
-    let Some(pipeline) = fuzz::pipelines::all().iter().find(|p| p.name() == target) else {
+    let Some(pipeline) = fuzz::targets::all().iter().find(|p| p.name() == target) else {
         return Vec::new();
     };
     let run = RunOptions {
@@ -228,7 +228,7 @@ pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Diffe
     };
     let mut cov = Coverage::default();
     let Ok(Ok(actual)) = fuzz::panics::catch(|| {
-        let optimised = fuzz::pipelines::middle::optimise(case, opts, &mut cov).map_err(|_| ())?;
+        let optimised = fuzz::targets::middle::optimise(case, opts, &mut cov).map_err(|_| ())?;
         pipeline
             .run(case, &optimised, opts, &mut cov)
             .map_err(|_| ())
@@ -262,7 +262,7 @@ pub fn differences(case: &Case, opts: &OracleOptions, target: &str) -> Vec<Diffe
     out
 }
 
-/// The target code: the compiled program as the target shows it ([`fuzz::pipelines::Pipeline::listing`]: the
+/// The target code: the compiled program as the target shows it ([`fuzz::targets::Target::listing`]: the
 /// middle end its optimised IR annotated at the first difference, a backend its disassembly
 /// headed by its checks' verdicts, `vulkan` the SPIR-V module with the device). Only for a
 /// registered target's findings: a worker process's hang or crash must not be re-run here (it
@@ -273,8 +273,8 @@ pub fn disassembly(
     target: &str,
     first: Option<&Difference>,
 ) -> Option<String> {
-    let pipeline = fuzz::pipelines::by_name(target)?;
-    let optimised = fuzz::pipelines::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
+    let pipeline = fuzz::targets::by_name(target)?;
+    let optimised = fuzz::targets::middle::optimise(case, opts, &mut Coverage::default()).ok()?;
     let first_output = first.filter(|d| d.place == "output").map(|d| d.index);
     pipeline.listing(case, opts, &optimised, first_output)
 }

@@ -15,7 +15,7 @@ use compiler::interp::{self, RunOptions};
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::{Case, OracleOptions};
-use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use fuzz::targets::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -125,14 +125,14 @@ pub fn repro_config(case: &Case, opts: &OracleOptions) -> ReproConfig {
     ReproConfig {
         plants: opts.plants.iter().map(|p| p.name().to_string()).collect(),
         targets: opts.targets.clone(),
-        disabled_passes: fuzz::pipelines::middle::disabled_passes(case),
+        disabled_passes: fuzz::targets::middle::disabled_passes(case),
         case: case.config.non_default(),
         case_config: format!("{:?}", case.config),
         mesa: opts
             .targets
             .iter()
-            .any(|t| fuzz::pipelines::by_name(t).is_some_and(|p| p.runs_on_mesa()))
-            .then(|| fuzz::pipelines::driver::mesa::current().to_string()),
+            .any(|t| fuzz::targets::by_name(t).is_some_and(|p| p.runs_on_mesa()))
+            .then(|| fuzz::targets::driver::mesa::current().to_string()),
     }
 }
 
@@ -368,7 +368,7 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
             .filter(|p| !p.test_only())
             .fold(Plants::NONE, Plants::with);
     }
-    if targets.is_empty() && fuzz::pipelines::all().iter().any(|p| p.name() == target) {
+    if targets.is_empty() && fuzz::targets::all().iter().any(|p| p.name() == target) {
         targets.push(target.to_string());
     }
     // Where the finding was found, unless the command line names a driver.
@@ -383,7 +383,7 @@ fn triage_one(folder: &Path, t: &TriageOptions) -> Result<(OracleOptions, Reduct
         },
         ..OracleOptions::default()
     };
-    let pipeline = fuzz::pipelines::by_name(target);
+    let pipeline = fuzz::targets::by_name(target);
     if let Some(p) = pipeline {
         // The driver it was found on must open: never judge it silently on another.
         p.prepare(&opts).map_err(Error::DriverWontOpen)?;

@@ -11,7 +11,7 @@ use crate::bisect;
 use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::finding_of;
 use fuzz::oracle::{Case, OracleOptions};
-use fuzz::pipelines::{self, middle};
+use fuzz::targets::{self, middle};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -77,7 +77,7 @@ impl Signature {
 }
 
 /// The side of the compiler `pass` belongs to: `middle` for the middle end's passes (and
-/// out-of-SSA), else the family of `target` ([`fuzz::pipelines::Pipeline::family`]: `gen`
+/// out-of-SSA), else the family of `target` ([`fuzz::targets::Target::family`]: `gen`
 /// for gen8 and gen16).
 pub fn side(pass: &str, target: &str) -> String {
     let in_middle_end = pass == bisect::FROM_SSA
@@ -87,7 +87,7 @@ pub fn side(pass: &str, target: &str) -> String {
     if in_middle_end {
         middle::NAME.into()
     } else {
-        pipelines::by_name(target)
+        targets::by_name(target)
             .map_or(target, |t| t.family())
             .into()
     }

@@ -11,7 +11,7 @@
 //!
 //! Without the environment file these tests fail under CI and print why they skip otherwise.
 
-use fuzz::pipelines::anv::Install;
+use fuzz::targets::anv::Install;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vulkan_runner::client::unavailable;
@@ -19,7 +19,7 @@ use vulkan_runner::client::unavailable;
 const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
 
 fn have_anv() -> bool {
-    match fuzz::pipelines::anv::environment() {
+    match fuzz::targets::anv::environment() {
         Ok(_) => true,
         Err(why) => {
             unavailable(&format!("anv on drm-shim ({why})"));
@@ -331,8 +331,8 @@ fn without_the_second_mesa_the_finding_says_it_was_not_run_and_what_to_run() {
 /// Whether Mesa `version` is installed (`scripts/mesa-sid.sh` 26.2.6, `scripts/mesa.sh`
 /// 25.0.7); fails under CI.
 fn have_mesa(version: &str) -> bool {
-    let installed = fuzz::pipelines::driver::mesa::cache()
-        .map(|c| fuzz::pipelines::driver::mesa::installed_in(&c))
+    let installed = fuzz::targets::driver::mesa::cache()
+        .map(|c| fuzz::targets::driver::mesa::installed_in(&c))
         .unwrap_or_default();
     let there = installed.iter().any(|i| i == version);
     if !there {

@@ -9,10 +9,10 @@
 use compiler::planted::{Plant, Plants};
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, OracleOptions};
-use fuzz::pipelines::driver::spirv_opt::SpirvOptPasses;
-use fuzz::pipelines::vulkan::fused::execute_fused;
-use fuzz::pipelines::{driver, vulkan};
 use fuzz::rng;
+use fuzz::targets::driver::spirv_opt::SpirvOptPasses;
+use fuzz::targets::vulkan::fused::execute_fused;
+use fuzz::targets::{driver, vulkan};
 
 mod common;
 use common::have_device;

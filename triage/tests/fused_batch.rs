@@ -6,7 +6,7 @@
 
 mod common;
 
-use fuzz::driver::{self, FuzzOptions};
+use fuzz::fuzz_loop::{self, FuzzOptions};
 use fuzz::oracle::{self, OracleOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,7 +35,7 @@ fn fuzz_fused(out: &Path) -> Vec<PathBuf> {
         targets: vec!["fused-toy".into()],
         ..OracleOptions::default()
     };
-    driver::fuzz_fused(&opts, &|inputs| oracle::judge_batch(inputs, &oracle_opts));
+    fuzz_loop::fuzz_fused(&opts, &|inputs| oracle::judge_batch(inputs, &oracle_opts));
     let mut folders: Vec<PathBuf> = std::fs::read_dir(out.join("findings"))
         .unwrap()
         .map(|e| e.unwrap().path())

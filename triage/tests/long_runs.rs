@@ -8,8 +8,8 @@
 mod common;
 
 use compiler::planted::{Plant, Plants};
-use fuzz::driver::Summary;
 use fuzz::finding::Verdict;
+use fuzz::fuzz_loop::Summary;
 use fuzz::oracle::{self, CaseConfig, OracleOptions};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;

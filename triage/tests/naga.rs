@@ -10,7 +10,7 @@ mod common;
 use common::{assemble, have_device, on_device};
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, Case, CaseConfig};
-use fuzz::pipelines::naga;
+use fuzz::targets::naga;
 use spirv_emit::validate::spirv_val;
 
 /// A loop whose two header phis swap each other's value every iteration, five times (a

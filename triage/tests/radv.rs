@@ -16,7 +16,7 @@ use vulkan_runner::client::unavailable;
 const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
 
 fn have_radv() -> bool {
-    match fuzz::pipelines::radv::shim_gpus() {
+    match fuzz::targets::radv::shim_gpus() {
         Ok(_) => true,
         Err(why) => {
             unavailable(&format!("radv on drm-shim ({why})"));
@@ -179,7 +179,7 @@ fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
     if !have_radv() {
         return;
     }
-    let second = fuzz::pipelines::anv::Install::Second
+    let second = fuzz::targets::anv::Install::Second
         .environment_file()
         .unwrap()
         .with_file_name("radv.env");
@@ -214,8 +214,8 @@ fn the_shift_compare_crash_is_radv_25s_and_not_22_3_6s() {
 
 #[test]
 fn also_mesa_says_the_shift_compare_crash_is_gone_in_26_2_6() {
-    let installed = fuzz::pipelines::driver::mesa::cache()
-        .map(|c| fuzz::pipelines::driver::mesa::installed_in(&c))
+    let installed = fuzz::targets::driver::mesa::cache()
+        .map(|c| fuzz::targets::driver::mesa::installed_in(&c))
         .unwrap_or_default();
     if !["25.0.7", "26.2.6"]
         .iter()

@@ -5,7 +5,7 @@
 
 mod common;
 
-use fuzz::driver::Summary;
+use fuzz::fuzz_loop::Summary;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 

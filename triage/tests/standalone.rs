@@ -10,7 +10,7 @@
 
 use fuzz::finding::Verdict;
 use fuzz::oracle::{self, Case, CaseConfig};
-use fuzz::pipelines::vulkan::VulkanOptions;
+use fuzz::targets::vulkan::VulkanOptions;
 use std::collections::BTreeMap;
 use std::process::Command;
 use vulkan_runner::client::unavailable;

@@ -5,10 +5,10 @@
 //!
 //! Without a device these tests fail under CI and print why they skip otherwise.
 
-use fuzz::driver::{self, FuzzOptions};
 use fuzz::finding::{FindingKind, Verdict};
+use fuzz::fuzz_loop::{self, FuzzOptions};
 use fuzz::oracle::{self, Case, CaseConfig, OracleOptions};
-use fuzz::pipelines::vulkan;
+use fuzz::targets::vulkan;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -86,7 +86,7 @@ fn generated_programs_agree_with_the_interpreter_on_the_device() {
         status_every: None,
         ..FuzzOptions::default()
     };
-    let stats = driver::fuzz(&fuzz, &|b| oracle::judge_bytes(b, &opts));
+    let stats = fuzz_loop::fuzz(&fuzz, &|b| oracle::judge_bytes(b, &opts));
     assert_eq!(stats.programs, 150);
     // Nothing but the known driver bugs (see the test below).
     let unknown: Vec<_> = stats

@@ -45,7 +45,7 @@ pub struct CaseConfig {
     pub a6xx_gpr_pick: Pick,
     /// a6xx GPR RA: which interval to spill (`furthest`, `newest`).
     pub a6xx_spill_victim: Victim,
-    /// Every target's own knobs, one section each (`crate::pipelines::sections`), drawn and
+    /// Every target's own knobs, one section each (`crate::targets::sections`), drawn and
     /// named by the target.
     pub sections: Sections,
 }

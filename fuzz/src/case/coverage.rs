@@ -27,7 +27,7 @@ pub struct Coverage {
     /// Passes through loop bodies in the interpreter's run, all invocations together.
     pub loop_passes: u64,
     /// IR instructions the interpreter executed, all invocations together (0: not run yet);
-    /// the pipelines' timeouts are judged against it (`pipelines::work`).
+    /// the pipelines' timeouts are judged against it (`targets::work`).
     pub interpreted_insts: u64,
     /// Pipelines that could not judge this case, with why (`vulkan: …`).
     pub skipped: Vec<String>,

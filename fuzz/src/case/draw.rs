@@ -151,7 +151,7 @@ pub fn decode(bytes: &[u8]) -> Option<Case> {
 #[cfg(test)]
 mod tests {
     use super::CaseConfig;
-    use crate::pipelines::driver::knobs::ModuleKnobs;
+    use crate::targets::driver::knobs::ModuleKnobs;
     use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
     /// The heuristic table lists what the randomiser draws: every value of a choice (its

@@ -4,7 +4,7 @@
 //! every command and header knows it.
 
 use super::config::CaseConfig;
-use crate::pipelines::knob_values::KnobValues;
+use crate::targets::knob_values::KnobValues;
 use compiler::heuristics::{ColourOrder, Pick, SpillChoice, Victim};
 
 impl KnobValues for bool {

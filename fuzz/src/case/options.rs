@@ -1,7 +1,7 @@
 //! How the oracle runs: fuel, the targets, the planted bugs, bisection's pass limit and the
 //! `vulkan` target's device.
 
-use crate::pipelines::vulkan::options::VulkanOptions;
+use crate::targets::vulkan::options::VulkanOptions;
 use compiler::planted::Plants;
 
 /// How the oracle runs.
@@ -9,7 +9,7 @@ use compiler::planted::Plants;
 pub struct OracleOptions {
     /// Interpreter fuel per invocation; running out rejects the input.
     pub fuel: u64,
-    /// Only these pipelines (by name, checked by [`crate::pipelines::select`]); empty means
+    /// Only these pipelines (by name, checked by [`crate::targets::select`]); empty means
     /// the default set.
     pub targets: Vec<String>,
     /// Planted bugs switched on in every pipeline.

@@ -1,7 +1,7 @@
 //! A target's own knobs as a case carries them: a *section* that the case floor stores, draws,
 //! names, sets and compares without knowing what is in it. A driver target declares its
 //! section in its `knobs.rs` — a struct, its knob table ([`knob_section!`]) and its draws
-//! ([`Section`]) — and `crate::pipelines::sections` lists every section, in header order. A case
+//! ([`Section`]) — and `crate::targets::sections` lists every section, in header order. A case
 //! holds them all (`super::sections::Sections`); the target reads its own back from there.
 
 use arbitrary::Unstructured;
@@ -90,7 +90,7 @@ macro_rules! knob_section {
             fn values_of(&self, key: &str) -> Option<String> {
                 match key {
                     $($key => Some(
-                        <$fty as $crate::pipelines::knob_values::KnobValues>::values(),
+                        <$fty as $crate::targets::knob_values::KnobValues>::values(),
                     ),)*
                     _ => None,
                 }

@@ -1,11 +1,11 @@
 //! Every target's section of a case ([`super::section`]), in the registry's order
-//! (`crate::pipelines::sections`): stored, drawn, set by name and compared without being known.
+//! (`crate::targets::sections`): stored, drawn, set by name and compared without being known.
 
 use super::section::Section;
 use arbitrary::Unstructured;
 use std::fmt;
 
-/// Every target's section, in registry order (`crate::pipelines::sections`).
+/// Every target's section, in registry order (`crate::targets::sections`).
 pub struct Sections(Vec<Box<dyn Section>>);
 
 impl Sections {
@@ -14,14 +14,14 @@ impl Sections {
     pub fn get<T: Section>(&self) -> &T {
         (self.0.iter())
             .find_map(|s| s.as_any().downcast_ref::<T>())
-            .expect("the section is registered in pipelines::sections")
+            .expect("the section is registered in targets::sections")
     }
 
     /// Target section `T`, to change.
     pub fn get_mut<T: Section>(&mut self) -> &mut T {
         (self.0.iter_mut())
             .find_map(|s| s.as_any_mut().downcast_mut::<T>())
-            .expect("the section is registered in pipelines::sections")
+            .expect("the section is registered in targets::sections")
     }
 
     /// Every section's knob names, in header order.
@@ -83,7 +83,7 @@ impl Sections {
 impl Default for Sections {
     /// Every registered section at its defaults.
     fn default() -> Self {
-        Sections(crate::pipelines::sections::all())
+        Sections(crate::targets::sections::all())
     }
 }
 

@@ -30,9 +30,9 @@ pub const CASE_PREFIX: &str = "; case:";
 /// The header line prefix that names the disabled passes.
 pub const DISABLE_PREFIX: &str = "; disable-pass:";
 
-// The register budgets' bounds are the targets' (`pipelines::gen`, `pipelines::a6xx`).
-pub use crate::pipelines::a6xx::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
-pub use crate::pipelines::gen::{MAX_GEN_GRFS, MIN_GEN_GRFS};
+// The register budgets' bounds are the targets' (`targets::gen`, `targets::a6xx`).
+pub use crate::targets::a6xx::{MAX_A6XX_REGISTERS, MIN_A6XX_REGISTERS};
+pub use crate::targets::gen::{MAX_GEN_GRFS, MIN_GEN_GRFS};
 
 /// What a numeric knob may be set to.
 #[derive(Clone, Copy, Debug)]

@@ -11,8 +11,8 @@ use compiler::interp::{Interpreter, RunOptions};
 use compiler::ir::verify;
 use compiler::profile::{self, Phase};
 use fuzz::oracle::{self, Coverage, OracleOptions};
-use fuzz::pipelines::{self, middle, Pipeline};
 use fuzz::rng;
+use fuzz::targets::{self, middle, Target};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -47,7 +47,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
         vulkan: a.driver.vulkan(),
         ..OracleOptions::default()
     };
-    let chosen: Vec<&dyn Pipeline> = pipelines::all()
+    let chosen: Vec<&dyn Target> = targets::all()
         .iter()
         .copied()
         .filter(|p| {
@@ -67,7 +67,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     let mut interp = Interpreter::new();
     let names: Vec<&str> = chosen.iter().map(|p| p.name()).collect();
     let mut stage = vec![Duration::ZERO; 4 + names.len()];
-    // The parts of the targets that time their own (`Pipeline::timed_parts`), and how many
+    // The parts of the targets that time their own (`Target::timed_parts`), and how many
     // programs each did not run.
     let mut parts: Vec<Vec<Duration>> = (chosen.iter())
         .map(|p| vec![Duration::ZERO; p.timed_parts().len()])
@@ -262,7 +262,7 @@ fn fusion(a: &BenchArgs, opts: &OracleOptions) {
 /// interpreter's for the same programs, and the whole loop's over generating and interpreting
 /// once (the floor no design goes under). `stage` is generate, verify, interpret, optimise,
 /// then each pipeline of `pipelines`, named with whether its time is held against the
-/// interpreter's (`Pipeline::bench_against_interpreter`).
+/// interpreter's (`Target::bench_against_interpreter`).
 fn ratios(stage: &[Duration], pipelines: &[(&str, bool)], total: f64) -> String {
     let interpret = stage[2].as_secs_f64().max(1e-9);
     let mut line = String::from("ratios:");

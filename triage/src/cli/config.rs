@@ -12,9 +12,9 @@ use compiler::ir::text::Limits;
 use compiler::planted::{Plant, Plants};
 use fuzz::case::text as case_text;
 use fuzz::oracle::{CaseConfig, OracleOptions};
-use fuzz::pipelines;
-use fuzz::pipelines::driver::mesa;
-use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use fuzz::targets;
+use fuzz::targets::driver::mesa;
+use fuzz::targets::vulkan::{self, VulkanOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -119,7 +119,7 @@ impl ConfigArgs {
 
     /// The targets named, checked against the registry (empty: the default set).
     pub fn targets(&self) -> Result<Vec<String>, CliError> {
-        let chosen = pipelines::select(&self.targets).usage()?;
+        let chosen = targets::select(&self.targets).usage()?;
         Ok(if self.targets.is_empty() {
             Vec::new()
         } else {
@@ -160,7 +160,7 @@ impl ConfigArgs {
             ..OracleOptions::default()
         };
         let mut lines = Vec::new();
-        for t in opts.targets.iter().filter_map(|t| pipelines::by_name(t)) {
+        for t in opts.targets.iter().filter_map(|t| targets::by_name(t)) {
             lines.extend(t.prepare(&opts)?);
         }
         static NAMED: std::sync::Once = std::sync::Once::new();
@@ -232,7 +232,7 @@ impl ConfigArgs {
         if self
             .targets
             .iter()
-            .any(|t| t == "all" || pipelines::by_name(t).is_some_and(|p| p.runs_on_mesa()))
+            .any(|t| t == "all" || targets::by_name(t).is_some_and(|p| p.runs_on_mesa()))
         {
             s.push_str(&format!(" --mesa {}", mesa::current()));
         }
@@ -344,5 +344,5 @@ pub fn recorded_environment(file: &Path) -> serde_json::Value {
 
 /// Whether target `name` reads the `--vk-*` flags.
 fn reads_driver_flags(name: &str) -> bool {
-    fuzz::pipelines::by_name(name).is_some_and(|p| p.reads_driver_flags())
+    fuzz::targets::by_name(name).is_some_and(|p| p.reads_driver_flags())
 }

@@ -10,7 +10,7 @@ use super::error::CliError;
 use super::output;
 use clap::{Args, Parser};
 use compiler::planted::Plant;
-use fuzz::driver::{self, FuzzOptions, FuzzStats, Summary};
+use fuzz::fuzz_loop::{self, FuzzOptions, FuzzStats, Summary};
 use fuzz::oracle::{self, OracleOptions};
 use fuzz::worker::WorkerSpec;
 use std::collections::BTreeMap;
@@ -238,7 +238,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
                 .into(),
         ));
     }
-    let fusing = fuzz::pipelines::all()
+    let fusing = fuzz::targets::all()
         .iter()
         .any(|t| oracle_opts.runs(*t) && t.fuses());
     let fuse = match p.fuse {
@@ -339,7 +339,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
         let ending = Arc::clone(&ending);
         std::thread::spawn(move || abandon_after(time + GRACE, &ending));
     }
-    let stats = driver::fuzz_fused(&opts, &|inputs| oracle::judge_batch(inputs, &oracle_opts));
+    let stats = fuzz_loop::fuzz_fused(&opts, &|inputs| oracle::judge_batch(inputs, &oracle_opts));
     // Held to the end: the deadline's watchdog must not print a second summary.
     let mut done = ending.done.lock().unwrap_or_else(|e| e.into_inner());
     *done = true;

@@ -12,8 +12,8 @@ use super::input;
 use clap::Args;
 use fuzz::finding::{Finding, FindingKind, Rejection, Verdict};
 use fuzz::oracle;
-use fuzz::pipelines::driver::mesa;
-use fuzz::pipelines::{self, Pipeline};
+use fuzz::targets::driver::mesa;
+use fuzz::targets::{self, Target};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -100,7 +100,7 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
             // A driver that cannot show a saved finding says so by name.
             let environment = super::config::recorded_environment(&a.file);
             let elsewhere = (opts.targets.iter())
-                .filter_map(|t| pipelines::by_name(t))
+                .filter_map(|t| targets::by_name(t))
                 .find_map(|p| p.elsewhere(&environment, &opts));
             match elsewhere {
                 Some(why) => println!("pass: {why}"),
@@ -134,7 +134,7 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
                 class: f.class.clone(),
             };
             println!("bug: {sig}");
-            if let Some(target) = pipelines::by_name(&f.target) {
+            if let Some(target) = targets::by_name(&f.target) {
                 for icd in &a.also_icd {
                     println!("{}", on_other_icd(target, &case, &opts, &f, icd));
                 }
@@ -173,7 +173,7 @@ fn repro_batch(a: &ReproArgs, opts: &fuzz::oracle::OracleOptions) -> Result<Exit
 /// of ICD `icd`: the same bug is the same known bug or the same word wrong the same way, whatever
 /// the driver's name.
 fn on_other_icd(
-    target: &dyn Pipeline,
+    target: &dyn Target,
     case: &fuzz::oracle::Case,
     opts: &fuzz::oracle::OracleOptions,
     f: &Finding,
@@ -201,7 +201,7 @@ fn on_other_icd(
 /// `still in Mesa V` / `gone in Mesa V` / `changed in Mesa V` for this `repro` judged again on
 /// the installed Mesa `version`: a process of its own (a process judges on one Mesa), given
 /// this command line with `--mesa version`.
-fn on_other_mesa(target: &dyn Pipeline, f: &Finding, version: &str, deadline_secs: u64) -> String {
+fn on_other_mesa(target: &dyn Target, f: &Finding, version: &str, deadline_secs: u64) -> String {
     let on = format!("Mesa {version}");
     let Ok(exe) = std::env::current_exe() else {
         return format!("{on}: not judged, cannot find this program");

@@ -10,7 +10,7 @@ use compiler::interp::{self, InterpError, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::oracle::{Case, Coverage};
-use fuzz::pipelines::{self, middle, shown::format_results, Pipeline};
+use fuzz::targets::{self, middle, shown::format_results, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,7 +74,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
             None => false,
             Some("asm" | "spirv") => true,
             Some(other) => {
-                let standalone: Vec<String> = (pipelines::all().iter())
+                let standalone: Vec<String> = (targets::all().iter())
                     .filter(|p| !p.standalone_forms().is_empty())
                     .map(|p| {
                         let forms = p.standalone_forms().join(", ");
@@ -96,7 +96,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
             // target's own compile for the case configuration.
             let optimised = middle::optimise(&case, &opts, &mut Coverage::default())
                 .map_err(|f| f.to_string())?;
-            let pipeline = pipelines::by_name(target)
+            let pipeline = targets::by_name(target)
                 .ok_or_else(|| CliError::Failed(format!("no target {target:?}")))?;
             let shown = pipeline.show(&case, &opts, &optimised, asm)?;
             print!("{}", shown.text);
@@ -133,14 +133,14 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The target whose standalone repro (`Pipeline::standalone_forms`) has the `--emit` form
+/// The target whose standalone repro (`Target::standalone_forms`) has the `--emit` form
 /// `format`: one of `targets` if one has it, else the first that does, if any.
 fn standalone_form<'f>(
     format: &'f str,
     targets: &[String],
-) -> Option<(&'f str, &'static dyn Pipeline)> {
-    let has = |p: &&'static dyn Pipeline| p.standalone_forms().contains(&format);
-    let all = pipelines::all().iter().copied();
+) -> Option<(&'f str, &'static dyn Target)> {
+    let has = |p: &&'static dyn Target| p.standalone_forms().contains(&format);
+    let all = targets::all().iter().copied();
     let target = (all.clone().filter(has))
         .find(|p| targets.iter().any(|t| t == p.name()))
         .or_else(|| all.clone().find(has))?;
@@ -151,7 +151,7 @@ fn standalone_form<'f>(
 fn print_standalone(
     case: &Case,
     config: &ConfigArgs,
-    target: &dyn Pipeline,
+    target: &dyn Target,
     format: &str,
 ) -> Result<ExitCode, CliError> {
     if config.targets != [target.name()] {

@@ -56,7 +56,7 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, CliError> {
             })
             .collect::<Result<_, _>>()?
     };
-    let targets = fuzz::pipelines::select(&a.targets)?;
+    let targets = fuzz::targets::select(&a.targets)?;
     let plants: Vec<Plant> = if a.targets.is_empty() {
         plants
     } else {

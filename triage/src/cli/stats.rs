@@ -16,7 +16,7 @@ pub struct StatsArgs {
     /// A folder of `.ir` programs (e.g. `corpus/stats`); or use `--generate`.
     corpus: Option<PathBuf>,
     /// `middle` (middle end only), `gen8`, `gen16` or `a6xx` (the fuzzer's target names).
-    #[arg(long, default_value = fuzz::pipelines::middle::NAME)]
+    #[arg(long, default_value = fuzz::targets::middle::NAME)]
     target: String,
     /// Compile options, `KEY=VALUE` (repeatable): a middle-end pass `=off`, or a knob of the
     /// target's, by the names and bounds `--case` takes (`gpufuzz repro FILE --case help`
@@ -139,16 +139,16 @@ fn collect_sweep(
 /// `--reach N`: the fuzzer's own judgement of inputs `0..n` of `seed` on the backends, and
 /// the reach shares against their goals.
 fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, CliError> {
-    use fuzz::driver::{self, FuzzOptions};
+    use fuzz::fuzz_loop::{self, FuzzOptions};
     use fuzz::oracle::{self, OracleOptions};
     if let Some(path) = out {
         super::output::prepare_file(path)?;
     }
     let oracle_opts = OracleOptions {
         // The backends of the default set: what the reach shares are about.
-        targets: fuzz::pipelines::all()
+        targets: fuzz::targets::all()
             .iter()
-            .filter(|t| t.in_default_set() && t.name() != fuzz::pipelines::middle::NAME)
+            .filter(|t| t.in_default_set() && t.name() != fuzz::targets::middle::NAME)
             .map(|t| t.name().to_string())
             .collect(),
         ..OracleOptions::default()
@@ -160,7 +160,7 @@ fn reach(n: u64, seed: u64, out: Option<&std::path::Path>) -> Result<ExitCode, C
         status_every: None,
         ..FuzzOptions::default()
     };
-    let stats = driver::fuzz(&opts, &|bytes| oracle::judge_bytes(bytes, &oracle_opts));
+    let stats = fuzz_loop::fuzz(&opts, &|bytes| oracle::judge_bytes(bytes, &oracle_opts));
     println!(
         "reach: {} cases of seed {seed} ({} reached a backend), {} finding(s)",
         stats.programs,

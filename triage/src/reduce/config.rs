@@ -2,7 +2,7 @@
 //! repro needs as little of the compiler as possible. Each pass proposes candidate
 //! configurations numbered `0..` (`Some(None)`: nothing at this index).
 //!
-//! Three kinds of knob: the register budgets the targets declare (`Pipeline::budgets`: Gen
+//! Three kinds of knob: the register budgets the targets declare (`Target::budgets`: Gen
 //! GRFs, a6xx GPRs and predicates), lowered
 //! while the bug remains so that a spill bug keeps spilling as the program shrinks (the
 //! reducer lowers them first, then again after each round of program passes); the optional
@@ -14,8 +14,8 @@
 
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
-use fuzz::pipelines::driver::knobs::ModuleKnobs;
-use fuzz::pipelines::{self, Budget};
+use fuzz::targets::driver::knobs::ModuleKnobs;
+use fuzz::targets::{self, Budget};
 
 /// A configuration pass: the `index`-th candidate, `None` past the last, within `scope`.
 pub type ConfigPass = fn(&CaseConfig, usize, Scope) -> Option<Option<CaseConfig>>;
@@ -56,7 +56,7 @@ pub const CONFIG_PASSES: &[(&str, ConfigPass)] = &[
 /// `scope` lets it change.
 fn budgets(scope: Scope) -> Vec<(Budget, bool)> {
     let mut out: Vec<(Budget, bool)> = Vec::new();
-    for t in pipelines::all() {
+    for t in targets::all() {
         let ours = scope.target.is_none_or(|name| name == t.name());
         for b in t.budgets() {
             match out.iter_mut().find(|(o, _)| o.knob == b.knob) {
@@ -71,7 +71,7 @@ fn budgets(scope: Scope) -> Vec<(Budget, bool)> {
 /// Whether `c` sets a budget of `target` under the one its allocation choices are sure to
 /// compile at.
 pub fn under_sure_floor(target: &str, c: &CaseConfig) -> bool {
-    pipelines::by_name(target).is_some_and(|t| t.budgets().iter().any(|b| b.under_sure_floor(c)))
+    targets::by_name(target).is_some_and(|t| t.budgets().iter().any(|b| b.under_sure_floor(c)))
 }
 
 /// The smallest value the reducer tries for budget `b` of `c`.
@@ -154,7 +154,7 @@ pub fn other_allocations(c: &CaseConfig, scope: Scope) -> Vec<CaseConfig> {
         }
     }
     let read = |knob: &str| {
-        pipelines::all()
+        targets::all()
             .iter()
             .filter(|t| scope.target.is_none_or(|name| name == t.name()))
             .any(|t| t.knobs().contains(&knob))
@@ -217,7 +217,7 @@ mod tests {
     use super::*;
     use compiler::heuristics::Pick;
     use fuzz::case::text::{MIN_A6XX_REGISTERS, MIN_GEN_GRFS};
-    use fuzz::pipelines::gen::GEN_GRFS_FLOOR;
+    use fuzz::targets::gen::GEN_GRFS_FLOOR;
 
     #[test]
     fn other_allocations_change_one_setting_of_the_target_and_respect_the_floor() {

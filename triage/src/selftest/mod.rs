@@ -1,7 +1,7 @@
 //! Selftest: the fuzzer measured the way Magma measures fuzzers — by bugs planted on purpose.
 //!
 //! Each planted bug ([`compiler::planted`]) is switched on alone, and the in-process fuzz loop
-//! ([`fuzz::driver::fuzz`], one core, the oracle `gpufuzz fuzz` uses) runs from fixed seeds
+//! ([`fuzz::fuzz_loop::fuzz`], one core, the oracle `gpufuzz fuzz` uses) runs from fixed seeds
 //! until the first finding or the budget. The finding is reduced while it keeps its signature
 //! ([`crate::session::reduce_case`]) and bisected, and checked to be the planted bug:
 //!
@@ -26,8 +26,8 @@ use crate::session;
 use crate::signature::{self, Signature};
 use compiler::ir::text;
 use compiler::planted::{Plant, Plants};
-use fuzz::driver::{self, FuzzOptions};
 use fuzz::finding::Verdict;
+use fuzz::fuzz_loop::{self, FuzzOptions};
 use fuzz::oracle::{self, Case, OracleOptions};
 use serde::Serialize;
 use std::sync::Mutex;
@@ -135,7 +135,7 @@ pub struct Selftest {
 
 /// The registered pipeline names.
 pub fn registered() -> Vec<&'static str> {
-    fuzz::pipelines::all().iter().map(|p| p.name()).collect()
+    fuzz::targets::all().iter().map(|p| p.name()).collect()
 }
 
 /// Whether `plant` lives in the middle end (its catalog targets are `all`).
@@ -149,7 +149,7 @@ pub fn is_middle_end(plant: Plant) -> bool {
 pub fn targets_of(plant: Plant) -> Result<Vec<String>, Vec<String>> {
     let have = registered();
     let wanted: Vec<&str> = if is_middle_end(plant) {
-        vec![fuzz::pipelines::middle::NAME]
+        vec![fuzz::targets::middle::NAME]
     } else {
         plant.targets().split_whitespace().collect()
     };
@@ -165,7 +165,7 @@ pub fn targets_of(plant: Plant) -> Result<Vec<String>, Vec<String>> {
     }
 }
 
-/// The oracle options a hunt for `plant` uses (all pipelines, nothing planted for `None`).
+/// The oracle options a hunt for `plant` uses (all targets, nothing planted for `None`).
 pub fn oracle_options(plant: Option<Plant>) -> OracleOptions {
     let Some(plant) = plant else {
         return OracleOptions::default();
@@ -201,7 +201,7 @@ fn hunt(seed: u64, opts: &OracleOptions, so: &SelftestOptions) -> (u64, Duration
     let first: Mutex<Option<First>> = Mutex::new(None);
     let judged = std::sync::atomic::AtomicU64::new(0);
     let start = Instant::now();
-    let stats = driver::fuzz(&fo, &|bytes| {
+    let stats = fuzz_loop::fuzz(&fo, &|bytes| {
         let j = oracle::judge_bytes(bytes, opts);
         let n = judged.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if let Verdict::Finding(_) = &j.verdict {

@@ -1,6 +1,6 @@
 //! Collecting the counters: every program of a corpus goes through the middle end (with the
 //! settings' passes), then the target, which compiles and runs it and counts
-//! ([`fuzz::pipelines::Pipeline::record`]) into one [`ProgramStats`]. A program that fails to compile, trips the
+//! ([`fuzz::targets::Target::record`]) into one [`ProgramStats`]. A program that fails to compile, trips the
 //! allocation checker, faults or times out in the simulator, or panics, is recorded as a
 //! [`Failure`] rather than stopping the run (a compiler's statistics tool must survive the
 //! compiler's bugs).

@@ -1,7 +1,7 @@
 //! `--config KEY=VALUE` settings: which middle-end passes run and the backend's knobs. The
 //! knobs are those of the fuzzer's case configuration ([`CaseConfig`], the same names
 //! `--case` and a `program.ir` header take), so a knob added there is a `--config` key here
-//! too. Each target accepts the knobs it declares ([`Pipeline::knobs`]) and every middle-end
+//! too. Each target accepts the knobs it declares ([`Target::knobs`]) and every middle-end
 //! pass; an unknown key or a bad value is an error that lists what
 //! the target accepts.
 //!
@@ -21,19 +21,19 @@
 use crate::Error;
 use compiler::passes::pipeline::PASSES;
 use fuzz::oracle::CaseConfig;
-use fuzz::pipelines::{self, Pipeline};
+use fuzz::targets::{self, Target};
 use std::fmt;
 
 /// The registered target called `name`, if it has statistics
-/// ([`Pipeline::measurements`]); the error lists those that have.
-pub fn target(name: &str) -> Result<&'static dyn Pipeline, Error> {
-    if let Some(t) = pipelines::by_name(name).filter(|t| t.measurements().is_some()) {
+/// ([`Target::measurements`]); the error lists those that have.
+pub fn target(name: &str) -> Result<&'static dyn Target, Error> {
+    if let Some(t) = targets::by_name(name).filter(|t| t.measurements().is_some()) {
         return Ok(t);
     }
-    pipelines::select(&[name.to_string()]).map_err(Error::Fuzz)?;
+    targets::select(&[name.to_string()]).map_err(Error::Fuzz)?;
     Err(Error::NoStatistics {
         target: name.to_string(),
-        with_statistics: pipelines::all()
+        with_statistics: targets::all()
             .iter()
             .filter(|t| t.measurements().is_some())
             .map(|t| t.name())
@@ -42,7 +42,7 @@ pub fn target(name: &str) -> Result<&'static dyn Pipeline, Error> {
 }
 
 /// The case knobs `target` takes, in the case configuration's order.
-fn backend_keys(target: &dyn Pipeline) -> Vec<&'static str> {
+fn backend_keys(target: &dyn Target) -> Vec<&'static str> {
     CaseConfig::keys()
         .iter()
         .copied()
@@ -54,7 +54,7 @@ fn backend_keys(target: &dyn Pipeline) -> Vec<&'static str> {
 #[derive(Clone)]
 pub struct Settings {
     /// The target.
-    pub target: &'static dyn Pipeline,
+    pub target: &'static dyn Target,
     /// Pass toggles and backend knobs, as the fuzzer's oracle reads them.
     pub case: CaseConfig,
 }
@@ -70,7 +70,7 @@ impl fmt::Debug for Settings {
 
 impl Settings {
     /// The defaults for `target`: every pass on, the backends' default options.
-    pub fn new(target: &'static dyn Pipeline) -> Settings {
+    pub fn new(target: &'static dyn Target) -> Settings {
         Settings {
             target,
             case: CaseConfig::default(),
@@ -78,7 +78,7 @@ impl Settings {
     }
 
     /// Parses `--config` settings (`KEY=VALUE` each) for `target`.
-    pub fn parse(target: &'static dyn Pipeline, config: &[String]) -> Result<Settings, Error> {
+    pub fn parse(target: &'static dyn Target, config: &[String]) -> Result<Settings, Error> {
         let mut s = Settings::new(target);
         for kv in config {
             let (key, value) = kv.split_once('=').ok_or_else(|| Error::ConfigNotKeyValue {

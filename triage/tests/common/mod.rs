@@ -5,10 +5,10 @@
 #![allow(dead_code)]
 
 use compiler::planted::{Plant, Plants};
-use fuzz::driver::{self, FuzzOptions};
 use fuzz::finding::Verdict;
+use fuzz::fuzz_loop::{self, FuzzOptions};
 use fuzz::oracle::{self, Case, OracleOptions};
-use fuzz::pipelines::vulkan::{self, VulkanOptions};
+use fuzz::targets::vulkan::{self, VulkanOptions};
 use std::path::Path;
 use std::process::Command;
 use vulkan_runner::client::unavailable;
@@ -52,7 +52,7 @@ pub fn fuzz_into(out: &Path, plant: Plant, seed: u64, runs: u64, keep: usize) ->
         plants: Plants::NONE.with(plant),
         ..OracleOptions::default()
     };
-    let stats = driver::fuzz(&opts, &|b| oracle::judge_bytes(b, &oracle_opts));
+    let stats = fuzz_loop::fuzz(&opts, &|b| oracle::judge_bytes(b, &oracle_opts));
     stats.total_findings()
 }
 
