@@ -16,7 +16,7 @@
 //! | `a6xx_wave128` | `a6xx` | `on` (waves of 128) or `off` (64, default) |
 //! | `a6xx_opt_predicates` | `a6xx` | `on`/`off` (default on) |
 //! | `anv_platform` | `anv` | `skl` (default), `tgl`, `dg2`, `mtl`, `lnl` |
-//! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+no16`) or `none` |
+//! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+cs8+cs32`: the widths allowed) or `none` |
 
 use crate::Error;
 use compiler::passes::pipeline::PASSES;

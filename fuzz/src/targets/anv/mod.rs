@@ -19,8 +19,8 @@
 //!
 //! Case knobs (drawn per input from a hash of its bytes, recorded in the `; case:` header):
 //! `anv_platform` (skl, or an LSC platform: dg2, mtl, lnl; tgl) and `anv_debug`, brw's own
-//! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and one of
-//! `no8`/`no16`/`no32`/`do32` (SIMD widths). Each (platform, switches) pair is one worker
+//! switches: `spill_fs` (forces register-allocator spills), `nocompact`, and the SIMD widths
+//! allowed (`cs8+cs16`; `knobs`), spelt per Mesa version (`versions`). Each (platform, switches) pair is one worker
 //! process, since the driver reads them from its environment at start (`crate::targets::driver::workers`).
 //!
 //! anv caches pipelines in memory per device: the same SPIR-V twice in one worker is a cache
