@@ -20,8 +20,8 @@
 #      loader, SPIRV-Tools, glslang and gdb installed with apt inside the root;
 #   5. Mesa's Intel no-op drm-shim (sid ships every vendor's shim but Intel's), built from the
 #      installed Mesa's source package, or scripts/mesa.sh's when the archive lacks that source;
-#   6. <cache>/mesa-<version>/: anv.env and radv.env (what the `anv` and `radv` targets read,
-#      with the root they run in), vulkan.env (lavapipe for the `vulkan` and `naga` targets),
+#   6. <cache>/mesa-<version>/: anv.env, radv.env, turnip.env, nvk.env and asahi.env (what the
+#      compile-only targets read, with the root they run in), vulkan.env (lavapipe for the `vulkan` and `naga` targets),
 #      versions (Mesa, SPIRV-Tools, glslang, the Vulkan loader).
 # Cache: ${GPUFUZZ_CACHE:-$HOME/.cache/gpufuzz}/ (sid-root/, about 1.3 GB with the build).
 set -euo pipefail
@@ -175,6 +175,17 @@ write "$out/radv.env" "GPUFUZZ_RADV_ICD=/usr/share/vulkan/icd.d/radeon_icd.json
 GPUFUZZ_RADV_SHIM=$lib/libamdgpu_noop_drm_shim.so
 GPUFUZZ_RADV_MESA=$mesa
 GPUFUZZ_RADV_ROOT=$root"
+# The compile-only targets of the young compilers: turnip (ir3), NVK (NAK), Asahi (AGX), each
+# over its vendor's no-op shim.
+for driver in "TURNIP freedreno" "NVK nouveau" "ASAHI asahi"; do
+	set -- $driver
+	[ -f "$root$lib/lib$2_noop_drm_shim.so" ] || die "$root$lib/lib$2_noop_drm_shim.so missing"
+	name=$(printf '%s' "$1" | tr 'A-Z' 'a-z')
+	write "$out/$name.env" "GPUFUZZ_$1_ICD=/usr/share/vulkan/icd.d/$2_icd.json
+GPUFUZZ_$1_SHIM=$lib/lib$2_noop_drm_shim.so
+GPUFUZZ_$1_MESA=$mesa
+GPUFUZZ_$1_ROOT=$root"
+done
 write "$out/vulkan.env" "GPUFUZZ_VULKAN_ICD=/usr/share/vulkan/icd.d/lvp_icd.json
 GPUFUZZ_VULKAN_MESA=$mesa
 GPUFUZZ_VULKAN_ROOT=$root"

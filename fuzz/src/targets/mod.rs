@@ -9,6 +9,7 @@
 
 pub mod a6xx;
 pub mod anv;
+pub mod asahi;
 pub mod driver;
 #[cfg(any(test, feature = "toys"))]
 mod fused_toy;
@@ -16,6 +17,7 @@ pub mod gen;
 pub mod knob_values;
 pub mod middle;
 pub mod naga;
+pub mod nvk;
 pub mod radv;
 pub mod sections;
 pub mod shown;
@@ -23,6 +25,7 @@ pub mod steps;
 mod target;
 #[cfg(test)]
 mod toy;
+pub mod turnip;
 pub mod vulkan;
 pub mod work;
 
@@ -45,6 +48,9 @@ pub fn all() -> &'static [&'static dyn Target] {
         &anv::Anv,
         &radv::Radv,
         &naga::Naga,
+        &driver::compile_only::CompileOnly(&turnip::Turnip),
+        &driver::compile_only::CompileOnly(&nvk::Nvk),
+        &driver::compile_only::CompileOnly(&asahi::Asahi),
         #[cfg(test)]
         &toy::Reversed,
         #[cfg(any(test, feature = "toys"))]

@@ -10,5 +10,8 @@ pub fn all() -> Vec<Box<dyn Section>> {
         Box::new(super::driver::knobs::ModuleKnobs::default()),
         Box::new(super::anv::knobs::AnvKnobs::default()),
         Box::new(super::radv::knobs::RadvKnobs::default()),
+        Box::new(super::turnip::knobs::TurnipKnobs::default()),
+        Box::new(super::nvk::knobs::NvkKnobs::default()),
+        Box::new(super::asahi::knobs::AsahiKnobs::default()),
     ]
 }

@@ -93,10 +93,20 @@ impl Environment {
     /// of a longer string (the linker merges `validateir` into `novalidateir`), so a name
     /// followed by the string's end anywhere counts.
     pub fn check_switches(&self, switches: &[(&str, &str)]) -> Result<(), String> {
+        self.check_switch_words(switches, &[0])
+    }
+
+    /// [`Environment::check_switches`] for a compiler written in Rust (NAK), whose string
+    /// literals the linker packs end to end without a terminator: a name anywhere counts.
+    pub fn check_rust_switches(&self, switches: &[(&str, &str)]) -> Result<(), String> {
+        self.check_switch_words(switches, &[])
+    }
+
+    fn check_switch_words(&self, switches: &[(&str, &str)], end: &[u8]) -> Result<(), String> {
         let library = self.library_file()?;
         let bytes = std::fs::read(&library).map_err(|e| format!("{}: {e}", library.display()))?;
         let known = |name: &str| {
-            let needle = [name.as_bytes(), &[0]].concat();
+            let needle = [name.as_bytes(), end].concat();
             bytes.windows(needle.len()).any(|w| w == needle.as_slice())
         };
         let unknown: Vec<String> = switches

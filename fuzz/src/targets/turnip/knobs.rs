@@ -1,0 +1,72 @@
+//! turnip's knobs: the Adreno the shim is (`turnip_gpu`: a6xx 618, 630, 660; a7xx 730, 740, 750)
+//! and ir3's debug switches (`turnip_debug`, `IR3_SHADER_DEBUG`; `nocache` is always set so
+//! each program compiles).
+
+use crate::case::section::{knob_section, Section};
+use crate::case::Case;
+use crate::rng::SplitMix64;
+use crate::targets::driver::words::{OneOf, SetOf, Words};
+
+/// The Adrenos a case draws: a6xx and a7xx GPUs the freedreno shim knows.
+pub struct AdrenoList;
+
+impl Words for AdrenoList {
+    const KNOB: &'static str = "turnip_gpu";
+    const WORDS: &'static [&'static str] = &["630", "618", "660", "730", "740", "750"];
+}
+
+/// The simulated GPU (`FD_GPU_ID`).
+pub type Adreno = OneOf<AdrenoList>;
+
+/// ir3's switches that change the code it makes (`ir3_compiler.c`, `shader_debug_options`; `asmroundtrip` is 26.x's).
+pub struct Ir3SwitchesList;
+
+impl Words for Ir3SwitchesList {
+    const KNOB: &'static str = "turnip_debug";
+    const WORDS: &'static [&'static str] = &[
+        "spillall",
+        "nopreamble",
+        "noearlypreamble",
+        "nouboopt",
+        "nofp16",
+        "expandrpt",
+        "noaliastex",
+        "nodescprefetch",
+        "fullsync",
+        "fullnop",
+        "asmroundtrip",
+    ];
+}
+
+/// The compiler's debug switches a case sets (`IR3_SHADER_DEBUG`).
+pub type Ir3Switches = SetOf<Ir3SwitchesList>;
+
+/// The `turnip` section.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnipKnobs {
+    /// The simulated GPU (`FD_GPU_ID`).
+    pub gpu: Adreno,
+    /// The compiler's debug switches (`IR3_SHADER_DEBUG`).
+    pub debug: Ir3Switches,
+}
+
+impl TurnipKnobs {
+    /// The case's turnip section.
+    pub fn of(case: &Case) -> &TurnipKnobs {
+        case.config.sections.get()
+    }
+}
+
+knob_section!(TurnipKnobs {
+    "turnip_gpu" => gpu: Adreno,
+    "turnip_debug" => debug: Ir3Switches,
+});
+
+impl Section for TurnipKnobs {
+    /// From its own stream of the hash, apart from the other knobs' draws.
+    fn draw_from_hash(&mut self, rest: &[u8]) {
+        let r = &mut SplitMix64::for_input(crate::rng::fnv1a(rest), 0x7475_726e);
+        self.gpu = Adreno::draw(r.next_u64());
+        self.debug = Ir3Switches::draw(r.next_u64());
+    }
+}
