@@ -349,7 +349,8 @@ mod tests {
         for (key, default) in CaseConfig::default().knobs() {
             let values = values_of(key);
             let bounded = BOUNDED_KNOBS.iter().any(|(k, ..)| *k == key);
-            let numeric = default.parse::<u32>().is_ok() && !bounded && key != "radv_wave";
+            // A number with a list of its own (a GPU by number, a wave size) names its choices.
+            let numeric = default.parse::<u32>().is_ok() && !bounded && !values.contains('|');
             assert_eq!(values == "a number", numeric, "{key}: {values}");
             if let Some(first) = values
                 .split(['|', ' ', ','])
