@@ -6,6 +6,7 @@
 pub mod case;
 pub mod cause;
 pub mod counters;
+pub mod error;
 pub mod finding;
 pub mod fuzz_loop;
 pub mod generator;
@@ -18,6 +19,8 @@ pub mod rng;
 pub mod store;
 pub mod targets;
 pub mod worker;
+
+pub use error::Error;
 
 /// gpufuzz's version and the git commit it was built from (`0.1.0 (1a2b3c4d5e6f)`), recorded
 /// in every `finding.json`, summary and bug report (`build.rs`: `GPUFUZZ_COMMIT` at build

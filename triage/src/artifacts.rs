@@ -106,11 +106,11 @@ fn judge(
 ) -> Result<(Box<fuzz::finding::Finding>, Option<String>), Error> {
     let Some(j) = fuzz::libfuzzer::judge_input(bytes, opts) else {
         let name = path.display().to_string();
-        return Err(Error::Fuzz(
-            case_file::read_input(bytes, &name)
-                .err()
-                .unwrap_or_default(),
-        ));
+        // `judge_input` refuses only a case file that does not read: reading it again says why.
+        return Err(Error::Fuzz(match case_file::read_input(bytes, &name) {
+            Err(e) => e,
+            Ok(_) => fuzz::Error::NoProgram { name },
+        }));
     };
     match j.verdict {
         Verdict::Finding(f) => Ok((f, j.program_text)),

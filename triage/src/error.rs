@@ -4,8 +4,9 @@
 //! one these operations always printed: `gpufuzz` shows it after `error: `, and
 //! `gpufuzz triage` records a finding's in `bugs/index.json` as why it was not triaged.
 //!
-//! The `fuzz` and `compiler` crates still say some errors as text; those arrive as
-//! [`Error::Fuzz`] and [`Error::Compiler`], their message unchanged.
+//! The `fuzz` crate's errors arrive typed as [`Error::Fuzz`] (those of its APIs still said as
+//! text as [`Error::FuzzText`]); the `compiler` crate still says
+//! some errors as text, which arrive as [`Error::Compiler`], their message unchanged.
 
 use compiler::interp::InterpError;
 use compiler::ir::text::ParseError;
@@ -20,9 +21,13 @@ use crate::reduce::ReduceError;
 /// Why a triage operation stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A message of the `fuzz` crate, which says these errors as text.
+    /// An error of the `fuzz` crate (a case that does not read, a target that cannot judge).
+    #[error(transparent)]
+    Fuzz(#[from] fuzz::Error),
+    /// A message of the `fuzz` crate's APIs that still say their errors as text (the
+    /// targets' own), unchanged.
     #[error("{0}")]
-    Fuzz(String),
+    FuzzText(String),
     /// A message of the `compiler` crate, which says these errors as text.
     #[error("{0}")]
     Compiler(String),
@@ -123,7 +128,7 @@ pub enum Error {
         /// The setting as given.
         setting: String,
         /// Why, in the case configuration's words.
-        error: String,
+        error: fuzz::Error,
     },
     /// The middle end failed on a program.
     #[error("middle end: {0}")]
@@ -182,7 +187,7 @@ pub enum Error {
         /// The `KEY=VALUE`.
         pin: String,
         /// Why, in the case configuration's words.
-        error: String,
+        error: fuzz::Error,
     },
     /// A finding's `finding.json` whose `finding` does not read as one.
     #[error("{0}")]
@@ -251,7 +256,11 @@ mod tests {
         let json = || serde_json::from_str::<u8>("x").unwrap_err();
         let (kv, key, value) = ("opt_cse=maybe", "opt_cse", "maybe");
         let cases: Vec<(Error, String)> = vec![
-            (Error::Fuzz("as said".into()), "as said".into()),
+            (
+                Error::Fuzz(fuzz::Error::UnknownPass { name: "x".into() }),
+                fuzz::Error::UnknownPass { name: "x".into() }.to_string(),
+            ),
+            (Error::FuzzText("as said".into()), "as said".into()),
             (Error::Compiler("as said".into()), "as said".into()),
             (
                 Error::io(path)(io()),
@@ -325,7 +334,7 @@ mod tests {
             (
                 Error::ConfigKnob {
                     setting: kv.into(),
-                    error: "bad".into(),
+                    error: fuzz::Error::KnobValue("bad".into()),
                 },
                 format!("--config {kv:?}: {}", "bad"),
             ),
@@ -368,7 +377,7 @@ mod tests {
             (
                 Error::RecordedPin {
                     pin: kv.into(),
-                    error: "bad".into(),
+                    error: fuzz::Error::KnobValue("bad".into()),
                 },
                 format!("its command's --case {kv}: {}", "bad"),
             ),

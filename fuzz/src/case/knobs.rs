@@ -57,15 +57,17 @@ macro_rules! case_knobs {
             }
 
             /// Sets knob `key` from text; an error names the key or the bad value.
-            pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+            pub fn set(&mut self, key: &str, value: &str) -> Result<(), crate::Error> {
                 match key {
                     $(stringify!($field) => {
-                        self.$field = value.parse::<$ty>().map_err(|e| e.to_string())?;
+                        self.$field = value
+                            .parse::<$ty>()
+                            .map_err(|e| crate::Error::KnobValue(e.to_string()))?;
                         Ok(())
                     })*
-                    _ => self.sections.set(key, value).unwrap_or_else(|| Err(format!(
-                        "unknown --case key {key:?}; known: {}", Self::keys().join(", ")
-                    ))),
+                    _ => self.sections.set(key, value).unwrap_or_else(|| {
+                        Err(crate::Error::UnknownKnob { key: key.to_string() })
+                    }),
                 }
             }
 

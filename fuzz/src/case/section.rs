@@ -16,7 +16,7 @@ pub trait Knobs {
     fn get(&self, key: &str) -> Option<String>;
     /// Sets knob `key` from text (the error names the bad value); `None` for a key not this
     /// section's.
-    fn set(&mut self, key: &str, value: &str) -> Option<Result<(), String>>;
+    fn set(&mut self, key: &str, value: &str) -> Option<Result<(), crate::Error>>;
     /// What knob `key` takes (`a|b|c`, or a sentence), for `--case help`.
     fn values_of(&self, key: &str) -> Option<String>;
 }
@@ -76,13 +76,13 @@ macro_rules! knob_section {
                     _ => None,
                 }
             }
-            fn set(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
+            fn set(&mut self, key: &str, value: &str) -> Option<Result<(), $crate::Error>> {
                 match key {
                     $($key => Some(
                         value
                             .parse::<$fty>()
                             .map(|v| self.$field = v)
-                            .map_err(|e| e.to_string()),
+                            .map_err(|e| $crate::Error::KnobValue(e.to_string())),
                     ),)*
                     _ => None,
                 }

@@ -35,7 +35,7 @@ impl Sections {
     }
 
     /// Sets knob `key`; `None` when no section has it.
-    pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
+    pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), crate::Error>> {
         self.0.iter_mut().find_map(|s| s.set(key, value))
     }
 

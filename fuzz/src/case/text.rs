@@ -22,6 +22,7 @@
 //! [`looks_like_text`], which decides text versus raw input by content.
 
 use super::config::{Case, CaseConfig};
+use crate::Error;
 use compiler::ir::{text, verify};
 use compiler::passes::pipeline::PASSES;
 
@@ -122,16 +123,27 @@ pub fn case_flag_help() -> String {
 impl CaseConfig {
     /// Checks every knob against what the backends can honour ([`BOUNDED_KNOBS`]); the error
     /// names the knob, what it may be and why.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         for (key, value) in self.knobs() {
             let Some((_, allowed, why)) = BOUNDED_KNOBS.iter().find(|(k, ..)| *k == key) else {
                 continue;
             };
             let v: u32 = value.parse().unwrap_or(u32::MAX);
             if !allowed.admits(v) {
+                let (allowed, why, value) = (*allowed, *why, v);
                 return Err(match allowed {
-                    Allowed::Range(..) => format!("{key}={v} is outside {allowed} ({why})"),
-                    Allowed::OneOf(_) => format!("{key}={v} must be {allowed} ({why})"),
+                    Allowed::Range(..) => Error::KnobOutOfRange {
+                        key,
+                        value,
+                        allowed,
+                        why,
+                    },
+                    Allowed::OneOf(_) => Error::KnobNotOneOf {
+                        key,
+                        value,
+                        allowed,
+                        why,
+                    },
                 });
             }
         }
@@ -140,18 +152,12 @@ impl CaseConfig {
 
     /// Sets a knob from `KEY=VALUE` text (`on`/`off` also spell a switch) and checks the
     /// result.
-    pub fn set_checked(&mut self, key_value: &str) -> Result<(), String> {
-        let (k, v) = key_value.split_once('=').ok_or_else(|| {
-            let knobs: Vec<String> = CaseConfig::default()
-                .knobs()
-                .into_iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            format!(
-                "{key_value:?}: expected KEY=VALUE; the knobs, at their defaults: {}",
-                knobs.join(" ")
-            )
-        })?;
+    pub fn set_checked(&mut self, key_value: &str) -> Result<(), Error> {
+        let (k, v) = key_value
+            .split_once('=')
+            .ok_or_else(|| Error::NotKeyValue {
+                setting: key_value.to_string(),
+            })?;
         let v = match v.trim() {
             "on" | "yes" => "true",
             "off" | "no" => "false",
@@ -162,11 +168,13 @@ impl CaseConfig {
     }
 
     /// Switches a middle-end pass off by name; an unknown name lists the passes.
-    pub fn disable_pass(&mut self, name: &str) -> Result<(), String> {
+    pub fn disable_pass(&mut self, name: &str) -> Result<(), Error> {
         let i = PASSES
             .iter()
             .position(|(n, _)| *n == name)
-            .ok_or_else(|| format!("unknown pass {name:?}; passes: {}", pass_names()))?;
+            .ok_or_else(|| Error::UnknownPass {
+                name: name.to_string(),
+            })?;
         self.disabled_passes |= 1 << i;
         Ok(())
     }
@@ -180,6 +188,15 @@ impl CaseConfig {
             .map(|(_, (n, _))| *n)
             .collect()
     }
+}
+
+/// Every knob at its default, as `KEY=VALUE`, in header order.
+pub fn default_knobs() -> Vec<String> {
+    CaseConfig::default()
+        .knobs()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect()
 }
 
 /// Every middle-end pass name, comma-separated.
@@ -213,45 +230,56 @@ pub fn print_case(case: &Case) -> String {
 
 /// Reads the header lines of `src` (anywhere before the program, as comments); lines without
 /// a header are the default configuration. Errors name the file and line.
-pub fn parse_header(src: &str, file: &str) -> Result<CaseConfig, String> {
+pub fn parse_header(src: &str, file: &str) -> Result<CaseConfig, Error> {
     parse_header_except(src, file, &[])
 }
 
 /// [`parse_header`] leaving out the knobs `replaced` names (a command line sets them instead:
 /// a value the file has and this machine's driver refuses must not stop its replacement).
-pub fn parse_header_except(src: &str, file: &str, replaced: &[&str]) -> Result<CaseConfig, String> {
+pub fn parse_header_except(src: &str, file: &str, replaced: &[&str]) -> Result<CaseConfig, Error> {
     let mut config = CaseConfig::default();
     for (n, line) in src.lines().enumerate() {
-        let at = |e: String| format!("{file}:{}: {e}", n + 1);
         if let Some(rest) = line.strip_prefix(CASE_PREFIX) {
             for kv in rest.split_whitespace() {
-                let (k, v) = kv
-                    .split_once('=')
-                    .ok_or_else(|| at(format!("{kv:?}: expected KEY=VALUE")))?;
+                let (k, v) = kv.split_once('=').ok_or_else(|| Error::HeaderNotKeyValue {
+                    file: file.to_string(),
+                    line: n + 1,
+                    knob: kv.to_string(),
+                })?;
                 if replaced.contains(&k) {
                     continue;
                 }
-                config.set(k, v).map_err(|e| at(format!("{kv}: {e}")))?;
+                config.set(k, v).map_err(|e| Error::HeaderKnob {
+                    file: file.to_string(),
+                    line: n + 1,
+                    knob: kv.to_string(),
+                    error: Box::new(e),
+                })?;
             }
         } else if let Some(rest) = line.strip_prefix(DISABLE_PREFIX) {
             for name in rest.split_whitespace() {
-                config.disable_pass(name).map_err(at)?;
+                config.disable_pass(name).map_err(|e| Error::HeaderPass {
+                    file: file.to_string(),
+                    line: n + 1,
+                    error: Box::new(e),
+                })?;
             }
         }
     }
-    config
-        .check()
-        .map_err(|e| format!("{file}: {CASE_PREFIX} {e}"))?;
+    config.check().map_err(|e| Error::HeaderOutOfBounds {
+        file: file.to_string(),
+        error: Box::new(e),
+    })?;
     Ok(config)
 }
 
 /// Parses and verifies a case file (header and program) within the default limits.
-pub fn parse_case(src: &str, file: &str) -> Result<Case, String> {
+pub fn parse_case(src: &str, file: &str) -> Result<Case, Error> {
     parse_case_within(src, file, &text::Limits::default())
 }
 
 /// Parses and verifies a case file, refusing a program beyond `limits`.
-pub fn parse_case_within(src: &str, file: &str, limits: &text::Limits) -> Result<Case, String> {
+pub fn parse_case_within(src: &str, file: &str, limits: &text::Limits) -> Result<Case, Error> {
     parse_case_except(src, file, limits, &[])
 }
 
@@ -262,10 +290,13 @@ pub fn parse_case_except(
     file: &str,
     limits: &text::Limits,
     replaced: &[&str],
-) -> Result<Case, String> {
+) -> Result<Case, Error> {
     let config = parse_header_except(src, file, replaced)?;
-    let program = text::parse_program_within(src, file, limits).map_err(|e| e.to_string())?;
-    verify::verify(&program).map_err(|e| format!("{file}: invalid program:\n{e}"))?;
+    let program = text::parse_program_within(src, file, limits)?;
+    verify::verify(&program).map_err(|errors| Error::InvalidProgram {
+        file: file.to_string(),
+        errors,
+    })?;
     Ok(Case { config, program })
 }
 
@@ -273,20 +304,24 @@ pub fn parse_case_except(
 /// look like one ([`looks_like_text`]), else raw bytes for the generator. `name` names the
 /// input in errors (a case that does not parse or verify, raw bytes that give no program or
 /// panic the generator).
-pub fn read_input(bytes: &[u8], name: &str) -> Result<Case, String> {
+pub fn read_input(bytes: &[u8], name: &str) -> Result<Case, Error> {
     if looks_like_text(bytes) {
-        let text = std::str::from_utf8(bytes).map_err(|e| format!("{name}: {e}"))?;
+        let text = std::str::from_utf8(bytes).map_err(|error| Error::NotUtf8 {
+            name: name.to_string(),
+            error,
+        })?;
         return parse_case(text, name);
     }
     match crate::panics::catch(|| super::draw::decode(bytes)) {
         Ok(Some(case)) => Ok(case),
-        Ok(None) => Err(format!(
-            "{name}: the generator makes no program of these bytes"
-        )),
-        Err(p) => Err(format!(
-            "{name}: the generator panicked decoding it at {}: {}",
-            p.location, p.message
-        )),
+        Ok(None) => Err(Error::NoProgram {
+            name: name.to_string(),
+        }),
+        Err(p) => Err(Error::GeneratorPanicked {
+            name: name.to_string(),
+            location: p.location,
+            message: p.message,
+        }),
     }
 }
 
@@ -366,7 +401,8 @@ mod tests {
         c.set_checked(&format!("gen_grfs={MIN_GEN_GRFS}")).unwrap();
         let e = c
             .set_checked(&format!("gen_grfs={}", MIN_GEN_GRFS - 1))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(&format!("outside {MIN_GEN_GRFS}..=")), "{e}");
         assert!(case_flag_help().contains(&format!("gen_grfs={MIN_GEN_GRFS}..=125")));
     }
@@ -382,17 +418,25 @@ mod tests {
                 ..CaseConfig::default()
             }
         );
-        let e = parse_header("; case: a6xx_predicates=0\n", "a.ir").unwrap_err();
+        let e = parse_header("; case: a6xx_predicates=0\n", "a.ir")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("must be 1|4"), "{e}");
-        let e = parse_header("; case: gen_grfs=0\n", "a.ir").unwrap_err();
+        let e = parse_header("; case: gen_grfs=0\n", "a.ir")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("outside 10..=125"), "{e}");
         // A knob the command line replaces is not read from the file: its value there may be
         // one this machine's driver refuses.
         let c = parse_header_except("; case: gen_grfs=0 gen9=false\n", "a.ir", &["gen_grfs"]);
         assert!(!c.unwrap().gen9);
-        let e = parse_header("; case: nosuch=1\n", "a.ir").unwrap_err();
+        let e = parse_header("; case: nosuch=1\n", "a.ir")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("a.ir:1:") && e.contains("known:"), "{e}");
-        let e = parse_header("; disable-pass: nosuch\n", "a.ir").unwrap_err();
+        let e = parse_header("; disable-pass: nosuch\n", "a.ir")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("opt_cse"), "{e}");
     }
 }

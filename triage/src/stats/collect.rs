@@ -33,7 +33,7 @@ pub fn collect_one(p: &Program, settings: &Settings) -> Result<BTreeMap<String, 
         config: settings.case.clone(),
         program: middle_end(p, settings)?,
     };
-    let counters = settings.target.record(&case).map_err(Error::Fuzz)?;
+    let counters = settings.target.record(&case).map_err(Error::FuzzText)?;
     Ok(counters.into_iter().collect())
 }
 

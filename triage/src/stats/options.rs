@@ -30,7 +30,7 @@ pub fn target(name: &str) -> Result<&'static dyn Target, Error> {
     if let Some(t) = targets::by_name(name).filter(|t| t.measurements().is_some()) {
         return Ok(t);
     }
-    targets::select(&[name.to_string()]).map_err(Error::Fuzz)?;
+    targets::select(&[name.to_string()]).map_err(Error::FuzzText)?;
     Err(Error::NoStatistics {
         target: name.to_string(),
         with_statistics: targets::all()
