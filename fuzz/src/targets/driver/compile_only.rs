@@ -440,4 +440,58 @@ mod tests {
         );
         assert_eq!(rust_panic("Segmentation fault"), None);
     }
+
+    struct Stand;
+    impl ShimDriver for Stand {
+        fn name(&self) -> &'static str {
+            "stand-in"
+        }
+        fn description(&self) -> &'static str {
+            "a stand-in driver"
+        }
+        fn env_file(&self) -> (&'static str, &'static str) {
+            ("stand-in.env", "GPUFUZZ_STAND_IN")
+        }
+        fn switches(&self) -> &'static [(&'static str, &'static str)] {
+            &[]
+        }
+        fn driver_env(&self, _case: &Case) -> Vec<(String, String)> {
+            vec![("NAK_DEBUG".into(), "spill".into())]
+        }
+        fn knobs(&self) -> &'static [&'static str] {
+            &[]
+        }
+    }
+
+    /// A compiler that panics (NAK) makes a crash finding classed by the panic's place, with
+    /// the driver's environment in its detail; a C compiler's assertion by its text.
+    #[test]
+    fn a_dead_compile_is_a_crash_of_the_right_class() {
+        use crate::targets::driver::fake_worker::{fake_worker, program, Answer};
+        let panic = "thread '<unnamed>' panicked at ../src/nouveau/compiler/nak/ra.rs:77:13:\n\
+                     no register\n";
+        let case = Case {
+            config: Default::default(),
+            program: program(),
+        };
+        let assertion = "nvk: ../src/nouveau/vulkan/nvk_shader.c:12: f: Assertion `y' failed.\n";
+        for (stderr, class) in [
+            (panic, "panicked at nouveau/compiler/nak/ra.rs:77:13"),
+            (assertion, "Assertion `y' failed."),
+        ] {
+            let (mut w, dir) = fake_worker(stderr, Answer::Abort);
+            let Err(CompileError::Run(e)) = compile_with(&mut w, &case.program) else {
+                panic!("the stand-in died")
+            };
+            let f = run_finding(&Stand, &case, e);
+            let _ = std::fs::remove_dir_all(dir);
+            assert_eq!(f.kind, FindingKind::Crash, "{f}");
+            assert!(f.class.as_deref().unwrap().ends_with(class), "{f}");
+            assert!(
+                f.detail.contains("[stand-in NAK_DEBUG=spill]"),
+                "{}",
+                f.detail
+            );
+        }
+    }
 }

@@ -16,6 +16,8 @@
 
 pub mod causes;
 pub mod compile_only;
+#[cfg(test)]
+pub mod fake_worker;
 pub mod knobs;
 pub mod mesa;
 pub mod module;

@@ -1,0 +1,120 @@
+//! The compile-only targets of Mesa's young compilers — `turnip` (ir3), `nvk` (NAK), `asahi`
+//! (AGX) — on Mesa 26.2.6's drivers over their shims (`scripts/mesa-sid.sh`; CI installs it):
+//! one regression program compiles on every GPU each target draws, with every debug switch it
+//! draws, and the driver reports its statistics. Without the root, each says what to run.
+
+use fuzz::targets::driver::compile_only::{environment, ShimDriver};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vulkan_runner::client::unavailable;
+
+const GPUFUZZ: &str = env!("CARGO_BIN_EXE_gpufuzz");
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+fn have(driver: &dyn ShimDriver) -> bool {
+    match environment(driver) {
+        Ok(_) => true,
+        Err(why) => {
+            unavailable(&format!("{} ({why})", driver.name()));
+            false
+        }
+    }
+}
+
+/// `gpufuzz run --target T` of a regression program with `cases`; its output, which must
+/// show a clean compile with the driver's `statistic`.
+fn compiles(target: &str, cases: &[String], statistic: &str) {
+    let mut cmd = Command::new(GPUFUZZ);
+    cmd.args(["run", "--target", target]);
+    for c in cases {
+        cmd.args(["--case", c]);
+    }
+    let o = cmd
+        .arg(repo("corpus/regressions/nested_loop_break_continue.ir"))
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{target} {cases:?}: {text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(text.contains(statistic), "{target} {cases:?}: {text}");
+}
+
+#[test]
+fn turnip_compiles_on_every_adreno_it_draws_and_with_every_ir3_switch() {
+    if !have(&fuzz::targets::turnip::Turnip) {
+        return;
+    }
+    for gpu in ["630", "618", "660", "730", "740", "750"] {
+        compiles(
+            "turnip",
+            &[format!("turnip_gpu={gpu}")],
+            "// Instruction Count:",
+        );
+    }
+    let all = "spillall+nopreamble+noearlypreamble+nouboopt+nofp16+expandrpt+noaliastex+\
+               nodescprefetch+fullsync+fullnop+asmroundtrip";
+    compiles(
+        "turnip",
+        &[format!("turnip_debug={all}")],
+        "// Instruction Count:",
+    );
+}
+
+#[test]
+fn nvk_compiles_on_every_chip_it_draws_and_with_every_nak_switch() {
+    if !have(&fuzz::targets::nvk::Nvk) {
+        return;
+    }
+    for chip in ["170", "120", "130", "140", "160", "190", "1b0"] {
+        compiles(
+            "nvk",
+            &[format!("nvk_chip={chip}")],
+            "// Instruction count:",
+        );
+    }
+    compiles(
+        "nvk",
+        &["nvk_debug=serial+spill+nougpr".into()],
+        "// Instruction count:",
+    );
+}
+
+#[test]
+fn asahi_compiles_with_each_agx_switch() {
+    if !have(&fuzz::targets::asahi::Asahi) {
+        return;
+    }
+    for switch in [
+        "none",
+        "noopt",
+        "nopreamble",
+        "demand",
+        "nosched",
+        "nopromote",
+    ] {
+        compiles(
+            "asahi",
+            &[format!("asahi_debug={switch}")],
+            "// Instructions:",
+        );
+    }
+}
+
+/// A knob value no driver table has is refused when read, naming the values.
+#[test]
+fn an_unknown_gpu_or_switch_is_refused_naming_the_known_ones() {
+    let o = Command::new(GPUFUZZ)
+        .args(["run", "--target", "middle", "--case", "turnip_gpu=999"])
+        .arg(repo("corpus/regressions/nested_loop_break_continue.ir"))
+        .output()
+        .expect("gpufuzz runs");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("630, 618, 660, 730, 740, 750"), "{err}");
+}
