@@ -6,7 +6,6 @@
 use super::CompileError;
 use super::RadvKnobs;
 use crate::case::Case;
-use vulkan_runner::StatValue;
 
 /// What the radv target records, in report order: the driver's statistic, our name for it.
 const RADV: &[(&str, &str)] = &[
@@ -49,15 +48,7 @@ pub const MEASUREMENTS: &[&str] = &[
     "wave",
 ];
 
-/// A statistic as a count.
-pub fn number(v: StatValue) -> u64 {
-    match v {
-        StatValue::Bool(b) => u64::from(b),
-        StatValue::Int(i) => i.max(0) as u64,
-        StatValue::Uint(u) => u,
-        StatValue::Float(f) => f.max(0.0) as u64,
-    }
-}
+pub use crate::targets::driver::compile_only::number;
 
 /// radv's numbers for `case` (its configuration names GPU and wave size); a validator's
 /// message or a failed compile is an error, never a row of zeros.
