@@ -3,7 +3,7 @@
 //! one regression program compiles on every GPU each target draws, with every debug switch it
 //! draws, and the driver reports its statistics. Without the root, each says what to run.
 
-use fuzz::targets::driver::compile_only::{environment, ShimDriver};
+use fuzz::targets::driver::mesa;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vulkan_runner::client::unavailable;
@@ -14,21 +14,23 @@ fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
 }
 
-fn have(driver: &dyn ShimDriver) -> bool {
-    match environment(driver) {
-        Ok(_) => true,
-        Err(why) => {
-            unavailable(&format!("{} ({why})", driver.name()));
-            false
-        }
+/// The newest installed Mesa with `target`'s environment file (whatever `--mesa` the suite
+/// runs under: these drivers come only with the newest); `None`, saying so, when there is none.
+fn mesa_with(target: &str) -> Option<String> {
+    let cache = mesa::cache().ok()?;
+    let found = (mesa::installed_in(&cache).into_iter())
+        .find(|v| cache.join(format!("mesa-{v}/{target}.env")).is_file());
+    if found.is_none() {
+        unavailable(&format!("{target}.env (scripts/mesa-sid.sh)"));
     }
+    found
 }
 
 /// `gpufuzz run --target T` of a regression program with `cases`; its output, which must
 /// show a clean compile with the driver's `statistic`.
-fn compiles(target: &str, cases: &[String], statistic: &str) {
+fn compiles(mesa: &str, target: &str, cases: &[String], statistic: &str) {
     let mut cmd = Command::new(GPUFUZZ);
-    cmd.args(["run", "--target", target]);
+    cmd.args(["run", "--target", target, "--mesa", mesa]);
     for c in cases {
         cmd.args(["--case", c]);
     }
@@ -47,11 +49,12 @@ fn compiles(target: &str, cases: &[String], statistic: &str) {
 
 #[test]
 fn turnip_compiles_on_every_adreno_it_draws_and_with_every_ir3_switch() {
-    if !have(&fuzz::targets::turnip::Turnip) {
+    let Some(mesa) = mesa_with("turnip") else {
         return;
-    }
+    };
     for gpu in ["630", "618", "660", "730", "740", "750"] {
         compiles(
+            &mesa,
             "turnip",
             &[format!("turnip_gpu={gpu}")],
             "// Instruction Count:",
@@ -60,6 +63,7 @@ fn turnip_compiles_on_every_adreno_it_draws_and_with_every_ir3_switch() {
     let all = "spillall+nopreamble+noearlypreamble+nouboopt+nofp16+expandrpt+noaliastex+\
                nodescprefetch+fullsync+fullnop+asmroundtrip";
     compiles(
+        &mesa,
         "turnip",
         &[format!("turnip_debug={all}")],
         "// Instruction Count:",
@@ -68,17 +72,19 @@ fn turnip_compiles_on_every_adreno_it_draws_and_with_every_ir3_switch() {
 
 #[test]
 fn nvk_compiles_on_every_chip_it_draws_and_with_every_nak_switch() {
-    if !have(&fuzz::targets::nvk::Nvk) {
+    let Some(mesa) = mesa_with("nvk") else {
         return;
-    }
+    };
     for chip in ["170", "120", "130", "140", "160", "190", "1b0"] {
         compiles(
+            &mesa,
             "nvk",
             &[format!("nvk_chip={chip}")],
             "// Instruction count:",
         );
     }
     compiles(
+        &mesa,
         "nvk",
         &["nvk_debug=serial+spill+nougpr".into()],
         "// Instruction count:",
@@ -87,9 +93,9 @@ fn nvk_compiles_on_every_chip_it_draws_and_with_every_nak_switch() {
 
 #[test]
 fn asahi_compiles_with_each_agx_switch() {
-    if !have(&fuzz::targets::asahi::Asahi) {
+    let Some(mesa) = mesa_with("asahi") else {
         return;
-    }
+    };
     for switch in [
         "none",
         "noopt",
@@ -99,6 +105,7 @@ fn asahi_compiles_with_each_agx_switch() {
         "nopromote",
     ] {
         compiles(
+            &mesa,
             "asahi",
             &[format!("asahi_debug={switch}")],
             "// Instructions:",

@@ -137,7 +137,14 @@ pub fn cache() -> Result<PathBuf, String> {
 }
 
 /// The driver environment files an installation may hold.
-const DRIVER_FILES: [&str; 3] = ["vulkan.env", "anv.env", "radv.env"];
+const DRIVER_FILES: [&str; 6] = [
+    "vulkan.env",
+    "anv.env",
+    "radv.env",
+    "turnip.env",
+    "nvk.env",
+    "asahi.env",
+];
 
 /// Compares two version texts by their numeric components (`26.2.6` > `25.10.1` > `25.0.7`).
 fn by_version(a: &str, b: &str) -> Ordering {
