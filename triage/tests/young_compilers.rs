@@ -125,3 +125,69 @@ fn an_unknown_gpu_or_switch_is_refused_naming_the_known_ones() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("630, 618, 660, 730, 740, 750"), "{err}");
 }
+
+/// `gpufuzz stats --target T` over generated programs with `config`: the programs' total of
+/// `measurement`, every program recorded with every measurement the target names.
+fn total(mesa: &str, target: &str, config: &[&str], measurement: &str) -> u64 {
+    let out = std::env::temp_dir().join(format!(
+        "gpufuzz-young-stats-{target}-{}-{}.json",
+        config.join("-"),
+        std::process::id()
+    ));
+    let mut cmd = Command::new(GPUFUZZ);
+    cmd.env("GPUFUZZ_MESA", mesa).args([
+        "stats",
+        "--target",
+        target,
+        "--generate",
+        "40",
+        "--seed",
+        "3",
+    ]);
+    for c in config {
+        cmd.args(["--config", c]);
+    }
+    let o = cmd.arg("--out").arg(&out).output().expect("gpufuzz runs");
+    assert!(
+        o.status.success(),
+        "{target} {config:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&out).expect("the stats file");
+    let _ = std::fs::remove_file(&out);
+    let file: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(file["failed"].as_array().map(Vec::len), Some(0), "{text}");
+    let names: Vec<&str> = (file["measurements"].as_array().unwrap().iter())
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(names.contains(&measurement), "{names:?}");
+    let programs = file["programs"].as_array().unwrap();
+    assert_eq!(programs.len(), 40);
+    programs
+        .iter()
+        .map(|p| {
+            for n in &names {
+                assert!(p["stats"][n].is_u64(), "{target}: {n} missing in {p}");
+            }
+            p["stats"][measurement].as_u64().unwrap()
+        })
+        .sum()
+}
+
+/// Each driver's statistics are recorded, and its spill switch shows in them: spills where
+/// there were none.
+#[test]
+fn each_young_compiler_records_its_statistics_and_its_spill_switch_spills() {
+    for (target, spill) in [
+        ("turnip", "turnip_debug=spillall"),
+        ("nvk", "nvk_debug=spill"),
+        ("asahi", "asahi_debug=spill"),
+    ] {
+        let Some(mesa) = mesa_with(target) else {
+            continue;
+        };
+        assert!(total(&mesa, target, &[], "instructions") > 0, "{target}");
+        assert_eq!(total(&mesa, target, &[], "spills"), 0, "{target}");
+        assert!(total(&mesa, target, &[spill], "spills") > 0, "{target}");
+    }
+}

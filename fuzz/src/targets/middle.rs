@@ -121,8 +121,8 @@ impl Target for Middle {
         Some(s)
     }
 
-    fn measurements(&self) -> Option<&'static [&'static str]> {
-        Some(stats::MEASUREMENTS)
+    fn measurements(&self) -> Option<Vec<&'static str>> {
+        Some(stats::MEASUREMENTS.to_vec())
     }
 
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {

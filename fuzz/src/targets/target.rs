@@ -262,7 +262,7 @@ pub trait Target: Sync {
 
     /// The shader-db style counters `gpufuzz stats` records for it, in report order; `None`:
     /// no statistics.
-    fn measurements(&self) -> Option<&'static [&'static str]> {
+    fn measurements(&self) -> Option<Vec<&'static str>> {
         None
     }
 

@@ -15,7 +15,9 @@ use triage::stats::options::{self, Settings};
 pub struct StatsArgs {
     /// A folder of `.ir` programs (e.g. `corpus/stats`); or use `--generate`.
     corpus: Option<PathBuf>,
-    /// `middle` (middle end only), `gen8`, `gen16` or `a6xx` (the fuzzer's target names).
+    /// A target with statistics, by the fuzzer's names: `middle` (the middle end only),
+    /// `gen8`, `gen16`, `a6xx`; on a driver's Mesa (`--mesa` of `fuzz`, `GPUFUZZ_MESA`) `anv`,
+    /// `radv`, `turnip`, `nvk`, `asahi`, with what the driver reports for its executable.
     #[arg(long, default_value = fuzz::targets::middle::NAME)]
     target: String,
     /// Compile options, `KEY=VALUE` (repeatable): a middle-end pass `=off`, or a knob of the

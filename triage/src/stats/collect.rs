@@ -50,8 +50,8 @@ pub fn collect(
         corpus: corpus.to_string(),
         measurements: (settings.target.measurements())
             .unwrap_or_default()
-            .iter()
-            .map(|m| m.to_string())
+            .into_iter()
+            .map(String::from)
             .collect(),
         programs: Vec::with_capacity(entries.len()),
         failed: Vec::new(),

@@ -627,8 +627,8 @@ impl Target for Anv {
         &["anv_platform", "anv_debug"]
     }
 
-    fn measurements(&self) -> Option<&'static [&'static str]> {
-        Some(stats::MEASUREMENTS)
+    fn measurements(&self) -> Option<Vec<&'static str>> {
+        Some(stats::measurements())
     }
 
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {

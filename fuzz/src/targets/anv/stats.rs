@@ -20,7 +20,6 @@ use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
 use crate::case::Case;
 use crate::finding::FindingKind;
-use vulkan_runner::StatValue;
 
 /// What the anv target records, in report order: brw's statistic, our name for it.
 const BRW: &[(&str, &str)] = &[
@@ -34,16 +33,8 @@ const BRW: &[(&str, &str)] = &[
     ("Max live registers", "max-live"),
 ];
 
-/// What the anv target records, in report order.
-pub const MEASUREMENTS: &[&str] = &[
-    "instructions",
-    "sends",
-    "loops",
-    "cycles",
-    "spills",
-    "fills",
-    "scratch",
-    "max-live",
+/// What the anv target records besides brw's statistics, in report order.
+const OURS: &[&str] = &[
     "simd",
     "bytes",
     "compacted",
@@ -55,14 +46,14 @@ pub const MEASUREMENTS: &[&str] = &[
     "sim-cycles",
 ];
 
-fn number(v: StatValue) -> u64 {
-    match v {
-        StatValue::Bool(b) => u64::from(b),
-        StatValue::Int(i) => i.max(0) as u64,
-        StatValue::Uint(u) => u,
-        StatValue::Float(f) => f.max(0.0) as u64,
-    }
+/// What the anv target records, in report order.
+pub fn measurements() -> Vec<&'static str> {
+    (BRW.iter().map(|(_, ours)| *ours))
+        .chain(OURS.iter().copied())
+        .collect()
 }
+
+use crate::targets::driver::compile_only::number;
 
 /// brw's numbers for `case` (its configuration names platform and switches).
 pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {

@@ -9,7 +9,7 @@ pub mod knobs;
 pub use knobs::AsahiKnobs;
 
 use crate::case::Case;
-use crate::targets::driver::compile_only::ShimDriver;
+use crate::targets::driver::compile_only::{ShimDriver, Statistic};
 
 /// The `asahi` target's driver.
 pub struct Asahi;
@@ -19,6 +19,23 @@ const SWITCHES: &[(&str, &str)] = &[(
     "AGX_MESA_DEBUG",
     "noopt,nopreamble,demand,nosched,spill,nopromote",
 )];
+
+/// What Honeykrisp reports for AGX's executable, in report order.
+const STATISTICS: &[Statistic] = &[
+    Statistic::count("Instructions", "instructions"),
+    Statistic::count("Code size", "bytes"),
+    Statistic::count("ALU", "alu"),
+    Statistic::count("FSCIB", "fscib"),
+    Statistic::count("IC", "ic"),
+    Statistic::count("GPRs", "gprs"),
+    Statistic::count("Uniforms", "uniforms"),
+    Statistic::count("Threads", "threads"),
+    Statistic::count("Loops", "loops"),
+    Statistic::spill("Spills", "spills"),
+    Statistic::count("Fills", "fills"),
+    Statistic::spill("Scratch", "scratch"),
+    Statistic::count("Preamble instructions", "preamble"),
+];
 
 impl ShimDriver for Asahi {
     fn name(&self) -> &'static str {
@@ -52,7 +69,7 @@ impl ShimDriver for Asahi {
         &["asahi_debug"]
     }
 
-    fn spill_statistics(&self) -> &'static [&'static str] {
-        &["Spills", "Scratch"]
+    fn statistics(&self) -> &'static [Statistic] {
+        STATISTICS
     }
 }

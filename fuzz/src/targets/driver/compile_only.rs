@@ -53,9 +53,38 @@ pub trait ShimDriver: Sync {
     fn in_rust(&self) -> bool {
         false
     }
-    /// The statistics whose non-zero value means the compile spilled.
-    fn spill_statistics(&self) -> &'static [&'static str] {
-        &[]
+    /// The statistics `gpufuzz stats` records, in report order; those marked as spills say,
+    /// when not zero, that the compile spilled.
+    fn statistics(&self) -> &'static [Statistic];
+}
+
+/// One statistic a driver reports for an executable (`VK_KHR_pipeline_executable_properties`).
+pub struct Statistic {
+    /// The driver's name for it (`STP Count`).
+    pub theirs: &'static str,
+    /// Ours, in stats files (`spills`).
+    pub ours: &'static str,
+    /// Whether a non-zero value means the compile spilled.
+    pub spills: bool,
+}
+
+impl Statistic {
+    /// A statistic that counts something other than spills.
+    pub const fn count(theirs: &'static str, ours: &'static str) -> Self {
+        Statistic {
+            theirs,
+            ours,
+            spills: false,
+        }
+    }
+
+    /// A statistic whose non-zero value means the compile spilled.
+    pub const fn spill(theirs: &'static str, ours: &'static str) -> Self {
+        Statistic {
+            theirs,
+            ours,
+            spills: true,
+        }
     }
 }
 
@@ -294,8 +323,8 @@ impl Target for CompileOnly {
         if let Some(why) = &capture.rejudged {
             coverage.skipped.push(format!("{}: {why}", self.0.name()));
         }
-        coverage.spills |= (self.0.spill_statistics().iter())
-            .any(|s| capture.statistic(s).is_some_and(|v| number(v) > 0));
+        coverage.spills |= (self.0.statistics().iter().filter(|s| s.spills))
+            .any(|s| capture.statistic(s.theirs).is_some_and(|v| number(v) > 0));
         Ok(Results::default())
     }
 
@@ -412,6 +441,30 @@ impl Target for CompileOnly {
     fn knobs(&self) -> &'static [&'static str] {
         self.0.knobs()
     }
+
+    fn measurements(&self) -> Option<Vec<&'static str>> {
+        Some(self.0.statistics().iter().map(|s| s.ours).collect())
+    }
+
+    /// The driver's statistics for the compile of `case.program` with the GPU and switches
+    /// `case` draws; a compile that dies or reports a statistic short is an error, never a
+    /// row of zeros.
+    fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        let name = self.0.name();
+        let capture = compile(self.0, case, &case.program).map_err(|e| match e {
+            CompileError::Emit(e) => format!("emit: {e}"),
+            CompileError::Run(e) => run_finding(self.0, case, e).to_string(),
+        })?;
+        (self.0.statistics().iter())
+            .map(|s| match capture.statistic(s.theirs) {
+                Some(v) => Ok((s.ours.to_string(), number(v))),
+                None => Err(format!(
+                    "{name} reported no {:?} statistic [{}]",
+                    s.theirs, capture.device
+                )),
+            })
+            .collect()
+    }
 }
 
 /// A statistic as a count.
@@ -459,6 +512,9 @@ mod tests {
             vec![("NAK_DEBUG".into(), "spill".into())]
         }
         fn knobs(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn statistics(&self) -> &'static [Statistic] {
             &[]
         }
     }

@@ -9,13 +9,27 @@ pub mod knobs;
 pub use knobs::NvkKnobs;
 
 use crate::case::Case;
-use crate::targets::driver::compile_only::ShimDriver;
+use crate::targets::driver::compile_only::{ShimDriver, Statistic};
 
 /// The `nvk` target's driver.
 pub struct Nvk;
 
 /// The switch words a compile may set, as the driver's library must know them.
 const SWITCHES: &[(&str, &str)] = &[("NAK_DEBUG", "serial,spill,nougpr")];
+
+/// What NVK reports for NAK's executable, in report order.
+const STATISTICS: &[Statistic] = &[
+    Statistic::count("Instruction count", "instructions"),
+    Statistic::count("Code size", "bytes"),
+    Statistic::count("Static cycle count", "cycles"),
+    Statistic::count("Number of GPRs", "gprs"),
+    Statistic::count("Max warps/SM", "warps"),
+    Statistic::spill("Spills to memory", "spills"),
+    Statistic::count("Fills from memory", "fills"),
+    Statistic::spill("Spills to reg", "spills-to-reg"),
+    Statistic::count("Fills from reg", "fills-from-reg"),
+    Statistic::count("SLM size", "slm"),
+];
 
 impl ShimDriver for Nvk {
     fn name(&self) -> &'static str {
@@ -53,7 +67,7 @@ impl ShimDriver for Nvk {
         &["nvk_chip", "nvk_debug"]
     }
 
-    fn spill_statistics(&self) -> &'static [&'static str] {
-        &["Spills to memory", "Spills to reg"]
+    fn statistics(&self) -> &'static [Statistic] {
+        STATISTICS
     }
 }

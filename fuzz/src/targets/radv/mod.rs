@@ -50,6 +50,7 @@ use crate::cause::Cause;
 use crate::finding::{Finding, FindingKind};
 use crate::targets::driver;
 use crate::targets::driver::causes::{emit_failed, of_run_error, Asks};
+use crate::targets::driver::compile_only::number;
 use crate::targets::driver::mesa::{self, Environment};
 use crate::targets::driver::workers::with_worker;
 use compiler::ir::Program;
@@ -526,7 +527,7 @@ impl Target for Radv {
         }
         coverage.spills |= ["Spilled SGPRs", "Spilled VGPRs"]
             .iter()
-            .any(|s| capture.statistic(s).is_some_and(|v| stats::number(v) > 0));
+            .any(|s| capture.statistic(s).is_some_and(|v| number(v) > 0));
         Ok(Results::default())
     }
 
@@ -651,8 +652,8 @@ impl Target for Radv {
         &["radv_gpu", "radv_wave"]
     }
 
-    fn measurements(&self) -> Option<&'static [&'static str]> {
-        Some(stats::MEASUREMENTS)
+    fn measurements(&self) -> Option<Vec<&'static str>> {
+        Some(stats::measurements())
     }
 
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {

@@ -27,28 +27,15 @@ const RADV: &[(&str, &str)] = &[
     ("Subgroups per SIMD", "waves-per-simd"),
 ];
 
-/// What the radv target records, in report order (`wave`: the subgroup size that ran).
-pub const MEASUREMENTS: &[&str] = &[
-    "instructions",
-    "bytes",
-    "sgprs",
-    "vgprs",
-    "spilled-sgprs",
-    "spilled-vgprs",
-    "scratch",
-    "copies",
-    "branches",
-    "latency",
-    "inverse-throughput",
-    "valu",
-    "salu",
-    "vmem",
-    "smem",
-    "waves-per-simd",
-    "wave",
-];
+/// What the radv target records, in report order: radv's statistics, then `wave`, the
+/// subgroup size that ran.
+pub fn measurements() -> Vec<&'static str> {
+    (RADV.iter().map(|(_, ours)| *ours))
+        .chain(["wave"])
+        .collect()
+}
 
-pub use crate::targets::driver::compile_only::number;
+use crate::targets::driver::compile_only::number;
 
 /// radv's numbers for `case` (its configuration names GPU and wave size); a validator's
 /// message or a failed compile is an error, never a row of zeros.

@@ -8,13 +8,42 @@ pub mod knobs;
 pub use knobs::TurnipKnobs;
 
 use crate::case::Case;
-use crate::targets::driver::compile_only::ShimDriver;
+use crate::targets::driver::compile_only::{ShimDriver, Statistic};
 
 /// The `turnip` target's driver.
 pub struct Turnip;
 
 /// The switch words a compile may set, as the driver's library must know them.
 const SWITCHES: &[(&str, &str)] = &[("IR3_SHADER_DEBUG", "nocache,spillall,nopreamble,noearlypreamble,nouboopt,nofp16,expandrpt,noaliastex,nodescprefetch,fullsync,fullnop,asmroundtrip")];
+
+/// What turnip reports for ir3's executable, in report order.
+const STATISTICS: &[Statistic] = &[
+    Statistic::count("Instruction Count", "instructions"),
+    Statistic::count("Code size", "bytes"),
+    Statistic::count("NOPs Count", "nops"),
+    Statistic::count("MOV Count", "movs"),
+    Statistic::count("COV Count", "covs"),
+    Statistic::count("Registers used", "registers"),
+    Statistic::count("Half-registers used", "half-registers"),
+    Statistic::count("Max Waves Per Core", "waves"),
+    Statistic::count("Instructions with SS sync bit", "ss"),
+    Statistic::count("Instructions with SY sync bit", "sy"),
+    Statistic::count("Estimated cycles stalled on SS", "ss-stalls"),
+    Statistic::count("Estimated cycles stalled on SY", "sy-stalls"),
+    Statistic::count("cat0 instructions", "cat0"),
+    Statistic::count("cat1 instructions", "cat1"),
+    Statistic::count("cat2 instructions", "cat2"),
+    Statistic::count("cat3 instructions", "cat3"),
+    Statistic::count("cat4 instructions", "cat4"),
+    Statistic::count("cat5 instructions", "cat5"),
+    Statistic::count("cat6 instructions", "cat6"),
+    Statistic::count("cat7 instructions", "cat7"),
+    Statistic::count("Loops", "loops"),
+    Statistic::spill("STP Count", "spills"),
+    Statistic::spill("LDP Count", "fills"),
+    Statistic::count("Preamble Instruction Count", "preamble"),
+    Statistic::count("Const file size", "consts"),
+];
 
 impl ShimDriver for Turnip {
     fn name(&self) -> &'static str {
@@ -48,7 +77,7 @@ impl ShimDriver for Turnip {
         &["turnip_gpu", "turnip_debug"]
     }
 
-    fn spill_statistics(&self) -> &'static [&'static str] {
-        &["STP Count", "LDP Count"]
+    fn statistics(&self) -> &'static [Statistic] {
+        STATISTICS
     }
 }
