@@ -20,6 +20,7 @@
 #      loader, SPIRV-Tools, glslang and gdb installed with apt inside the root;
 #   5. Mesa's Intel no-op drm-shim (sid ships every vendor's shim but Intel's), built from the
 #      installed Mesa's source package, or scripts/mesa.sh's when the archive lacks that source;
+#   5b. for Debian's 26.2.6-1 anv, a copy with Jay (Intel's new backend) switched on;
 #   6. <cache>/mesa-<version>/: anv.env, radv.env, turnip.env, nvk.env and asahi.env (what the
 #      compile-only targets read, with the root they run in), vulkan.env (lavapipe for the `vulkan` and `naga` targets),
 #      versions (Mesa, SPIRV-Tools, glslang, the Vulkan loader).
@@ -160,6 +161,31 @@ copied from scripts/mesa.sh ($(printf '%s\n' "$shim_env" | sed -n 's/^GPUFUZZ_AN
 fi
 intel_shim_from=$(sed -n 2p "$state/intel-shim")
 
+# 5b. anv with Jay, Intel's new backend, switched on. 26.2.6's libvulkan_intel.so carries Jay
+#     (its compile entry reads JAY_DEBUG and prints "Jay shader:"), but all four of anv's calls
+#     into it are guarded by one predicate compiled to `return false` (xor %eax,%eax; ret at
+#     0x588024 of Debian's 26.2.6-1 build): no platform or switch reaches Jay. A copy with that
+#     predicate answering true (mov $1,%al) is what the `anv` target's `anv_backend=jay` loads.
+#     Only the measured build is patched: its hash and the two bytes are checked first, and
+#     any other anv gets no Jay copy (the target then skips Jay cases, saying why).
+jay_dir=/usr/local/lib/gpufuzz/jay
+jay_icd=
+if [ "$(sha256sum <"$root$lib/libvulkan_intel.so" | cut -d' ' -f1)" = \
+	945da79f23edf6697f5aa6e57ee5e46a6f46aa7c9b6766edbafcfc4b6d0417db ]; then
+	gate=$((0x588024))
+	[ "$(od -An -tx1 -j "$gate" -N 3 "$root$lib/libvulkan_intel.so" | tr -d ' ')" = 31c0c3 ] ||
+		die "anv 26.2.6's Jay gate is not where it was measured"
+	jay_lib=$jay_dir/libvulkan_intel_jay.so
+	if [ ! -f "$root$jay_lib" ]; then
+		mkdir -p "$root$jay_dir"
+		cp "$root$lib/libvulkan_intel.so" "$root$jay_lib.new"
+		printf '\260\001' | dd of="$root$jay_lib.new" bs=1 seek="$gate" conv=notrunc status=none
+		mv "$root$jay_lib.new" "$root$jay_lib"
+	fi
+	jay_icd=$jay_dir/intel_jay_icd.json
+	write "$root$jay_icd" "{ \"ICD\": { \"api_version\": \"1.4.354\", \"library_path\": \"$jay_lib\" }, \"file_format_version\": \"1.0.1\" }"
+fi
+
 # 6. What the targets read. Paths inside the root are as the worker sees them under chroot.
 out=$cache/mesa-$mesa
 mkdir -p "$out"
@@ -170,7 +196,8 @@ done
 write "$out/anv.env" "GPUFUZZ_ANV_ICD=/usr/share/vulkan/icd.d/intel_icd.json
 GPUFUZZ_ANV_SHIM=$intel_shim
 GPUFUZZ_ANV_MESA=$mesa
-GPUFUZZ_ANV_ROOT=$root"
+GPUFUZZ_ANV_ROOT=$root${jay_icd:+
+GPUFUZZ_ANV_JAY_ICD=$jay_icd}"
 write "$out/radv.env" "GPUFUZZ_RADV_ICD=/usr/share/vulkan/icd.d/radeon_icd.json
 GPUFUZZ_RADV_SHIM=$lib/libamdgpu_noop_drm_shim.so
 GPUFUZZ_RADV_MESA=$mesa

@@ -417,8 +417,14 @@ fn decode_3src(n: Native, inst: &mut Inst, xe2: bool) -> Result<(), Undecodable>
     inst.dst = Some(Dst {
         file: file_bit(n.flag(50)),
         nr: n.get(63, 56) as u8,
-        // In units of 8 bytes.
-        subreg: (n.get(55, 54) * 8) as u8,
+        // In units of 8 bytes before Xe2 (`3src_a1_dst_subreg_nr`, 55:54); Xe2's reads
+        // pairs of bytes from 55:51, like its two-source fields (Jay's `csel r2.5` is 10 at
+        // 55:51, where bits 55:54 alone say `r2.2`; brw 26's listings agree).
+        subreg: if xe2 {
+            subreg_bytes(n.get(55, 51), 0, true)
+        } else {
+            (n.get(55, 54) * 8) as u8
+        },
         hstride: if n.flag(48) { 2 } else { 1 },
         ty: ty(38, 36, "dst")?,
         indirect: None,

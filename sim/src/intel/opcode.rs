@@ -90,6 +90,9 @@ const TABLE: &[Row] = &[
     Row(82, "add3", 3, 1, false, Some(82)),
     Row(88, "dp4a", 3, 1, false, Some(88)),
     Row(127, "sync", 1, 0, false, Some(1)),
+    // Xe2 only (`from_hw`): seen in Jay's listings from brw 26 as `macl (16) r122:d r108:d
+    // r108:d`; decoded and printed, not executed (its accumulator semantics are not at hand).
+    Row(83, "macl", 2, 1, false, Some(83)),
 ];
 
 impl Opcode {
@@ -137,6 +140,8 @@ impl Opcode {
     pub const MUL: Opcode = Opcode(65);
     /// `mad`.
     pub const MAD: Opcode = Opcode(91);
+    /// `macl` (Xe2).
+    pub const MACL: Opcode = Opcode(83);
     /// `jmpi`.
     pub const JMPI: Opcode = Opcode(32);
     /// `nop`.
@@ -166,6 +171,7 @@ impl Opcode {
                 }
             })
             .map(|r| Opcode(r.0))
+            .filter(|o| *o != Opcode::MACL || gen.is_xe2())
     }
 
     /// brw's mnemonic (`"???"` for a value no generation has; the decoder refuses those).

@@ -118,10 +118,12 @@ fn ty(t: Type) -> String {
 }
 
 /// The subregister: in elements of the type, but in bytes on the address register (`a0.8`
-/// is its third dword).
-fn subreg(file: RegFile, nr: u8, bytes: u8, t: Type) -> String {
+/// is its third dword) and, on Xe2, on the flag registers (`f0.2:uw` is `f0`'s second word:
+/// read off Jay's Xe2 listings, where every flag operand with a subregister is so printed).
+fn subreg(gen: Gen, file: RegFile, nr: u8, bytes: u8, t: Type) -> String {
     let address = file == RegFile::Arf && nr & 0xf0 == 0x10;
-    let shown = if address {
+    let flag = file == RegFile::Arf && nr & 0xf0 == 0x30 && gen.is_xe2();
+    let shown = if address || flag {
         u32::from(bytes)
     } else {
         u32::from(bytes) / t.size()
@@ -170,7 +172,7 @@ fn dest(inst: &Inst, d: &Dst) -> String {
         None => format!(
             "{}{}",
             reg(d.file, d.nr),
-            subreg(d.file, d.nr, d.subreg, d.ty)
+            subreg(inst.gen, d.file, d.nr, d.subreg, d.ty)
         ),
         Some(ia) => indirect_reg(ia.a0_subreg, ia.offset),
     };
@@ -225,7 +227,7 @@ fn src(inst: &Inst, s: &Src, position: usize) -> String {
         None => format!(
             "{}{}",
             reg(r.file, r.nr),
-            subreg(r.file, r.nr, r.subreg, r.ty)
+            subreg(inst.gen, r.file, r.nr, r.subreg, r.ty)
         ),
         Some(ia) => indirect_reg(ia.a0_subreg, ia.offset),
     };

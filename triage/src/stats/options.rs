@@ -17,6 +17,8 @@
 //! | `a6xx_opt_predicates` | `a6xx` | `on`/`off` (default on) |
 //! | `anv_platform` | `anv` | `skl` (default), `tgl`, `dg2`, `mtl`, `lnl` |
 //! | `anv_debug` | `anv` | brw's switches joined by `+` (`spill_fs+nocompact+cs8+cs32`: the widths allowed) or `none` |
+//! | `anv_backend` | `anv` | `brw` (default) or `jay` (Intel's new backend; lnl, on the Jay copy `scripts/mesa-sid.sh` makes) |
+//! | `jay_debug` | `anv` | Jay's switches (`noopt`, `spill`, `sync`, `noacc`, `nosched`, `strict`) joined by `+`, or `none` |
 
 use crate::Error;
 use compiler::passes::pipeline::PASSES;

@@ -136,33 +136,37 @@ pub fn corroborate(
             // A switch this Mesa does not know would be ignored by it: not run, and said so.
             Ok(env) => match versions::of(&env.mesa).and_then(|v| v.variables(switches)) {
                 Err(why) => (run, Verdict::NotRun(why)),
-                Ok(_) => match compile(program, mesa, capture.platform, switches) {
-                    Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
-                    Ok(other) if mesa == Install::Second && other.mesa == capture.mesa => (
-                        run,
-                        Verdict::NotRun(format!(
-                            "the second Mesa is {}, the finding's own",
-                            other.mesa
-                        )),
-                    ),
-                    Ok(other) => {
-                        let width = other.kernels.first().map_or(0, |k| k.simd);
-                        let run = format!(
-                            "brw Mesa {} {}, SIMD{width}",
-                            other.mesa,
-                            words(&other.mesa)
-                        );
-                        let verdict = match execute(&other, program, budget) {
-                            Err(why) => Verdict::NotRun(why),
-                            Ok((Outcome::Stopped(stop), _)) => Verdict::Differs(stop.to_string()),
-                            Ok((Outcome::Results(r), _)) => match difference(&r) {
-                                None => Verdict::Agrees,
-                                Some(d) => Verdict::Differs(d),
-                            },
-                        };
-                        (run, verdict)
+                Ok(_) => {
+                    match compile(program, mesa, capture.platform, switches, capture.backend) {
+                        Err(e) => (run, Verdict::NotRun(format!("{e:?}"))),
+                        Ok(other) if mesa == Install::Second && other.mesa == capture.mesa => (
+                            run,
+                            Verdict::NotRun(format!(
+                                "the second Mesa is {}, the finding's own",
+                                other.mesa
+                            )),
+                        ),
+                        Ok(other) => {
+                            let width = other.kernels.first().map_or(0, |k| k.simd);
+                            let run = format!(
+                                "brw Mesa {} {}, SIMD{width}",
+                                other.mesa,
+                                words(&other.mesa)
+                            );
+                            let verdict = match execute(&other, program, budget) {
+                                Err(why) => Verdict::NotRun(why),
+                                Ok((Outcome::Stopped(stop), _)) => {
+                                    Verdict::Differs(stop.to_string())
+                                }
+                                Ok((Outcome::Results(r), _)) => match difference(&r) {
+                                    None => Verdict::Agrees,
+                                    Some(d) => Verdict::Differs(d),
+                                },
+                            };
+                            (run, verdict)
+                        }
                     }
-                },
+                }
             },
         };
         out.push(Comparison {

@@ -4,6 +4,7 @@
 //! are a set, which each version's switches spell their own way at run time
 //! (`super::versions`), so decoding never asks which anv is installed.
 
+use super::jay::{Backend, BackendName, JaySwitches};
 use crate::case::section::{knob_section, Section};
 use crate::rng::SplitMix64;
 use crate::targets::knob_values::KnobValues;
@@ -18,6 +19,10 @@ pub struct AnvKnobs {
     pub platform: Platform,
     /// brw's switches (`spill_fs+nocompact+cs16`, or `none`).
     pub debug: Switches,
+    /// Which backend compiles: brw, or Jay (`super::jay`).
+    pub backend: BackendName,
+    /// Jay's switches (`spill+nosched`, or `none`), read when Jay compiles.
+    pub jay_debug: JaySwitches,
 }
 
 impl AnvKnobs {
@@ -25,11 +30,21 @@ impl AnvKnobs {
     pub fn of(case: &crate::case::Case) -> &AnvKnobs {
         case.config.sections.get()
     }
+
+    /// The backend with its switches.
+    pub fn backend(&self) -> Backend {
+        match self.backend {
+            BackendName::Brw => Backend::Brw,
+            BackendName::Jay => Backend::Jay(self.jay_debug),
+        }
+    }
 }
 
 knob_section!(AnvKnobs {
     "anv_platform" => platform: Platform,
     "anv_debug" => debug: Switches,
+    "anv_backend" => backend: BackendName,
+    "jay_debug" => jay_debug: JaySwitches,
 });
 
 impl Section for AnvKnobs {
@@ -39,6 +54,8 @@ impl Section for AnvKnobs {
         let r = &mut SplitMix64::for_input(crate::rng::fnv1a(rest), 0x0061_6e76);
         self.platform = Platform::draw(r.next_u64());
         self.debug = Switches::draw(r.next_u64());
+        self.backend = BackendName::draw(r.next_u64(), self.platform);
+        self.jay_debug = JaySwitches::draw(r.next_u64());
     }
 }
 

@@ -37,6 +37,7 @@ mod binding_table_22;
 pub mod causes;
 mod corroborate;
 mod execute;
+mod jay;
 mod judge;
 pub mod knobs;
 mod push;
@@ -45,6 +46,7 @@ pub mod trace;
 pub mod versions;
 
 pub use causes::AnvClass;
+pub use jay::{Backend, BackendName, JaySwitches};
 pub use knobs::{AnvKnobs, Platform, Switches, Widths};
 
 use super::shown::{Shown, Written};
@@ -133,6 +135,7 @@ fn worker_options(
     mesa: Install,
     platform: Platform,
     switches: Switches,
+    backend: Backend,
 ) -> Result<WorkerOptions, String> {
     let env = mesa.environment()?;
     let program =
@@ -147,10 +150,14 @@ fn worker_options(
             env.mesa
         )
     })?;
-    o.icd = Some(env.icd);
+    o.icd = Some(match backend {
+        Backend::Brw => env.icd,
+        Backend::Jay(_) => jay::icd(&mesa.environment_file()?)?,
+    });
     o.root = env.root;
     o.compile_timeout = COMPILE_TIMEOUT;
-    let variables = versions::of(&env.mesa)?.variables(switches)?;
+    let mut variables = versions::of(&env.mesa)?.variables(switches)?;
+    variables.extend(backend.variables());
     o.env = vec![("LD_PRELOAD".into(), shim.into())];
     o.env.extend(driver_env(platform, variables));
     Ok(o)
@@ -197,6 +204,8 @@ pub struct Capture {
     pub platform: Platform,
     /// brw's switches.
     pub switches: Switches,
+    /// The backend that compiled (brw, or Jay with its switches).
+    pub backend: Backend,
     /// The emitted SPIR-V module.
     pub module: spirv_emit::EmittedModule,
     /// The options it was emitted with (the device's float controls), for the comparison.
@@ -220,12 +229,14 @@ pub enum CompileError {
     Run(RunError),
 }
 
-/// Emits `program` and compiles it on `mesa`'s anv for `platform` with `switches`.
+/// Emits `program` and compiles it on `mesa`'s anv for `platform` with `switches`, by
+/// `backend`.
 pub fn compile(
     program: &Program,
     mesa: Install,
     platform: Platform,
     switches: Switches,
+    backend: Backend,
 ) -> Result<Capture, CompileError> {
     let target = match mesa {
         Install::Target => "anv",
@@ -234,9 +245,12 @@ pub fn compile(
     // The case's words tell two workers apart; each Mesa spells them its own way.
     let key = (
         target,
-        vec![(platform.name().into(), switches.to_string().into())],
+        vec![
+            (platform.name().into(), switches.to_string().into()),
+            ("backend".into(), format!("{backend:?}").into()),
+        ],
     );
-    let options = || worker_options(mesa, platform, switches);
+    let options = || worker_options(mesa, platform, switches, backend);
     let (info, done) = with_worker(key, options, |w| {
         let info = w.info().clone();
         let module = driver::module::emit(program, &driver::module::emit_options(&info));
@@ -255,6 +269,7 @@ pub fn compile(
     .map_err(CompileError::Run)?;
     let (module, compiled) = done?;
     let mut c = capture(platform, switches, module, compiled, info.describe());
+    c.backend = backend;
     c.emit_options = driver::module::emit_options(&info);
     Ok(c)
 }
@@ -328,6 +343,7 @@ fn capture(
     Capture {
         platform,
         switches,
+        backend: Backend::Brw,
         module,
         emit_options: spirv_emit::EmitOptions::default(),
         kernels,
@@ -338,26 +354,30 @@ fn capture(
 }
 
 /// The finding for a failed compile.
-fn run_finding(e: RunError, platform: Platform, switches: Switches) -> Box<Finding> {
+fn run_finding(e: RunError, c: &AnvKnobs) -> Box<Finding> {
     let (kind, class) = of_run_error(&e, Asks::Compile);
     caused(
         "anv",
         kind,
         format!(
-            "{e} [anv {platform}, {}]",
-            versions::target_variables_text(switches)
+            "{e} [anv {}, {}{}]",
+            c.platform,
+            versions::target_variables_text(c.debug),
+            c.backend().text()
         ),
         Cause::named(class),
     )
 }
 
 impl Capture {
-    /// The variables brw ran with, as its version spells the case's switches.
+    /// The variables the driver ran with, as its version spells the case's switches (and
+    /// Jay's, when Jay compiled).
     pub fn variables_text(&self) -> String {
-        versions::of(&self.mesa).map_or_else(
+        let brw = versions::of(&self.mesa).map_or_else(
             |_| format!("anv_debug={}", self.switches),
             |v| v.variables_text(self.switches),
-        )
+        );
+        brw + &self.backend.text()
     }
 
     /// The first problem the capture shows: a validator complaint (brw's), an empty capture,
@@ -442,7 +462,7 @@ impl Target for Anv {
     }
 
     fn description(&self) -> &'static str {
-        "SPIR-V compiled by Mesa's anv/brw on a simulated Intel GPU, its skl, tgl, dg2 and mtl code run on our executor (scripts/mesa.sh)"
+        "SPIR-V compiled by Mesa's anv/brw (or Jay, on lnl) on a simulated Intel GPU, its skl, tgl, dg2 and mtl code run on our executor (scripts/mesa.sh)"
     }
 
     fn in_default_set(&self) -> bool {
@@ -458,12 +478,23 @@ impl Target for Anv {
         let c = AnvKnobs::of(case);
         if c.platform == Platform::Lnl && c.debug.widths == Widths::only(8) {
             // Xe2 has no SIMD8 compute: anv then refuses the pipeline, which is no brw bug.
-            return Some("anv: lnl compiles no SIMD8 compute shader (anv_debug cs8)".into());
+            return Some("lnl compiles no SIMD8 compute shader (anv_debug cs8)".into());
         }
         // A switch the installed anv lacks (a saved case's `do32` on 26.2.6): a refusal, never
         // a finding.
         if let Err(why) = versions::target().and_then(|v| v.variables(c.debug)) {
-            return Some(format!("anv: {why}"));
+            return Some(why);
+        }
+        if c.backend == BackendName::Jay {
+            if c.platform != Platform::Lnl {
+                return Some(format!("Jay compiles Xe2 (lnl) only, not {}", c.platform));
+            }
+            if let Err(why) = Install::Target
+                .environment_file()
+                .and_then(|f| jay::icd(&f))
+            {
+                return Some(why);
+            }
         }
         driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default())
     }
@@ -477,7 +508,7 @@ impl Target for Anv {
     ) -> Result<Results, Box<Finding>> {
         let c = AnvKnobs::of(case);
         let program = driver::module::source(case, optimised);
-        match compile(program, Install::Target, c.platform, c.debug) {
+        match compile(program, Install::Target, c.platform, c.debug, c.backend()) {
             Ok(capture) => {
                 if let Some(f) = capture.finding() {
                     return Err(f);
@@ -491,7 +522,7 @@ impl Target for Anv {
                 }
                 Ok(Results::default())
             }
-            Err(CompileError::Run(e)) => Err(run_finding(e, c.platform, c.debug)),
+            Err(CompileError::Run(e)) => Err(run_finding(e, c)),
             Err(CompileError::Emit(e)) => Err(emit_failed("anv", &e)),
         }
     }
@@ -521,11 +552,12 @@ impl Target for Anv {
         let c = AnvKnobs::of(case);
         let program = driver::module::source(case, optimised);
         let mut out = format!(
-            "// anv on {} with {}\n",
+            "// anv on {} with {}{}\n",
             c.platform,
-            versions::target_variables_text(c.debug)
+            versions::target_variables_text(c.debug),
+            c.backend().text()
         );
-        let capture = match compile(program, Install::Target, c.platform, c.debug) {
+        let capture = match compile(program, Install::Target, c.platform, c.debug, c.backend()) {
             Ok(capture) => capture,
             Err(CompileError::Emit(e)) => return Err(format!("emit: {e}")),
             Err(CompileError::Run(e)) => {
@@ -607,7 +639,7 @@ impl Target for Anv {
                 .map_err(|f| f.to_string())?;
             let c = AnvKnobs::of(case);
             let program = driver::module::source(case, &optimised);
-            let capture = compile(program, Install::Target, c.platform, c.debug)
+            let capture = compile(program, Install::Target, c.platform, c.debug, c.backend())
                 .map_err(|e| format!("anv: {e:?}"))?;
             driver::standalone::write_module(&capture.module.words, dir, stem)
         };
@@ -624,7 +656,7 @@ impl Target for Anv {
     }
 
     fn knobs(&self) -> &'static [&'static str] {
-        &["anv_platform", "anv_debug"]
+        &["anv_platform", "anv_debug", "anv_backend", "jay_debug"]
     }
 
     fn measurements(&self) -> Option<Vec<&'static str>> {

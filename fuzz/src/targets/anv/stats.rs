@@ -58,11 +58,17 @@ use crate::targets::driver::compile_only::number;
 /// brw's numbers for `case` (its configuration names platform and switches).
 pub fn record(case: &Case) -> Result<Vec<(String, u64)>, String> {
     let c = AnvKnobs::of(case);
-    let capture = super::compile(&case.program, super::Install::Target, c.platform, c.debug)
-        .map_err(|e| match e {
-            CompileError::Emit(e) => format!("emit: {e}"),
-            CompileError::Run(e) => format!("anv {}: {e}", c.platform),
-        })?;
+    let capture = super::compile(
+        &case.program,
+        super::Install::Target,
+        c.platform,
+        c.debug,
+        c.backend(),
+    )
+    .map_err(|e| match e {
+        CompileError::Emit(e) => format!("emit: {e}"),
+        CompileError::Run(e) => format!("anv {}: {e}", c.platform),
+    })?;
     if let Some(f) = capture.finding() {
         return Err(format!("{}: {}", f.kind, f.detail));
     }

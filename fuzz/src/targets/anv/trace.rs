@@ -546,7 +546,7 @@ pub fn render(listing: &sim::intel::Listing, found: &Found) -> String {
 /// IR (see the module doc).
 pub fn listing(case: &Case, program: &Program, opts: &OracleOptions) -> String {
     let c = AnvKnobs::of(case);
-    match compile(program, Install::Target, c.platform, c.debug) {
+    match compile(program, Install::Target, c.platform, c.debug, c.backend()) {
         Ok(capture) => write_up(&capture, &case.program, program, opts),
         Err(e) => format!(
             "// anv on {}, {}: no code: {e:?}\n",
@@ -676,6 +676,7 @@ mod tests {
         Capture {
             platform: Platform::Skl,
             switches: Switches::default(),
+            backend: Default::default(),
             module,
             emit_options: EmitOptions::default(),
             kernels: vec![Kernel {

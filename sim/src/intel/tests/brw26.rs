@@ -5,13 +5,16 @@
 use super::super::*;
 use super::{assert_agrees, gen_of, listing, syntax_of};
 
-/// Listings anv 26.2.6 returned (`INTEL_DEBUG=hex`), one per platform.
-const FIXTURES: [&str; 5] = [
+/// Listings anv 26.2.6 returned (`INTEL_DEBUG=hex`), one per platform, and two of Jay's on
+/// lnl (flag subregisters, `csel` and `add3` writing subregisters, `mul`+`macl` pairs).
+const FIXTURES: [&str; 7] = [
     "skl_mesa26_align16_mad.lst",
     "tgl_mesa26_if_math.lst",
     "dg2_mesa26_scratch_a0.lst",
     "mtl_mesa26_no8.lst",
     "lnl_mesa26_nocompact.lst",
+    "lnl_mesa26_jay_flags.lst",
+    "lnl_mesa26_jay_macl.lst",
 ];
 
 /// The tgl fixture, which the planted differences edit.
@@ -34,6 +37,24 @@ fn every_brw26_fixture_agrees_on_its_platform() {
         total.instructions > 400 && total.compacted > 100,
         "{total:?}"
     );
+}
+
+/// Xe2's fields that Jay's code showed us reading wrong: a three-source destination's
+/// subregister (pairs of bytes at 55:51), and `macl`, an Xe2 opcode only.
+#[test]
+fn jays_xe2_encodings_decode_as_brw_26_prints_them() {
+    let hex = |s: &str| -> Vec<u8> {
+        s.split(' ')
+            .map(|b| u8::from_str_radix(b, 16).unwrap())
+            .collect()
+    };
+    let csel = hex("72 19 00 80 20 02 54 02 f4 01 02 22 04 02 44 02");
+    let inst = decode_as(Gen::Xe2, &csel).unwrap();
+    assert_eq!(inst.dst.unwrap().subreg, 20, "csel r2.5");
+    let macl = hex("53 00 00 ac 7a 6c 00 6c");
+    assert_eq!(decode_as(Gen::Xe2, &macl).unwrap().opcode.name(), "macl");
+    let err = decode_as(Gen::Gfx12, &macl).unwrap_err();
+    assert_eq!(err.to_string(), "opcode 83 is not a Gfx12 opcode");
 }
 
 #[test]
