@@ -41,6 +41,9 @@ pub struct FuzzStats {
     /// Programs a pipeline could not judge, by `pipeline: reason` (e.g. lavapipe's
     /// loop-iteration limit).
     pub skipped: BTreeMap<String, u64>,
+    /// Real machine code our decoders read, per target: instructions captured and those
+    /// decoded (the rest are counted in `skipped` by reason).
+    pub decoded: BTreeMap<String, Decoded>,
     /// Inputs still being judged when `--time` ran out, left unjudged (neither passed nor
     /// found anything; a resumed run does not judge them again).
     pub abandoned: u64,
@@ -55,6 +58,15 @@ pub struct FuzzStats {
     /// What the targets ran on (`Target::environment`: the Mesa, its drivers' and
     /// SPIRV-Tools' versions), as every finding records it.
     pub environment: BTreeMap<String, String>,
+}
+
+/// Instructions of real machine code captured, and how many our decoder read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decoded {
+    /// Instructions captured.
+    pub instructions: u64,
+    /// Those decoded.
+    pub decoded: u64,
 }
 
 impl FuzzStats {
@@ -86,6 +98,11 @@ impl FuzzStats {
         self.reach.record(c);
         for why in &c.skipped {
             *self.skipped.entry(why.clone()).or_default() += 1;
+        }
+        for (target, (n, read)) in &c.decoded {
+            let d = self.decoded.entry(target.to_string()).or_default();
+            d.instructions += n;
+            d.decoded += read;
         }
         match &j.verdict {
             Verdict::Pass => {}
@@ -209,6 +226,11 @@ pub fn merge(into: &mut FuzzStats, from: FuzzStats) {
         for (k, v) in maps_from {
             *maps_into.entry(k).or_default() += v;
         }
+    }
+    for (k, v) in from.decoded {
+        let d = into.decoded.entry(k).or_default();
+        d.instructions += v.instructions;
+        d.decoded += v.decoded;
     }
 }
 

@@ -7,4 +7,6 @@ pub mod a6xx;
 pub mod dispatch;
 pub mod gen;
 pub mod intel;
+/// Decoder and ir3-syntax printer for real Adreno a6xx/a7xx binaries emitted by Mesa's ir3.
+pub mod ir3;
 pub mod semantics;

@@ -17,6 +17,10 @@ pub struct Compiled {
     pub executables: Vec<Executable>,
     /// Shader module and pipeline creation, measured in the worker.
     pub pipeline: Duration,
+    /// `vkGetPipelineCacheData` of a cache that holds this pipeline alone: the driver's own
+    /// serialisation of what it built, where turnip keeps ir3's machine code verbatim (the
+    /// executables' texts carry no instruction words).
+    pub pipeline_cache: Vec<u8>,
     /// What the worker printed on stderr while compiling (a driver's own validators print
     /// there: ACO's `validateir`). Filled by the client from the worker's stderr, not sent.
     pub stderr: String,
@@ -112,10 +116,12 @@ impl Device {
         let (pipeline, objects) = self.create_pipeline_only(job, flags)?;
         let pipeline_time = started.elapsed();
         let captured = read_executables(&props, pipeline);
+        let cache = self.pipeline_cache_data(&objects);
         self.destroy_objects(objects);
         Ok(Compiled {
             executables: captured?,
             pipeline: pipeline_time,
+            pipeline_cache: cache?,
             stderr: String::new(),
         })
     }

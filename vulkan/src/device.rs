@@ -56,6 +56,9 @@ pub(crate) struct JobObjects {
     set_layout: vk::DescriptorSetLayout,
     pipeline_layout: vk::PipelineLayout,
     pipeline: vk::Pipeline,
+    /// The cache a compile-only pipeline is created in (null for dispatched jobs), whose data
+    /// is what the driver serialises of it: turnip's holds ir3's machine code.
+    pipeline_cache: vk::PipelineCache,
     descriptor_pool: vk::DescriptorPool,
     images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
 }
@@ -271,7 +274,16 @@ impl Device {
         flags: vk::PipelineCreateFlags,
     ) -> Result<(vk::Pipeline, JobObjects), RunError> {
         check(job)?;
-        let mut o = JobObjects::default();
+        // SAFETY: `self.device` is live; the cache lands in `o` and is destroyed with it.
+        let pipeline_cache = unsafe {
+            self.device
+                .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+                .map_err(|e| failed("vkCreatePipelineCache", e))?
+        };
+        let mut o = JobObjects {
+            pipeline_cache,
+            ..JobObjects::default()
+        };
         match self.create_pipeline(job, &mut o, flags) {
             Ok(()) => Ok((o.pipeline, o)),
             Err(e) => {
@@ -284,6 +296,13 @@ impl Device {
     /// Destroys what [`Device::create_pipeline_only`] created.
     pub(crate) fn destroy_objects(&self, o: JobObjects) {
         self.destroy(o);
+    }
+
+    /// The data of a compile-only job's pipeline cache (`vkGetPipelineCacheData`).
+    pub(crate) fn pipeline_cache_data(&self, o: &JobObjects) -> Result<Vec<u8>, RunError> {
+        // SAFETY: the cache is live (created with `o`, destroyed only with it).
+        unsafe { self.device.get_pipeline_cache_data(o.pipeline_cache) }
+            .map_err(|e| failed("vkGetPipelineCacheData", e))
     }
 
     fn create_pipeline(
@@ -330,21 +349,20 @@ impl Device {
                 .flags(flags)
                 .stage(stage)
                 .layout(o.pipeline_layout)];
-            o.pipeline =
-                match self
-                    .device
-                    .create_compute_pipelines(vk::PipelineCache::null(), &create, None)
-                {
-                    Ok(p) => p[0],
-                    Err((_, vk::Result::ERROR_DEVICE_LOST)) => {
-                        return Err(RunError::DeviceLost("vkCreateComputePipelines".into()))
-                    }
-                    Err((_, e)) => {
-                        return Err(RunError::PipelineCreation(format!(
-                            "vkCreateComputePipelines: {e}"
-                        )))
-                    }
-                };
+            o.pipeline = match self
+                .device
+                .create_compute_pipelines(o.pipeline_cache, &create, None)
+            {
+                Ok(p) => p[0],
+                Err((_, vk::Result::ERROR_DEVICE_LOST)) => {
+                    return Err(RunError::DeviceLost("vkCreateComputePipelines".into()))
+                }
+                Err((_, e)) => {
+                    return Err(RunError::PipelineCreation(format!(
+                        "vkCreateComputePipelines: {e}"
+                    )))
+                }
+            };
         }
         Ok(())
     }
@@ -744,6 +762,7 @@ impl Device {
             }
             d.destroy_descriptor_pool(o.descriptor_pool, None);
             d.destroy_pipeline(o.pipeline, None);
+            d.destroy_pipeline_cache(o.pipeline_cache, None);
             d.destroy_pipeline_layout(o.pipeline_layout, None);
             d.destroy_descriptor_set_layout(o.set_layout, None);
             d.destroy_shader_module(o.module, None);

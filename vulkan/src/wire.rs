@@ -402,6 +402,7 @@ impl Encoder {
 
     fn compiled(&mut self, c: &Compiled) {
         self.duration(c.pipeline);
+        self.bytes(&c.pipeline_cache);
         self.u32(c.executables.len() as u32);
         for x in &c.executables {
             self.str(&x.name);
@@ -466,6 +467,11 @@ impl Decoder<'_> {
     fn str(&mut self) -> Result<String, WireError> {
         let n = self.u32()? as usize;
         Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
+    }
+
+    fn bytes(&mut self) -> Result<Vec<u8>, WireError> {
+        let n = self.u32()? as usize;
+        Ok(self.take(n)?.to_vec())
     }
 
     fn path(&mut self) -> Result<PathBuf, WireError> {
@@ -574,6 +580,7 @@ impl Decoder<'_> {
 
     fn compiled(&mut self) -> Result<Compiled, WireError> {
         let pipeline = self.duration()?;
+        let pipeline_cache = self.bytes()?;
         let n = self.u32()?;
         let mut executables = Vec::new();
         for _ in 0..n {
@@ -614,6 +621,7 @@ impl Decoder<'_> {
         Ok(Compiled {
             executables,
             pipeline,
+            pipeline_cache,
             stderr: String::new(),
         })
     }
@@ -716,6 +724,21 @@ mod tests {
                 }),
             }),
             Response::Error(RunError::Timeout(Duration::from_millis(250))),
+            Response::Compiled(Compiled {
+                executables: vec![Executable {
+                    name: "compute".into(),
+                    subgroup_size: 128,
+                    statistics: vec![Statistic {
+                        name: "Instruction Count".into(),
+                        value: StatValue::Uint(41),
+                    }],
+                    representations: vec![("IR3 Assembly".into(), "end\n".into())],
+                    ..Executable::default()
+                }],
+                pipeline: Duration::from_micros(900),
+                pipeline_cache: vec![0, 1, 0xff, 3],
+                stderr: String::new(),
+            }),
         ];
         for r in responses {
             assert_eq!(Response::decode(&r.encode()).unwrap(), r);

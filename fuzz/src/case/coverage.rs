@@ -31,4 +31,6 @@ pub struct Coverage {
     pub interpreted_insts: u64,
     /// Pipelines that could not judge this case, with why (`vulkan: …`).
     pub skipped: Vec<String>,
+    /// Real machine code our decoder read, per target: (instructions, those decoded).
+    pub decoded: Vec<(&'static str, (u64, u64))>,
 }

@@ -424,6 +424,15 @@ impl Ending {
                 stats.abandoned
             );
         }
+        for (target, d) in &stats.decoded {
+            s += &format!(
+                "  {target}: our decoder read {} of {} captured instructions ({:.2}%; the rest \
+                 are in summary.json's skipped)\n",
+                d.decoded,
+                d.instructions,
+                100.0 * d.decoded as f64 / d.instructions.max(1) as f64
+            );
+        }
         // The first finding this part saved of each signature: those are new to the folder.
         let mut first_saved = BTreeMap::new();
         for dir in stats

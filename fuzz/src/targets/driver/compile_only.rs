@@ -56,6 +56,21 @@ pub trait ShimDriver: Sync {
     /// The statistics `gpufuzz stats` records, in report order; those marked as spills say,
     /// when not zero, that the compile spilled.
     fn statistics(&self) -> &'static [Statistic];
+    /// What the driver's own code is checked for once the compile ended (turnip: our ir3
+    /// decoder against ir3's listing); what cannot be checked is counted in `coverage`.
+    fn check(
+        &self,
+        _case: &Case,
+        _capture: &Capture,
+        _coverage: &mut Coverage,
+    ) -> Result<(), Disagreement> {
+        Ok(())
+    }
+    /// What `--emit asm` adds after the driver's representations (turnip: ir3's words with
+    /// our decoding where it differs).
+    fn annotate(&self, _case: &Case, _capture: &Capture) -> String {
+        String::new()
+    }
 }
 
 /// One statistic a driver reports for an executable (`VK_KHR_pipeline_executable_properties`).
@@ -88,6 +103,15 @@ impl Statistic {
     }
 }
 
+/// Our decoder disagreeing with the driver's listing: a finding against us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Where and how (the instruction, its words, both texts).
+    pub detail: String,
+    /// The bucket: what disagreed (an opcode, a field).
+    pub class: String,
+}
+
 /// The target of a [`ShimDriver`].
 pub struct CompileOnly(pub &'static dyn ShimDriver);
 
@@ -102,6 +126,9 @@ pub struct Capture {
     pub stderr: String,
     /// Pipeline creation time measured in the worker.
     pub pipeline: Duration,
+    /// The data of a pipeline cache holding this pipeline alone (turnip keeps ir3's code
+    /// there).
+    pub pipeline_cache: Vec<u8>,
     /// The device and driver, for findings.
     pub device: String,
     /// Why the compile was judged in a fresh worker (the long-lived one died on it).
@@ -169,6 +196,7 @@ pub fn compile_with(worker: &mut Worker, program: &Program) -> Result<Capture, C
         executables: compiled.executables,
         stderr: compiled.stderr,
         pipeline: compiled.pipeline,
+        pipeline_cache: compiled.pipeline_cache,
         device: info.describe(),
         rejudged,
     })
@@ -325,6 +353,15 @@ impl Target for CompileOnly {
         }
         coverage.spills |= (self.0.statistics().iter().filter(|s| s.spills))
             .any(|s| capture.statistic(s.theirs).is_some_and(|v| number(v) > 0));
+        // Ours, never the driver's: a decoder that disagrees with the driver's own listing.
+        if let Err(d) = self.0.check(case, &capture, coverage) {
+            return Err(caused(
+                self.0.name(),
+                FindingKind::Decoder,
+                format!("{} [{}]", d.detail, capture.device),
+                Cause::named(format!("decoder {}", d.class)),
+            ));
+        }
         Ok(Results::default())
     }
 
@@ -386,6 +423,9 @@ impl Target for CompileOnly {
             for s in &x.statistics {
                 out += &format!("// {}: {}\n", s.name, s.value);
             }
+        }
+        if asm {
+            out += &self.0.annotate(case, &capture);
         }
         Ok(Shown {
             text: out,

@@ -3,12 +3,16 @@
 //! (`FD_GPU_ID`), with ir3's own debug switches drawn per case (`IR3_SHADER_DEBUG`: spill
 //! everything, preambles off, full syncs and nops, …). Judged as `driver::compile_only` says.
 
+mod agree;
+mod binary;
 pub mod knobs;
 
 pub use knobs::TurnipKnobs;
 
+use crate::case::coverage::Coverage;
 use crate::case::Case;
-use crate::targets::driver::compile_only::{ShimDriver, Statistic};
+use crate::targets::driver::compile_only::{Capture, Disagreement, ShimDriver, Statistic};
+use agree::{Code, Unchecked};
 
 /// The `turnip` target's driver.
 pub struct Turnip;
@@ -79,5 +83,66 @@ impl ShimDriver for Turnip {
 
     fn statistics(&self) -> &'static [Statistic] {
         STATISTICS
+    }
+
+    /// Our ir3 decoder against ir3's listing: every word decoded is printed as ir3 printed
+    /// it; a word we do not decode, or code not found, is counted by its reason.
+    fn check(
+        &self,
+        case: &Case,
+        capture: &Capture,
+        coverage: &mut Coverage,
+    ) -> Result<(), Disagreement> {
+        let gen = agree::generation(TurnipKnobs::of(case).gpu.word());
+        let code = match Code::of(capture, gen) {
+            Ok(code) => code,
+            Err(why) => {
+                coverage
+                    .skipped
+                    .push(format!("turnip: ir3 code unchecked: {}", class(&why)));
+                return Ok(());
+            }
+        };
+        let mut reasons: Vec<String> = code.undecoded().map(|why| why.to_string()).collect();
+        coverage.decoded.push((
+            "turnip",
+            (
+                code.words.len() as u64,
+                (code.words.len() - reasons.len()) as u64,
+            ),
+        ));
+        // Once per program and reason, as every skip is counted.
+        reasons.sort();
+        reasons.dedup();
+        for why in reasons {
+            coverage
+                .skipped
+                .push(format!("turnip: ir3 word not decoded: {why}"));
+        }
+        match code.first_difference() {
+            Some(d) => Err(agree::disagreement(&d)),
+            None => Ok(()),
+        }
+    }
+
+    fn annotate(&self, case: &Case, capture: &Capture) -> String {
+        let gen = agree::generation(TurnipKnobs::of(case).gpu.word());
+        match Code::of(capture, gen) {
+            Ok(code) => code.annotated(),
+            Err(why) => format!("// ir3's words: {why}\n"),
+        }
+    }
+}
+
+/// A reason the code went unchecked, without the numbers that would split its count.
+fn class(why: &Unchecked) -> String {
+    match why {
+        Unchecked::NotFound(binary::NotFound::NoWindow { .. }) => {
+            "not found in the pipeline cache".into()
+        }
+        Unchecked::NotFound(binary::NotFound::Ambiguous { .. }) => {
+            "found twice in the pipeline cache".into()
+        }
+        other => other.to_string(),
     }
 }
