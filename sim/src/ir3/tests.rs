@@ -1385,35 +1385,35 @@ fn captured_programs_print_as_ir3_printed_them() {
     const CAPTURED: [(&str, &str); 8] = [
         (
             "if_else_merge_phis_a630",
-            include_str!("tests/captured/if_else_merge_phis_a630.words"),
+            include_str!("../../../corpus/ir3/if_else_merge_phis_a630.words"),
         ),
         (
             "if_else_merge_phis_a750",
-            include_str!("tests/captured/if_else_merge_phis_a750.words"),
+            include_str!("../../../corpus/ir3/if_else_merge_phis_a750.words"),
         ),
         (
             "nested_loop_break_continue_a630",
-            include_str!("tests/captured/nested_loop_break_continue_a630.words"),
+            include_str!("../../../corpus/ir3/nested_loop_break_continue_a630.words"),
         ),
         (
             "nested_loop_break_continue_a750",
-            include_str!("tests/captured/nested_loop_break_continue_a750.words"),
+            include_str!("../../../corpus/ir3/nested_loop_break_continue_a750.words"),
         ),
         (
             "trivial_backedge_phi_a630",
-            include_str!("tests/captured/trivial_backedge_phi_a630.words"),
+            include_str!("../../../corpus/ir3/trivial_backedge_phi_a630.words"),
         ),
         (
             "trivial_backedge_phi_a750",
-            include_str!("tests/captured/trivial_backedge_phi_a750.words"),
+            include_str!("../../../corpus/ir3/trivial_backedge_phi_a750.words"),
         ),
         (
             "txf_constant_zero_lod_a630",
-            include_str!("tests/captured/txf_constant_zero_lod_a630.words"),
+            include_str!("../../../corpus/ir3/txf_constant_zero_lod_a630.words"),
         ),
         (
             "txf_constant_zero_lod_a750",
-            include_str!("tests/captured/txf_constant_zero_lod_a750.words"),
+            include_str!("../../../corpus/ir3/txf_constant_zero_lod_a750.words"),
         ),
     ];
     let mut total = 0;
