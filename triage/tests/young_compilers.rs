@@ -70,6 +70,38 @@ fn turnip_compiles_on_every_adreno_it_draws_and_with_every_ir3_switch() {
     );
 }
 
+/// ir3's words come out of turnip's pipeline cache and our decoder prints each as ir3 did, on
+/// a6xx and a7xx, with spilling forced and without.
+#[test]
+fn turnip_shows_ir3s_words_and_our_decoder_agrees_with_every_line() {
+    let Some(mesa) = mesa_with("turnip") else {
+        return;
+    };
+    for gpu in ["630", "750"] {
+        for debug in ["none", "spillall"] {
+            let o = Command::new(GPUFUZZ)
+                .args([
+                    "run", "--target", "turnip", "--mesa", &mesa, "--emit", "asm",
+                ])
+                .args(["--case", &format!("turnip_gpu={gpu}")])
+                .args(["--case", &format!("turnip_debug={debug}")])
+                .arg(repo("corpus/regressions/txf_constant_zero_lod.ir"))
+                .output()
+                .expect("gpufuzz runs");
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(o.status.success(), "{gpu} {debug}: {text}");
+            let table = text
+                .split_once("ours where it differs\n")
+                .unwrap_or_else(|| panic!("{gpu} {debug}: no words: {text}"))
+                .1;
+            let rows: Vec<&str> = table.lines().take_while(|l| !l.starts_with("//")).collect();
+            assert!(rows.len() > 30, "{gpu} {debug}: {table}");
+            assert!(rows.iter().any(|r| r.ends_with("end")), "{table}");
+            assert!(!table.contains("// ours:"), "{gpu} {debug}: {table}");
+        }
+    }
+}
+
 #[test]
 fn nvk_compiles_on_every_chip_it_draws_and_with_every_nak_switch() {
     let Some(mesa) = mesa_with("nvk") else {
