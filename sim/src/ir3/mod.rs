@@ -17,11 +17,13 @@
 //! * [`parse_listing`] — the instruction lines of an ir3 listing, to zip with decoded words.
 
 mod decode;
+mod header;
 mod print;
 #[cfg(test)]
 mod tests;
 
 pub use decode::{decode, decode_program};
+pub use header::{parse_header, BadLine, Header, Input, UboRange};
 pub use print::program_text;
 
 /// Chip generation: some encodings only exist on, or differ between, a6xx and a7xx.

@@ -1440,3 +1440,46 @@ fn captured_programs_print_as_ir3_printed_them() {
     }
     assert!(total > 300, "{total} instructions");
 }
+
+/// The dispatch facts of two real listings: the ids' registers, the driver params' and UBO
+/// range's places, ir3's immediates, the footprint; a malformed line is named.
+#[test]
+fn listing_headers_give_the_dispatch_facts() {
+    let a750 = parse_header(include_str!(
+        "tests/nested_loop_break_continue_a750_spillall.txt"
+    ))
+    .unwrap();
+    let ids: Vec<(Reg, &str)> = (a750.inputs.iter())
+        .map(|i| (i.reg, i.sysval.as_str()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            (Reg::Gpr { num: 48, comp: 0 }, "SYSTEM_VALUE_WORKGROUP_ID"),
+            (
+                Reg::Gpr { num: 0, comp: 0 },
+                "SYSTEM_VALUE_LOCAL_INVOCATION_ID"
+            ),
+        ]
+    );
+    assert_eq!(a750.offsets, [("ubo_ranges".to_string(), 0, 1)]);
+    assert_eq!(
+        a750.ubo_ranges,
+        [UboRange {
+            block: 1,
+            offset: 0,
+            vec4s: 1
+        }]
+    );
+    assert_eq!((a750.full_regs, a750.half_regs, a750.constlen), (2, 0, 4));
+    let a630 = parse_header(include_str!("tests/if_else_merge_phis_a630.txt")).unwrap();
+    assert_eq!(a630.offsets, [("driver_params".to_string(), 0, 4)]);
+    assert_eq!(
+        a630.immediates,
+        [(16, vec![3, 0xd0d0_d0d0, 0xd0d0_d0d0, 0xd0d0_d0d0])]
+    );
+    assert!(a630.ubo_ranges.is_empty());
+    let e = parse_header("x\n@const(c4.x)\t0x3, zz\n").unwrap_err();
+    assert_eq!((e.line, e.why), (2, "not hex words"));
+    assert!(e.to_string().contains("line 2"), "{e}");
+}

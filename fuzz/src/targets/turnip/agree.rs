@@ -18,6 +18,8 @@ pub struct Code {
     pub decoded: Vec<Result<Instr, Undecodable>>,
     /// ir3's instruction lines.
     pub listing: ir3::Listing,
+    /// What the listing says a dispatch needs (ids' registers, const layout, footprint).
+    pub header: Result<ir3::Header, ir3::BadLine>,
 }
 
 /// Why a compile's code was not checked.
@@ -65,6 +67,7 @@ impl Code {
             words,
             decoded,
             listing,
+            header: ir3::parse_header(text),
         })
     }
 
@@ -111,9 +114,34 @@ impl Code {
     /// `--emit asm`'s table: each word, ir3's text, and ours where it differs.
     pub fn annotated(&self) -> String {
         let ours = ir3::program_text(&self.decoded);
-        let mut out = String::from(
-            "// -- ir3's words (from the pipeline cache), ir3's text, ours where it differs\n",
-        );
+        let mut out = match &self.header {
+            Ok(h) => {
+                let ids: Vec<String> = (h.inputs.iter())
+                    .map(|i| format!("{} in {}", i.sysval, i.reg))
+                    .collect();
+                let regions: Vec<String> = (h.offsets.iter())
+                    .map(|(name, at, n)| {
+                        format!(
+                            "{name} at c{}.{} ({n} vec4)",
+                            at / 4,
+                            XYZW[*at as usize % 4]
+                        )
+                    })
+                    .collect();
+                format!(
+                    "// -- dispatch (ir3's header): {}; consts: {}; {} immediate block(s), {} UBO range(s); {} full, {} half registers, constlen {}\n",
+                    ids.join(", "),
+                    if regions.is_empty() { "none".into() } else { regions.join(", ") },
+                    h.immediates.len(),
+                    h.ubo_ranges.len(),
+                    h.full_regs,
+                    h.half_regs,
+                    h.constlen
+                )
+            }
+            Err(e) => format!("// -- dispatch: {e}\n"),
+        };
+        out += "// -- ir3's words (from the pipeline cache), ir3's text, ours where it differs\n";
         for (i, theirs) in self.listing.instrs.iter().enumerate() {
             let mark = if same_text(theirs, &ours[i]) {
                 String::new()
@@ -125,6 +153,8 @@ impl Code {
         out
     }
 }
+
+const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// Texts compared as ir3 spaces them loosely: runs of whitespace are one space.
 fn same_text(a: &str, b: &str) -> bool {
