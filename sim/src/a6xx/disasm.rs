@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::isa::{
-    Addr, Binary, CmpCond, CmpType, Conv, DivOp, Instr, Op, Program, SfuOp, Space, Ternary, Unary,
+    Addr, Binary, CmpType, Conv, DivOp, Instr, Op, Program, SfuOp, Space, Ternary, Unary,
 };
 use super::reg::{fmt_const, Src};
 
@@ -147,14 +147,7 @@ impl fmt::Display for Op {
                     CmpType::U => "u",
                     CmpType::S => "s",
                 };
-                let c = match cond {
-                    CmpCond::Lt => "lt",
-                    CmpCond::Le => "le",
-                    CmpCond::Gt => "gt",
-                    CmpCond::Ge => "ge",
-                    CmpCond::Eq => "eq",
-                    CmpCond::Ne => "ne",
-                };
+                let c = cond.name();
                 let fl = ty == CmpType::F;
                 write!(f, "cmps.{t}.{c} {dst}, {}, {}", S(a, fl), S(b, fl))
             }

@@ -368,6 +368,23 @@ pub enum CmpCond {
     Ne,
 }
 
+impl CmpCond {
+    /// Every condition, in the order of the hardware's 3-bit field (ir3's `cmps`/`cmpv`).
+    pub const ALL: [CmpCond; 6] = [
+        CmpCond::Lt,
+        CmpCond::Le,
+        CmpCond::Gt,
+        CmpCond::Ge,
+        CmpCond::Eq,
+        CmpCond::Ne,
+    ];
+
+    /// The mnemonic's suffix (`lt`).
+    pub fn name(self) -> &'static str {
+        ["lt", "le", "gt", "ge", "eq", "ne"][self as usize]
+    }
+}
+
 /// cat3 operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ternary {

@@ -473,8 +473,6 @@ const CAT2: &[(u8, &str, u8, bool)] = &[
     (63, "msad", 2, false),
 ];
 
-const CONDS: [Cond; 6] = [Cond::Lt, Cond::Le, Cond::Gt, Cond::Ge, Cond::Eq, Cond::Ne];
-
 /// `(nopN)` encoding shared by cat2/cat3: the `(r)` bits mean delay slots when not repeating.
 fn nop_encoding(flags: &mut Flags, r1: bool, r2: bool) -> bool {
     if (r1 || r2) && flags.repeat == 0 {
@@ -515,11 +513,12 @@ fn cat2(gen: Gen, w: u64, flags: &mut Flags) -> Result<(&'static str, Body), Und
     let nop = nop_encoding(flags, r1, r2);
     let cond = if has_cond {
         let c = bits(w, 48, 50);
-        Some(
-            *CONDS
-                .get(c as usize)
-                .ok_or(field_err(2, name, "condition (bits 48..50)", c))?,
-        )
+        Some(*CmpCond::ALL.get(c as usize).ok_or(field_err(
+            2,
+            name,
+            "condition (bits 48..50)",
+            c,
+        ))?)
     } else {
         None
     };

@@ -16,6 +16,8 @@
 //! * [`branch_targets`] — the indices ir3 prints `lN:` labels before;
 //! * [`parse_listing`] — the instruction lines of an ir3 listing, to zip with decoded words.
 
+pub use crate::a6xx::isa::CmpCond;
+
 mod decode;
 mod header;
 mod print;
@@ -383,24 +385,6 @@ pub struct MovMulti {
     pub round: u8,
 }
 
-/// Comparison condition of cmps/cmpv.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum Cond {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-}
-
-impl Cond {
-    fn name(&self) -> &'static str {
-        ["lt", "le", "gt", "ge", "eq", "ne"][*self as usize]
-    }
-}
-
 /// cat2/cat3/cat4 ALU instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Alu {
@@ -411,7 +395,7 @@ pub struct Alu {
     /// Sources, in ir3 order.
     pub srcs: Vec<Src>,
     /// Condition (cmps/cmpv).
-    pub cond: Option<Cond>,
+    pub cond: Option<CmpCond>,
     /// `(ei)` (cat2: end input, on bary.f).
     pub ei: bool,
     /// Sources are full precision.

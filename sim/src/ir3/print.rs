@@ -156,6 +156,38 @@ fn multisrc(s: &Src) -> String {
     }
 }
 
+/// The flag marks as ir3 spells them, each empty when clear.
+struct Marks {
+    sy: &'static str,
+    ss: &'static str,
+    jp: &'static str,
+    ul: &'static str,
+    sat: &'static str,
+}
+
+impl Marks {
+    fn of(f: &Flags) -> Marks {
+        Marks {
+            sy: on(f.sy, "(sy)"),
+            ss: on(f.ss, "(ss)"),
+            jp: on(f.jp, "(jp)"),
+            ul: on(f.ul, "(ul)"),
+            sat: on(f.sat, "(sat)"),
+        }
+    }
+
+    /// An ALU instruction's leading marks: `(nopN) ` when it has nop cycles, else `(rptN)`;
+    /// `lead` is what goes before them (`(sat)` where it leads, or nothing).
+    fn alu_prefix(&self, f: &Flags, lead: &str) -> String {
+        let Marks { sy, ss, jp, ul, .. } = self;
+        if f.nop > 0 {
+            format!("{sy}{ss}{jp}{lead}(nop{}) {ul}", f.nop)
+        } else {
+            format!("{sy}{ss}{jp}{lead}{}{ul}", rpt(f))
+        }
+    }
+}
+
 /// `(rptN)` or nothing.
 fn rpt(f: &Flags) -> String {
     if f.repeat > 0 {
@@ -170,13 +202,13 @@ impl Instr {
     /// print branch operands as `#lN`).
     pub fn text(&self, index: usize) -> String {
         let f = &self.flags;
-        let (sy, ss, jp, ul, sat) = (
-            on(f.sy, "(sy)"),
-            on(f.ss, "(ss)"),
-            on(f.jp, "(jp)"),
-            on(f.ul, "(ul)"),
-            on(f.sat, "(sat)"),
-        );
+        let Marks {
+            sy,
+            ss,
+            jp,
+            ul,
+            sat,
+        } = Marks::of(f);
         let name = self.name;
         match &self.body {
             Body::Flow(fl) => {
@@ -237,11 +269,7 @@ impl Instr {
                     // 26.2.6 prints cat2's `(sat)` on the destination (`add.u (sat)r6.w, …`,
                     // measured), where 25.0.7's XML leads with it; cat4's is not seen yet.
                     let (lead, on_dst) = if self.cat == 2 { ("", sat) } else { (sat, "") };
-                    let pre = if f.nop > 0 {
-                        format!("{sy}{ss}{jp}{lead}(nop{}) {ul}", f.nop)
-                    } else {
-                        format!("{sy}{ss}{jp}{lead}{}{ul}", rpt(f))
-                    };
+                    let pre = Marks::of(f).alu_prefix(f, lead);
                     let cond = a.cond.map(|c| format!(".{}", c.name())).unwrap_or_default();
                     let srcs: Vec<String> = a.srcs.iter().map(multisrc).collect();
                     format!(
@@ -309,13 +337,13 @@ impl Instr {
 
     fn mov_text(&self, m: &Mov) -> String {
         let f = &self.flags;
-        let (sy, ss, jp, ul, sat) = (
-            on(f.sy, "(sy)"),
-            on(f.ss, "(ss)"),
-            on(f.jp, "(jp)"),
-            on(f.ul, "(ul)"),
-            on(f.sat, "(sat)"),
-        );
+        let Marks {
+            sy,
+            ss,
+            jp,
+            ul,
+            sat,
+        } = Marks::of(f);
         let pre = format!("{sy}{ss}{jp}{}{ul}", rpt(f));
         let round = ROUND[m.round as usize];
         let s = &m.src;
@@ -353,13 +381,13 @@ impl Instr {
 
     fn cat3_text(&self, a: &Alu) -> String {
         let f = &self.flags;
-        let (sy, ss, jp, ul, sat) = (
-            on(f.sy, "(sy)"),
-            on(f.ss, "(ss)"),
-            on(f.jp, "(jp)"),
-            on(f.ul, "(ul)"),
-            on(f.sat, "(sat)"),
-        );
+        let Marks {
+            sy,
+            ss,
+            jp,
+            ul,
+            sat,
+        } = Marks::of(f);
         let name = self.name;
         // `#cat3-src`: gpr `{LAST}{HALF}r`, const `{HALF}c`, immediate, relative (always `+ N`).
         let src = |s: &Src| -> String {
@@ -390,11 +418,7 @@ impl Instr {
                 src(s3)
             );
         }
-        let pre = if f.nop > 0 {
-            format!("{sy}{ss}{jp}{sat}(nop{}) {ul}", f.nop)
-        } else {
-            format!("{sy}{ss}{jp}{sat}{}{ul}", rpt(f))
-        };
+        let pre = Marks::of(f).alu_prefix(f, sat);
         format!(
             "{pre}{name} {}{}, {}, {}, {}",
             h(a.dst_half),
