@@ -107,11 +107,15 @@ pub fn find(cache: &[u8], lines: &[&str]) -> Result<Vec<u64>, NotFound> {
     // The most telling lines first: a mismatch at a window's start is the common case.
     let mut order: Vec<usize> = (0..shapes.len()).collect();
     order.sort_by_key(|&i| shapes[i] == Shape::Other);
+    let no_window = NotFound::NoWindow {
+        lines: lines.len(),
+        bytes: cache.len(),
+    };
+    if cache.len() < len {
+        return Err(no_window);
+    }
     let mut found = Vec::new();
-    for start in 0..=cache.len().saturating_sub(len) {
-        if cache.len() < len {
-            break;
-        }
+    for start in 0..=cache.len() - len {
         let window = &cache[start..start + len];
         if order
             .iter()
@@ -127,10 +131,7 @@ pub fn find(cache: &[u8], lines: &[&str]) -> Result<Vec<u64>, NotFound> {
         [at] => Ok((0..shapes.len())
             .map(|i| word_at(cache, at + 8 * i))
             .collect()),
-        [] => Err(NotFound::NoWindow {
-            lines: lines.len(),
-            bytes: cache.len(),
-        }),
+        [] => Err(no_window),
         [a, b, ..] => Err(NotFound::Ambiguous { at: [a, b] }),
     }
 }

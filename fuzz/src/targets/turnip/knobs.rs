@@ -55,6 +55,15 @@ impl TurnipKnobs {
     pub fn of(case: &Case) -> &TurnipKnobs {
         case.config.sections.get()
     }
+
+    /// The ISA generation of its GPU (`FD_GPU_ID` 6xx or 7xx), which ir3's code is read as.
+    pub fn generation(&self) -> sim::ir3::Gen {
+        if self.gpu.word().starts_with('7') {
+            sim::ir3::Gen::A7xx
+        } else {
+            sim::ir3::Gen::A6xx
+        }
+    }
 }
 
 knob_section!(TurnipKnobs {
@@ -68,5 +77,21 @@ impl Section for TurnipKnobs {
         let r = &mut SplitMix64::for_input(crate::rng::fnv1a(rest), 0x7475_726e);
         self.gpu = Adreno::draw(r.next_u64());
         self.debug = Ir3Switches::draw(r.next_u64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a7xx_gpus_are_read_as_a7xx_code() {
+        for (gpu, gen) in [("630", sim::ir3::Gen::A6xx), ("750", sim::ir3::Gen::A7xx)] {
+            let k = TurnipKnobs {
+                gpu: gpu.parse().unwrap(),
+                ..TurnipKnobs::default()
+            };
+            assert_eq!(k.generation(), gen, "{gpu}");
+        }
     }
 }

@@ -93,7 +93,7 @@ impl ShimDriver for Turnip {
         capture: &Capture,
         coverage: &mut Coverage,
     ) -> Result<(), Disagreement> {
-        let gen = agree::generation(TurnipKnobs::of(case).gpu.word());
+        let gen = TurnipKnobs::of(case).generation();
         let code = match Code::of(capture, gen) {
             Ok(code) => code,
             Err(why) => {
@@ -126,7 +126,7 @@ impl ShimDriver for Turnip {
     }
 
     fn annotate(&self, case: &Case, capture: &Capture) -> String {
-        let gen = agree::generation(TurnipKnobs::of(case).gpu.word());
+        let gen = TurnipKnobs::of(case).generation();
         match Code::of(capture, gen) {
             Ok(code) => code.annotated(),
             Err(why) => format!("// ir3's words: {why}\n"),
