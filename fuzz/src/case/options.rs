@@ -21,6 +21,9 @@ pub struct OracleOptions {
     /// Knobs set on every case decoded from fuzz input bytes, as `KEY=VALUE` (`fuzz --case`),
     /// checked by whoever makes the options.
     pub pins: Vec<String>,
+    /// `gpufuzz run --trace`: a target that executes a driver's code (turnip) prints each
+    /// instruction the first differing invocation executed.
+    pub trace: bool,
 }
 
 impl Default for OracleOptions {
@@ -32,6 +35,7 @@ impl Default for OracleOptions {
             pass_limit: None,
             vulkan: Default::default(),
             pins: Vec::new(),
+            trace: false,
         }
     }
 }

@@ -24,6 +24,8 @@ pub struct Header {
     pub half_regs: u32,
     /// Const vec4s the shader needs (`N constlen`).
     pub constlen: u32,
+    /// Whether ir3 chose waves of 128 fibers (`N double_threadsize`, 26.x).
+    pub double_threadsize: bool,
 }
 
 /// A system value's register.
@@ -112,7 +114,10 @@ pub fn parse_header(text: &str) -> Result<Header, BadLine> {
                 rest = tail.trim();
             }
         } else if let Some(rest) = l.strip_prefix("; CL prog") {
-            if rest.contains(" full") {
+            if rest.contains(" double_threadsize") {
+                h.double_threadsize =
+                    count_before(rest, "double_threadsize").ok_or_else(|| bad("no count"))? != 0;
+            } else if rest.contains(" full") {
                 let n = |w| count_before(rest, w).ok_or_else(|| bad("no count"));
                 h.full_regs = n("full")?;
                 h.half_regs = n("half")?;

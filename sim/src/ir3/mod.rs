@@ -19,6 +19,7 @@
 pub use crate::a6xx::isa::CmpCond;
 
 mod decode;
+pub mod exec;
 mod header;
 mod print;
 #[cfg(test)]

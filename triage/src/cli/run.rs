@@ -9,7 +9,7 @@ use clap::Args;
 use compiler::interp::{self, InterpError, RunOptions};
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
-use fuzz::oracle::{Case, Coverage};
+use fuzz::oracle::{Case, Coverage, OracleOptions};
 use fuzz::targets::{self, middle, shown::format_results, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +34,10 @@ pub struct RunArgs {
     /// script, Amber script, SPIR-V assembly), probes holding the interpreter's values.
     #[arg(long, value_name = "WHAT")]
     emit: Option<String>,
+    /// With `--target turnip`: print each ir3 instruction the first differing invocation (or
+    /// invocation 0) executed on our executor, with its cycle and the registers it wrote.
+    #[arg(long)]
+    trace: bool,
     /// Planted bugs for `--print-after-all`, the targets to compile for.
     #[command(flatten)]
     config: super::config::ConfigArgs,
@@ -51,6 +55,11 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
     if a.emit.is_some() && a.config.targets.is_empty() {
         return Err(CliError::Usage(
             "--emit shows a target's code: give --target T too".into(),
+        ));
+    }
+    if a.trace && !a.config.targets.iter().any(|t| t == "turnip") {
+        return Err(CliError::Usage(
+            "--trace follows ir3's code on our executor: give --target turnip".into(),
         ));
     }
     if a.print_after_all {
@@ -88,7 +97,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode, CliError> {
             }
         };
         let case = Case { config, program };
-        let opts = a.config.oracle()?;
+        let opts = OracleOptions {
+            trace: a.trace,
+            ..a.config.oracle()?
+        };
         let mut clean = true;
         for target in &opts.targets {
             println!("// target {target}");

@@ -66,6 +66,31 @@ pub trait ShimDriver: Sync {
     ) -> Result<(), Disagreement> {
         Ok(())
     }
+    /// The driver's code run and judged, when the target can execute it (turnip: ir3's code
+    /// on our a6xx executor against the interpreter); `program` is the one the driver
+    /// compiled. What cannot be run is counted in `coverage`.
+    fn judge(
+        &self,
+        _case: &Case,
+        _program: &Program,
+        _capture: &Capture,
+        _opts: &OracleOptions,
+        _coverage: &mut Coverage,
+    ) -> Result<(), Box<Finding>> {
+        Ok(())
+    }
+    /// What `gpufuzz run` says of the driver's code beyond its statistics (turnip: the
+    /// executor's verdict, the hazards, and with `--trace` the executed instructions), and
+    /// whether that is clean.
+    fn explain(
+        &self,
+        _case: &Case,
+        _program: &Program,
+        _capture: &Capture,
+        _opts: &OracleOptions,
+    ) -> (String, bool) {
+        (String::new(), true)
+    }
     /// What `--emit asm` adds after the driver's representations (turnip: ir3's words with
     /// our decoding where it differs).
     fn annotate(&self, _case: &Case, _capture: &Capture) -> String {
@@ -120,6 +145,8 @@ pub struct CompileOnly(pub &'static dyn ShimDriver);
 pub struct Capture {
     /// The emitted SPIR-V module.
     pub module: EmittedModule,
+    /// The options it was emitted with (the float rules a comparison follows).
+    pub emit_options: spirv_emit::EmitOptions,
     /// The pipeline's executables, with the driver's statistics and representations.
     pub executables: Vec<Executable>,
     /// What the driver printed on stderr while compiling.
@@ -176,7 +203,8 @@ pub fn environment(driver: &dyn ShimDriver) -> Result<Environment, String> {
 /// (the crashed one is gone; `compile` starts another) before it is the driver's.
 pub fn compile_with(worker: &mut Worker, program: &Program) -> Result<Capture, CompileError> {
     let info = worker.info().clone();
-    let module = emit(program, &emit_options(&info)).map_err(CompileError::Emit)?;
+    let emit_options = emit_options(&info);
+    let module = emit(program, &emit_options).map_err(CompileError::Emit)?;
     let job = job(&module);
     let mut rejudged = None;
     let compiled = match worker.compile(&job) {
@@ -193,6 +221,7 @@ pub fn compile_with(worker: &mut Worker, program: &Program) -> Result<Capture, C
     };
     Ok(Capture {
         module,
+        emit_options,
         executables: compiled.executables,
         stderr: compiled.stderr,
         pipeline: compiled.pipeline,
@@ -331,7 +360,7 @@ impl Target for CompileOnly {
         &self,
         case: &Case,
         optimised: &Program,
-        _opts: &OracleOptions,
+        opts: &OracleOptions,
         coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
         let capture = match compile(self.0, case, source(case, optimised)) {
@@ -362,6 +391,8 @@ impl Target for CompileOnly {
                 Cause::named(format!("decoder {}", d.class)),
             ));
         }
+        self.0
+            .judge(case, source(case, optimised), &capture, opts, coverage)?;
         Ok(Results::default())
     }
 
@@ -382,7 +413,7 @@ impl Target for CompileOnly {
     fn show(
         &self,
         case: &Case,
-        _opts: &OracleOptions,
+        opts: &OracleOptions,
         optimised: &Program,
         asm: bool,
     ) -> Result<Shown, String> {
@@ -427,9 +458,13 @@ impl Target for CompileOnly {
         if asm {
             out += &self.0.annotate(case, &capture);
         }
+        let (verdict, clean) = self
+            .0
+            .explain(case, source(case, optimised), &capture, opts);
+        out += &verdict;
         Ok(Shown {
             text: out,
-            clean: !capture.executables.is_empty(),
+            clean: clean && !capture.executables.is_empty(),
         })
     }
 

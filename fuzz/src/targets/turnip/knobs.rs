@@ -66,6 +66,42 @@ impl TurnipKnobs {
     }
 }
 
+/// What the executor needs to know of a GPU (`common/freedreno_devices.py`, 25.0.7; the
+/// a630 and a750 listings of 26.2.6 agree, `docs/ir3-dispatch.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AdrenoFacts {
+    /// The ISA generation and the scalar ALU (`has_scalar_alu`: a660 and every a7xx).
+    pub chip: sim::ir3::exec::Chip,
+    /// 64-byte descriptors a storage buffer takes: 2 where `storage_8bit` adds an 8-bit view,
+    /// else 1 (`descriptor_size`, `vulkan/tu_descriptor_set.cc`). 25.0.7 has it on a750
+    /// only; 26.2.6's code indexes every a7xx's buffers in twos (measured: `t#2`, `stib … 2`
+    /// for binding 1 on a730 and a740).
+    pub ssbo_descriptors: u32,
+    /// `load_shader_consts_via_preamble` (a750): driver params come from a UBO the preamble
+    /// copies with `ldc.k`, and the preamble stores the immediates with `stc`.
+    pub consts_via_preamble: bool,
+    /// Const vec4s of the compute const file (`max_const_compute`: 256 before a7xx, 512).
+    pub const_vec4s: usize,
+}
+
+impl TurnipKnobs {
+    /// The facts of the case's GPU.
+    pub fn facts(&self) -> AdrenoFacts {
+        let gen = self.generation();
+        let word = self.gpu.word();
+        let a7 = gen == sim::ir3::Gen::A7xx;
+        AdrenoFacts {
+            chip: sim::ir3::exec::Chip {
+                gen,
+                scalar_alu: a7 || word == "660",
+            },
+            ssbo_descriptors: if a7 { 2 } else { 1 },
+            consts_via_preamble: word == "750",
+            const_vec4s: if a7 { 512 } else { 256 },
+        }
+    }
+}
+
 knob_section!(TurnipKnobs {
     "turnip_gpu" => gpu: Adreno,
     "turnip_debug" => debug: Ir3Switches,

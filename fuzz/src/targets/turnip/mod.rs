@@ -5,14 +5,20 @@
 
 mod agree;
 mod binary;
+mod execute;
+mod judge;
 pub mod knobs;
+mod trace;
 
 pub use knobs::TurnipKnobs;
 
 use crate::case::coverage::Coverage;
+use crate::case::options::OracleOptions;
 use crate::case::Case;
+use crate::finding::Finding;
 use crate::targets::driver::compile_only::{Capture, Disagreement, ShimDriver, Statistic};
 use agree::{Code, Unchecked};
+use compiler::ir::Program;
 
 /// The `turnip` target's driver.
 pub struct Turnip;
@@ -123,6 +129,29 @@ impl ShimDriver for Turnip {
             Some(d) => Err(agree::disagreement(&d)),
             None => Ok(()),
         }
+    }
+
+    /// ir3's code run on our executor against the interpreter, its rules checked
+    /// ([`judge`]).
+    fn judge(
+        &self,
+        case: &Case,
+        program: &Program,
+        capture: &Capture,
+        opts: &OracleOptions,
+        coverage: &mut Coverage,
+    ) -> Result<(), Box<Finding>> {
+        judge::judge(self, case, program, capture, opts, coverage)
+    }
+
+    fn explain(
+        &self,
+        case: &Case,
+        program: &Program,
+        capture: &Capture,
+        opts: &OracleOptions,
+    ) -> (String, bool) {
+        trace::explain(case, program, capture, opts)
     }
 
     fn annotate(&self, case: &Case, capture: &Capture) -> String {

@@ -1,0 +1,689 @@
+//! One instruction: its sync flags, its operands read and checked, its results written, the
+//! running group's next PC. Divergence is min-PC scheduling as in our own a6xx model
+//! (`crate::a6xx`'s `flow`): a divergent branch parks the fibers going to the later address,
+//! and groups merge when they reach the same PC. `(rptN)` runs the instruction N + 1 times,
+//! one cycle apart, the destination and every `(r)` source one component further each time.
+
+use super::alu::{self, Kind};
+use super::wave::{Class, Loc, Machine, Reader};
+use super::Stop;
+use crate::ir3::{
+    Alu, Body, Dst, Flow, FlowForm, ImmFmt, Instr, Mem, MemForm, Mov, MovForm, MovMulti, Operand,
+    Src, Sync, Tex, TexSrc2, Type,
+};
+
+/// ir3's float lookup immediates (cat2/cat4 `(0.5)`, `(pi)`, …), as binary32.
+const FLUT: [f32; 12] = [
+    0.0,
+    0.5,
+    1.0,
+    2.0,
+    std::f32::consts::E,
+    std::f32::consts::PI,
+    std::f32::consts::FRAC_1_PI,
+    std::f32::consts::LN_2,
+    std::f32::consts::LOG2_E,
+    std::f32::consts::LOG10_2,
+    std::f32::consts::LOG2_10,
+    4.0,
+];
+
+/// Integer and bitwise opcodes whose 16-bit form the executor computes (zero-extended
+/// halves, result truncated): the ones whose low 16 bits do not depend on the high ones.
+const HALF_OK: &[&str] = &[
+    "add.u", "add.s", "sub.u", "sub.s", "and.b", "or.b", "xor.b", "not.b", "shl.b", "min.u",
+    "max.u", "sel.b16", "cmps.u", "cmps.s", "andg", "shlm", "shlg", "mull.u", "mov", "cov",
+];
+
+/// Opcodes whose `(sat)` the executor computes (`uadd_sat`, `usub_sat`, `iadd_sat`,
+/// `isub_sat`, `ir3_compiler_nir.c`).
+const SATURATING: &[&str] = &["add.u", "sub.u", "add.s", "sub.s"];
+
+fn unsupported<T>(what: impl Into<String>) -> Result<T, Stop> {
+    Err(Stop::Unsupported(what.into()))
+}
+
+/// A saturating add or subtract's result from the wrapping one `r` of `a` and `b`.
+fn saturate(name: &str, a: u32, b: u32, r: u32) -> u32 {
+    match name {
+        "add.u" => a.saturating_add(b),
+        "sub.u" => a.saturating_sub(b),
+        "add.s" => (a as i32).saturating_add(b as i32) as u32,
+        "sub.s" => (a as i32).saturating_sub(b as i32) as u32,
+        _ => r,
+    }
+}
+
+impl Machine<'_> {
+    /// Issues `ins`; false when the wave has finished.
+    pub fn step(&mut self, ins: &Instr) -> Result<bool, Stop> {
+        if ins.flags.ss {
+            self.ss_epoch += 1;
+        }
+        if ins.flags.sy {
+            self.sy_epoch += 1;
+        }
+        if ins.flags.sat && !SATURATING.contains(&ins.name) {
+            return unsupported(format!("(sat) on {}", ins.name));
+        }
+        let start = self.now;
+        let repeat = ins.flags.repeat as usize;
+        match &ins.body {
+            Body::Flow(f) => return self.flow(ins, f),
+            Body::Mov(m) => self.repeated(repeat, |s, i| s.mov(ins, m, i))?,
+            Body::MovMulti(m) => self.multi(ins, m)?,
+            Body::Alu(a) => self.repeated(repeat, |s, i| s.alu(ins, a, i))?,
+            Body::Tex(t) => self.tex(ins, t)?,
+            Body::Mem(m) => self.mem(ins, m)?,
+            Body::Sync(Sync::Alias {
+                scope: 0,
+                b32: true,
+                dst: Ok(r),
+                src,
+                ..
+            }) => {
+                self.aliases.push((Loc::of(*r, false)?, *src));
+            }
+            // a7xx's `(sy)(ss)lock; unlock` before `end` (25.0.7's `ir3_compiler_nir.c`): one
+            // wave at a time, nothing to order.
+            Body::Sync(Sync::Plain) if matches!(ins.name, "lock" | "unlock") => {}
+            Body::Sync(_) | Body::Movmsk(_) => return unsupported(ins.name),
+        }
+        self.now = start + 1 + repeat as u64 + ins.flags.nop as u64;
+        self.pc += 1;
+        self.reschedule();
+        Ok(true)
+    }
+
+    fn repeated(
+        &mut self,
+        repeat: usize,
+        mut each: impl FnMut(&mut Self, usize) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        let start = self.now;
+        for i in 0..=repeat {
+            self.now = start + i as u64;
+            each(self, i)?;
+        }
+        Ok(())
+    }
+
+    /// The value of `s` in every fiber for an opcode of `kind` read as `how`, `i` steps into
+    /// a `(rptN)`; `half`: the opcode computes on 16 bits.
+    fn source(
+        &mut self,
+        s: &Src,
+        kind: Kind,
+        how: Reader,
+        i: usize,
+        half_op: bool,
+    ) -> Result<Vec<u32>, Stop> {
+        let step = if s.r { i } else { 0 };
+        let vals = match s.op {
+            Operand::Reg { reg, half } => {
+                let loc = Loc::of(reg, half)?.offset(step)?;
+                self.read_loc(loc, how)
+            }
+            Operand::Const { index, half: false } => {
+                vec![self.konst(index as i64 + step as i64)?; self.w]
+            }
+            Operand::Imm { value, fmt, half } => {
+                let v = match (fmt, half) {
+                    (ImmFmt::Flut, false) => FLUT[value as usize].to_bits(),
+                    (ImmFmt::Dec | ImmFmt::Hex, false) => value as u32,
+                    (ImmFmt::Dec | ImmFmt::Hex, true) if half_op => value as u32 & 0xffff,
+                    (ImmFmt::F32, false) => value as u32,
+                    _ => return unsupported("a half-precision immediate"),
+                };
+                vec![v; self.w]
+            }
+            other => return unsupported(format!("operand {other:?}")),
+        };
+        Ok(if s.abs || s.neg {
+            vals.into_iter()
+                .map(|v| alu::modify(kind, v, s.abs, s.neg))
+                .collect()
+        } else {
+            vals
+        })
+    }
+
+    /// The class a cat1–3 result into `dst` has, and whether the instruction runs on the
+    /// scalar ALU (`is_scalar_alu`, `ir3.c`: shared destination, a chip with the scalar ALU,
+    /// and not a mov from a non-uniform register).
+    fn alu_class(&self, dst: Loc, plain_mov_from_gpr: bool) -> (Class, bool) {
+        match dst {
+            l if l.is_shared() && self.chip.scalar_alu && !plain_mov_from_gpr => {
+                (Class::Ss { scalar: true }, true)
+            }
+            l if l.is_shared() => (Class::Ss { scalar: false }, false),
+            Loc::A0 | Loc::A1 => (Class::Addr, false),
+            _ => (Class::Alu, false),
+        }
+    }
+
+    fn mov(&mut self, ins: &Instr, m: &Mov, i: usize) -> Result<(), Stop> {
+        let (dst, half) = match (m.form, m.dst) {
+            (MovForm::Mova, _) => (Loc::A0, false),
+            (MovForm::Mova1, _) => (Loc::A1, false),
+            (MovForm::Mov | MovForm::Cov, Dst::Reg(r)) => {
+                let half = m.dst_type.is_half();
+                (Loc::of(r, half)?.offset(i)?, half)
+            }
+            _ => return unsupported(format!("{} form", ins.name)),
+        };
+        let _ = half;
+        // `(even)` on an integer-to-float conversion is what it does anyway.
+        let int_to_float = m.dst_type == Type::F32 && !matches!(m.src_type, Type::F32 | Type::F16);
+        if m.round != 0 && !(m.round == 1 && int_to_float) {
+            return unsupported(format!("{} with rounding mode {}", ins.name, m.round));
+        }
+        if m.src.abs || m.src.neg {
+            return unsupported(format!("{} with a source modifier", ins.name));
+        }
+        let from_gpr = match m.src.op {
+            Operand::Reg { reg, half } => !Loc::of(reg, half)?.is_shared(),
+            _ => false,
+        };
+        let (class, scalar) = self.alu_class(dst, from_gpr && m.form == MovForm::Mov);
+        let how = Reader {
+            scalar,
+            ..Reader::default()
+        };
+        let half_src = m.src_type.is_half();
+        let vals = self.source(&m.src, Kind::Int, how, i, half_src)?;
+        let (from, to) = (m.src_type.name(), m.dst_type.name());
+        let out = match m.form {
+            MovForm::Mova => vals
+                .iter()
+                .map(|&v| v as u16 as i16 as i32 as u32)
+                .collect(),
+            MovForm::Mova1 => vals.iter().map(|&v| v & 0xffff).collect(),
+            _ => {
+                let mut out = Vec::with_capacity(vals.len());
+                for v in vals {
+                    let Some(c) = alu::convert(from, to, v) else {
+                        return unsupported(format!("cov.{from}{to}"));
+                    };
+                    out.push(c);
+                }
+                out
+            }
+        };
+        self.write(dst, &out, class);
+        Ok(())
+    }
+
+    /// `swz`/`gat`/`sct`: every source read before any destination is written.
+    fn multi(&mut self, ins: &Instr, m: &MovMulti) -> Result<(), Stop> {
+        if m.src_type != m.dst_type || m.src_type.is_half() {
+            return unsupported(format!("{} between types", ins.name));
+        }
+        let pairs: Vec<_> = match (m.dsts.len(), m.srcs.len()) {
+            (a, b) if a == b => m.dsts.iter().copied().zip(m.srcs.iter().copied()).collect(),
+            _ => {
+                return unsupported(format!(
+                    "{} of {} to {}",
+                    ins.name,
+                    m.srcs.len(),
+                    m.dsts.len()
+                ))
+            }
+        };
+        let mut vals = Vec::new();
+        for &(_, s) in &pairs {
+            vals.push(self.read_loc(Loc::of(s, false)?, Reader::default()));
+        }
+        for ((d, _), v) in pairs.iter().zip(vals) {
+            let dst = Loc::of(*d, false)?;
+            let (class, _) = self.alu_class(dst, true);
+            self.write(dst, &v, class);
+        }
+        Ok(())
+    }
+
+    fn alu(&mut self, ins: &Instr, a: &Alu, i: usize) -> Result<(), Stop> {
+        let name = ins.name;
+        let dst = Loc::of(a.dst, a.dst_half)?.offset(i)?;
+        let half_src = a.srcs.iter().any(|s| {
+            matches!(
+                s.op,
+                Operand::Reg { half: true, .. } | Operand::Const { half: true, .. }
+            )
+        });
+        let base = name
+            .get(..6)
+            .filter(|b| b.starts_with("cmps."))
+            .unwrap_or(name);
+        if half_src && !HALF_OK.contains(&base) {
+            return unsupported(format!("{name} on half registers"));
+        }
+        let kind = alu::kind(name);
+        let sfu = ins.cat == 4;
+        let (class, scalar) = if sfu {
+            (Class::Ss { scalar: false }, false)
+        } else {
+            self.alu_class(dst, false)
+        };
+        let late_src2 = match self.chip.gen {
+            crate::ir3::Gen::A7xx => ins.cat == 3,
+            crate::ir3::Gen::A6xx => name.starts_with("mad"),
+        };
+        let mut srcs = Vec::with_capacity(a.srcs.len());
+        for (n, s) in a.srcs.iter().enumerate() {
+            let how = Reader {
+                other: sfu,
+                late: if n == 2 && late_src2 {
+                    self.chip.cat3_src2_read()
+                } else {
+                    0
+                },
+                scalar,
+                ..Reader::default()
+            };
+            srcs.push(self.source(s, kind, how, i, half_src)?);
+        }
+        let w = self.w;
+        let get = |k: usize, f: usize| srcs.get(k).map_or(0, |v| v[f]);
+        let mut out = vec![0u32; w];
+        for (f, o) in out.iter_mut().enumerate() {
+            let (x, y, z) = (get(0, f), get(1, f), get(2, f));
+            let r = if let Some(cond) = a.cond {
+                let ty = name.chars().nth(5).unwrap_or('?');
+                alu::compare(ty, cond, x, y, half_src).map(u32::from)
+            } else if name == "absneg.f" || name == "absneg.s" {
+                Some(x)
+            } else {
+                match ins.cat {
+                    2 => alu::cat2(name, x, y),
+                    3 => alu::cat3(name, x, y, z),
+                    _ => alu::cat4(name, x),
+                }
+            };
+            match r {
+                Some(r) if ins.flags.sat => *o = saturate(name, x, y, r),
+                Some(r) => *o = r,
+                None => return unsupported(name),
+            }
+        }
+        self.write(dst, &out, class);
+        if sfu {
+            for s in &a.srcs {
+                if let Operand::Reg { reg, half } = s.op {
+                    self.read_late(Loc::of(reg, half)?, true);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flow(&mut self, ins: &Instr, f: &Flow) -> Result<bool, Stop> {
+        let pc = self.pc;
+        let target = f.offset.map(|o| (pc as i64 + o as i64) as usize);
+        let how = Reader {
+            other: true,
+            ..Reader::default()
+        };
+        self.now += 1 + ins.flags.repeat as u64;
+        let cond = |s: &mut Self, k: usize| -> Result<u128, Stop> {
+            let p = f.preds[k];
+            let v = s.read_loc(Loc::Pred(p.comp), how);
+            Ok(s.active()
+                .filter(|&x| (v[x] & 1 != 0) != p.inv)
+                .fold(0, |m, x| m | 1 << x))
+        };
+        match (ins.name, f.form) {
+            ("nop" | "shpe", _) => self.pc += 1,
+            // The preamble runs in every wave (`docs/ir3-execute.md`): its const writes are
+            // the same each time, and its shared registers are the wave's.
+            ("shps", _) => self.pc += 1,
+            ("end", _) => return Ok(self.end_group()),
+            ("jump", _) => self.pc = target.unwrap_or(pc + 1),
+            ("getone", _) => {
+                let keep = self.mask & self.mask.wrapping_neg();
+                self.branch(self.mask & !keep, target.unwrap_or(pc + 1));
+            }
+            ("br", FlowForm::Branch1) => {
+                let t = cond(self, 0)?;
+                self.branch(t, target.unwrap_or(pc + 1));
+            }
+            ("bany" | "ball", FlowForm::Branch1) => {
+                let t = cond(self, 0)?;
+                let all = if ins.name == "bany" {
+                    t != 0
+                } else {
+                    t == self.mask
+                };
+                let taken = if all { self.mask } else { 0 };
+                self.branch(taken, target.unwrap_or(pc + 1));
+            }
+            ("brao" | "braa", FlowForm::Branch2) => {
+                let (a, b) = (cond(self, 0)?, cond(self, 1)?);
+                let t = if ins.name == "brao" { a | b } else { a & b };
+                self.branch(t, target.unwrap_or(pc + 1));
+            }
+            ("predt" | "predf", _) => {
+                if self.predicated.is_some() && ins.name == "predt" {
+                    return unsupported("nested predt");
+                }
+                let all = *self.predicated.get_or_insert(self.mask);
+                self.mask = all;
+                let v = self.read_loc(Loc::Pred(0), how);
+                let holds = self
+                    .active()
+                    .filter(|&x| v[x] & 1 != 0)
+                    .fold(0u128, |m, x| m | 1 << x);
+                self.mask = if ins.name == "predt" {
+                    holds
+                } else {
+                    all & !holds
+                };
+                self.pc += 1;
+            }
+            ("prede", _) => {
+                match self.predicated.take() {
+                    Some(all) => self.mask = all,
+                    None => return unsupported("prede without predt"),
+                }
+                self.pc += 1;
+            }
+            (name, _) => return unsupported(name),
+        }
+        self.now += ins.flags.nop as u64;
+        self.reschedule();
+        Ok(true)
+    }
+
+    /// A per-fiber branch: `taken` go to `target`, the rest to the next instruction.
+    fn branch(&mut self, taken: u128, target: usize) {
+        let next = self.pc + 1;
+        let stay = self.mask & !taken;
+        if taken == 0 {
+            self.pc = next;
+        } else if stay == 0 {
+            self.pc = target;
+        } else if target < next {
+            self.mask = taken;
+            self.pc = target;
+            self.park(next, stay);
+        } else {
+            self.mask = stay;
+            self.pc = next;
+            self.park(target, taken);
+        }
+    }
+
+    fn park(&mut self, pc: usize, mask: u128) {
+        match self.parked.iter_mut().find(|g| g.0 == pc) {
+            Some(g) => g.1 |= mask,
+            None => self.parked.push((pc, mask)),
+        }
+    }
+
+    fn unpark_min(&mut self) -> Option<(usize, u128)> {
+        let k = (0..self.parked.len()).min_by_key(|&k| self.parked[k].0)?;
+        Some(self.parked.swap_remove(k))
+    }
+
+    /// The min-PC rule after the running group moved.
+    fn reschedule(&mut self) {
+        let Some(min) = self.parked.iter().map(|g| g.0).min() else {
+            return;
+        };
+        if min > self.pc {
+            return;
+        }
+        let (pc, mask) = self.unpark_min().expect("a parked group");
+        if pc == self.pc {
+            self.mask |= mask;
+        } else {
+            self.park(self.pc, self.mask);
+            self.pc = pc;
+            self.mask = mask;
+        }
+    }
+
+    /// Retires the running group; false when the wave has no fibers left.
+    fn end_group(&mut self) -> bool {
+        match self.unpark_min() {
+            Some((pc, mask)) => {
+                self.pc = pc;
+                self.mask = mask;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The buffer a bindless descriptor index names.
+    fn buffer_of(&self, base: Option<u8>, index: u32) -> Result<usize, Stop> {
+        if base != Some(0) {
+            return unsupported(format!("descriptor base {base:?}"));
+        }
+        match self.dispatch.descriptors.get(&index) {
+            Some(super::Descriptor::Buffer(b)) => Ok(*b),
+            Some(super::Descriptor::Image) => unsupported("an image accessed as a buffer"),
+            None => unsupported(format!(
+                "descriptor {index} of set 0, which no binding fills"
+            )),
+        }
+    }
+
+    /// A 32-bit element type's check.
+    fn word_type(&self, ins: &Instr, ty: Option<Type>) -> Result<(), Stop> {
+        match ty {
+            Some(Type::U32 | Type::S32 | Type::F32) => Ok(()),
+            _ => unsupported(format!(
+                "{} of {}",
+                ins.name,
+                ty.map_or("no type", |t| t.name())
+            )),
+        }
+    }
+
+    /// Element `e` of buffer `b`, for fiber-independent faults.
+    fn element(&mut self, b: usize, e: u32) -> Result<&mut u32, Stop> {
+        let len = self.buffers[b].len();
+        match self.buffers[b].get_mut(e as usize) {
+            Some(w) => Ok(w),
+            None => Err(Stop::Unsupported(format!(
+                "an access to element {e} of a buffer of {len}"
+            ))),
+        }
+    }
+
+    fn tex(&mut self, ins: &Instr, t: &Tex) -> Result<(), Stop> {
+        let aliases = std::mem::take(&mut self.aliases);
+        if ins.name != "isam" || t.array || t.is_3d || t.offset || t.dst_half || t.src_half {
+            return unsupported(format!("{} (texture sampling)", ins.name));
+        }
+        self.word_type(ins, t.ty)?;
+        let (Some(ind), Some(index), Some(src)) = (t.indirect, t.tex, t.src1) else {
+            return unsupported("isam without a bindless immediate descriptor");
+        };
+        if !ind.bindless || ind.a1 || ind.src3.is_some() {
+            return unsupported(format!("isam descriptor mode {}", ind.desc_mode));
+        }
+        let b = self.buffer_of(Some(ind.base), index as u32)?;
+        let how = Reader {
+            other: true,
+            ..Reader::default()
+        };
+        let coord = Loc::of(src, false)?;
+        let x = match aliases.iter().find(|(l, _)| *l == coord) {
+            Some((_, Operand::Imm { value, .. })) => vec![*value as u32; self.w],
+            Some((_, Operand::Reg { reg, half: false })) => {
+                let l = Loc::of(*reg, false)?;
+                self.read_loc(l, how)
+            }
+            Some((_, other)) => return unsupported(format!("alias.tex of {other:?}")),
+            None => {
+                self.read_late(coord, false);
+                self.read_loc(coord, how)
+            }
+        };
+        let off = match t.src2 {
+            TexSrc2::ImmOffset(n) => n as u32,
+            TexSrc2::None => 0,
+            TexSrc2::Reg(_) => return unsupported("isam with a register offset"),
+        };
+        if t.wrmask & (t.wrmask + 1) != 0 || (t.wrmask != 1 && !t.sv) {
+            return unsupported(format!("isam writing mask {:#x}", t.wrmask));
+        }
+        let comps = t.wrmask.count_ones() as usize;
+        let dst = Loc::of(t.dst, false)?;
+        let fibers: Vec<usize> = self.active().collect();
+        for k in 0..comps {
+            let mut out = vec![0; self.w];
+            for &f in &fibers {
+                out[f] = *self.element(b, x[f].wrapping_add(off).wrapping_add(k as u32))?;
+            }
+            self.write(dst.offset(k)?, &out, Class::Sy);
+        }
+        Ok(())
+    }
+
+    fn mem(&mut self, ins: &Instr, m: &Mem) -> Result<(), Stop> {
+        let how = Reader {
+            other: true,
+            ..Reader::default()
+        };
+        let reg_of = |o: &Operand| match *o {
+            Operand::Reg { reg, half } => Loc::of(reg, half),
+            ref other => Err(Stop::Unsupported(format!("{} operand {other:?}", ins.name))),
+        };
+        // A per-fiber value: a register's, or an immediate's.
+        let value = |s: &mut Self, o: &Operand| -> Result<Vec<u32>, Stop> {
+            match *o {
+                Operand::Imm { value, .. } => Ok(vec![value as u32; s.w]),
+                _ => {
+                    let l = reg_of(o)?;
+                    Ok(s.read_loc(l, how))
+                }
+            }
+        };
+        let fibers: Vec<usize> = self.active().collect();
+        match (m.form, ins.name) {
+            (MemForm::IboLdSt, "stib.b" | "ldib.b") => {
+                if m.typed || m.dim != 1 {
+                    return unsupported(format!("{} typed or {}d", ins.name, m.dim));
+                }
+                self.word_type(ins, Some(m.ty))?;
+                let index = value(self, &m.srcs[2])?;
+                let offset = value(self, &m.srcs[1])?;
+                self.read_late(reg_of(&m.srcs[1])?, ins.name == "stib.b");
+                let data = reg_of(&m.srcs[0])?;
+                for k in 0..m.type_size as usize {
+                    let loc = data.offset(k)?;
+                    if ins.name == "stib.b" {
+                        let v = self.read_loc(loc, how);
+                        self.read_late(loc, true);
+                        for &f in &fibers {
+                            let b = self.buffer_of(m.base, index[f])?;
+                            let e = offset[f].wrapping_add(m.off as u32 + k as u32);
+                            *self.element(b, e)? = v[f];
+                        }
+                    } else {
+                        let mut out = vec![0; self.w];
+                        for &f in &fibers {
+                            let b = self.buffer_of(m.base, index[f])?;
+                            let e = offset[f].wrapping_add(m.off as u32 + k as u32);
+                            out[f] = *self.element(b, e)?;
+                        }
+                        self.write(loc, &out, Class::Sy);
+                    }
+                }
+            }
+            (MemForm::Res1Src, "resinfo.b") => match m.dst {
+                // A descriptor prefetch (`prefetch_tex_ir3`): no destination.
+                Some(Operand::Reg {
+                    reg: crate::ir3::Reg::Gpr { num: 63, comp: 0 },
+                    ..
+                }) => {}
+                _ => return unsupported("resinfo.b with a destination"),
+            },
+            (MemForm::Ldp | MemForm::Stp, _) => {
+                self.word_type(ins, Some(m.ty))?;
+                let (addr, data) = match m.form {
+                    MemForm::Ldp => (&m.srcs[0], m.dst.as_ref()),
+                    _ => (m.dst.as_ref().unwrap_or(&m.srcs[0]), m.srcs.first()),
+                };
+                let base = value(self, addr)?;
+                let data = reg_of(data.ok_or_else(|| Stop::Unsupported("ldp/stp data".into()))?)?;
+                for k in 0..m.size as usize {
+                    let loc = data.offset(k)?;
+                    let byte = |f: usize| base[f].wrapping_add(m.off as u32 + 4 * k as u32);
+                    if m.form == MemForm::Stp {
+                        let v = self.read_loc(loc, how);
+                        self.read_late(loc, true);
+                        for &f in &fibers {
+                            *self.private_word(f, byte(f))? = v[f];
+                        }
+                    } else {
+                        let mut out = vec![0; self.w];
+                        for &f in &fibers {
+                            out[f] = *self.private_word(f, byte(f))?;
+                        }
+                        self.write(loc, &out, Class::Sy);
+                    }
+                }
+            }
+            (MemForm::Stc, _) => {
+                self.word_type(ins, Some(m.ty))?;
+                let Some(Operand::Imm { value: at, .. }) = m.dst else {
+                    return unsupported("stc destination");
+                };
+                let mut at = at as usize;
+                if m.flag {
+                    let a1 = self.read_loc(Loc::A1, how);
+                    at += fibers.first().map_or(0, |&f| a1[f] as usize);
+                }
+                let src = reg_of(&m.srcs[0])?;
+                for k in 0..m.size as usize {
+                    let loc = src.offset(k)?;
+                    let v = self.read_loc(loc, how);
+                    self.read_late(loc, true);
+                    let Some(&f) = fibers.first() else {
+                        break;
+                    };
+                    match self.consts.get_mut(at + k) {
+                        Some(c) => *c = Some(v[f]),
+                        None => {
+                            return Err(self.fault(format!("stc past the const file at {}", at + k)))
+                        }
+                    }
+                }
+                self.const_ss = Some((self.pc, self.ss_epoch));
+            }
+            (MemForm::LdcK, _) => {
+                if m.base.is_some() {
+                    return unsupported("bindless ldc.k");
+                }
+                let a1 = self.read_loc(Loc::A1, how);
+                let off = value(self, &m.srcs[0])?;
+                let block = value(self, &m.srcs[1])?;
+                let Some(&f) = fibers.first() else {
+                    return Ok(());
+                };
+                let Some(ubo) = self.dispatch.ubos.get(&block[f]) else {
+                    return Err(self.fault(format!("UBO {} is not bound", block[f])));
+                };
+                let (dst, from) = (a1[f] as usize, 4 * off[f] as usize);
+                for k in 0..4 * m.size as usize {
+                    let v = ubo.get(from + k).copied().unwrap_or(0);
+                    match self.consts.get_mut(dst + k) {
+                        Some(c) => *c = Some(v),
+                        None => {
+                            return Err(
+                                self.fault(format!("ldc.k past the const file at {}", dst + k))
+                            )
+                        }
+                    }
+                }
+                self.const_sy = Some((self.pc, self.sy_epoch));
+            }
+            _ => return unsupported(ins.name),
+        }
+        Ok(())
+    }
+}
