@@ -67,7 +67,11 @@ impl Machine<'_> {
             return unsupported(format!("(sat) on {}", ins.name));
         }
         let start = self.now;
-        let repeat = ins.flags.repeat as usize;
+        // `swz`/`gat`/`sct` move one pair per cycle (`ir3_src_read_delay`, `ir3_delay.c`).
+        let repeat = match &ins.body {
+            Body::MovMulti(m) => m.dsts.len().max(m.srcs.len()) - 1,
+            _ => ins.flags.repeat as usize,
+        };
         match &ins.body {
             Body::Flow(f) => return self.flow(ins, f),
             Body::Mov(m) => self.repeated(repeat, |s, i| s.mov(ins, m, i))?,
@@ -137,6 +141,10 @@ impl Machine<'_> {
                 };
                 vec![v; self.w]
             }
+            Operand::RelGpr {
+                offset,
+                half: false,
+            } => self.read_relative(offset + step as i32, how)?,
             other => return unsupported(format!("operand {other:?}")),
         };
         Ok(if s.abs || s.neg {
@@ -230,11 +238,14 @@ impl Machine<'_> {
                 ))
             }
         };
+        let start = self.now;
         let mut vals = Vec::new();
-        for &(_, s) in &pairs {
+        for (i, &(_, s)) in pairs.iter().enumerate() {
+            self.now = start + i as u64;
             vals.push(self.read_loc(Loc::of(s, false)?, Reader::default()));
         }
-        for ((d, _), v) in pairs.iter().zip(vals) {
+        for (i, ((d, _), v)) in pairs.iter().zip(vals).enumerate() {
+            self.now = start + i as u64;
             let dst = Loc::of(*d, false)?;
             let (class, _) = self.alu_class(dst, true);
             self.write(dst, &v, class);
@@ -582,6 +593,7 @@ impl Machine<'_> {
                             let b = self.buffer_of(m.base, index[f])?;
                             let e = offset[f].wrapping_add(m.off as u32 + k as u32);
                             *self.element(b, e)? = v[f];
+                            self.traced_store(f, || format!("t#{}[{e}]", index[f]), v[f]);
                         }
                     } else {
                         let mut out = vec![0; self.w];
@@ -603,26 +615,39 @@ impl Machine<'_> {
                 _ => return unsupported("resinfo.b with a destination"),
             },
             (MemForm::Ldp | MemForm::Stp, _) => {
-                self.word_type(ins, Some(m.ty))?;
+                let size = match m.ty {
+                    Type::U32 | Type::S32 | Type::F32 => 4,
+                    Type::U16 | Type::S16 | Type::F16 => 2,
+                    other => return unsupported(format!("{} of {}", ins.name, other.name())),
+                };
                 let (addr, data) = match m.form {
                     MemForm::Ldp => (&m.srcs[0], m.dst.as_ref()),
                     _ => (m.dst.as_ref().unwrap_or(&m.srcs[0]), m.srcs.first()),
                 };
                 let base = value(self, addr)?;
-                let data = reg_of(data.ok_or_else(|| Stop::Unsupported("ldp/stp data".into()))?)?;
+                // The data register is as wide as the type, whether or not ir3 prints its `h`
+                // (`stp.u16 p[r1.x], r13.w, 1` stores `hr13.w`).
+                let data = match data {
+                    Some(Operand::Reg { reg, .. }) => Loc::of(*reg, size == 2)?,
+                    _ => return unsupported(format!("{} data", ins.name)),
+                };
+                let mask = if size == 4 { u32::MAX } else { 0xffff };
                 for k in 0..m.size as usize {
                     let loc = data.offset(k)?;
-                    let byte = |f: usize| base[f].wrapping_add(m.off as u32 + 4 * k as u32);
+                    let byte = |f: usize| base[f].wrapping_add(m.off as u32 + size * k as u32);
                     if m.form == MemForm::Stp {
                         let v = self.read_loc(loc, how);
                         self.read_late(loc, true);
                         for &f in &fibers {
-                            *self.private_word(f, byte(f))? = v[f];
+                            let (word, shift) = self.private_word(f, byte(f), size)?;
+                            *word = (*word & !(mask << shift)) | (v[f] & mask) << shift;
+                            self.traced_store(f, || format!("p[{}]", byte(f)), v[f] & mask);
                         }
                     } else {
                         let mut out = vec![0; self.w];
                         for &f in &fibers {
-                            out[f] = *self.private_word(f, byte(f))?;
+                            let (word, shift) = self.private_word(f, byte(f), size)?;
+                            out[f] = (*word >> shift) & mask;
                         }
                         self.write(loc, &out, Class::Sy);
                     }
@@ -646,14 +671,8 @@ impl Machine<'_> {
                     let Some(&f) = fibers.first() else {
                         break;
                     };
-                    match self.consts.get_mut(at + k) {
-                        Some(c) => *c = Some(v[f]),
-                        None => {
-                            return Err(self.fault(format!("stc past the const file at {}", at + k)))
-                        }
-                    }
+                    self.write_const(at + k, v[f], false)?;
                 }
-                self.const_ss = Some((self.pc, self.ss_epoch));
             }
             (MemForm::LdcK, _) => {
                 if m.base.is_some() {
@@ -666,21 +685,18 @@ impl Machine<'_> {
                     return Ok(());
                 };
                 let Some(ubo) = self.dispatch.ubos.get(&block[f]) else {
-                    return Err(self.fault(format!("UBO {} is not bound", block[f])));
+                    return unsupported(format!(
+                        "ldc.k from UBO {}, which no binding fills",
+                        block[f]
+                    ));
                 };
                 let (dst, from) = (a1[f] as usize, 4 * off[f] as usize);
-                for k in 0..4 * m.size as usize {
-                    let v = ubo.get(from + k).copied().unwrap_or(0);
-                    match self.consts.get_mut(dst + k) {
-                        Some(c) => *c = Some(v),
-                        None => {
-                            return Err(
-                                self.fault(format!("ldc.k past the const file at {}", dst + k))
-                            )
-                        }
-                    }
+                let words: Vec<u32> = (0..4 * m.size as usize)
+                    .map(|k| ubo.get(from + k).copied().unwrap_or(0))
+                    .collect();
+                for (k, v) in words.into_iter().enumerate() {
+                    self.write_const(dst + k, v, true)?;
                 }
-                self.const_sy = Some((self.pc, self.sy_epoch));
             }
             _ => return unsupported(ins.name),
         }

@@ -97,6 +97,16 @@ impl Loc {
         Ok(out)
     }
 
+    /// Its timing records: one per 16-bit half, as ir3's register masks count merged
+    /// registers (`regmask_t`, `ir3_legalize.c`).
+    fn parts(self) -> std::ops::Range<usize> {
+        let s = 2 * self.slot();
+        match self {
+            Loc::Half(_, hi) | Loc::SharedHalf(_, hi) => s + hi as usize..s + hi as usize + 1,
+            _ => s..s + 2,
+        }
+    }
+
     fn slot(self) -> usize {
         match self {
             Loc::Full(c) | Loc::Half(c, _) => c,
@@ -222,9 +232,9 @@ pub(super) struct Machine<'a> {
     pub sy_epoch: u32,
     rec: Vec<Option<Written>>,
     late: Vec<Option<LateRead>>,
-    /// The last `stc` (instruction, `(ss)` count then) and `ldc.k` (`(sy)` count).
-    pub const_ss: Option<(usize, u32)>,
-    pub const_sy: Option<(usize, u32)>,
+    /// Const components written by `stc` (read only after an `(ss)`) or `ldc.k` (after a
+    /// `(sy)`): the writer, whether it was `ldc.k`, and the flag's count then.
+    const_pending: std::collections::BTreeMap<usize, (usize, bool, u32)>,
     /// `alias.tex` entries for the next cat5: the aliased location and its value.
     pub aliases: Vec<(Loc, Operand)>,
     watch: Option<usize>,
@@ -262,10 +272,9 @@ impl<'a> Machine<'a> {
             now: 0,
             ss_epoch: 0,
             sy_epoch: 0,
-            rec: vec![None; SLOTS],
-            late: vec![None; SLOTS],
-            const_ss: None,
-            const_sy: None,
+            rec: vec![None; 2 * SLOTS],
+            late: vec![None; 2 * SLOTS],
+            const_pending: Default::default(),
             aliases: Vec::new(),
             watch: None,
             writes: Vec::new(),
@@ -291,8 +300,7 @@ impl<'a> Machine<'a> {
         }
         self.rec.fill(None);
         self.late.fill(None);
-        self.const_ss = None;
-        self.const_sy = None;
+        self.const_pending.clear();
         self.aliases.clear();
         self.parked.clear();
         self.predicated = None;
@@ -385,9 +393,19 @@ impl<'a> Machine<'a> {
 
     /// Checks ir3's read rules for `loc` read by the current instruction as `how`.
     fn check_read(&mut self, loc: Loc, how: Reader) {
-        let Some(w) = self.rec[loc.slot()] else {
-            return;
-        };
+        let mut seen = None;
+        for part in loc.parts() {
+            match self.rec[part] {
+                Some(w) if seen != Some(w.pc) => {
+                    seen = Some(w.pc);
+                    self.check_part(loc, w, how);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn check_part(&mut self, loc: Loc, w: Written, how: Reader) {
         if w.mask & self.mask == 0 {
             return;
         }
@@ -444,12 +462,14 @@ impl<'a> Machine<'a> {
     /// Const component `k`, checked against outstanding const-file writes.
     pub fn konst(&mut self, k: i64) -> Result<u32, Stop> {
         let name = || format!("c{}.{}", k / 4, ['x', 'y', 'z', 'w'][(k % 4) as usize]);
-        if let Some((pc, e)) = self.const_ss.filter(|&(_, e)| e == self.ss_epoch) {
-            let _ = e;
-            self.hazard(Rule::Const { sy: false }, name(), pc);
-        }
-        if let Some((pc, _)) = self.const_sy.filter(|&(_, e)| e == self.sy_epoch) {
-            self.hazard(Rule::Const { sy: true }, name(), pc);
+        if let Some(&(pc, sy, epoch)) = usize::try_from(k)
+            .ok()
+            .and_then(|k| self.const_pending.get(&k))
+        {
+            let now = if sy { self.sy_epoch } else { self.ss_epoch };
+            if now == epoch {
+                self.hazard(Rule::Const { sy }, name(), pc);
+            }
         }
         match usize::try_from(k).ok().and_then(|k| self.consts.get(k)) {
             Some(Some(v)) => Ok(*v),
@@ -460,9 +480,30 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Notes, for the tracer, that fiber `f` stored `v` at `place`.
+    pub fn traced_store(&mut self, f: usize, place: impl FnOnce() -> String, v: u32) {
+        if self.watch == Some(f) {
+            self.writes.push((place(), v));
+        }
+    }
+
+    /// Writes const component `k` as `stc` (`sy` false) or `ldc.k` does: readers need the
+    /// flag. ir3 25.0.7 asks for it before any const read after such a write
+    /// (`needs_ss_for_const`, `needs_sy_for_const`); 26.2.6's code reads consts the
+    /// preamble did not write without it, so only the written ones are checked.
+    pub fn write_const(&mut self, k: usize, v: u32, sy: bool) -> Result<(), Stop> {
+        let epoch = if sy { self.sy_epoch } else { self.ss_epoch };
+        match self.consts.get_mut(k) {
+            Some(c) => *c = Some(v),
+            None => return Err(self.fault(format!("a const write past the file, at {k}"))),
+        }
+        self.const_pending.insert(k, (self.pc, sy, epoch));
+        Ok(())
+    }
+
     /// Notes that the current (async) instruction reads `loc` late.
     pub fn read_late(&mut self, loc: Loc, needs_ss: bool) {
-        self.late[loc.slot()] = Some(LateRead {
+        let late = LateRead {
             pc: self.pc,
             needs_ss,
             mask: if loc.is_shared() {
@@ -472,7 +513,10 @@ impl<'a> Machine<'a> {
             },
             ss: self.ss_epoch,
             sy: self.sy_epoch,
-        });
+        };
+        for part in loc.parts() {
+            self.late[part] = Some(late);
+        }
     }
 
     /// Writes `vals` (one per fiber) to `loc` for the active fibers, as `class` produces it.
@@ -483,24 +527,7 @@ impl<'a> Machine<'a> {
         } else {
             self.mask
         };
-        if let Some(r) = self.late[slot] {
-            let open = self.ss_epoch == r.ss && (r.needs_ss || self.sy_epoch == r.sy);
-            if open && r.mask & mask != 0 && r.pc != self.pc {
-                self.hazard(Rule::WriteAfterRead, loc.name(), r.pc);
-            }
-        }
-        if let Some(p) = self.rec[slot].filter(|p| p.mask & mask != 0 && p.pc != self.pc) {
-            let outstanding = match (p.class, class) {
-                (Class::Ss { scalar: true }, Class::Ss { scalar: true }) => false,
-                (Class::Ss { .. }, _) => self.ss_epoch == p.ss,
-                (Class::Sy, _) => self.sy_epoch == p.sy,
-                _ => false,
-            };
-            if outstanding {
-                self.hazard(Rule::WriteAfterWrite, loc.name(), p.pc);
-            }
-        }
-        self.rec[slot] = Some(Written {
+        let written = Written {
             pc: self.pc,
             cycle: self.now,
             class,
@@ -508,7 +535,27 @@ impl<'a> Machine<'a> {
             mask,
             ss: self.ss_epoch,
             sy: self.sy_epoch,
-        });
+        };
+        for part in loc.parts() {
+            if let Some(r) = self.late[part] {
+                let open = self.ss_epoch == r.ss && (r.needs_ss || self.sy_epoch == r.sy);
+                if open && r.mask & mask != 0 && r.pc != self.pc {
+                    self.hazard(Rule::WriteAfterRead, loc.name(), r.pc);
+                }
+            }
+            if let Some(p) = self.rec[part].filter(|p| p.mask & mask != 0 && p.pc != self.pc) {
+                let outstanding = match (p.class, class) {
+                    (Class::Ss { scalar: true }, Class::Ss { scalar: true }) => false,
+                    (Class::Ss { .. }, _) => self.ss_epoch == p.ss,
+                    (Class::Sy, _) => self.sy_epoch == p.sy,
+                    _ => false,
+                };
+                if outstanding {
+                    self.hazard(Rule::WriteAfterWrite, loc.name(), p.pc);
+                }
+            }
+            self.rec[part] = Some(written);
+        }
         let w = self.w;
         let active: Vec<usize> = self.active().collect();
         let watched = self.watch.filter(|f| (self.mask >> f) & 1 != 0);
@@ -537,40 +584,52 @@ impl<'a> Machine<'a> {
                     *g = (*g & keep) | (vals[f] & 0xffff) << shift;
                 }
             }
+            // A predicate holds whether the value is not zero: `ir3_opt_predicates.c` folds
+            // `cmps.s.ne p0.c, x, 0` into the bitop that computed `x`.
             Loc::UPred(_) => {
                 let k = slot - GPRS - SHARED;
                 if let Some(&f) = active.first() {
-                    let v = vals[f] & 1;
+                    let v = u32::from(vals[f] != 0);
                     self.special[k * w..(k + 1) * w].fill(v);
                 }
             }
-            Loc::A0 | Loc::A1 | Loc::Pred(_) => {
+            Loc::Pred(_) => {
                 let k = slot - GPRS - SHARED;
-                let keep = if matches!(loc, Loc::Pred(_)) {
-                    1
-                } else {
-                    u32::MAX
-                };
                 for &f in &active {
-                    self.special[k * w + f] = vals[f] & keep;
+                    self.special[k * w + f] = u32::from(vals[f] != 0);
+                }
+            }
+            Loc::A0 | Loc::A1 => {
+                let k = slot - GPRS - SHARED;
+                for &f in &active {
+                    self.special[k * w + f] = vals[f];
                 }
             }
         }
         if let Some(f) = watched {
+            let first = self.active().next().unwrap_or(f);
             let v = match loc {
                 Loc::Shared(c) => self.shared[c],
-                _ if loc.is_shared() => vals[self.active().next().unwrap_or(f)],
+                Loc::Pred(_) => u32::from(vals[f] != 0),
+                Loc::UPred(_) => u32::from(vals[first] != 0),
+                _ if loc.is_shared() => vals[first],
                 _ => vals[f] & if loc.half() { 0xffff } else { u32::MAX },
             };
             self.writes.push((loc.name(), v));
         }
     }
 
-    /// Private word `i` of fiber `f` (for `ldp`/`stp`).
-    pub fn private_word(&mut self, f: usize, byte: u32) -> Result<&mut u32, Stop> {
-        if !byte.is_multiple_of(4) {
+    /// Fiber `f`'s private word holding byte `byte` of an access of `size` bytes (2 or 4),
+    /// and the shift of the value in it.
+    pub fn private_word(
+        &mut self,
+        f: usize,
+        byte: u32,
+        size: u32,
+    ) -> Result<(&mut u32, u32), Stop> {
+        if !byte.is_multiple_of(size) {
             return Err(Stop::Unsupported(format!(
-                "a private access at byte {byte}"
+                "a private access of {size} bytes at byte {byte}"
             )));
         }
         let i = (byte / 4) as usize;
@@ -581,6 +640,24 @@ impl<'a> Machine<'a> {
             )));
         }
         self.private_dirty = true;
-        Ok(&mut self.private[f * self.private_words + i])
+        Ok((
+            &mut self.private[f * self.private_words + i],
+            8 * (byte % 4),
+        ))
+    }
+
+    /// `r<a0.x + offset>` in every active fiber.
+    pub fn read_relative(&mut self, offset: i32, how: Reader) -> Result<Vec<u32>, Stop> {
+        let a0 = self.read_loc(Loc::A0, how);
+        let w = self.w;
+        let mut out = vec![0; w];
+        for f in self.active() {
+            let c = i64::from(a0[f] as i32) + i64::from(offset);
+            if !(0..GPRS as i64).contains(&c) {
+                return Err(Stop::Unsupported("r<a0.x> outside the GPRs".into()));
+            }
+            out[f] = self.gpr[c as usize * w + f];
+        }
+        Ok(out)
     }
 }
