@@ -6,7 +6,8 @@
 pub mod a6xx;
 pub mod dispatch;
 pub mod gen;
+pub mod image;
 pub mod intel;
-/// Decoder and ir3-syntax printer for real Adreno a6xx/a7xx binaries emitted by Mesa's ir3.
+/// Real Adreno a6xx/a7xx binaries emitted by Mesa's ir3: decoder, ir3-syntax printer, executor.
 pub mod ir3;
 pub mod semantics;

@@ -10,13 +10,14 @@
 //!   preamble's `ldc.k`; the immediates (`@const`) are loaded by the CP except on a750, whose
 //!   preamble stores them;
 //! * set 0's bindings sit in binding order, a storage buffer taking one 64-byte descriptor
-//!   (two on a750), a combined image sampler two;
+//!   (two on a7xx), a combined image sampler two (the image, then the sampler);
 //! * waves of 128 fibers when the header says `double_threadsize`, else 64.
 
 use super::agree::Code;
 use super::knobs::AdrenoFacts;
 use compiler::ir::Program;
 use sim::dispatch::Results;
+use sim::image::Image;
 use sim::ir3::exec::{self, Descriptor, Dispatch, Run, Stop};
 use sim::ir3::{parse_header, Header};
 use spirv_emit::{Interface, Resource};
@@ -81,6 +82,7 @@ pub fn dispatch(
     }
     let mut descriptors = BTreeMap::new();
     let mut buffers = Vec::new();
+    let mut images = Vec::new();
     let mut slot = 0;
     for b in &interface.bindings {
         match &b.resource {
@@ -89,9 +91,16 @@ pub fn dispatch(
                 buffers.push(words.clone());
                 slot += facts.ssbo_descriptors;
             }
-            Resource::Texture(_) => {
-                descriptors.insert(slot, Descriptor::Image);
-                descriptors.insert(slot + 1, Descriptor::Image);
+            Resource::Texture(t) => {
+                descriptors.insert(slot, Descriptor::Texture(images.len()));
+                descriptors.insert(slot + 1, Descriptor::Sampler);
+                images.push(Image {
+                    width: t.width,
+                    height: t.height,
+                    levels: t.desc.levels,
+                    layers: t.desc.layers,
+                    texels: t.subresources.concat(),
+                });
                 slot += 2;
             }
         }
@@ -107,6 +116,7 @@ pub fn dispatch(
         ubos,
         descriptors,
         buffers,
+        images,
         private_bytes: PRIVATE_BYTES,
     })
 }
@@ -156,13 +166,14 @@ pub fn execute(
     let run = match exec::run(&instrs, &dispatch, budget, watch) {
         Ok(run) => run,
         Err(Stop::Unsupported(why)) => return Err(NotRun::Unmodelled(why)),
-        Err(stop) => {
-            return Ok(Executed {
-                results: Err(stop),
-                run: None,
-            })
-        }
+        Err(stop) => return Err(NotRun::Unmodelled(stop.to_string())),
     };
+    if let Some(stop) = run.stopped.clone() {
+        return Ok(Executed {
+            results: Err(stop),
+            run: Some(run),
+        });
+    }
     let read_back: Vec<Vec<u32>> = run.buffers.clone();
     let results = (interface.results(&program.dispatch, &read_back))
         .map_err(|e| NotRun::Unmodelled(format!("read-back: {e}")))?;

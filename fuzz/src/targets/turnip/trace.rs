@@ -53,7 +53,14 @@ pub fn explain(
     let (mut clean, watch) = match &executed.results {
         Err(stop) => {
             let _ = writeln!(out, "{head}: stopped: {stop}");
-            (false, 0)
+            let at = match stop {
+                sim::ir3::exec::Stop::Fault {
+                    invocation: Some(i),
+                    ..
+                } => *i,
+                _ => 0,
+            };
+            (false, at)
         }
         Ok(actual) => match plan.first_difference(&expected, actual, &program.dispatch) {
             Some((d, _)) => {

@@ -9,47 +9,14 @@
 //! sent read as 0. The response holds the channels the header's mask (dword 2 bits 15:12)
 //! leaves, or the first `rlen / regs` channels without a header.
 //!
-//! Modelled messages: `sample`, `sample_l`, `sample_lz` (float coordinates; level
-//! `round(lod)` clamped to the mips; texel `floor(u · width)` wrapped), `ld` and `ld_lz`
-//! (integer coordinates; outside the level is a fault, since the emitter wraps and clamps
-//! every fetch) and `resinfo` (level size, layers, mip count). Texel offsets in the header
-//! are not modelled.
+//! Modelled messages: `sample`, `sample_l`, `sample_lz`, `ld`, `ld_lz` and `resinfo`, each
+//! answered by [`crate::image`]. Texel offsets in the header are not modelled.
+
+pub use crate::image::Image;
+use crate::image::Miss;
 
 use super::{fault, unsupported, Stop};
 use crate::gen::{sampler_params, Gen, SamplerHeader, SamplerOp, SamplerParam};
-
-/// A bound image: `levels` mips of `layers` layers, four words a texel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Image {
-    /// Width of level 0.
-    pub width: u32,
-    /// Height of level 0.
-    pub height: u32,
-    /// Mip levels.
-    pub levels: u32,
-    /// Array layers.
-    pub layers: u32,
-    /// Level-major, then layer, then row, then column; four words a texel.
-    pub texels: Vec<u32>,
-}
-
-impl Image {
-    fn level_size(&self, level: u32) -> (u32, u32) {
-        ((self.width >> level).max(1), (self.height >> level).max(1))
-    }
-
-    /// The texel at (x, y) of (level, layer), all in range.
-    fn texel(&self, x: u32, y: u32, level: u32, layer: u32) -> [u32; 4] {
-        let mut at = 0usize;
-        for l in 0..level {
-            let (w, h) = self.level_size(l);
-            at += (w * h * 4 * self.layers) as usize;
-        }
-        let (w, h) = self.level_size(level);
-        at += ((layer * h + y) * w + x) as usize * 4;
-        self.texels[at..at + 4].try_into().expect("4 words")
-    }
-}
 
 /// The message types modelled (`GFX5_SAMPLER_MESSAGE_*`, `GFX9_SAMPLER_MESSAGE_*`).
 fn op(kind: u32) -> Result<SamplerOp, Stop> {
@@ -126,54 +93,16 @@ pub fn sample(
 
 fn lookup(op: SamplerOp, image: &Image, p: &dyn Fn(SamplerParam) -> u32) -> Result<[u32; 4], Stop> {
     use SamplerParam::*;
-    match op {
-        SamplerOp::Resinfo => {
-            let lod = p(Lod);
-            if lod >= image.levels {
-                return unsupported("resinfo of a level past the last");
-            }
-            let (w, h) = image.level_size(lod);
-            Ok([w, h, image.layers, image.levels])
-        }
-        SamplerOp::Ld | SamplerOp::LdLz => {
-            let (x, y, layer) = (p(U), p(V), p(R));
-            let lod = if op == SamplerOp::Ld { p(Lod) } else { 0 };
-            if lod >= image.levels || layer >= image.layers {
-                return fault(format!(
-                    "ld of level {lod} layer {layer}, outside the image"
-                ));
-            }
-            let (w, h) = image.level_size(lod);
-            if x >= w || y >= h {
-                return fault(format!("ld of texel ({x}, {y}) outside its {w}×{h} level"));
-            }
-            Ok(image.texel(x, y, lod, layer))
-        }
-        _ => {
-            let f = |name| f32::from_bits(p(name));
-            let lod = if op == SamplerOp::SampleL {
-                f(Lod)
-            } else {
-                0.0
-            };
-            if !lod.is_finite() || lod.fract() != 0.0 {
-                return unsupported("sampling at a level that is not a whole number");
-            }
-            let level = (lod.max(0.0) as u32).min(image.levels - 1);
-            let (w, h) = image.level_size(level);
-            let nearest = |c: f32, size: u32| -> Result<u32, Stop> {
-                if !c.is_finite() {
-                    return unsupported("sampling at a coordinate that is not finite");
-                }
-                let t = (c as f64 * size as f64).floor() as i64;
-                Ok(t.rem_euclid(size as i64) as u32)
-            };
-            let layer = f(R);
-            if !layer.is_finite() {
-                return unsupported("sampling a layer that is not finite");
-            }
-            let layer = (layer.round_ties_even().max(0.0) as u32).min(image.layers - 1);
-            Ok(image.texel(nearest(f(U), w)?, nearest(f(V), h)?, level, layer))
-        }
-    }
+    let f = |name| f32::from_bits(p(name));
+    let answer = match op {
+        SamplerOp::Resinfo => image.size(p(Lod)),
+        SamplerOp::Ld => image.fetch(p(U), p(V), p(Lod), p(R)),
+        SamplerOp::LdLz => image.fetch(p(U), p(V), 0, p(R)),
+        SamplerOp::SampleL => image.sample(f(U), f(V), f(Lod), f(R)),
+        _ => image.sample(f(U), f(V), 0.0, f(R)),
+    };
+    answer.or_else(|miss| match miss {
+        Miss::Unmodelled(why) => unsupported(why),
+        Miss::Outside(why) => fault(why),
+    })
 }

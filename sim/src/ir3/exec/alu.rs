@@ -4,7 +4,7 @@
 //! `mull.u` multiplies the low halves (`umul_low`), `madsh.m16` adds the low half of its first
 //! source times the high half of its second, shifted up 16 (`imadsh_mix16`, the 32-bit
 //! multiply's cross term), `shrm`/`shlm`/`shrg`/`shlg`/`andg` are `nir_opcodes.py`'s
-//! `*_ir3` shifts. Float results go through `semantics::canon`, as the interpreter's do.
+//! `*_ir3` shifts with the shift amount first. Float results go through `semantics::canon`, as the interpreter's do.
 
 use crate::semantics::{canon, f2i, f2u, fmax, fmin, i2f, u2f};
 
@@ -153,10 +153,12 @@ pub(super) fn cat3(name: &str, a: u32, b: u32, c: u32) -> Option<u32> {
             }
         }
         "sad.s32" => a.wrapping_add(b).wrapping_add(c),
-        "shrm" => (a >> (b & 31)) & c,
-        "shlm" => (a << (b & 31)) & c,
-        "shrg" => (a >> (b & 31)) | c,
-        "shlg" => (a << (b & 31)) | c,
+        // The shift amount is the first source (`nir_op_shrm_ir3` → `ir3_SHRM(shift, value,
+        // mask)`, `ir3_compiler_nir.c`).
+        "shrm" => (b >> (a & 31)) & c,
+        "shlm" => (b << (a & 31)) & c,
+        "shrg" => (b >> (a & 31)) | c,
+        "shlg" => (b << (a & 31)) | c,
         "andg" => (a & b) | c,
         _ => return None,
     })

@@ -34,8 +34,10 @@ pub use rules::{Chip, Hazard, Rule};
 pub enum Descriptor {
     /// Storage buffer `n` of [`Dispatch::buffers`], addressed in 32-bit elements.
     Buffer(usize),
-    /// An image or sampler (not modelled: an access stops the run).
-    Image,
+    /// Image `n` of [`Dispatch::images`].
+    Texture(usize),
+    /// A sampler: nearest, repeat, normalized (the one [`crate::image`] models).
+    Sampler,
 }
 
 /// A compute dispatch as turnip sets it up for one ir3 program.
@@ -62,6 +64,8 @@ pub struct Dispatch {
     pub descriptors: BTreeMap<u32, Descriptor>,
     /// Storage buffers' words; the run changes them.
     pub buffers: Vec<Vec<u32>>,
+    /// Sampled images.
+    pub images: Vec<crate::image::Image>,
     /// Bytes of private memory per fiber (`ldp`/`stp`).
     pub private_bytes: u32,
 }
@@ -76,6 +80,8 @@ pub enum Stop {
     Fault {
         /// Instruction index.
         pc: usize,
+        /// The invocation it happened in, when one fiber's access did it.
+        invocation: Option<u32>,
         /// What happened.
         why: String,
     },
@@ -87,7 +93,12 @@ impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Stop::Unsupported(why) => write!(f, "not modelled: {why}"),
-            Stop::Fault { pc, why } => write!(f, "fault at #{pc}: {why}"),
+            Stop::Fault {
+                pc,
+                invocation: Some(i),
+                why,
+            } => write!(f, "fault at #{pc} in invocation {i}: {why}"),
+            Stop::Fault { pc, why, .. } => write!(f, "fault at #{pc}: {why}"),
             Stop::Timeout => write!(f, "instruction budget exhausted"),
         }
     }
@@ -117,6 +128,8 @@ pub struct Run {
     pub cycles: u64,
     /// The watched invocation's executed instructions, when one was watched.
     pub trace: Vec<Traced>,
+    /// Why the run stopped before every wave ended (a fault or the budget), if it did.
+    pub stopped: Option<Stop>,
 }
 
 /// Distinct hazards a run records.
@@ -130,7 +143,8 @@ pub fn program(decoded: &[Result<Instr, Undecodable>]) -> Result<Vec<Instr>, (us
 }
 
 /// Runs `code` over `dispatch` within `budget` issued instructions. `watch`: the invocation
-/// whose instructions are traced.
+/// whose instructions are traced. `Err` only for what the executor does not model; a fault
+/// or the budget ends the run with [`Run::stopped`] set.
 pub fn run(
     code: &[Instr],
     dispatch: &Dispatch,
@@ -158,10 +172,14 @@ pub fn run(
             let watched = watch
                 .filter(|v| (invocation..invocation + fibers).contains(v))
                 .map(|v| (v - invocation) as usize);
-            machine.run_wave(group, first, fibers, watched)?;
+            match machine.run_wave(group, first, fibers, watched) {
+                Ok(()) => {}
+                Err(Stop::Unsupported(why)) => return Err(Stop::Unsupported(why)),
+                Err(stop) => return Ok(machine.finish(Some(stop))),
+            }
         }
     }
-    Ok(machine.finish())
+    Ok(machine.finish(None))
 }
 
 /// The generation's name as the chip tables say it.

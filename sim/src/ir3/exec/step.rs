@@ -473,7 +473,7 @@ impl Machine<'_> {
         }
         match self.dispatch.descriptors.get(&index) {
             Some(super::Descriptor::Buffer(b)) => Ok(*b),
-            Some(super::Descriptor::Image) => unsupported("an image accessed as a buffer"),
+            Some(_) => unsupported("an image accessed as a buffer"),
             None => unsupported(format!(
                 "descriptor {index} of set 0, which no binding fills"
             )),
@@ -503,53 +503,134 @@ impl Machine<'_> {
         }
     }
 
-    fn tex(&mut self, ins: &Instr, t: &Tex) -> Result<(), Stop> {
-        let aliases = std::mem::take(&mut self.aliases);
-        if ins.name != "isam" || t.array || t.is_3d || t.offset || t.dst_half || t.src_half {
-            return unsupported(format!("{} (texture sampling)", ins.name));
-        }
-        self.word_type(ins, t.ty)?;
-        let (Some(ind), Some(index), Some(src)) = (t.indirect, t.tex, t.src1) else {
-            return unsupported("isam without a bindless immediate descriptor");
-        };
-        if !ind.bindless || ind.a1 || ind.src3.is_some() {
-            return unsupported(format!("isam descriptor mode {}", ind.desc_mode));
-        }
-        let b = self.buffer_of(Some(ind.base), index as u32)?;
+    /// Component `k` of a cat5 source vector at `base`, through the `alias.tex` table (a7xx:
+    /// `ir3_alias.c` lets an entry stand for a source register).
+    fn tex_source(
+        &mut self,
+        base: Loc,
+        k: usize,
+        aliases: &[(Loc, Operand)],
+    ) -> Result<Vec<u32>, Stop> {
         let how = Reader {
             other: true,
             ..Reader::default()
         };
-        let coord = Loc::of(src, false)?;
-        let x = match aliases.iter().find(|(l, _)| *l == coord) {
-            Some((_, Operand::Imm { value, .. })) => vec![*value as u32; self.w],
+        let loc = base.offset(k)?;
+        match aliases.iter().find(|(l, _)| *l == loc) {
+            Some((_, Operand::Imm { value, .. })) => Ok(vec![*value as u32; self.w]),
             Some((_, Operand::Reg { reg, half: false })) => {
                 let l = Loc::of(*reg, false)?;
-                self.read_loc(l, how)
+                self.read_late(l, false);
+                Ok(self.read_loc(l, how))
             }
-            Some((_, other)) => return unsupported(format!("alias.tex of {other:?}")),
+            Some((_, other)) => unsupported(format!("alias.tex of {other:?}")),
             None => {
-                self.read_late(coord, false);
-                self.read_loc(coord, how)
+                self.read_late(loc, false);
+                Ok(self.read_loc(loc, how))
             }
-        };
-        let off = match t.src2 {
-            TexSrc2::ImmOffset(n) => n as u32,
-            TexSrc2::None => 0,
-            TexSrc2::Reg(_) => return unsupported("isam with a register offset"),
-        };
-        if t.wrmask & (t.wrmask + 1) != 0 || (t.wrmask != 1 && !t.sv) {
-            return unsupported(format!("isam writing mask {:#x}", t.wrmask));
         }
-        let comps = t.wrmask.count_ones() as usize;
+    }
+
+    /// cat5 on the emitter's two kinds of descriptor: `isam` of a storage buffer (a
+    /// read-only load, `emit_readonly_load_uav`: element coordinates, `.v` loading one element
+    /// per written component from the coordinate plus the immediate offset) and, on a 2D-array
+    /// image, `isam`/`isaml` (integer texel fetch) and `sam`/`saml` (nearest sample) with the
+    /// sources `emit_tex` (`ir3_compiler_nir.c`) lays out: `(x, y, layer)` in the first, the
+    /// level in the second.
+    fn tex(&mut self, ins: &Instr, t: &Tex) -> Result<(), Stop> {
+        let aliases = std::mem::take(&mut self.aliases);
+        let name = ins.name;
+        if !matches!(name, "isam" | "isaml" | "sam" | "saml") {
+            return unsupported(format!("{name} (texture op)"));
+        }
+        if t.is_3d || t.offset || t.dst_half || t.src_half || t.p || t.ty != Some(Type::U32) {
+            return unsupported(format!("{name} of that shape"));
+        }
+        let (Some(ind), Some(index), Some(src)) = (t.indirect, t.tex, t.src1) else {
+            return unsupported(format!("{name} without a bindless immediate descriptor"));
+        };
+        if !ind.bindless || ind.a1 || ind.src3.is_some() || ind.base != 0 {
+            return unsupported(format!("{name} descriptor mode {}", ind.desc_mode));
+        }
+        let comps: Vec<usize> = (0..4).filter(|c| t.wrmask >> c & 1 != 0).collect();
+        let coord = Loc::of(src, false)?;
         let dst = Loc::of(t.dst, false)?;
         let fibers: Vec<usize> = self.active().collect();
-        for k in 0..comps {
-            let mut out = vec![0; self.w];
-            for &f in &fibers {
-                out[f] = *self.element(b, x[f].wrapping_add(off).wrapping_add(k as u32))?;
+        let mut outs = vec![vec![0u32; self.w]; comps.len()];
+        match self.dispatch.descriptors.get(&(index as u32)) {
+            Some(super::Descriptor::Buffer(b)) if name == "isam" && !t.array => {
+                let b = *b;
+                let x = self.tex_source(coord, 0, &aliases)?;
+                let off = match t.src2 {
+                    TexSrc2::ImmOffset(n) => n as u32,
+                    TexSrc2::None => 0,
+                    TexSrc2::Reg(_) => return unsupported("isam with a register offset"),
+                };
+                // `.v` loads one element per component; otherwise the one element is a
+                // single-channel texel, read as `(r, 0, 0, 1)`.
+                for (&c, out) in comps.iter().zip(outs.iter_mut()) {
+                    for &f in &fibers {
+                        out[f] = match (t.sv, c) {
+                            (true, _) | (false, 0) => {
+                                let e = x[f].wrapping_add(off).wrapping_add(t.sv as u32 * c as u32);
+                                *self.element(b, e)?
+                            }
+                            (false, 3) => 1,
+                            (false, _) => 0,
+                        };
+                    }
+                }
             }
-            self.write(dst.offset(k)?, &out, Class::Sy);
+            Some(super::Descriptor::Texture(image)) => {
+                let image = *image;
+                let x = self.tex_source(coord, 0, &aliases)?;
+                let y = self.tex_source(coord, 1, &aliases)?;
+                let layer = if t.array {
+                    self.tex_source(coord, 2, &aliases)?
+                } else {
+                    vec![0; self.w]
+                };
+                let lod = match (name, t.src2) {
+                    ("isaml" | "saml", TexSrc2::Reg(r)) => {
+                        let how = Reader {
+                            other: true,
+                            ..Reader::default()
+                        };
+                        let l = Loc::of(r, false)?;
+                        self.read_late(l, false);
+                        self.read_loc(l, how)
+                    }
+                    ("isam" | "sam", TexSrc2::None) => vec![0; self.w],
+                    _ => return unsupported(format!("{name} with those sources")),
+                };
+                for &f in &fibers {
+                    let img = &self.dispatch.images[image];
+                    let fl = |v: u32| f32::from_bits(v);
+                    let texel = if name.starts_with("isam") {
+                        img.fetch(x[f], y[f], lod[f], layer[f])
+                    } else {
+                        img.sample(fl(x[f]), fl(y[f]), fl(lod[f]), fl(layer[f]))
+                    };
+                    let texel = texel.map_err(|miss| match miss {
+                        crate::image::Miss::Unmodelled(why) => Stop::Unsupported(why),
+                        crate::image::Miss::Outside(why) => self.fiber_fault(f, why),
+                    })?;
+                    for (k, &c) in comps.iter().enumerate() {
+                        outs[k][f] = texel[c];
+                    }
+                }
+            }
+            Some(_) => return unsupported(format!("{name} of descriptor {index} of that kind")),
+            None => {
+                return unsupported(format!(
+                    "descriptor {index} of set 0, which no binding fills"
+                ))
+            }
+        }
+        // Component `c` lands in `dst + c` (a register mask relative to `dst`, as
+        // `regmask_set` reads `dsts[0]`'s wrmask in `ir3_legalize.c`).
+        for (&c, out) in comps.iter().zip(&outs) {
+            self.write(dst.offset(c)?, out, Class::Sy);
         }
         Ok(())
     }

@@ -241,6 +241,8 @@ pub(super) struct Machine<'a> {
     writes: Vec<(String, u32)>,
     /// The hardware workgroup id of the current wave.
     pub group: u32,
+    /// The local id of its fiber 0.
+    first: u32,
 }
 
 impl<'a> Machine<'a> {
@@ -279,6 +281,7 @@ impl<'a> Machine<'a> {
             watch: None,
             writes: Vec::new(),
             group: 0,
+            first: 0,
         }
     }
 
@@ -311,6 +314,7 @@ impl<'a> Machine<'a> {
             (1u128 << fibers) - 1
         };
         self.group = group;
+        self.first = first;
         self.watch = watch;
         let d = self.dispatch;
         if let Some(r) = d.local_id {
@@ -358,8 +362,9 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    pub fn finish(self) -> Run {
+    pub fn finish(self, stopped: Option<Stop>) -> Run {
         Run {
+            stopped,
             buffers: self.buffers,
             hazards: self.hazards,
             issued: self.issued,
@@ -369,7 +374,20 @@ impl<'a> Machine<'a> {
     }
 
     pub fn fault(&self, why: String) -> Stop {
-        Stop::Fault { pc: self.pc, why }
+        Stop::Fault {
+            pc: self.pc,
+            invocation: None,
+            why,
+        }
+    }
+
+    /// A fault of fiber `f`'s access.
+    pub fn fiber_fault(&self, f: usize, why: String) -> Stop {
+        Stop::Fault {
+            pc: self.pc,
+            invocation: Some(self.group * self.dispatch.local_size + self.first + f as u32),
+            why,
+        }
     }
 
     /// Active fibers, lowest first.
