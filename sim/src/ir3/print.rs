@@ -76,7 +76,7 @@ fn c_float(v: f64) -> String {
     }
 }
 
-fn f16_to_f64(b: u16) -> f64 {
+pub(crate) fn f16_to_f64(b: u16) -> f64 {
     let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };
     let e = ((b >> 10) & 0x1f) as i32;
     let m = (b & 0x3ff) as f64;

@@ -81,12 +81,12 @@ impl Machine<'_> {
             Body::Mem(m) => self.mem(ins, m)?,
             Body::Sync(Sync::Alias {
                 scope: 0,
-                b32: true,
+                b32,
                 dst: Ok(r),
                 src,
                 ..
             }) => {
-                self.aliases.push((Loc::of(*r, false)?, *src));
+                self.aliases.push((Loc::of(*r, !b32)?, *src));
             }
             // a7xx's `(sy)(ss)lock; unlock` before `end` (25.0.7's `ir3_compiler_nir.c`): one
             // wave at a time, nothing to order.
@@ -171,16 +171,17 @@ impl Machine<'_> {
     }
 
     fn mov(&mut self, ins: &Instr, m: &Mov, i: usize) -> Result<(), Stop> {
-        let (dst, half) = match (m.form, m.dst) {
-            (MovForm::Mova, _) => (Loc::A0, false),
-            (MovForm::Mova1, _) => (Loc::A1, false),
+        let (dst, relative) = match (m.form, m.dst) {
+            (MovForm::Mova, _) => (Loc::A0, None),
+            (MovForm::Mova1, _) => (Loc::A1, None),
             (MovForm::Mov | MovForm::Cov, Dst::Reg(r)) => {
-                let half = m.dst_type.is_half();
-                (Loc::of(r, half)?.offset(i)?, half)
+                (Loc::of(r, m.dst_type.is_half())?.offset(i)?, None)
+            }
+            (MovForm::Mov | MovForm::Cov, Dst::Rel(off)) if !m.dst_type.is_half() => {
+                (Loc::Full(0), Some(i32::from(off) + i as i32))
             }
             _ => return unsupported(format!("{} form", ins.name)),
         };
-        let _ = half;
         // `(even)` on an integer-to-float conversion is what it does anyway.
         let int_to_float = m.dst_type == Type::F32 && !matches!(m.src_type, Type::F32 | Type::F16);
         if m.round != 0 && !(m.round == 1 && int_to_float) {
@@ -218,15 +219,19 @@ impl Machine<'_> {
                 out
             }
         };
-        self.write(dst, &out, class);
+        match relative {
+            Some(offset) => self.write_relative(offset, &out)?,
+            None => self.write(dst, &out, class),
+        }
         Ok(())
     }
 
     /// `swz`/`gat`/`sct`: every source read before any destination is written.
     fn multi(&mut self, ins: &Instr, m: &MovMulti) -> Result<(), Stop> {
-        if m.src_type != m.dst_type || m.src_type.is_half() {
+        if m.src_type != m.dst_type {
             return unsupported(format!("{} between types", ins.name));
         }
+        let half = m.src_type.is_half();
         let pairs: Vec<_> = match (m.dsts.len(), m.srcs.len()) {
             (a, b) if a == b => m.dsts.iter().copied().zip(m.srcs.iter().copied()).collect(),
             _ => {
@@ -242,11 +247,11 @@ impl Machine<'_> {
         let mut vals = Vec::new();
         for (i, &(_, s)) in pairs.iter().enumerate() {
             self.now = start + i as u64;
-            vals.push(self.read_loc(Loc::of(s, false)?, Reader::default()));
+            vals.push(self.read_loc(Loc::of(s, half)?, Reader::default()));
         }
         for (i, ((d, _), v)) in pairs.iter().zip(vals).enumerate() {
             self.now = start + i as u64;
-            let dst = Loc::of(*d, false)?;
+            let dst = Loc::of(*d, half)?;
             let (class, _) = self.alu_class(dst, true);
             self.write(dst, &v, class);
         }
@@ -374,9 +379,8 @@ impl Machine<'_> {
                 self.branch(t, target.unwrap_or(pc + 1));
             }
             ("predt" | "predf", _) => {
-                if self.predicated.is_some() && ins.name == "predt" {
-                    return unsupported("nested predt");
-                }
+                // The first of `predt`/`predf` starts the region, the other switches to the
+                // remaining fibers of it; `prede` ends it.
                 let all = *self.predicated.get_or_insert(self.mask);
                 self.mask = all;
                 let v = self.read_loc(Loc::Pred(0), how);
@@ -438,6 +442,11 @@ impl Machine<'_> {
 
     /// The min-PC rule after the running group moved.
     fn reschedule(&mut self) {
+        // A predicated region (`predt` … `prede`, no branches inside) runs to its end first:
+        // its mask is the group's until `prede` restores it.
+        if self.predicated.is_some() {
+            return;
+        }
         let Some(min) = self.parked.iter().map(|g| g.0).min() else {
             return;
         };
@@ -516,14 +525,18 @@ impl Machine<'_> {
             ..Reader::default()
         };
         let loc = base.offset(k)?;
-        match aliases.iter().find(|(l, _)| *l == loc) {
-            Some((_, Operand::Imm { value, .. })) => Ok(vec![*value as u32; self.w]),
-            Some((_, Operand::Reg { reg, half: false })) => {
-                let l = Loc::of(*reg, false)?;
+        let keep = if loc.half() { 0xffff } else { u32::MAX };
+        match aliases.iter().find(|(l, _)| *l == loc).map(|(_, o)| *o) {
+            Some(Operand::Imm { value, .. }) => Ok(vec![value as u32 & keep; self.w]),
+            Some(Operand::Reg { reg, half }) => {
+                let l = Loc::of(reg, half)?;
                 self.read_late(l, false);
                 Ok(self.read_loc(l, how))
             }
-            Some((_, other)) => unsupported(format!("alias.tex of {other:?}")),
+            Some(Operand::Const { index, half: false }) => {
+                Ok(vec![self.konst(i64::from(index))?; self.w])
+            }
+            Some(other) => unsupported(format!("alias.tex of {other:?}")),
             None => {
                 self.read_late(loc, false);
                 Ok(self.read_loc(loc, how))
@@ -540,21 +553,58 @@ impl Machine<'_> {
     fn tex(&mut self, ins: &Instr, t: &Tex) -> Result<(), Stop> {
         let aliases = std::mem::take(&mut self.aliases);
         let name = ins.name;
+        // A descriptor prefetch in the preamble (`prefetch_tex_ir3`): no destination.
+        if t.dst == (crate::ir3::Reg::Gpr { num: 63, comp: 0 }) {
+            return Ok(());
+        }
         if !matches!(name, "isam" | "isaml" | "sam" | "saml") {
             return unsupported(format!("{name} (texture op)"));
         }
-        if t.is_3d || t.offset || t.dst_half || t.src_half || t.p || t.ty != Some(Type::U32) {
-            return unsupported(format!("{name} of that shape"));
+        let shape = [
+            (t.is_3d, ".3d"),
+            (t.offset, ".o"),
+            (t.p, ".p"),
+            (t.dst_half, "a half destination"),
+            (t.ty != Some(Type::U32), "a type other than u32"),
+        ];
+        if let Some((_, what)) = shape.iter().find(|(on, _)| *on) {
+            return unsupported(format!("{name} with {what}"));
         }
-        let (Some(ind), Some(index), Some(src)) = (t.indirect, t.tex, t.src1) else {
-            return unsupported(format!("{name} without a bindless immediate descriptor"));
+        let (Some(ind), Some(src)) = (t.indirect, t.src1) else {
+            return unsupported(format!("{name} without a bindless descriptor"));
         };
-        if !ind.bindless || ind.a1 || ind.src3.is_some() || ind.base != 0 {
+        let index = t.tex.unwrap_or(0);
+        if !ind.bindless || ind.src3.is_some() || ind.base != 0 {
             return unsupported(format!("{name} descriptor mode {}", ind.desc_mode));
         }
+        // With `a1.x` in the descriptor, a6xx takes the texture from it and a7xx the sampler
+        // (`#cat5-s2en-bindless-desc-mode`); the sampler is the one kind there is.
+        let index = if ind.a1 && self.chip.gen == crate::ir3::Gen::A6xx {
+            let a1 = self.read_loc(
+                Loc::A1,
+                Reader {
+                    other: true,
+                    ..Reader::default()
+                },
+            );
+            match self.active().next() {
+                Some(f) => a1[f] as u8,
+                None => index,
+            }
+        } else {
+            index
+        };
         let comps: Vec<usize> = (0..4).filter(|c| t.wrmask >> c & 1 != 0).collect();
-        let coord = Loc::of(src, false)?;
+        let coord = Loc::of(src, t.src_half)?;
         let dst = Loc::of(t.dst, false)?;
+        // Half sources are 16-bit integers or binary16 floats, widened.
+        let float = |v: u32| {
+            if t.src_half {
+                crate::ir3::print::f16_to_f64(v as u16) as f32
+            } else {
+                f32::from_bits(v)
+            }
+        };
         let fibers: Vec<usize> = self.active().collect();
         let mut outs = vec![vec![0u32; self.w]; comps.len()];
         match self.dispatch.descriptors.get(&(index as u32)) {
@@ -596,7 +646,7 @@ impl Machine<'_> {
                             other: true,
                             ..Reader::default()
                         };
-                        let l = Loc::of(r, false)?;
+                        let l = Loc::of(r, t.src_half)?;
                         self.read_late(l, false);
                         self.read_loc(l, how)
                     }
@@ -605,11 +655,10 @@ impl Machine<'_> {
                 };
                 for &f in &fibers {
                     let img = &self.dispatch.images[image];
-                    let fl = |v: u32| f32::from_bits(v);
                     let texel = if name.starts_with("isam") {
                         img.fetch(x[f], y[f], lod[f], layer[f])
                     } else {
-                        img.sample(fl(x[f]), fl(y[f]), fl(lod[f]), fl(layer[f]))
+                        img.sample(float(x[f]), float(y[f]), float(lod[f]), float(layer[f]))
                     };
                     let texel = texel.map_err(|miss| match miss {
                         crate::image::Miss::Unmodelled(why) => Stop::Unsupported(why),
@@ -753,6 +802,36 @@ impl Machine<'_> {
                         break;
                     };
                     self.write_const(at + k, v[f], false)?;
+                }
+            }
+            (MemForm::Ldc, _) => {
+                // `ldc.offsetN.S.mode dst, vec4, ubo`: S words from word `4 · vec4 + N` of a
+                // UBO slot, into consecutive registers.
+                if m.base.is_some() {
+                    return unsupported("bindless ldc");
+                }
+                self.word_type(ins, Some(m.ty))?;
+                let at = value(self, &m.srcs[0])?;
+                let block = value(self, &m.srcs[1])?;
+                let dst = match m.dst {
+                    Some(Operand::Reg { reg, half: false }) => Loc::of(reg, false)?,
+                    _ => return unsupported("ldc destination"),
+                };
+                let mut outs = vec![vec![0u32; self.w]; m.type_size as usize];
+                for &f in &fibers {
+                    let Some(ubo) = self.dispatch.ubos.get(&block[f]) else {
+                        return unsupported(format!(
+                            "ldc from UBO {}, which no binding fills",
+                            block[f]
+                        ));
+                    };
+                    for (k, out) in outs.iter_mut().enumerate() {
+                        let word = 4 * at[f] as usize + m.off as usize + k;
+                        out[f] = ubo.get(word).copied().unwrap_or(0);
+                    }
+                }
+                for (k, out) in outs.iter().enumerate() {
+                    self.write(dst.offset(k)?, out, Class::Sy);
                 }
             }
             (MemForm::LdcK, _) => {

@@ -664,6 +664,21 @@ impl<'a> Machine<'a> {
         ))
     }
 
+    /// Writes `r<a0.x + offset>` in every active fiber. Its timing is not recorded: which
+    /// register a fiber wrote is known only as it runs.
+    pub fn write_relative(&mut self, offset: i32, vals: &[u32]) -> Result<(), Stop> {
+        let a0 = self.read_loc(Loc::A0, Reader::default());
+        let w = self.w;
+        for f in self.active() {
+            let c = i64::from(a0[f] as i32) + i64::from(offset);
+            if !(0..GPRS as i64).contains(&c) {
+                return Err(Stop::Unsupported("r<a0.x> outside the GPRs".into()));
+            }
+            self.gpr[c as usize * w + f] = vals[f];
+        }
+        Ok(())
+    }
+
     /// `r<a0.x + offset>` in every active fiber.
     pub fn read_relative(&mut self, offset: i32, how: Reader) -> Result<Vec<u32>, Stop> {
         let a0 = self.read_loc(Loc::A0, how);
