@@ -268,33 +268,29 @@ fn switches_text(knobs: &TurnipKnobs) -> String {
 }
 
 /// The other ir3 builds of a case: its switches cleared (or, if it had none, ir3's
-/// scheduling and preamble taken out: `fullsync,fullnop,nopreamble`), and its switches on a
+/// scheduling and preamble taken out: `fullsync+fullnop+nopreamble`), and its switches on a
 /// GPU of the other generation (a630 ↔ a750).
 fn alternatives(knobs: &TurnipKnobs) -> Vec<TurnipKnobs> {
     let plain = if knobs.debug.words().is_empty() {
-        "fullsync,fullnop,nopreamble"
+        "fullsync+fullnop+nopreamble"
     } else {
-        ""
+        "none"
     };
     let other_gpu = if knobs.generation() == sim::ir3::Gen::A7xx {
         "630"
     } else {
         "750"
     };
-    let mut out = Vec::new();
-    if let Ok(debug) = plain.parse() {
-        out.push(TurnipKnobs {
-            debug,
+    vec![
+        TurnipKnobs {
+            debug: plain.parse().expect("ir3 switch words"),
             ..knobs.clone()
-        });
-    }
-    if let Ok(gpu) = other_gpu.parse() {
-        out.push(TurnipKnobs {
-            gpu,
+        },
+        TurnipKnobs {
+            gpu: other_gpu.parse().expect("an Adreno of the list"),
             ..knobs.clone()
-        });
-    }
-    out
+        },
+    ]
 }
 
 /// Runs the other builds of `case` and our own a6xx pipeline, each compared through
@@ -416,6 +412,26 @@ mod tests {
             c(true, hazard()),
             c(false, Verdict::Agrees)
         ]));
+    }
+
+    #[test]
+    fn the_other_builds_change_the_switches_on_the_gpu_and_the_generation() {
+        let none = TurnipKnobs {
+            gpu: "740".parse().unwrap(),
+            ..TurnipKnobs::default()
+        };
+        let [same, other] = alternatives(&none).try_into().expect("two builds");
+        assert_eq!(same.gpu, none.gpu);
+        assert_eq!(same.debug.words(), ["nopreamble", "fullsync", "fullnop"]);
+        assert_eq!(other.gpu.word(), "630");
+        assert_eq!(other.debug, none.debug);
+        let spilling = TurnipKnobs {
+            debug: "spillall".parse().unwrap(),
+            ..TurnipKnobs::default()
+        };
+        let [same, other] = alternatives(&spilling).try_into().expect("two builds");
+        assert!(same.debug.words().is_empty());
+        assert_eq!(other.gpu.word(), "750");
     }
 
     #[test]

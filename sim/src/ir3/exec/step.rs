@@ -642,13 +642,7 @@ impl Machine<'_> {
                 };
                 let lod = match (name, t.src2) {
                     ("isaml" | "saml", TexSrc2::Reg(r)) => {
-                        let how = Reader {
-                            other: true,
-                            ..Reader::default()
-                        };
-                        let l = Loc::of(r, t.src_half)?;
-                        self.read_late(l, false);
-                        self.read_loc(l, how)
+                        self.tex_source(Loc::of(r, t.src_half)?, 0, &aliases)?
                     }
                     ("isam" | "sam", TexSrc2::None) => vec![0; self.w],
                     _ => return unsupported(format!("{name} with those sources")),
