@@ -45,6 +45,12 @@ pub fn run(a: SelftestArgs) -> Result<ExitCode, CliError> {
             .iter()
             .copied()
             .filter(|p| !p.test_only())
+            // A plant in an opt-in target (a real driver) is hunted only when named.
+            .filter(|p| {
+                p.targets() == "all"
+                    || fuzz::targets::select(&[])
+                        .is_ok_and(|d| p.targets().split_whitespace().any(|t| d.contains(&t)))
+            })
             .collect()
     } else {
         a.plants

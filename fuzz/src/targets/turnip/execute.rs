@@ -16,6 +16,7 @@
 use super::agree::Code;
 use super::knobs::AdrenoFacts;
 use compiler::ir::Program;
+use compiler::planted::{Plant, Plants};
 use sim::dispatch::Results;
 use sim::image::Image;
 use sim::ir3::exec::{self, Descriptor, Dispatch, Run, Stop};
@@ -151,16 +152,20 @@ pub struct Executed {
 }
 
 /// Runs `code` for `program` (compiled from a module with `interface`) on a GPU with
-/// `facts`, within `budget` instructions, tracing invocation `watch`.
+/// `facts`, within `budget` instructions, tracing invocation `watch`; `plants` may hold our
+/// decoder's planted slip.
 pub fn execute(
     code: &Code,
     program: &Program,
     interface: &Interface,
     facts: AdrenoFacts,
-    budget: u64,
-    watch: Option<u32>,
+    (budget, watch): (u64, Option<u32>),
+    plants: Plants,
 ) -> Result<Executed, NotRun> {
-    let instrs = exec::program(&code.decoded).map_err(|(i, _)| NotRun::Undecoded(i))?;
+    let mut instrs = exec::program(&code.decoded).map_err(|(i, _)| NotRun::Undecoded(i))?;
+    if plants.has(Plant::Ir3DecoderCmpsCond) {
+        plant_cmps_slip(&mut instrs);
+    }
     let header = parse_header(&code.text).map_err(|e| NotRun::Header(e.to_string()))?;
     let dispatch = dispatch(&header, interface, facts).map_err(NotRun::Unmodelled)?;
     let run = match exec::run(&instrs, &dispatch, budget, watch) {
@@ -181,6 +186,23 @@ pub fn execute(
         results: Ok(results),
         run: Some(run),
     })
+}
+
+/// The planted decoder slip: every compare's condition read one off, as a wrong table entry
+/// would (`lt` as `le`, `gt` as `ge`, and back).
+fn plant_cmps_slip(instrs: &mut [sim::ir3::Instr]) {
+    use sim::ir3::{Body, CmpCond};
+    for i in instrs {
+        if let Body::Alu(a) = &mut i.body {
+            a.cond = a.cond.map(|c| match c {
+                CmpCond::Lt => CmpCond::Le,
+                CmpCond::Le => CmpCond::Lt,
+                CmpCond::Gt => CmpCond::Ge,
+                CmpCond::Ge => CmpCond::Gt,
+                other => other,
+            });
+        }
+    }
 }
 
 /// The instructions ir3's code may issue for a program whose interpreter run executed

@@ -169,7 +169,14 @@ pub fn judge(
     let budget = budget(work);
     let interface = &capture.module.interface;
     let executed = profile::time(Phase::Simulate, || {
-        execute(&code, program, interface, knobs.facts(), budget, None)
+        execute(
+            &code,
+            program,
+            interface,
+            knobs.facts(),
+            (budget, None),
+            opts.plants,
+        )
     });
     let executed = match executed {
         Err(why) => {
@@ -319,8 +326,8 @@ fn corroborate(
                         program,
                         &capture.module.interface,
                         knobs.facts(),
-                        budget(work),
-                        None,
+                        (budget(work), None),
+                        opts.plants,
                     ),
                     difference,
                 ),

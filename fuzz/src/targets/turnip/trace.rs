@@ -35,13 +35,14 @@ pub fn explain(
     };
     let interface = &capture.module.interface;
     let run = |watch| {
+        let limits = (budget(work), watch);
         execute(
             &code,
             program,
             interface,
             knobs.facts(),
-            budget(work),
-            watch,
+            limits,
+            opts.plants,
         )
     };
     let executed = match run(None) {
