@@ -223,3 +223,107 @@ fn each_young_compiler_records_its_statistics_and_its_spill_switch_spills() {
         assert!(total(&mesa, target, &[spill], "spills") > 0, "{target}");
     }
 }
+
+/// `gpufuzz run X.ir --target turnip` with `cases`: its stdout and exit code.
+fn turnip_run(mesa: &str, file: &str, cases: &[&str], extra: &[&str]) -> (String, Option<i32>) {
+    let mut cmd = Command::new(GPUFUZZ);
+    cmd.args(["run", "--target", "turnip", "--mesa", mesa])
+        .args(extra);
+    for c in cases {
+        cmd.args(["--case", c]);
+    }
+    let o = cmd.arg(repo(file)).output().expect("gpufuzz runs");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code(),
+    )
+}
+
+/// ir3's code for the hand-written programs with known answers runs on our executor, as
+/// turnip dispatches it, and agrees with them — on a6xx and a7xx, with spilling forced and
+/// without — keeping ir3's own delay and sync rules.
+#[test]
+fn turnip_runs_ir3s_code_for_programs_of_known_answer_and_they_agree() {
+    let Some(mesa) = mesa_with("turnip") else {
+        return;
+    };
+    for file in [
+        "corpus/regressions/if_else_merge_phis.ir",
+        "corpus/regressions/nested_loop_break_continue.ir",
+        "corpus/regressions/trivial_backedge_phi.ir",
+        "corpus/regressions/txf_constant_zero_lod.ir",
+    ] {
+        for gpu in ["turnip_gpu=630", "turnip_gpu=750"] {
+            for debug in ["turnip_debug=none", "turnip_debug=spillall"] {
+                let (text, code) = turnip_run(&mesa, file, &[gpu, debug], &[]);
+                let at = format!("{file} {gpu} {debug}");
+                assert_eq!(code, Some(0), "{at}: {text}");
+                assert!(
+                    text.contains("// ir3's code on our executor: agrees with the interpreter"),
+                    "{at}: {text}"
+                );
+                assert!(!text.contains("// hazard:"), "{at}: {text}");
+            }
+        }
+    }
+}
+
+/// NIR's wrong upper bound of a wrapping `imul` (`docs/found-bugs/nir-uub-imul-wrap.md`)
+/// reaches ir3 too: its code stores the folded 1 where the product compares to 0, and the
+/// tracer shows the store of the differing invocation.
+#[test]
+fn turnip_shows_nirs_imul_bound_bug_in_ir3s_code_and_traces_it() {
+    let Some(mesa) = mesa_with("turnip") else {
+        return;
+    };
+    let file = "docs/found-bugs/nir-uub-imul-wrap.ir";
+    let (text, code) = turnip_run(&mesa, file, &["turnip_gpu=630"], &["--trace"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(
+            "differs from the interpreter: output slot 0 of invocation 7: expected 0x00000000, \
+             got 0x00000001"
+        ),
+        "{text}"
+    );
+    let trace = text
+        .split_once("-- trace of invocation 7")
+        .expect("a trace")
+        .1;
+    assert!(
+        trace
+            .lines()
+            .any(|l| l.contains("stib.b") && l.contains("t#0[7]=0x1")),
+        "{trace}"
+    );
+}
+
+/// A planted slip in our decoder shows in every ir3 build of a program, so the proof re-runs
+/// blame us: the findings are `unconfirmed`, never ir3's `mismatch`.
+#[test]
+fn a_planted_decoder_slip_is_blamed_on_us_not_on_ir3() {
+    let Some(mesa) = mesa_with("turnip") else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("gpufuzz-turnip-slip-{}", std::process::id()));
+    let o = Command::new(GPUFUZZ)
+        .args(["fuzz", "--target", "turnip", "--mesa", &mesa, "--seed", "3"])
+        .args([
+            "--runs",
+            "40",
+            "--jobs",
+            "1",
+            "--force",
+            "--plant",
+            "ir3-decoder-cmps-cond",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("gpufuzz runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let summary = std::fs::read_to_string(out.join("summary.json")).expect("a summary");
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(summary.contains("unconfirmed:turnip"), "{text}");
+    assert!(!summary.contains("\"mismatch:turnip"), "{text}");
+}

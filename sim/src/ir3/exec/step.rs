@@ -501,15 +501,16 @@ impl Machine<'_> {
         }
     }
 
-    /// Element `e` of buffer `b`, for fiber-independent faults.
-    fn element(&mut self, b: usize, e: u32) -> Result<&mut u32, Stop> {
+    /// Element `e` of buffer `b`, accessed by fiber `f`. Outside the buffer is a fault: the
+    /// emitter keeps every access of a program inside its buffers.
+    fn element(&mut self, f: usize, b: usize, e: u32) -> Result<&mut u32, Stop> {
         let len = self.buffers[b].len();
-        match self.buffers[b].get_mut(e as usize) {
-            Some(w) => Ok(w),
-            None => Err(Stop::Unsupported(format!(
-                "an access to element {e} of a buffer of {len}"
-            ))),
+        if e as usize >= len {
+            return Err(
+                self.fiber_fault(f, format!("an access to element {e} of a buffer of {len}"))
+            );
         }
+        Ok(&mut self.buffers[b][e as usize])
     }
 
     /// Component `k` of a cat5 source vector at `base`, through the `alias.tex` table (a7xx:
@@ -623,7 +624,7 @@ impl Machine<'_> {
                         out[f] = match (t.sv, c) {
                             (true, _) | (false, 0) => {
                                 let e = x[f].wrapping_add(off).wrapping_add(t.sv as u32 * c as u32);
-                                *self.element(b, e)?
+                                *self.element(f, b, e)?
                             }
                             (false, 3) => 1,
                             (false, _) => 0,
@@ -716,7 +717,7 @@ impl Machine<'_> {
                         for &f in &fibers {
                             let b = self.buffer_of(m.base, index[f])?;
                             let e = offset[f].wrapping_add(m.off as u32 + k as u32);
-                            *self.element(b, e)? = v[f];
+                            *self.element(f, b, e)? = v[f];
                             self.traced_store(f, || format!("t#{}[{e}]", index[f]), v[f]);
                         }
                     } else {
@@ -724,7 +725,7 @@ impl Machine<'_> {
                         for &f in &fibers {
                             let b = self.buffer_of(m.base, index[f])?;
                             let e = offset[f].wrapping_add(m.off as u32 + k as u32);
-                            out[f] = *self.element(b, e)?;
+                            out[f] = *self.element(f, b, e)?;
                         }
                         self.write(loc, &out, Class::Sy);
                     }
