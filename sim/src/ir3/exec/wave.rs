@@ -37,8 +37,8 @@ pub(super) enum Loc {
     A1,
     /// `p0.c`.
     Pred(u8),
-    /// `up0.c`: `p0.c` written by the scalar ALU, one value for the whole wave (a7xx; the
-    /// code reads it back as `p0.c`).
+    /// `up0.c`: `p0.c` written by the scalar ALU, one value for the active fibers (a7xx;
+    /// the code reads it back as `p0.c`).
     UPred(u8),
 }
 
@@ -121,7 +121,12 @@ impl Loc {
         matches!(self, Loc::Half(..) | Loc::SharedHalf(..))
     }
 
-    /// One value for the whole wave.
+    /// Held once for the whole wave (a shared register), not per fiber.
+    fn per_wave(self) -> bool {
+        matches!(self, Loc::Shared(_) | Loc::SharedHalf(..))
+    }
+
+    /// One value for the whole wave: a shared register or `up0.c` (the scalar ALU's).
     pub fn is_shared(self) -> bool {
         matches!(self, Loc::Shared(_) | Loc::SharedHalf(..) | Loc::UPred(_))
     }
@@ -524,11 +529,7 @@ impl<'a> Machine<'a> {
         let late = LateRead {
             pc: self.pc,
             needs_ss,
-            mask: if loc.is_shared() {
-                u128::MAX
-            } else {
-                self.mask
-            },
+            mask: if loc.per_wave() { u128::MAX } else { self.mask },
             ss: self.ss_epoch,
             sy: self.sy_epoch,
         };
@@ -540,11 +541,7 @@ impl<'a> Machine<'a> {
     /// Writes `vals` (one per fiber) to `loc` for the active fibers, as `class` produces it.
     pub fn write(&mut self, loc: Loc, vals: &[u32], class: Class) {
         let slot = loc.slot();
-        let mask = if loc.is_shared() {
-            u128::MAX
-        } else {
-            self.mask
-        };
+        let mask = if loc.per_wave() { u128::MAX } else { self.mask };
         let written = Written {
             pc: self.pc,
             cycle: self.now,
@@ -604,11 +601,16 @@ impl<'a> Machine<'a> {
             }
             // A predicate holds whether the value is not zero: `ir3_opt_predicates.c` folds
             // `cmps.s.ne p0.c, x, 0` into the bitop that computed `x`.
+            // `up0.c`: one value for the wave, written for the active fibers only — a parked
+            // fiber's `p0.c` is left as it was [inferred: what ir3's predicate RA assumes,
+            // since it keeps `p0` values of parked fibers live across such writes].
             Loc::UPred(_) => {
                 let k = slot - GPRS - SHARED;
                 if let Some(&f) = active.first() {
                     let v = u32::from(vals[f] != 0);
-                    self.special[k * w..(k + 1) * w].fill(v);
+                    for &g in &active {
+                        self.special[k * w + g] = v;
+                    }
                 }
             }
             Loc::Pred(_) => {
