@@ -501,7 +501,14 @@ impl Machine<'_> {
         }
     }
 
-    /// Element `e` of buffer `b`, accessed by fiber `f`. Outside the buffer is a fault: the
+    /// Element `e` of buffer `b` as a load reads it: 0 outside the buffer, as the descriptor's
+    /// element count bounds it [inferred] — ir3 hoists reorderable loads out of the branch
+    /// that guards them, so a load outside a buffer is no sign of wrong code.
+    fn load_element(&self, b: usize, e: u32) -> u32 {
+        self.buffers[b].get(e as usize).copied().unwrap_or(0)
+    }
+
+    /// Element `e` of buffer `b`, stored by fiber `f`. Outside the buffer is a fault: the
     /// emitter keeps every access of a program inside its buffers.
     fn element(&mut self, f: usize, b: usize, e: u32) -> Result<&mut u32, Stop> {
         let len = self.buffers[b].len();
@@ -624,7 +631,7 @@ impl Machine<'_> {
                         out[f] = match (t.sv, c) {
                             (true, _) | (false, 0) => {
                                 let e = x[f].wrapping_add(off).wrapping_add(t.sv as u32 * c as u32);
-                                *self.element(f, b, e)?
+                                self.load_element(b, e)
                             }
                             (false, 3) => 1,
                             (false, _) => 0,
@@ -725,7 +732,7 @@ impl Machine<'_> {
                         for &f in &fibers {
                             let b = self.buffer_of(m.base, index[f])?;
                             let e = offset[f].wrapping_add(m.off as u32 + k as u32);
-                            out[f] = *self.element(f, b, e)?;
+                            out[f] = self.load_element(b, e);
                         }
                         self.write(loc, &out, Class::Sy);
                     }
