@@ -83,6 +83,17 @@ pub struct TextureData {
 pub const MAX_IMAGE_WIDTH: u32 = 4096;
 
 impl TextureData {
+    /// The image as an executor of a driver's code reads it (`sim::image`).
+    pub fn image(&self) -> sim::image::Image {
+        sim::image::Image {
+            width: self.width,
+            height: self.height,
+            levels: self.desc.levels,
+            layers: self.desc.layers,
+            texels: self.subresources.concat(),
+        }
+    }
+
     fn new(texture: u32, desc: TextureDesc) -> TextureData {
         let width = image_width(&desc);
         let image = TextureDesc { width, ..desc };

@@ -20,7 +20,7 @@ use super::Capture;
 use compiler::ir::Program;
 use sim::dispatch::Results;
 use sim::intel::exec::{
-    run_observed, run_thread, Code, Image, Memory, Observer, ScratchWindow, Start, Stop,
+    run_observed, run_thread, Code, Memory, Observer, ScratchWindow, Start, Stop,
 };
 use sim::intel::Gen;
 use spirv_emit::Resource;
@@ -178,13 +178,7 @@ pub fn execute_watched(
                 at.insert(number, index);
             }
             Resource::Texture(t) => {
-                let image = Image {
-                    width: t.width,
-                    height: t.height,
-                    levels: t.desc.levels,
-                    layers: t.desc.layers,
-                    texels: t.subresources.concat(),
-                };
+                let image = t.image();
                 memory.images.insert(index, image);
             }
         }

@@ -18,7 +18,6 @@ use super::knobs::AdrenoFacts;
 use compiler::ir::Program;
 use compiler::planted::{Plant, Plants};
 use sim::dispatch::Results;
-use sim::image::Image;
 use sim::ir3::exec::{self, Descriptor, Dispatch, Run, Stop};
 use sim::ir3::{parse_header, Header};
 use spirv_emit::{Interface, Resource};
@@ -95,13 +94,7 @@ pub fn dispatch(
             Resource::Texture(t) => {
                 descriptors.insert(slot, Descriptor::Texture(images.len()));
                 descriptors.insert(slot + 1, Descriptor::Sampler);
-                images.push(Image {
-                    width: t.width,
-                    height: t.height,
-                    levels: t.desc.levels,
-                    layers: t.desc.layers,
-                    texels: t.subresources.concat(),
-                });
+                images.push(t.image());
                 slot += 2;
             }
         }

@@ -210,7 +210,7 @@ pub fn judge(
                 }
             },
         };
-    let others = corroborate(driver, case, program, opts, &difference);
+    let others = corroborate(driver, case, program, opts, budget, &difference);
     let listed: Vec<String> = others.iter().map(|c| c.to_string()).collect();
     let (kind, whose, cause) = match (&hazard, &executed.results) {
         (Some(h), _) => {
@@ -300,17 +300,17 @@ fn alternatives(knobs: &TurnipKnobs) -> Vec<TurnipKnobs> {
     ]
 }
 
-/// Runs the other builds of `case` and our own a6xx pipeline, each compared through
-/// `difference`.
+/// Runs the other builds of `case` and our own a6xx pipeline, each within `budget`
+/// instructions and compared through `difference`.
 fn corroborate(
     driver: &dyn crate::targets::driver::compile_only::ShimDriver,
     case: &Case,
     program: &Program,
     opts: &OracleOptions,
+    budget: u64,
     difference: &dyn Fn(&Results) -> Option<String>,
 ) -> Vec<Comparison> {
     let mut out = Vec::new();
-    let work = expected(case, opts).map_or(0, |(_, w)| w);
     let own = TurnipKnobs::of(case).gpu.clone();
     for knobs in alternatives(TurnipKnobs::of(case)) {
         let run = format!("ir3 a{} {}", knobs.gpu.word(), switches_text(&knobs));
@@ -326,7 +326,7 @@ fn corroborate(
                         program,
                         &capture.module.interface,
                         knobs.facts(),
-                        (budget(work), None),
+                        (budget, None),
                         opts.plants,
                     ),
                     difference,
