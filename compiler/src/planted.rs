@@ -71,6 +71,8 @@ plants! {
         "reuses a reloaded GPR after the value was redefined in a loop";
     GenSamplerOffsetOrder "gen-sampler-offset-order" "gen_lower" "gen8 gen16"
         "packs texel offsets into the sampler header backwards (u in bits 3:0, r in 11:8), against brw_texture_offset";
+    LowerIbfeLogical "lower-ibfe-logical" "lower_bit_ops" "gen8 gen16 a6xx"
+        "brings a signed bit field down with a logical shift: ibitfield_extract loses its sign (a lowering slip)";
     Ir3DecoderCmpsCond "ir3-decoder-cmps-cond" "ir3 decoder" "turnip"
         "OUR decoder reads a compare's condition one off (lt as le, gt as ge): a slip the proof re-runs must blame on us, not on ir3";
     TestHang "test-hang" "opt_dce" "all"

@@ -128,6 +128,7 @@ fn judge_inner(case: &Case, opts: &OracleOptions, coverage: &mut Coverage) -> Ve
 fn stage(case: &Case, opts: &OracleOptions, coverage: &mut Coverage, defer: bool) -> Stage {
     let verdict = |v| Stage::Judged(v);
     coverage.heuristic_settings = crate::reach::settings(&case.config);
+    coverage.features = Some(crate::reach::features(&case.program));
     if let Err(e) = ir::verify::verify(&case.program) {
         return verdict(finding(Finding::new(
             FindingKind::GenInvalid,

@@ -12,11 +12,16 @@
 //!   (goal 5%);
 //!
 //! and every allocation-choice setting should be drawn in 5% of the cases at least.
+//!
+//! It also counts the programs that use each feature past plain 32-bit arithmetic
+//! ([`features`]: bit fields, bit counts, bit searches, wide multiplies, carries), each
+//! against a goal of [`GOAL_FEATURE`] of the programs.
 
 use crate::case::coverage::Coverage;
 use crate::case::CaseConfig;
 use crate::targets::ReachCount;
 use compiler::executed::Executed;
+use compiler::ir::{walk_blocks, AluOp, InstKind, Program};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -32,6 +37,46 @@ pub fn heuristic_knobs() -> impl Iterator<Item = &'static str> {
 
 /// Goal: share of cases drawing each heuristic setting.
 pub const GOAL_KNOB: f64 = 0.05;
+
+/// Goal: share of programs using each feature of [`FEATURES`].
+pub const GOAL_FEATURE: f64 = 0.05;
+
+/// The features [`features`] names, in report order.
+pub const FEATURES: &[&str] = &["bit_field", "bit_count", "find_bit", "mul_high", "carry"];
+
+/// The feature an ALU op belongs to, if it is one of [`FEATURES`].
+fn feature_of(op: AluOp) -> Option<&'static str> {
+    use AluOp::*;
+    Some(match op {
+        UbitfieldExtract | IbitfieldExtract => "bit_field",
+        BitCount | BitfieldReverse => "bit_count",
+        FindLsb | UfindMsb | IfindMsb => "find_bit",
+        UmulHigh | ImulHigh => "mul_high",
+        UaddCarry | UsubBorrow => "carry",
+        _ => return None,
+    })
+}
+
+/// The features of [`FEATURES`] that `p` uses (placed instructions only), in that order.
+pub fn features(p: &Program) -> Vec<&'static str> {
+    let f = &p.func;
+    let mut used = [false; FEATURES.len()];
+    walk_blocks(&f.body, &mut |b| {
+        for &i in &f.blocks[b].insts {
+            if let InstKind::Alu { op, .. } = f.insts[i].kind {
+                if let Some(name) = feature_of(op) {
+                    let k = FEATURES.iter().position(|&n| n == name).unwrap_or(0);
+                    used[k] = true;
+                }
+            }
+        }
+    });
+    FEATURES
+        .iter()
+        .zip(used)
+        .filter_map(|(&n, u)| u.then_some(n))
+        .collect()
+}
 
 /// Reach counters of a run (summed over its cases).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +102,10 @@ pub struct Reach {
     pub cases: u64,
     /// `knob=value` → cases that drew it (heuristic knobs only).
     pub knob_settings: BTreeMap<String, u64>,
+    /// Programs looked at (the feature shares' denominator).
+    pub programs: u64,
+    /// Feature of [`FEATURES`] → programs using it.
+    pub features: BTreeMap<String, u64>,
 }
 
 /// One share against its goal.
@@ -88,6 +137,12 @@ impl Reach {
     /// Counts one case: the heuristic settings it drew and what its pipelines executed
     /// (nothing when no backend ran it).
     pub fn record(&mut self, c: &Coverage) {
+        if let Some(features) = &c.features {
+            self.programs += 1;
+            for f in features {
+                *self.features.entry(f.to_string()).or_default() += 1;
+            }
+        }
         if c.executed.is_empty() {
             return;
         }
@@ -118,7 +173,9 @@ impl Reach {
         self.pred_reloads += from.pred_reloads;
         self.loop_pred_reloads += from.loop_pred_reloads;
         self.cases += from.cases;
+        self.programs += from.programs;
         for (into, from) in [
+            (&mut self.features, &from.features),
             (&mut self.ran, &from.ran),
             (&mut self.spill_and_fill, &from.spill_and_fill),
             (&mut self.spills, &from.spills),
@@ -148,6 +205,16 @@ impl Reach {
                     count: self.count(g.count, t.name()),
                     of,
                     goal: g.goal,
+                });
+            }
+        }
+        if self.programs > 0 {
+            for &f in FEATURES {
+                out.push(Share {
+                    name: format!("feature {f}"),
+                    count: self.features.get(f).copied().unwrap_or(0),
+                    of: self.programs,
+                    goal: GOAL_FEATURE,
                 });
             }
         }

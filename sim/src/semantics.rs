@@ -14,6 +14,12 @@
 //!   `fmin`/`fmax` return the other operand when one is NaN (IEEE minNum/maxNum), the canonical
 //!   NaN when both are, and order `-0.0 < +0.0`.
 //! * **Float → int** saturates, NaN → 0 (`f2i`, `f2u`). Int → float rounds to nearest even.
+//! * **Bit fields** (`ubitfield_extract`, `ibitfield_extract`) clamp their field to the word:
+//!   the offset to at most 32, then the count to at most `32 - offset`; a field of 0 bits is 0
+//!   (Vulkan leaves a field past bit 31 undefined; these programs never reach it there).
+//!   `find_lsb`, `ufind_msb` and `ifind_msb` give `-1` when no bit qualifies, as GLSL's
+//!   `findLSB`/`findMSB` do. `umul_high`/`imul_high` are the high word of the 64-bit product,
+//!   `uadd_carry`/`usub_borrow` the carry (borrow) out of the 32-bit add (subtract), 0 or 1.
 //! * **Booleans** converted to 32 bits are `1`/`0` (`b2i`) or `1.0`/`0.0` (`b2f`).
 //! * **Indices** into uniforms, buffers and local arrays wrap: `index % length`, unsigned.
 //! * **Buffers** are per-invocation: invocation `i` sees its own `len` words, initially
@@ -127,6 +133,56 @@ pub fn fmax(a: u32, b: u32) -> u32 {
         }
         _ if x > y => a,
         _ => b,
+    }
+}
+
+/// The bit field `offset..offset + count` of `a`, clamped to the word (see the module
+/// comment): `(offset, count)` with `offset <= 32` and `offset + count <= 32`.
+#[inline]
+pub fn bit_field(offset: u32, count: u32) -> (u32, u32) {
+    let offset = offset.min(32);
+    (offset, count.min(32 - offset))
+}
+
+/// `ubitfield_extract`: the clamped field, zero-extended.
+#[inline]
+pub fn ubitfield_extract(a: u32, offset: u32, count: u32) -> u32 {
+    let (offset, count) = bit_field(offset, count);
+    if count == 0 {
+        return 0;
+    }
+    (a >> offset) & (u32::MAX >> (32 - count))
+}
+
+/// `ibitfield_extract`: the clamped field, sign-extended from its top bit.
+#[inline]
+pub fn ibitfield_extract(a: u32, offset: u32, count: u32) -> u32 {
+    let (offset, count) = bit_field(offset, count);
+    if count == 0 {
+        return 0;
+    }
+    (((a << (32 - offset - count)) as i32) >> (32 - count)) as u32
+}
+
+/// `ufind_msb`: the index of the highest set bit, `-1` for 0.
+#[inline]
+pub fn ufind_msb(a: u32) -> u32 {
+    31u32.wrapping_sub(a.leading_zeros())
+}
+
+/// `ifind_msb`: the index of the highest bit that differs from the sign bit, `-1` for 0 and -1.
+#[inline]
+pub fn ifind_msb(a: u32) -> u32 {
+    ufind_msb(if (a as i32) < 0 { !a } else { a })
+}
+
+/// `find_lsb`: the index of the lowest set bit, `-1` for 0.
+#[inline]
+pub fn find_lsb(a: u32) -> u32 {
+    if a == 0 {
+        u32::MAX
+    } else {
+        a.trailing_zeros()
     }
 }
 

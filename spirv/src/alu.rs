@@ -13,6 +13,9 @@
 //!   NaN converts 0.0, giving 0;
 //! * `fmin`/`fmax` are built from ordered compares, `IsNan` and the sign bit (minNum/maxNum,
 //!   `-0 < +0`); `fneg`/`fabs` are sign-bit operations on the `uint`;
+//! * `ubitfield_extract`/`ibitfield_extract` clamp the offset to 32 and the count to what is
+//!   left of the word (`OpBitField[SU]Extract` is undefined past bit 31), per component: the
+//!   instruction's offset and count are scalars;
 //! * `iabs` is a select of the wrapping negation (GLSL's `SAbs` of `INT_MIN` is unspecified);
 //! * every float op that can make a NaN ends in `nan(bits) ? 0x7fc00000 : bits`, so NaN
 //!   payloads never reach a bit-observing use. The NaN test is on the integer bits, not
@@ -176,7 +179,66 @@ pub(crate) fn emit_alu(
             let zero = e.cu(0, n);
             e.b.i_not_equal(bt, None, a, zero)?
         }
+        UbitfieldExtract | IbitfieldExtract => {
+            bitfield_extract(e, op == IbitfieldExtract, [a, b, c], n)?
+        }
+        BitCount => e.b.bit_count(u, None, a)?,
+        BitfieldReverse => e.b.bit_reverse(u, None, a)?,
+        FindLsb => e.glsl(u, GLOp::FindILsb, &[a])?,
+        UfindMsb => e.glsl(u, GLOp::FindUMsb, &[a])?,
+        IfindMsb => e.glsl(u, GLOp::FindSMsb, &[a])?,
+        UmulHigh | ImulHigh | UaddCarry | UsubBorrow => {
+            // Each gives a struct of two words; ours is the second (the high word, the carry
+            // or the borrow).
+            let pair = e.b.type_struct([u, u]);
+            let both = match op {
+                UmulHigh => e.b.u_mul_extended(pair, None, a, b)?,
+                ImulHigh => e.b.s_mul_extended(pair, None, a, b)?,
+                UaddCarry => e.b.i_add_carry(pair, None, a, b)?,
+                _ => e.b.i_sub_borrow(pair, None, a, b)?,
+            };
+            e.b.composite_extract(u, None, both, [1])?
+        }
     })
+}
+
+/// `OpBitField[SU]Extract` with the field clamped to the word (offset at most 32, then count
+/// at most `32 - offset`): Vulkan leaves a field past bit 31 undefined, and our IR clamps.
+/// The offset and count of the instruction are scalars, so a vector is done per component.
+fn bitfield_extract(
+    e: &mut Emitter,
+    signed: bool,
+    [a, offset, count]: [Word; 3],
+    n: u8,
+) -> Result<Word, EmitError> {
+    let u = e.uvec(1);
+    let w = e.cu(32, 1);
+    let mut parts = Vec::with_capacity(usize::from(n));
+    for i in 0..u32::from(n) {
+        let [a, offset, count] = if n == 1 {
+            [a, offset, count]
+        } else {
+            [a, offset, count]
+                .map(|x| e.b.composite_extract(u, None, x, [i]))
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()?
+                .try_into()
+                .expect("three operands")
+        };
+        let offset = e.glsl(u, GLOp::UMin, &[offset, w])?;
+        let room = e.b.i_sub(u, None, w, offset)?;
+        let count = e.glsl(u, GLOp::UMin, &[count, room])?;
+        parts.push(if signed {
+            e.b.bit_field_s_extract(u, None, a, offset, count)?
+        } else {
+            e.b.bit_field_u_extract(u, None, a, offset, count)?
+        });
+    }
+    if n == 1 {
+        return Ok(parts[0]);
+    }
+    let v = e.uvec(n);
+    Ok(e.b.composite_construct(v, None, parts)?)
 }
 
 /// The bits of float `x` (`float` id of `n` components), NaN made canonical.
@@ -421,5 +483,15 @@ mod tests {
         has(AluOp::Fneg, &["OpBitwiseXor"]);
         has(AluOp::Iabs, &["OpSNegate", "OpSelect"]);
         assert!(!disassembly(AluOp::Fneg).contains("OpFNegate"));
+        // Bit fields are clamped to the word before the extract.
+        has(
+            AluOp::UbitfieldExtract,
+            &["UMin", "OpISub", "OpBitFieldUExtract"],
+        );
+        has(AluOp::IbitfieldExtract, &["UMin", "OpBitFieldSExtract"]);
+        has(AluOp::ImulHigh, &["OpSMulExtended", "OpCompositeExtract"]);
+        has(AluOp::UaddCarry, &["OpIAddCarry"]);
+        has(AluOp::UsubBorrow, &["OpISubBorrow"]);
+        has(AluOp::IfindMsb, &["FindSMsb"]);
     }
 }

@@ -142,6 +142,10 @@ pub(super) fn alu(l: &mut impl Out, op: AluOp, s: [Opnd; 3]) -> Opnd {
         F2u => cov(l, Conv::F32U32, a),
         B2i => a,
         I2b => cmp(l, CmpType::U, CmpCond::Ne, a, Opnd::Imm(0)),
+        UbitfieldExtract | IbitfieldExtract | BitCount | BitfieldReverse | FindLsb | UfindMsb
+        | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow => {
+            unreachable!("{op} is expanded by passes::lower_bit_ops before selection")
+        }
     }
 }
 

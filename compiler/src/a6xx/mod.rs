@@ -162,7 +162,9 @@ fn sim_config(opts: &Options, private_words: u32) -> Config {
 
 /// Compiles `p` (SSA after the middle end) for the a6xx simulator.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
-    let mut f = profile::time(Phase::Lower, || lower::lower(p))?;
+    let mut f = profile::time(Phase::Lower, || {
+        lower::lower(&crate::passes::lower_bit_ops::lowered(p, opts.plants))
+    })?;
     let vid = 0;
     if opts.opt_predicates {
         profile::time(Phase::Opt, || {

@@ -125,6 +125,10 @@ impl Lower<'_> {
             B2i => self.bin(Op::And, UD, [a[0], Comp::Imm(1), Comp::None]),
             B2f => self.bin(Op::And, UD, [a[0], Comp::Imm(1.0f32.to_bits()), Comp::None]),
             I2b => self.cmp(CondMod::Nz, D, [a[0], Comp::Imm(0), Comp::None]),
+            UbitfieldExtract | IbitfieldExtract | BitCount | BitfieldReverse | FindLsb
+            | UfindMsb | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow => {
+                unreachable!("{op} is expanded by passes::lower_bit_ops before selection")
+            }
         }
     }
 

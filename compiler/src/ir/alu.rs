@@ -117,6 +117,17 @@ alu_ops! {
     B2i "b2i" (Bool) -> Int;
     B2f "b2f" (Bool) -> Float;
     I2b "i2b" (Int) -> Bool;
+    UbitfieldExtract "ubitfield_extract" (Int, Int, Int) -> Int;
+    IbitfieldExtract "ibitfield_extract" (Int, Int, Int) -> Int;
+    BitCount "bit_count" (Int) -> Int;
+    BitfieldReverse "bitfield_reverse" (Int) -> Int;
+    FindLsb "find_lsb" (Int) -> Int;
+    UfindMsb "ufind_msb" (Int) -> Int;
+    IfindMsb "ifind_msb" (Int) -> Int;
+    UmulHigh "umul_high" (Int, Int) -> Int;
+    ImulHigh "imul_high" (Int, Int) -> Int;
+    UaddCarry "uadd_carry" (Int, Int) -> Int;
+    UsubBorrow "usub_borrow" (Int, Int) -> Int;
 }
 
 impl AluOp {
@@ -154,6 +165,9 @@ impl AluOp {
                 | Band
                 | Bor
                 | Bxor
+                | UmulHigh
+                | ImulHigh
+                | UaddCarry
         )
     }
 
@@ -189,6 +203,8 @@ impl AluOp {
             Udiv Umod Idiv Irem Imod Fadd Fsub Fmul Ffma Fneg Fabs Fmin Fmax Ffloor Fceil
             Ftrunc FroundEven Ffract Fsqrt Frcp Frsq Fexp2 Flog2 Fsin Fcos Ieq Ine Ilt Ige
             Ult Uge Feq Fne Flt Fge Band Bor Bxor Bnot Bcsel I2f U2f F2i F2u B2i B2f I2b
+            UbitfieldExtract IbitfieldExtract BitCount BitfieldReverse FindLsb UfindMsb
+            IfindMsb UmulHigh ImulHigh UaddCarry UsubBorrow
         )
     }
 }
@@ -275,6 +291,17 @@ fn semantics(op: AluOp, a: u32, b: u32, c: u32) -> u32 {
             }
         }
         I2b => u32::from(a != 0),
+        UbitfieldExtract => sem::ubitfield_extract(a, b, c),
+        IbitfieldExtract => sem::ibitfield_extract(a, b, c),
+        BitCount => a.count_ones(),
+        BitfieldReverse => a.reverse_bits(),
+        FindLsb => sem::find_lsb(a),
+        UfindMsb => sem::ufind_msb(a),
+        IfindMsb => sem::ifind_msb(a),
+        UmulHigh => ((u64::from(a) * u64::from(b)) >> 32) as u32,
+        ImulHigh => ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
+        UaddCarry => u32::from(a.checked_add(b).is_none()),
+        UsubBorrow => u32::from(a < b),
     }
 }
 
@@ -315,5 +342,41 @@ mod tests {
         assert_eq!(AluOp::Bcsel.eval(0, 7, 9), 9);
         assert_eq!(AluOp::B2f.eval(1, 0, 0), one);
         assert_eq!(AluOp::Iabs.eval(i32::MIN as u32, 0, 0), i32::MIN as u32);
+    }
+
+    #[test]
+    fn bit_ops_known_answers() {
+        use AluOp::*;
+        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 8, 8), 0x12);
+        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 24, 8), 0xffff_ffab);
+        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 0, 32), 0xabcd_1234);
+        assert_eq!(
+            UbitfieldExtract.eval(0xabcd_1234, 28, 9),
+            0xa,
+            "count clamped to 4"
+        );
+        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 28, 9), u32::MAX - 5);
+        assert_eq!(
+            UbitfieldExtract.eval(0xabcd_1234, 40, 3),
+            0,
+            "offset past the word"
+        );
+        assert_eq!(IbitfieldExtract.eval(0xffff_ffff, 3, 0), 0, "empty field");
+        assert_eq!(BitCount.eval(0xf0f0_0001, 0, 0), 9);
+        assert_eq!(BitfieldReverse.eval(1, 0, 0), 0x8000_0000);
+        assert_eq!(FindLsb.eval(0, 0, 0), u32::MAX);
+        assert_eq!(FindLsb.eval(0x50, 0, 0), 4);
+        assert_eq!(UfindMsb.eval(0, 0, 0), u32::MAX);
+        assert_eq!(UfindMsb.eval(0x8000_0000, 0, 0), 31);
+        assert_eq!(IfindMsb.eval(u32::MAX, 0, 0), u32::MAX);
+        assert_eq!(IfindMsb.eval(0xffff_fff0, 0, 0), 3);
+        assert_eq!(IfindMsb.eval(5, 0, 0), 2);
+        assert_eq!(UmulHigh.eval(u32::MAX, u32::MAX, 0), 0xffff_fffe);
+        assert_eq!(ImulHigh.eval(u32::MAX, u32::MAX, 0), 0, "-1 * -1 = 1");
+        assert_eq!(ImulHigh.eval(i32::MIN as u32, 2, 0), u32::MAX);
+        assert_eq!(UaddCarry.eval(u32::MAX, 1, 0), 1);
+        assert_eq!(UaddCarry.eval(u32::MAX, 0, 0), 0);
+        assert_eq!(UsubBorrow.eval(1, 2, 0), 1);
+        assert_eq!(UsubBorrow.eval(2, 2, 0), 0);
     }
 }

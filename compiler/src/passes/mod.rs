@@ -15,10 +15,13 @@
 //! * [`opt_dead_cf`] — `if`s with constant conditions;
 //! * [`opt_dce`] — dead instructions, dead loops, empty ifs;
 //! * [`opt_shrink_vectors`] — unused components of vector values;
+//! * [`lower_bit_ops`] — bit-field, bit-count and wide-arithmetic ops as basic integer ops
+//!   (run by our own backends, not part of the pipeline);
 //! * [`from_ssa`] — phis become register copies (the "to register form" step backends ask for).
 
 pub mod config;
 pub mod from_ssa;
+pub mod lower_bit_ops;
 pub mod lower_vars_to_ssa;
 pub mod opt_algebraic;
 pub mod opt_constant_folding;

@@ -20,6 +20,9 @@ pub struct Coverage {
     /// What the allocators' code executed, per pipeline that compiled and ran the case
     /// (spill stores, fills, predicate reloads: `compiler::executed`).
     pub executed: Vec<(&'static str, Executed)>,
+    /// The features the case's program uses (`crate::reach::features`); `None` when there was
+    /// no program to look at.
+    pub features: Option<Vec<&'static str>>,
     /// The case's heuristic knob settings, `knob=value` (`crate::reach`).
     pub heuristic_settings: Vec<String>,
     /// Optional passes that changed the program.

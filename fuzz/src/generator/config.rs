@@ -104,7 +104,7 @@ pub struct Config {
     /// Chance of a store of a recent value to an output slot at the end of a branch or body. 2/3.
     pub observe_rate: Rate,
     /// Enabled ALU ops: bit `i` is `AluOp::ALL[i]`. All by default; swarm testing drops some.
-    pub alu_ops: u64,
+    pub alu_ops: u128,
     /// Statement weights: ALU, constant, vec/mov, uniform, buffer, output, texture, local
     /// variable. ALU-heavy, as real shaders are; every kind still shows up in most programs.
     pub weights: [u32; 8],
@@ -116,10 +116,10 @@ pub const WEIGHT_NAMES: [&str; 8] = [
 ];
 
 /// All ALU ops enabled.
-pub const ALL_ALU_OPS: u64 = if AluOp::ALL.len() >= 64 {
-    u64::MAX
+pub const ALL_ALU_OPS: u128 = if AluOp::ALL.len() >= 128 {
+    u128::MAX
 } else {
-    (1u64 << AluOp::ALL.len()) - 1
+    (1u128 << AluOp::ALL.len()) - 1
 };
 
 impl Config {
@@ -177,7 +177,7 @@ impl Config {
     /// Whether `op` may be chosen.
     pub fn alu_enabled(&self, op: AluOp) -> bool {
         let i = AluOp::ALL.iter().position(|&o| o == op).unwrap_or(0);
-        self.alu_ops & (1u64 << i) != 0
+        self.alu_ops & (1u128 << i) != 0
     }
 
     /// The config made sane: ranges non-empty and bounded, rates proper, at least one ALU op and
@@ -287,7 +287,7 @@ impl<'a> Arbitrary<'a> for Config {
         let alu_ops = if u.is_empty() || u.int_in_range(0..=2)? == 0 {
             ALL_ALU_OPS
         } else {
-            u.arbitrary::<u64>()? | u.arbitrary::<u64>()?
+            u.arbitrary::<u128>()? | u.arbitrary::<u128>()?
         };
         let c = Config {
             invocations: arb_range(u, &d.invocations, 1, 200)?,

@@ -93,7 +93,7 @@ pub fn alu(g: &mut Gen) -> Result<()> {
     let n = mask.count_ones() as usize;
     let k = g.index(n.max(1))?;
     let op = (0..AluOp::ALL.len())
-        .filter(|&i| mask & (1u64 << i) != 0)
+        .filter(|&i| mask & (1u128 << i) != 0)
         .nth(k)
         .map_or(AluOp::Iadd, |i| AluOp::ALL[i]);
     alu_op(g, op)?;
@@ -108,8 +108,10 @@ pub fn alu_op(g: &mut Gen, op: AluOp) -> Result<compiler::ir::Value> {
         (t.with_comps(c), f)
     };
     let mut args = [compiler::ir::Value::from_u32(0); 3];
+    let bit_field = matches!(op, AluOp::UbitfieldExtract | AluOp::IbitfieldExtract);
     for (i, kind) in op.srcs().iter().enumerate() {
         args[i] = match kind {
+            Kind::Int if bit_field && i > 0 => field_bound(g, c)?,
             Kind::Int => g.get(Type::vec32(c), Flavor::Int)?,
             Kind::Float => g.get(Type::vec32(c), Flavor::Float)?,
             Kind::Bool => g.get(Type::vec1(c), Flavor::Bool)?,
@@ -117,6 +119,29 @@ pub fn alu_op(g: &mut Gen, op: AluOp) -> Result<compiler::ir::Value> {
         };
     }
     Ok(g.alu(op, &args[..op.arity()]))
+}
+
+/// A bit field's offset or count, `vecC`: mostly within the word (a constant, or a value in
+/// scope masked to 0..=31), sometimes any value (the clamped case).
+fn field_bound(g: &mut Gen, c: u8) -> Result<compiler::ir::Value> {
+    let ty = Type::vec32(c);
+    Ok(match g.u.int_in_range(0..=3)? {
+        0 | 1 => {
+            let mut bits = [0u32; 4];
+            for w in bits.iter_mut().take(usize::from(c)) {
+                *w = g.u.int_in_range(0..=32)?;
+            }
+            g.emit(InstKind::Const { bits }, ty, Flavor::Int)
+        }
+        2 => {
+            let x = g.get(ty, Flavor::Int)?;
+            let mut bits = [0u32; 4];
+            bits[..usize::from(c)].fill(31);
+            let m = g.emit(InstKind::Const { bits }, ty, Flavor::Int);
+            g.alu(AluOp::Iand, &[x, m])
+        }
+        _ => g.get(ty, Flavor::Int)?,
+    })
 }
 
 fn konst(g: &mut Gen) -> Result<()> {

@@ -36,7 +36,7 @@ pub struct ShapeStats {
     /// Placed instructions.
     pub insts: u32,
     /// Bit `i` set when `AluOp::ALL[i]` appears.
-    pub alu_ops: u64,
+    pub alu_ops: u128,
 }
 
 fn walk(list: &[CfNode], depth: u32, s: &mut ShapeStats) {
@@ -164,7 +164,7 @@ pub fn shape_stats(p: &Program) -> ShapeStats {
                 }
                 InstKind::Alu { op, .. } => {
                     let k = compiler::ir::AluOp::ALL.iter().position(|o| o == op);
-                    s.alu_ops |= 1u64 << k.unwrap_or(0);
+                    s.alu_ops |= 1u128 << k.unwrap_or(0);
                 }
                 InstKind::Txs { .. } => {
                     s.tex_ops += 1;

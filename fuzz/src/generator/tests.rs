@@ -167,7 +167,7 @@ fn shape_coverage() {
     for (name, got, min) in rows {
         eprintln!("{name}: {got}% (min {min}%)");
     }
-    let ops = stats.iter().fold(0u64, |a, s| a | s.alu_ops);
+    let ops = stats.iter().fold(0u128, |a, s| a | s.alu_ops);
     for (i, op) in AluOp::ALL.iter().enumerate() {
         assert!(ops & (1 << i) != 0, "{op} never generated");
     }

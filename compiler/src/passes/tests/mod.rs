@@ -1,6 +1,7 @@
 //! Tests of the middle end: hand-built programs per pass with their exact effect, the
 //! seed's L4D2 loop, out-of-SSA copy problems, and property tests over generated programs.
 
+mod bit_ops;
 mod cf;
 mod gen;
 mod opt;
