@@ -28,7 +28,7 @@ use compiler::passes::pipeline::{self, PassConfig, PipelineOptions};
 use fuzz::finding::{Finding, FindingKind};
 use fuzz::oracle::{finding_of, Case, OracleOptions};
 use fuzz::targets::middle::{self, disabled_passes};
-use fuzz::targets::{self, CheckedStep, Target};
+use fuzz::targets::{self, CheckedStep, Target, LOWER_BIT_OPS};
 use serde::Serialize;
 
 /// The name blamed when a finding shows with no optional pass run and the middle end's own
@@ -135,6 +135,12 @@ fn blamed(case: &Case, opts: &OracleOptions, f: &Finding) -> Option<(String, Str
             );
             return Some((name, why));
         }
+        if lowering_breaks(case, opts, f) {
+            let why = "the IR interprets right after every middle-end pass and out-of-SSA, and \
+                       wrong after lower_bit_ops, the backend's first step"
+                .to_string();
+            return Some((LOWER_BIT_OPS.name.to_string(), why));
+        }
         return backend_pass(case, opts, f);
     }
     let (limit, runs, _) = by_limit(case, opts, f);
@@ -231,6 +237,29 @@ fn direct_from_ssa(case: &Case, opts: &OracleOptions) -> bool {
         return true;
     }
     differs(&p, &expected, opts)
+}
+
+/// Whether `f`'s target starts with [`LOWER_BIT_OPS`] and the IR it hands on (the case's
+/// middle end, out of SSA, then expanded) interprets wrong.
+fn lowering_breaks(case: &Case, opts: &OracleOptions, f: &Finding) -> bool {
+    let lowers = targets::by_name(&f.target).is_some_and(|t| t.steps().contains(&LOWER_BIT_OPS));
+    if !lowers {
+        return false;
+    }
+    let Ok(expected) = interp::run(&case.program, &run_options(opts)) else {
+        return false;
+    };
+    let mut p = case.program.clone();
+    let config = PassConfig {
+        plants: opts.plants,
+    };
+    let prepared = pipeline::run_pipeline(&mut p, &mut pipeline_options(case, opts, None))
+        .is_ok()
+        && pipeline::to_registers(&mut p, false, &config).is_ok();
+    prepared && {
+        compiler::passes::lower_bit_ops::lower_bit_ops(&mut p.func, opts.plants);
+        differs(&p, &expected, opts)
+    }
 }
 
 fn run_options(opts: &OracleOptions) -> RunOptions {

@@ -12,7 +12,9 @@ mod stats;
 
 use super::shown::format_results;
 use super::shown::Shown;
-use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
+use super::steps::{
+    Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS,
+};
 use super::target::{caused, Target};
 use super::work;
 use crate::case::coverage::Coverage;
@@ -287,6 +289,7 @@ impl Target for A6xx {
 
     fn steps(&self) -> &'static [Step] {
         &[
+            LOWER_BIT_OPS,
             A6XX_OPT_PREDICATES,
             A6XX_RA_PREDICATES,
             A6XX_RA,

@@ -11,7 +11,9 @@ mod stats;
 
 use super::shown::format_results;
 use super::shown::Shown;
-use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step};
+use super::steps::{
+    Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS,
+};
 use super::target::{caused, Target};
 use super::work;
 use crate::case::coverage::Coverage;
@@ -356,7 +358,7 @@ impl Target for Gen {
     }
 
     fn steps(&self) -> &'static [Step] {
-        &[OPT_ZERO_SAMPLES, GEN_LOWER, GEN_RA, GEN_RA_SPILL]
+        &[LOWER_BIT_OPS, OPT_ZERO_SAMPLES, GEN_LOWER, GEN_RA, GEN_RA_SPILL]
     }
 
     fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {

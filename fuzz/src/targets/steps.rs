@@ -14,6 +14,13 @@ pub struct Step {
     pub does: &'static str,
 }
 
+/// Our backends' first step (`compiler::passes::lower_bit_ops`), shared by Gen and a6xx: an
+/// IR-to-IR expansion, so bisection blames it by interpreting its output.
+pub const LOWER_BIT_OPS: Step = Step {
+    name: "lower_bit_ops",
+    does: "expands bit-field, bit-count and wide-arithmetic ops into basic integer ops",
+};
+
 /// A fixed step named by the check that caught its output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckedStep {
