@@ -253,8 +253,7 @@ fn lowering_breaks(case: &Case, opts: &OracleOptions, f: &Finding) -> bool {
     let config = PassConfig {
         plants: opts.plants,
     };
-    let prepared = pipeline::run_pipeline(&mut p, &mut pipeline_options(case, opts, None))
-        .is_ok()
+    let prepared = pipeline::run_pipeline(&mut p, &mut pipeline_options(case, opts, None)).is_ok()
         && pipeline::to_registers(&mut p, false, &config).is_ok();
     prepared && {
         compiler::passes::lower_bit_ops::lower_bit_ops(&mut p.func, opts.plants);

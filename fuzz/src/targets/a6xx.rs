@@ -12,9 +12,7 @@ mod stats;
 
 use super::shown::format_results;
 use super::shown::Shown;
-use super::steps::{
-    Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS,
-};
+use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS};
 use super::target::{caused, Target};
 use super::work;
 use crate::case::coverage::Coverage;

@@ -11,9 +11,7 @@ mod stats;
 
 use super::shown::format_results;
 use super::shown::Shown;
-use super::steps::{
-    Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS,
-};
+use super::steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS};
 use super::target::{caused, Target};
 use super::work;
 use crate::case::coverage::Coverage;
@@ -358,7 +356,13 @@ impl Target for Gen {
     }
 
     fn steps(&self) -> &'static [Step] {
-        &[LOWER_BIT_OPS, OPT_ZERO_SAMPLES, GEN_LOWER, GEN_RA, GEN_RA_SPILL]
+        &[
+            LOWER_BIT_OPS,
+            OPT_ZERO_SAMPLES,
+            GEN_LOWER,
+            GEN_RA,
+            GEN_RA_SPILL,
+        ]
     }
 
     fn checked_step(&self, f: &Finding) -> Option<CheckedStep> {

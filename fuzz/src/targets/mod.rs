@@ -30,9 +30,7 @@ pub mod vulkan;
 pub mod work;
 
 pub use shown::Shown;
-pub use steps::{
-    Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS,
-};
+pub use steps::{Budget, CheckedStep, OptionalStep, ReachCount, ReachGoal, Step, LOWER_BIT_OPS};
 pub use target::{caused, compare, FusedOutcome, Target};
 
 /// Every registered pipeline, in the order the oracle runs them.

@@ -99,10 +99,23 @@ pub(super) fn cat2(name: &str, a: u32, b: u32) -> Option<u32> {
         "mul.s24" => (s(a << 8) >> 8).wrapping_mul(s(b << 8) >> 8) as u32,
         "bfrev.b" => a.reverse_bits(),
         "cbits.b" => a.count_ones(),
-        "clz.b" => a.leading_zeros(),
+        // No bit found is -1, not 32: ir3 relies on it, selecting clz.b's result itself for
+        // ufind_msb of 0 and taking find_lsb as clz.b(bfrev.b(x)); clz.s counts the leading
+        // copies of the sign bit, -1 for 0 and -1 (ifind_msb keeps it when `cmps.s.ge
+        // clz, 0` fails). ir3_compiler_nir.c, nir_op_ufind_msb / find_lsb / ifind_msb.
+        "clz.b" => leading_zeros_or_none(a),
+        "clz.s" => leading_zeros_or_none(if s(a) < 0 { !a } else { a }),
         "getbit.b" => (a >> (b & 31)) & 1,
         _ => return None,
     })
+}
+
+fn leading_zeros_or_none(a: u32) -> u32 {
+    if a == 0 {
+        u32::MAX
+    } else {
+        a.leading_zeros()
+    }
 }
 
 /// `cmps.<ty>.<cond>`: whether it holds. `half`: 16-bit sources.

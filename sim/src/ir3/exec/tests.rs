@@ -211,3 +211,24 @@ fn what_is_not_modelled_stops_the_run_by_name_and_budgets_hold() {
         "{e}"
     );
 }
+
+/// The bit searches ir3 builds `find_lsb`/`ufind_msb`/`ifind_msb` from answer -1 when no bit
+/// qualifies (ir3 selects clz's own result for a zero input), and otherwise count as their
+/// names say.
+#[test]
+fn bit_searches_answer_minus_one_for_no_bit() {
+    use super::alu::cat2;
+    assert_eq!(cat2("clz.b", 0, 0), Some(u32::MAX));
+    assert_eq!(cat2("clz.b", 1, 0), Some(31));
+    assert_eq!(cat2("clz.s", 0, 0), Some(u32::MAX));
+    assert_eq!(cat2("clz.s", u32::MAX, 0), Some(u32::MAX));
+    assert_eq!(cat2("clz.s", 5, 0), Some(29), "31 - ifind_msb(5)");
+    assert_eq!(
+        cat2("clz.s", 0xffff_fff0, 0),
+        Some(28),
+        "31 - ifind_msb(-16)"
+    );
+    // find_lsb(0) = clz.b(bfrev.b(0)) = -1.
+    let reversed = cat2("bfrev.b", 0, 0).unwrap();
+    assert_eq!(cat2("clz.b", reversed, 0), Some(u32::MAX));
+}
