@@ -442,3 +442,24 @@ fn nirs_upper_bound_of_a_wrapping_imul_is_a_miscompile_of_26_2_6_and_not_25_0_7(
     let on_25 = repro_on("25.0.7", file);
     assert!(on_25.trim_end().ends_with("pass"), "{on_25}");
 }
+
+#[test]
+fn a_clamped_bit_field_count_is_dropped_by_26_2_6_and_kept_by_25_0_7() {
+    // docs/found-bugs/nir-ubfe-clamped-count.md: brw 26's bfe takes the unclamped count
+    // (33, read as 1) and stores 0 where bits 1..31 of 33 are 16; 25.0.7's takes the clamp.
+    if !have_mesa_26() || !have_mesa("25.0.7") {
+        return;
+    }
+    let file = "docs/found-bugs/nir-ubfe-clamped-count.ir";
+    let on_26 = repro_on("26.2.6", file);
+    assert!(
+        on_26.contains("output slot 0 of invocation 33: expected 0x00000010, got 0x00000000"),
+        "{on_26}"
+    );
+    assert!(
+        on_26.contains("signature: mismatch:anv:mismatch"),
+        "{on_26}"
+    );
+    let on_25 = repro_on("25.0.7", file);
+    assert!(on_25.trim_end().ends_with("pass"), "{on_25}");
+}
