@@ -48,7 +48,7 @@ pub const FEATURES: &[&str] = &["bit_field", "bit_count", "find_bit", "mul_high"
 fn feature_of(op: AluOp) -> Option<&'static str> {
     use AluOp::*;
     Some(match op {
-        UbitfieldExtract | IbitfieldExtract => "bit_field",
+        UbitfieldExtract | IbitfieldExtract | BitfieldInsert => "bit_field",
         BitCount | BitfieldReverse => "bit_count",
         FindLsb | UfindMsb | IfindMsb => "find_bit",
         UmulHigh | ImulHigh => "mul_high",

@@ -14,7 +14,7 @@
 //!   `fmin`/`fmax` return the other operand when one is NaN (IEEE minNum/maxNum), the canonical
 //!   NaN when both are, and order `-0.0 < +0.0`.
 //! * **Float → int** saturates, NaN → 0 (`f2i`, `f2u`). Int → float rounds to nearest even.
-//! * **Bit fields** (`ubitfield_extract`, `ibitfield_extract`) clamp their field to the word:
+//! * **Bit fields** (`ubitfield_extract`, `ibitfield_extract`, `bitfield_insert`) clamp their field to the word:
 //!   the offset to at most 32, then the count to at most `32 - offset`; a field of 0 bits is 0
 //!   (Vulkan leaves a field past bit 31 undefined; these programs never reach it there).
 //!   `find_lsb`, `ufind_msb` and `ifind_msb` give `-1` when no bit qualifies, as GLSL's
@@ -162,6 +162,17 @@ pub fn ibitfield_extract(a: u32, offset: u32, count: u32) -> u32 {
         return 0;
     }
     (((a << (32 - offset - count)) as i32) >> (32 - count)) as u32
+}
+
+/// `bitfield_insert`: `base` with the clamped field replaced by the low bits of `insert`.
+#[inline]
+pub fn bitfield_insert(base: u32, insert: u32, offset: u32, count: u32) -> u32 {
+    let (offset, count) = bit_field(offset, count);
+    if count == 0 {
+        return base;
+    }
+    let mask = (u32::MAX >> (32 - count)) << offset;
+    (base & !mask) | ((insert << offset) & mask)
 }
 
 /// `ufind_msb`: the index of the highest set bit, `-1` for 0.

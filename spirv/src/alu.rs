@@ -13,7 +13,7 @@
 //!   NaN converts 0.0, giving 0;
 //! * `fmin`/`fmax` are built from ordered compares, `IsNan` and the sign bit (minNum/maxNum,
 //!   `-0 < +0`); `fneg`/`fabs` are sign-bit operations on the `uint`;
-//! * `ubitfield_extract`/`ibitfield_extract` clamp the offset to 32 and the count to what is
+//! * `ubitfield_extract`/`ibitfield_extract`/`bitfield_insert` clamp the offset to 32 and the count to what is
 //!   left of the word (`OpBitField[SU]Extract` is undefined past bit 31), per component: the
 //!   instruction's offset and count are scalars;
 //! * `iabs` is a select of the wrapping negation (GLSL's `SAbs` of `INT_MIN` is unspecified);
@@ -31,16 +31,16 @@ use sim::semantics::CANONICAL_NAN;
 pub(crate) fn emit_alu(
     e: &mut Emitter,
     op: AluOp,
-    args: &[Value; 3],
+    args: &[Value; 4],
     t: Type,
 ) -> Result<Word, EmitError> {
     use AluOp::*;
     let n = t.comps();
-    let mut ids = [0; 3];
+    let mut ids = [0; 4];
     for (i, &a) in args[..op.arity()].iter().enumerate() {
         ids[i] = e.val(a)?;
     }
-    let [a, b, c] = ids;
+    let [a, b, c, d] = ids;
     let u = e.uvec(n);
     let bt = e.bvec(n);
     let ft = e.fvec(n);
@@ -179,9 +179,8 @@ pub(crate) fn emit_alu(
             let zero = e.cu(0, n);
             e.b.i_not_equal(bt, None, a, zero)?
         }
-        UbitfieldExtract | IbitfieldExtract => {
-            bitfield_extract(e, op == IbitfieldExtract, [a, b, c], n)?
-        }
+        UbitfieldExtract | IbitfieldExtract => bit_field(e, op, &[a, b, c], n)?,
+        BitfieldInsert => bit_field(e, op, &[a, b, c, d], n)?,
         BitCount => e.b.bit_count(u, None, a)?,
         BitfieldReverse => e.b.bit_reverse(u, None, a)?,
         FindLsb => e.glsl(u, GLOp::FindILsb, &[a])?,
@@ -202,36 +201,39 @@ pub(crate) fn emit_alu(
     })
 }
 
-/// `OpBitField[SU]Extract` with the field clamped to the word (offset at most 32, then count
-/// at most `32 - offset`): Vulkan leaves a field past bit 31 undefined, and our IR clamps.
-/// The offset and count of the instruction are scalars, so a vector is done per component.
-fn bitfield_extract(
-    e: &mut Emitter,
-    signed: bool,
-    [a, offset, count]: [Word; 3],
-    n: u8,
-) -> Result<Word, EmitError> {
+/// `OpBitField[SU]Extract` / `OpBitFieldInsert` with the field clamped to the word (offset at
+/// most 32, then count at most `32 - offset`): Vulkan leaves a field past bit 31 undefined,
+/// and our IR clamps. The instruction's offset and count are scalars, so a vector is done
+/// per component. `operands` are the value operands (base, and for an insert the inserted
+/// bits), then offset and count.
+fn bit_field(e: &mut Emitter, op: AluOp, operands: &[Word], n: u8) -> Result<Word, EmitError> {
     let u = e.uvec(1);
     let w = e.cu(32, 1);
     let mut parts = Vec::with_capacity(usize::from(n));
     for i in 0..u32::from(n) {
-        let [a, offset, count] = if n == 1 {
-            [a, offset, count]
-        } else {
-            [a, offset, count]
-                .map(|x| e.b.composite_extract(u, None, x, [i]))
-                .into_iter()
-                .collect::<Result<Vec<_>, _>>()?
-                .try_into()
-                .expect("three operands")
+        let mut x = Vec::with_capacity(operands.len());
+        for &v in operands {
+            x.push(if n == 1 {
+                v
+            } else {
+                e.b.composite_extract(u, None, v, [i])?
+            });
+        }
+        let [values @ .., offset, count] = x.as_slice() else {
+            unreachable!("a bit-field op has an offset and a count")
         };
-        let offset = e.glsl(u, GLOp::UMin, &[offset, w])?;
+        let offset = e.glsl(u, GLOp::UMin, &[*offset, w])?;
         let room = e.b.i_sub(u, None, w, offset)?;
-        let count = e.glsl(u, GLOp::UMin, &[count, room])?;
-        parts.push(if signed {
-            e.b.bit_field_s_extract(u, None, a, offset, count)?
-        } else {
-            e.b.bit_field_u_extract(u, None, a, offset, count)?
+        let count = e.glsl(u, GLOp::UMin, &[*count, room])?;
+        parts.push(match (op, values) {
+            (AluOp::UbitfieldExtract, &[base]) => {
+                e.b.bit_field_u_extract(u, None, base, offset, count)?
+            }
+            (AluOp::IbitfieldExtract, &[base]) => {
+                e.b.bit_field_s_extract(u, None, base, offset, count)?
+            }
+            (_, &[base, insert]) => e.b.bit_field_insert(u, None, base, insert, offset, count)?,
+            _ => unreachable!("{op} is not a bit-field op"),
         });
     }
     if n == 1 {
@@ -491,6 +493,7 @@ mod tests {
         has(AluOp::IbitfieldExtract, &["UMin", "OpBitFieldSExtract"]);
         has(AluOp::ImulHigh, &["OpSMulExtended", "OpCompositeExtract"]);
         has(AluOp::UaddCarry, &["OpIAddCarry"]);
+        has(AluOp::BitfieldInsert, &["UMin", "OpBitFieldInsert"]);
         has(AluOp::UsubBorrow, &["OpISubBorrow"]);
         has(AluOp::IfindMsb, &["FindSMsb"]);
     }

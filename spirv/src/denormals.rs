@@ -153,7 +153,7 @@ fn push(func: &mut Function, new: &mut Vec<Inst>, kind: InstKind, ty: Type) -> V
 
 fn alu(func: &mut Function, new: &mut Vec<Inst>, op: AluOp, a: Value, b: Value, ty: Type) -> Value {
     let none = Value::reserved_value();
-    let args = [a, if op.arity() > 1 { b } else { none }, none];
+    let args = [a, if op.arity() > 1 { b } else { none }, none, none];
     push(func, new, InstKind::Alu { op, args }, ty)
 }
 

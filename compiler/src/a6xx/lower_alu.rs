@@ -143,7 +143,7 @@ pub(super) fn alu(l: &mut impl Out, op: AluOp, s: [Opnd; 3]) -> Opnd {
         B2i => a,
         I2b => cmp(l, CmpType::U, CmpCond::Ne, a, Opnd::Imm(0)),
         UbitfieldExtract | IbitfieldExtract | BitCount | BitfieldReverse | FindLsb | UfindMsb
-        | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow => {
+        | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow | BitfieldInsert => {
             unreachable!("{op} is expanded by passes::lower_bit_ops before selection")
         }
     }

@@ -126,7 +126,8 @@ impl Lower<'_> {
             B2f => self.bin(Op::And, UD, [a[0], Comp::Imm(1.0f32.to_bits()), Comp::None]),
             I2b => self.cmp(CondMod::Nz, D, [a[0], Comp::Imm(0), Comp::None]),
             UbitfieldExtract | IbitfieldExtract | BitCount | BitfieldReverse | FindLsb
-            | UfindMsb | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow => {
+            | UfindMsb | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow
+            | BitfieldInsert => {
                 unreachable!("{op} is expanded by passes::lower_bit_ops before selection")
             }
         }

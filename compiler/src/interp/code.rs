@@ -49,13 +49,14 @@ pub enum Op {
         a: u32,
         b: u32,
     },
+    /// Three or four operands (a three-operand op repeats its last).
     Alu3 {
         op: AluOp,
         comps: u8,
         scalar: bool,
         checked: bool,
         dst: u32,
-        args: [u32; 3],
+        args: [u32; 4],
     },
     Vec {
         comps: u8,

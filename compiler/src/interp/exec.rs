@@ -583,16 +583,16 @@ impl Group<'_> {
     /// components and writes the result to `dst`; `scalar` results (most) take
     /// [`Group::set_scalar`].
     #[inline(always)]
-    fn alu(&mut self, op: AluOp, comps: u8, scalar: bool, dst: u32, args: [u32; 3]) {
-        let [a, b, c] = args.map(|v| &self.vals[v as usize].c);
+    fn alu(&mut self, op: AluOp, comps: u8, scalar: bool, dst: u32, args: [u32; 4]) {
+        let [a, b, c, d] = args.map(|v| &self.vals[v as usize].c);
         if scalar {
-            let out = op.eval_lanes(&a[0], &b[0], &c[0]);
+            let out = op.eval_lanes(&a[0], &b[0], &c[0], &d[0]);
             self.set_scalar(dst, &out);
             return;
         }
         let mut out = [[0; LANES]; 4];
         for k in 0..comps as usize {
-            out[k] = op.eval_lanes(&a[k], &b[k], &c[k]);
+            out[k] = op.eval_lanes(&a[k], &b[k], &c[k], &d[k]);
         }
         self.set(dst, &out);
     }
@@ -629,7 +629,7 @@ impl Group<'_> {
                 if checked {
                     self.need(a, pc);
                 }
-                self.alu(op, comps, scalar, dst, [a, a, a]);
+                self.alu(op, comps, scalar, dst, [a, a, a, a]);
             }
             Op::Alu2 {
                 op,
@@ -644,7 +644,7 @@ impl Group<'_> {
                     self.need(a, pc);
                     self.need(b, pc);
                 }
-                self.alu(op, comps, scalar, dst, [a, b, b]);
+                self.alu(op, comps, scalar, dst, [a, b, b, b]);
             }
             Op::Alu3 {
                 op,
@@ -652,14 +652,15 @@ impl Group<'_> {
                 scalar,
                 checked,
                 dst,
-                args: [a, b, c],
+                args: [a, b, c, d],
             } => {
                 if checked {
                     self.need(a, pc);
                     self.need(b, pc);
                     self.need(c, pc);
+                    self.need(d, pc);
                 }
-                self.alu(op, comps, scalar, dst, [a, b, c]);
+                self.alu(op, comps, scalar, dst, [a, b, c, d]);
             }
             Op::Vec {
                 comps,

@@ -457,12 +457,15 @@ impl Code {
                 let dst = self.result(f, inst)?;
                 let comps = slot_comps(f.ty(Value::from_u32(dst)))
                     .ok_or_else(|| malformed(inst, "ALU result is not data"))?;
-                let mut a = [0; 3];
-                let arity = op.arity().clamp(1, 3);
+                let mut a = [0; 4];
+                let arity = op.arity().clamp(1, 4);
                 for k in 0..arity {
                     a[k] = self.operand(f, args[k], inst)?;
                 }
-                let (op, [a, b, c]) = (*op, a);
+                if arity == 3 {
+                    a[3] = a[2];
+                }
+                let (op, [a, b, c, d]) = (*op, a);
                 // Decided here so the executor's commonest write needs no look-up.
                 let scalar = comps == 1 && self.value_comps[dst as usize] == 1;
                 match arity {
@@ -489,7 +492,7 @@ impl Code {
                         scalar,
                         checked: true,
                         dst,
-                        args: [a, b, c],
+                        args: [a, b, c, d],
                     },
                 }
             }

@@ -128,6 +128,7 @@ alu_ops! {
     ImulHigh "imul_high" (Int, Int) -> Int;
     UaddCarry "uadd_carry" (Int, Int) -> Int;
     UsubBorrow "usub_borrow" (Int, Int) -> Int;
+    BitfieldInsert "bitfield_insert" (Int, Int, Int, Int) -> Int;
 }
 
 impl AluOp {
@@ -181,20 +182,29 @@ impl AluOp {
         )
     }
 
-    /// One component of the result, from the operands' components (bools are 0 or 1).
-    pub fn eval(self, a: u32, b: u32, c: u32) -> u32 {
-        semantics(self, a, b, c)
+    /// One component of the result, from the operands' components (bools are 0 or 1;
+    /// operands past the arity are ignored).
+    pub fn eval(self, a: u32, b: u32, c: u32, d: u32) -> u32 {
+        semantics(self, a, b, c, d)
     }
 
     /// [`AluOp::eval`] in each of `N` lanes. The op's case is picked once for all lanes: each
     /// arm inlines the semantics for one constant op, so a simple op is one vector
     /// operation. The match is exhaustive, so no op can be left out.
     #[inline]
-    pub fn eval_lanes<const N: usize>(self, a: &[u32; N], b: &[u32; N], c: &[u32; N]) -> [u32; N] {
+    pub fn eval_lanes<const N: usize>(
+        self,
+        a: &[u32; N],
+        b: &[u32; N],
+        c: &[u32; N],
+        d: &[u32; N],
+    ) -> [u32; N] {
         macro_rules! per_op {
             ($($op:ident)*) => {
                 match self {
-                    $(AluOp::$op => std::array::from_fn(|l| semantics(AluOp::$op, a[l], b[l], c[l])),)*
+                    $(AluOp::$op => std::array::from_fn(|l| {
+                        semantics(AluOp::$op, a[l], b[l], c[l], d[l])
+                    }),)*
                 }
             };
         }
@@ -204,14 +214,14 @@ impl AluOp {
             Ftrunc FroundEven Ffract Fsqrt Frcp Frsq Fexp2 Flog2 Fsin Fcos Ieq Ine Ilt Ige
             Ult Uge Feq Fne Flt Fge Band Bor Bxor Bnot Bcsel I2f U2f F2i F2u B2i B2f I2b
             UbitfieldExtract IbitfieldExtract BitCount BitfieldReverse FindLsb UfindMsb
-            IfindMsb UmulHigh ImulHigh UaddCarry UsubBorrow
+            IfindMsb UmulHigh ImulHigh UaddCarry UsubBorrow BitfieldInsert
         )
     }
 }
 
 /// The rules of [`AluOp::eval`], inlined wherever the op is a constant.
 #[inline(always)]
-fn semantics(op: AluOp, a: u32, b: u32, c: u32) -> u32 {
+fn semantics(op: AluOp, a: u32, b: u32, c: u32, d: u32) -> u32 {
     use AluOp::*;
     let f = f32::from_bits;
     let canon = sem::canon;
@@ -302,6 +312,7 @@ fn semantics(op: AluOp, a: u32, b: u32, c: u32) -> u32 {
         ImulHigh => ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
         UaddCarry => u32::from(a.checked_add(b).is_none()),
         UsubBorrow => u32::from(a < b),
+        BitfieldInsert => sem::bitfield_insert(a, b, c, d),
     }
 }
 
@@ -326,57 +337,73 @@ mod tests {
     fn known_answers() {
         let one = 1.0f32.to_bits();
         assert_eq!(
-            AluOp::Ishl.eval(1, 33, 0),
+            AluOp::Ishl.eval(1, 33, 0, 0),
             2,
             "shift amount is taken modulo 32"
         );
-        assert_eq!(AluOp::Ishr.eval(0x8000_0000, 31, 0), u32::MAX);
-        assert_eq!(AluOp::Idiv.eval(5, 0, 0), u32::MAX);
-        assert_eq!(AluOp::Fadd.eval(one, one, 0), 2.0f32.to_bits());
+        assert_eq!(AluOp::Ishr.eval(0x8000_0000, 31, 0, 0), u32::MAX);
+        assert_eq!(AluOp::Idiv.eval(5, 0, 0, 0), u32::MAX);
+        assert_eq!(AluOp::Fadd.eval(one, one, 0, 0), 2.0f32.to_bits());
         assert_eq!(
-            AluOp::Fsqrt.eval((-1.0f32).to_bits(), 0, 0),
+            AluOp::Fsqrt.eval((-1.0f32).to_bits(), 0, 0, 0),
             sem::CANONICAL_NAN
         );
-        assert_eq!(AluOp::Flt.eval(sem::CANONICAL_NAN, one, 0), 0);
-        assert_eq!(AluOp::Fne.eval(sem::CANONICAL_NAN, one, 0), 1);
-        assert_eq!(AluOp::Bcsel.eval(0, 7, 9), 9);
-        assert_eq!(AluOp::B2f.eval(1, 0, 0), one);
-        assert_eq!(AluOp::Iabs.eval(i32::MIN as u32, 0, 0), i32::MIN as u32);
+        assert_eq!(AluOp::Flt.eval(sem::CANONICAL_NAN, one, 0, 0), 0);
+        assert_eq!(AluOp::Fne.eval(sem::CANONICAL_NAN, one, 0, 0), 1);
+        assert_eq!(AluOp::Bcsel.eval(0, 7, 9, 0), 9);
+        assert_eq!(AluOp::B2f.eval(1, 0, 0, 0), one);
+        assert_eq!(AluOp::Iabs.eval(i32::MIN as u32, 0, 0, 0), i32::MIN as u32);
     }
 
     #[test]
     fn bit_ops_known_answers() {
         use AluOp::*;
-        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 8, 8), 0x12);
-        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 24, 8), 0xffff_ffab);
-        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 0, 32), 0xabcd_1234);
+        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 8, 8, 0), 0x12);
+        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 24, 8, 0), 0xffff_ffab);
+        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 0, 32, 0), 0xabcd_1234);
         assert_eq!(
-            UbitfieldExtract.eval(0xabcd_1234, 28, 9),
+            UbitfieldExtract.eval(0xabcd_1234, 28, 9, 0),
             0xa,
             "count clamped to 4"
         );
-        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 28, 9), u32::MAX - 5);
+        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 28, 9, 0), u32::MAX - 5);
         assert_eq!(
-            UbitfieldExtract.eval(0xabcd_1234, 40, 3),
+            UbitfieldExtract.eval(0xabcd_1234, 40, 3, 0),
             0,
             "offset past the word"
         );
-        assert_eq!(IbitfieldExtract.eval(0xffff_ffff, 3, 0), 0, "empty field");
-        assert_eq!(BitCount.eval(0xf0f0_0001, 0, 0), 9);
-        assert_eq!(BitfieldReverse.eval(1, 0, 0), 0x8000_0000);
-        assert_eq!(FindLsb.eval(0, 0, 0), u32::MAX);
-        assert_eq!(FindLsb.eval(0x50, 0, 0), 4);
-        assert_eq!(UfindMsb.eval(0, 0, 0), u32::MAX);
-        assert_eq!(UfindMsb.eval(0x8000_0000, 0, 0), 31);
-        assert_eq!(IfindMsb.eval(u32::MAX, 0, 0), u32::MAX);
-        assert_eq!(IfindMsb.eval(0xffff_fff0, 0, 0), 3);
-        assert_eq!(IfindMsb.eval(5, 0, 0), 2);
-        assert_eq!(UmulHigh.eval(u32::MAX, u32::MAX, 0), 0xffff_fffe);
-        assert_eq!(ImulHigh.eval(u32::MAX, u32::MAX, 0), 0, "-1 * -1 = 1");
-        assert_eq!(ImulHigh.eval(i32::MIN as u32, 2, 0), u32::MAX);
-        assert_eq!(UaddCarry.eval(u32::MAX, 1, 0), 1);
-        assert_eq!(UaddCarry.eval(u32::MAX, 0, 0), 0);
-        assert_eq!(UsubBorrow.eval(1, 2, 0), 1);
-        assert_eq!(UsubBorrow.eval(2, 2, 0), 0);
+        assert_eq!(
+            IbitfieldExtract.eval(0xffff_ffff, 3, 0, 0),
+            0,
+            "empty field"
+        );
+        assert_eq!(BitCount.eval(0xf0f0_0001, 0, 0, 0), 9);
+        assert_eq!(BitfieldReverse.eval(1, 0, 0, 0), 0x8000_0000);
+        assert_eq!(FindLsb.eval(0, 0, 0, 0), u32::MAX);
+        assert_eq!(FindLsb.eval(0x50, 0, 0, 0), 4);
+        assert_eq!(UfindMsb.eval(0, 0, 0, 0), u32::MAX);
+        assert_eq!(UfindMsb.eval(0x8000_0000, 0, 0, 0), 31);
+        assert_eq!(IfindMsb.eval(u32::MAX, 0, 0, 0), u32::MAX);
+        assert_eq!(IfindMsb.eval(0xffff_fff0, 0, 0, 0), 3);
+        assert_eq!(IfindMsb.eval(5, 0, 0, 0), 2);
+        assert_eq!(UmulHigh.eval(u32::MAX, u32::MAX, 0, 0), 0xffff_fffe);
+        assert_eq!(ImulHigh.eval(u32::MAX, u32::MAX, 0, 0), 0, "-1 * -1 = 1");
+        assert_eq!(ImulHigh.eval(i32::MIN as u32, 2, 0, 0), u32::MAX);
+        assert_eq!(UaddCarry.eval(u32::MAX, 1, 0, 0), 1);
+        assert_eq!(UaddCarry.eval(u32::MAX, 0, 0, 0), 0);
+        assert_eq!(UsubBorrow.eval(1, 2, 0, 0), 1);
+        assert_eq!(UsubBorrow.eval(2, 2, 0, 0), 0);
+        assert_eq!(BitfieldInsert.eval(0xffff_ffff, 0, 8, 8), 0xffff_00ff);
+        assert_eq!(
+            BitfieldInsert.eval(0, 0xabc, 28, 9),
+            0xc000_0000,
+            "count clamped to 4"
+        );
+        assert_eq!(
+            BitfieldInsert.eval(0x1234, 0xffff, 40, 3),
+            0x1234,
+            "offset past the word"
+        );
+        assert_eq!(BitfieldInsert.eval(7, 0, 0, 32), 0, "the whole word");
     }
 }

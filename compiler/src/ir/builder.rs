@@ -156,7 +156,7 @@ impl Builder {
     pub fn alu(&mut self, op: AluOp, args: &[Value]) -> Value {
         debug_assert_eq!(args.len(), op.arity(), "{op} takes {} operands", op.arity());
         let ty = self.alu_type(op, args);
-        let mut a = [Value::reserved_value(); 3];
+        let mut a = [Value::reserved_value(); 4];
         a[..args.len()].copy_from_slice(args);
         self.ins_value(InstKind::Alu { op, args: a }, ty)
     }

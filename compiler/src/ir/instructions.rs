@@ -200,7 +200,7 @@ pub enum InstKind {
         /// The opcode.
         op: AluOp,
         /// Operands; slots past the arity hold `Value::reserved_value()`.
-        args: [Value; 3],
+        args: [Value; 4],
     },
     /// Builds a vector from scalars: `args[..comps]`.
     Vec {

@@ -9,6 +9,8 @@
 //! * `ubitfield_extract a, o, c`: `o' = umin(o, 32)`, `c' = umin(c, 32 - o')`, then
 //!   `c' == 0 ? 0 : (a >> o') & (~0 >> (32 - c'))`; the signed form shifts the field to the
 //!   top (`a << (32 - o' - c')`) and back down arithmetically (`>> (32 - c')`).
+//! * `bitfield_insert base, ins, o, c`: the same clamp, then the mask `c' == 0 ? 0 :
+//!   (~0 >> (32 - c')) << o'` picks `ins << o'` inside and `base` outside.
 //! * `bit_count`: the parallel sum in 2-, 4- and 8-bit lanes, gathered by a multiply.
 //! * `bitfield_reverse`: five swaps of ever wider halves.
 //! * `ufind_msb x`: every bit below the top one set (`x |= x >> 1`, `>> 2`, …), counted, minus
@@ -50,6 +52,7 @@ pub fn is_lowered(op: AluOp) -> bool {
             | ImulHigh
             | UaddCarry
             | UsubBorrow
+            | BitfieldInsert
     )
 }
 
@@ -84,7 +87,7 @@ pub fn lower_bit_ops(f: &mut Function, plants: Plants) -> bool {
                         placed: &mut new,
                         ty,
                     };
-                    let v = s.expand(op, [args[0], args[1], args[2]], plants);
+                    let v = s.expand(op, args, plants);
                     let identity = [0, 1, 2, 3];
                     f.insts[inst].kind = InstKind::Mov {
                         src: v,
@@ -109,13 +112,14 @@ struct Seq<'a> {
 }
 
 impl Seq<'_> {
-    fn expand(&mut self, op: AluOp, [a, b, c]: [Value; 3], plants: Plants) -> Value {
+    fn expand(&mut self, op: AluOp, [a, b, c, d]: [Value; 4], plants: Plants) -> Value {
         use AluOp::*;
         match op {
             UbitfieldExtract | IbitfieldExtract => {
                 let signed = op == IbitfieldExtract;
                 self.bitfield_extract(a, b, c, signed, plants)
             }
+            BitfieldInsert => self.bitfield_insert(a, b, c, d),
             BitCount => self.bit_count(a),
             BitfieldReverse => self.bitfield_reverse(a),
             FindLsb => {
@@ -175,13 +179,14 @@ impl Seq<'_> {
         plants: Plants,
     ) -> Value {
         use AluOp::*;
+        let (offset, count) = self.clamped_field(offset, count);
         let w = self.k(32);
-        let offset = self.op(Umin, &[offset, w]);
-        let room = self.op(Isub, &[w, offset]);
-        let count = self.op(Umin, &[count, room]);
         let down = self.op(Isub, &[w, count]);
         let field = if signed {
-            let up = self.op(Isub, &[room, count]);
+            let up = {
+                let end = self.op(Iadd, &[offset, count]);
+                self.op(Isub, &[w, end])
+            };
             let top = self.op(Ishl, &[a, up]);
             // Planted: the field comes down logically, losing its sign.
             let shr = if plants.has(Plant::LowerIbfeLogical) {
@@ -199,6 +204,48 @@ impl Seq<'_> {
         let zero = self.k(0);
         let empty = self.op(Ieq, &[count, zero]);
         self.op(Bcsel, &[empty, zero, field])
+    }
+
+    fn bitfield_insert(
+        &mut self,
+        base: Value,
+        insert: Value,
+        offset: Value,
+        count: Value,
+    ) -> Value {
+        use AluOp::*;
+        let (offset, count) = self.clamped_field(offset, count);
+        // The field's mask: `count` ones at `offset`; none for an empty field.
+        let mask = {
+            let ones = self.k(u32::MAX);
+            let down = {
+                let w = self.k(32);
+                self.op(Isub, &[w, count])
+            };
+            let low = self.op(Ushr, &[ones, down]);
+            let mask = self.op(Ishl, &[low, offset]);
+            let zero = self.k(0);
+            let empty = self.op(Ieq, &[count, zero]);
+            self.op(Bcsel, &[empty, zero, mask])
+        };
+        let kept = {
+            let outside = self.op(Inot, &[mask]);
+            self.op(Iand, &[base, outside])
+        };
+        let placed = {
+            let up = self.op(Ishl, &[insert, offset]);
+            self.op(Iand, &[up, mask])
+        };
+        self.op(Ior, &[kept, placed])
+    }
+
+    /// The field clamped to the word: `(umin(offset, 32), umin(count, 32 - offset'))`.
+    fn clamped_field(&mut self, offset: Value, count: Value) -> (Value, Value) {
+        use AluOp::*;
+        let w = self.k(32);
+        let offset = self.op(Umin, &[offset, w]);
+        let room = self.op(Isub, &[w, offset]);
+        (offset, self.op(Umin, &[count, room]))
     }
 
     fn bit_count(&mut self, x: Value) -> Value {
@@ -309,7 +356,7 @@ impl Seq<'_> {
     }
 
     fn op(&mut self, op: AluOp, args: &[Value]) -> Value {
-        let mut a = [Value::reserved_value(); 3];
+        let mut a = [Value::reserved_value(); 4];
         a[..args.len()].copy_from_slice(args);
         let ty = match op.dst() {
             crate::ir::alu::Kind::Bool => Type::vec1(self.ty.comps()),

@@ -92,14 +92,14 @@ fn alu1(op: AluOp, a: Value) -> InstKind {
     let r = Value::reserved_value();
     InstKind::Alu {
         op,
-        args: [a, r, r],
+        args: [a, r, r, r],
     }
 }
 
-fn simplify(func: &Function, op: AluOp, args: [Value; 3], ty: Type) -> Option<Step> {
+fn simplify(func: &Function, op: AluOp, args: [Value; 4], ty: Type) -> Option<Step> {
     use AluOp::*;
     use Step::*;
-    let [a, b, c] = args;
+    let [a, b, c, _] = args;
     let k = |v: Value, x: u32| is_const(func, v, |bits| bits == x);
     // For commutative ops: the other operand when one is the constant `x`.
     let either = |x: u32| {
@@ -137,7 +137,7 @@ fn simplify(func: &Function, op: AluOp, args: [Value; 3], ty: Type) -> Option<St
         Bcsel if func.ty(a) == ty && k(b, 1) && k(c, 0) => Replace(a),
         Bcsel => Rewrite(InstKind::Alu {
             op: Bcsel,
-            args: [unary_of(func, a, Bnot)?, c, b],
+            args: [unary_of(func, a, Bnot)?, c, b, Value::reserved_value()],
         }),
         _ => return None,
     };

@@ -37,7 +37,7 @@ pub fn fold_constants(func: &mut Function) -> bool {
         match &func.insts[inst].kind {
             InstKind::Alu { op, args } => {
                 let arity = op.arity();
-                let mut ops = [[0u32; 4]; 3];
+                let mut ops = [[0u32; 4]; 4];
                 let mut all_const = true;
                 for k in 0..arity {
                     if usize::from(func.ty(args[k]).comps()) != n {
@@ -60,7 +60,7 @@ pub fn fold_constants(func: &mut Function) -> bool {
                     continue;
                 }
                 for (j, o) in out.iter_mut().enumerate().take(n) {
-                    *o = op.eval(ops[0][j], ops[1][j], ops[2][j]);
+                    *o = op.eval(ops[0][j], ops[1][j], ops[2][j], ops[3][j]);
                 }
             }
             InstKind::Mov { src, swizzle } => {
@@ -98,7 +98,7 @@ pub fn fold_constants(func: &mut Function) -> bool {
 /// For `bcsel c, x, y` with a constant condition whose components agree: `x` or `y`.
 fn constant_select(
     func: &Function,
-    args: &[crate::ir::Value; 3],
+    args: &[crate::ir::Value; 4],
     n: usize,
 ) -> Option<crate::ir::Value> {
     if usize::from(func.ty(args[0]).comps()) != n {

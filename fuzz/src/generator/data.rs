@@ -107,11 +107,15 @@ pub fn alu_op(g: &mut Gen, op: AluOp) -> Result<compiler::ir::Value> {
         let (t, f) = g.any_ty()?;
         (t.with_comps(c), f)
     };
-    let mut args = [compiler::ir::Value::from_u32(0); 3];
-    let bit_field = matches!(op, AluOp::UbitfieldExtract | AluOp::IbitfieldExtract);
+    let mut args = [compiler::ir::Value::from_u32(0); 4];
+    let bit_field = matches!(
+        op,
+        AluOp::UbitfieldExtract | AluOp::IbitfieldExtract | AluOp::BitfieldInsert
+    );
     for (i, kind) in op.srcs().iter().enumerate() {
         args[i] = match kind {
-            Kind::Int if bit_field && i > 0 => field_bound(g, c)?,
+            // The offset and the count are the last two operands.
+            Kind::Int if bit_field && i + 2 >= op.arity() => field_bound(g, c)?,
             Kind::Int => g.get(Type::vec32(c), Flavor::Int)?,
             Kind::Float => g.get(Type::vec32(c), Flavor::Float)?,
             Kind::Bool => g.get(Type::vec1(c), Flavor::Bool)?,

@@ -148,7 +148,7 @@ pub fn alu(func: &mut Function, b: Block, op: AluOp, args: &[Value]) -> Value {
         compiler::ir::alu::Kind::Any => func.ty(args[1]),
         _ => Type::vec32(comps),
     };
-    let mut a = [Value::reserved_value(); 3];
+    let mut a = [Value::reserved_value(); 4];
     a[..args.len()].copy_from_slice(args);
     let kind = InstKind::Alu { op, args: a };
     append(func, b, kind, ty).unwrap_or_else(Value::reserved_value)

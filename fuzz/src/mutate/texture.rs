@@ -50,7 +50,7 @@ pub fn duplicate(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
     bits[..step.len()].copy_from_slice(&step);
     let c = edit::insert(func, b, at, InstKind::Const { bits }, Type::vec32(comps))?;
     let op = if float { AluOp::Fadd } else { AluOp::Iadd };
-    let args = [*coord, c, Value::reserved_value()];
+    let args = [*coord, c, Value::reserved_value(), Value::reserved_value()];
     let moved = edit::insert(
         func,
         b,

@@ -473,7 +473,7 @@ impl Parser<'_> {
                     return self.err(info.ty_pos, format!("unknown opcode `{op}`"));
                 };
                 let vals = self.values(op, alu.arity(), info)?;
-                let mut args = [reserved; 3];
+                let mut args = [reserved; 4];
                 args[..vals.len()].copy_from_slice(&vals);
                 (InstKind::Alu { op: alu, args }, Produces::Data)
             }

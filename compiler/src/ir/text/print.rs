@@ -144,7 +144,7 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
             }
             s.push(')');
         }
-        InstKind::Alu { op, args } => list(&mut s, &args[..op.arity().min(3)]),
+        InstKind::Alu { op, args } => list(&mut s, &args[..op.arity()]),
         InstKind::Vec { args } => {
             let present: Vec<Value> = args.iter().copied().filter(|v| *v != reserved()).collect();
             list(&mut s, &present);

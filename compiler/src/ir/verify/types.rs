@@ -423,7 +423,7 @@ impl Verifier<'_> {
         rty
     }
 
-    fn check_alu(&mut self, inst: Inst, op: crate::ir::AluOp, args: &[Value; 3]) -> Option<Type> {
+    fn check_alu(&mut self, inst: Inst, op: crate::ir::AluOp, args: &[Value; 4]) -> Option<Type> {
         let srcs = op.srcs();
         let n = srcs.len();
         if args[n..].iter().any(|&a| a != Value::reserved_value()) {

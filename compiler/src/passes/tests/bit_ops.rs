@@ -6,8 +6,10 @@ use crate::ir::{parse_program, print_program, verify, AluOp, Program};
 use crate::passes::lower_bit_ops::{is_lowered, lower_bit_ops};
 use crate::planted::{Plant, Plants};
 
-/// Operand triples: the edges of every op's cases, then pseudo-random words.
-fn inputs() -> Vec<[u32; 3]> {
+/// Operand quadruples `[a, x, b, c]`: the edges of every op's cases in `b` and `c` (a bit
+/// field's offset and count), then pseudo-random words. An op takes `a`; `a, b`; `a, b, c`;
+/// or all four ([`operands`]).
+fn inputs() -> Vec<[u32; 4]> {
     let edges = [
         0,
         1,
@@ -27,42 +29,66 @@ fn inputs() -> Vec<[u32; 3]> {
     for &a in &[0, u32::MAX, 0x8000_0000, 0xabcd_1234, 0x0000_f00d] {
         for &b in &edges {
             for &c in &edges {
-                out.push([a, b, c]);
+                out.push([a, a.rotate_left(13) ^ 0x5a5a_5a5a, b, c]);
             }
         }
     }
     let mut x = 0x1234_5678u32;
-    for _ in 0..200 {
+    for _ in 0..150 {
         let mut word = || {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
             x
         };
-        out.push([word(), word(), word()]);
+        out.push([word(), word(), word(), word()]);
     }
     out
 }
 
-/// A program in which invocation `i` applies `op` to uniform words `3i..3i+3` (as a vec2
-/// when `vec2`, the second component taking the words of invocation `i + 1`, modulo).
+/// Which of a quadruple's words an op of `arity` operands takes, in order.
+fn operands(arity: usize) -> &'static [usize] {
+    match arity {
+        1 => &[0],
+        2 => &[0, 2],
+        3 => &[0, 2, 3],
+        _ => &[0, 1, 2, 3],
+    }
+}
+
+/// `op` applied to quadruple `q` by [`AluOp::eval`].
+fn eval(op: AluOp, q: [u32; 4]) -> u32 {
+    let mut x = [0; 4];
+    for (k, &i) in operands(op.arity()).iter().enumerate() {
+        x[k] = q[i];
+    }
+    op.eval(x[0], x[1], x[2], x[3])
+}
+
+/// A program in which invocation `i` applies `op` to uniform words `4i..4i+4` (as a vec2
+/// when `vec2`, the second component taking the words plus one).
 fn program(op: AluOp, n: usize, vec2: bool) -> Program {
     let mut uniforms = String::new();
-    for [a, b, c] in inputs().into_iter().take(n) {
-        uniforms += &format!(" {a:#x} {b:#x} {c:#x}");
+    for q in inputs().into_iter().take(n) {
+        for w in q {
+            uniforms += &format!(" {w:#x}");
+        }
     }
     let comps = if vec2 { 2 } else { 1 };
     let mut text = format!("invocations {n}\noutputs {comps}\nuniforms{uniforms}\n\nblock_0:\n");
-    text += "  vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = load_const (3)\n";
+    text += "  vec1 32 ssa_0 = load_invocation_id\n  vec1 32 ssa_1 = load_const (4)\n";
     text += "  vec1 32 ssa_2 = imul ssa_0, ssa_1\n  vec1 32 ssa_3 = load_const (1)\n";
-    text += "  vec1 32 ssa_4 = load_const (2)\n  vec1 32 ssa_5 = iadd ssa_2, ssa_3\n";
-    text += "  vec1 32 ssa_6 = iadd ssa_2, ssa_4\n";
     let mut names = Vec::new();
-    for (k, index) in ["ssa_2", "ssa_5", "ssa_6"].iter().enumerate() {
-        let v = 10 + k;
-        text += &format!("  vec1 32 ssa_{v} = load_uniform {index}\n");
-        names.push(format!("ssa_{v}"));
+    for k in 0..4 {
+        text += &format!("  vec1 32 ssa_{} = load_const ({k})\n", 50 + k);
+        text += &format!("  vec1 32 ssa_{} = iadd ssa_2, ssa_{}\n", 60 + k, 50 + k);
+        text += &format!("  vec1 32 ssa_{} = load_uniform ssa_{}\n", 10 + k, 60 + k);
+        names.push(format!("ssa_{}", 10 + k));
     }
+    let mut names: Vec<String> = operands(op.arity())
+        .iter()
+        .map(|&i| names[i].clone())
+        .collect();
     if vec2 {
         for (k, name) in names.iter_mut().enumerate() {
             let v = 20 + k;
@@ -72,7 +98,7 @@ fn program(op: AluOp, n: usize, vec2: bool) -> Program {
             *name = format!("ssa_{v}");
         }
     }
-    let args = names[..op.arity()].join(", ");
+    let args = names.join(", ");
     text += &format!("  vec{comps} 32 ssa_40 = {op} {args}\n  store_output 0, ssa_40\n");
     parse_program(&text, "bit_ops.ir").unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
@@ -90,8 +116,8 @@ fn lowered_ops_compute_what_eval_defines() {
             let expected = outputs(&p);
             // The original program gives eval's answers, word for word.
             if !vec2 {
-                for (i, [a, b, c]) in inputs().into_iter().enumerate() {
-                    assert_eq!(expected[i], op.eval(a, b, c), "{op} {a:#x} {b:#x} {c:#x}");
+                for (i, q) in inputs().into_iter().enumerate() {
+                    assert_eq!(expected[i], eval(op, q), "{op} {q:x?}");
                 }
             }
             let mut q = p.clone();
@@ -99,11 +125,8 @@ fn lowered_ops_compute_what_eval_defines() {
             verify(&q).unwrap_or_else(|e| panic!("{op}: {e}\n{}", print_program(&q)));
             let got = outputs(&q);
             for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
-                let [a, b, c] = inputs()[i / if vec2 { 2 } else { 1 }];
-                assert_eq!(
-                    g, e,
-                    "{op} (vec2 {vec2}) word {i}, operands {a:#x} {b:#x} {c:#x}"
-                );
+                let q = inputs()[i / if vec2 { 2 } else { 1 }];
+                assert_eq!(g, e, "{op} (vec2 {vec2}) word {i}, operands {q:x?}");
             }
         }
     }

@@ -180,11 +180,11 @@ fn zero_minus_x_as_fneg(program: &Program) -> Option<Program> {
             _ => None,
         })
         .collect();
-    for &(inst, [_, x, unused]) in &zero_minuend {
+    for &(inst, [_, x, unused, _]) in &zero_minuend {
         // `fsub` has two operands, so its third slot holds the reserved "no value".
         p.func.insts[inst].kind = InstKind::Alu {
             op: AluOp::Fneg,
-            args: [x, unused, unused],
+            args: [x, unused, unused, unused],
         };
     }
     (!zero_minuend.is_empty()).then_some(p)

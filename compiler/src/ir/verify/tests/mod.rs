@@ -525,7 +525,7 @@ fn deref_misuse() {
     let (add, _) = f.make_inst(
         InstKind::Alu {
             op: AluOp::Iadd,
-            args: [d, d, Value::reserved_value()],
+            args: [d, d, Value::reserved_value(), Value::reserved_value()],
         },
         Type::I32,
     );
