@@ -231,7 +231,7 @@ fn lane_result(
             let offset = y as u32 & 31;
             (((1u64 << width) - 1) << offset) as u32 as i64
         }
-        26 => ((x & y) | (!x & z)) as u32 as i64,
+        26 => bit_field_insert(x as u32, y as u32, z as u32),
         _ => return unsupported(format!("integer {}", op.name())),
     };
     Ok((Num::Int(r), None))
@@ -294,6 +294,16 @@ fn bit_field_extract(width: u32, offset: u32, value: u32, signed: bool) -> i64 {
     } else {
         (value >> offset) as i64
     }
+}
+
+/// `bfi2 mask, insert, base`: `insert` shifted up to the mask's lowest set bit, inside the
+/// mask; `base` outside it (NIR's `bfi`, which brw emits as `bfi2` after `bfi1` made the mask;
+/// the shift is the instruction's, brw does not shift `insert` itself).
+fn bit_field_insert(mask: u32, insert: u32, base: u32) -> i64 {
+    if mask == 0 {
+        return base as i64;
+    }
+    (((insert << mask.trailing_zeros()) & mask) | (base & !mask)) as i64
 }
 
 /// `sel.l` (min) or `sel.ge` (max).
@@ -385,4 +395,22 @@ fn math(inst: &Inst, a: Num, b: Num, flush: bool) -> Result<Num, Stop> {
         m => return unsupported(format!("math function {m}")),
     };
     Ok(Num::Float(f32::from_bits(semantics::canon(r as f32))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bfi2` places the insert at the mask's lowest bit (NIR's `bfi`, brw's `bfi1` + `bfi2`
+    /// for `bitfieldInsert`); `bfe` takes the width and offset's low five bits.
+    #[test]
+    fn bit_field_instructions_as_brw_uses_them() {
+        assert_eq!(bit_field_insert(0x0ff0, 0xab, 0), 0x0ab0);
+        assert_eq!(bit_field_insert(0x0ff0, 0xab, u32::MAX), 0xffff_fabf);
+        assert_eq!(bit_field_insert(0, 0xab, 0x1234), 0x1234);
+        assert_eq!(bit_field_insert(0b10, !1, 1), 1, "bit 1 of base from bit 0 of insert");
+        assert_eq!(bit_field_extract(8, 8, 0xabcd_1234, false), 0x12);
+        assert_eq!(bit_field_extract(33, 1, 33, false), 0, "width 33 reads as 1");
+        assert_eq!(bit_field_extract(8, 24, 0xabcd_1234, true), -0x55);
+    }
 }
