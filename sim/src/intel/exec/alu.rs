@@ -408,9 +408,17 @@ mod tests {
         assert_eq!(bit_field_insert(0x0ff0, 0xab, 0), 0x0ab0);
         assert_eq!(bit_field_insert(0x0ff0, 0xab, u32::MAX), 0xffff_fabf);
         assert_eq!(bit_field_insert(0, 0xab, 0x1234), 0x1234);
-        assert_eq!(bit_field_insert(0b10, !1, 1), 1, "bit 1 of base from bit 0 of insert");
+        assert_eq!(
+            bit_field_insert(0b10, !1, 1),
+            1,
+            "bit 1 of base from bit 0 of insert"
+        );
         assert_eq!(bit_field_extract(8, 8, 0xabcd_1234, false), 0x12);
-        assert_eq!(bit_field_extract(33, 1, 33, false), 0, "width 33 reads as 1");
+        assert_eq!(
+            bit_field_extract(33, 1, 33, false),
+            0,
+            "width 33 reads as 1"
+        );
         assert_eq!(bit_field_extract(8, 24, 0xabcd_1234, true), -0x55);
     }
 }
