@@ -86,8 +86,36 @@ fn generated_programs_agree_with_the_interpreter_on_the_device() {
         status_every: None,
         ..FuzzOptions::default()
     };
-    let stats = fuzz_loop::fuzz(&fuzz, &|b| oracle::judge_bytes(b, &opts));
+    // spirv-opt's `--loop-peeling` crash (docs/found-bugs/spirv-opt-loop-peeling-sigsegv.md,
+    // fuzz/tests/spirv_opt_crash.rs) is known in every SPIRV-Tools checked; its bucket is the
+    // crash address, which moves per release. A spirv-opt crash of a case whose pass list
+    // has `loop-peeling` is counted apart, any other stays a finding.
+    let peeling_crashes = std::sync::atomic::AtomicU64::new(0);
+    let judge = |b: &[u8]| {
+        let mut j = oracle::judge_bytes(b, &opts);
+        let peels = oracle::decode(b).is_some_and(|case| {
+            fuzz::targets::driver::knobs::ModuleKnobs::of(&case)
+                .spirv_opt
+                .0
+                .contains(&"loop-peeling")
+        });
+        if let Verdict::Finding(f) = &j.verdict {
+            if peels
+                && f.signature()
+                    .starts_with("compile-error:vulkan:spirv-opt SIGSEGV")
+            {
+                peeling_crashes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                j.verdict = Verdict::Pass;
+            }
+        }
+        j
+    };
+    let stats = fuzz_loop::fuzz(&fuzz, &judge);
     assert_eq!(stats.programs, 150);
+    assert!(
+        peeling_crashes.into_inner() <= 5,
+        "spirv-opt's loop-peeling crash is rare"
+    );
     // Nothing but the known driver bugs (see the test below).
     let unknown: Vec<_> = stats
         .signatures
