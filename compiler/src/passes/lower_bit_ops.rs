@@ -28,11 +28,18 @@ use std::borrow::Cow;
 
 /// `p` with its bit ops expanded (a copy only when it has any): what a backend selects from.
 pub fn lowered(p: &Program, plants: Plants) -> Cow<'_, Program> {
-    if !has_bit_ops(&p.func) {
+    lowered_only(p, is_lowered, plants)
+}
+
+/// `p` with the ops `which` picks (among [`is_lowered`]'s) expanded; a copy only when it has
+/// any. A consumer that lacks some of them (naga's front end) takes the rest as they are.
+pub fn lowered_only(p: &Program, which: fn(AluOp) -> bool, plants: Plants) -> Cow<'_, Program> {
+    let which = |op| is_lowered(op) && which(op);
+    if !has_ops(&p.func, which) {
         return Cow::Borrowed(p);
     }
     let mut q = p.clone();
-    lower_bit_ops(&mut q.func, plants);
+    lower_ops(&mut q.func, which, plants);
     Cow::Owned(q)
 }
 
@@ -56,14 +63,14 @@ pub fn is_lowered(op: AluOp) -> bool {
     )
 }
 
-/// Whether the function has an op [`lower_bit_ops`] would expand.
-pub fn has_bit_ops(f: &Function) -> bool {
+/// Whether the function has an op `which` picks.
+fn has_ops(f: &Function, which: impl Fn(AluOp) -> bool) -> bool {
     let mut found = false;
     walk_blocks(&f.body, &mut |b| {
         found |= f.blocks[b]
             .insts
             .iter()
-            .any(|&i| matches!(f.insts[i].kind, InstKind::Alu { op, .. } if is_lowered(op)));
+            .any(|&i| matches!(f.insts[i].kind, InstKind::Alu { op, .. } if which(op)));
     });
     found
 }
@@ -72,6 +79,11 @@ pub fn has_bit_ops(f: &Function) -> bool {
 /// a `mov` of the sequence's last value, placed just before it. Returns whether anything
 /// changed.
 pub fn lower_bit_ops(f: &mut Function, plants: Plants) -> bool {
+    lower_ops(f, is_lowered, plants)
+}
+
+/// [`lower_bit_ops`] for the ops `which` picks (all of them [`is_lowered`]'s).
+fn lower_ops(f: &mut Function, which: impl Fn(AluOp) -> bool, plants: Plants) -> bool {
     let mut blocks: Vec<Block> = Vec::new();
     walk_blocks(&f.body, &mut |b| blocks.push(b));
     let mut changed = false;
@@ -80,7 +92,7 @@ pub fn lower_bit_ops(f: &mut Function, plants: Plants) -> bool {
         let mut new = Vec::with_capacity(old.len());
         for inst in old {
             if let InstKind::Alu { op, args } = f.insts[inst].kind {
-                if is_lowered(op) {
+                if which(op) {
                     let ty = f.ty(f.result(inst).expect("an ALU op has a result"));
                     let mut s = Seq {
                         f,

@@ -41,6 +41,8 @@ use crate::finding::{Finding, FindingKind, Mismatch};
 use crate::targets::driver;
 use crate::targets::driver::causes::{emit_failed, of_run_error, Asks};
 use compiler::ir::{AluOp, Program};
+use compiler::planted::Plants;
+use std::borrow::Cow;
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val_by, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
@@ -68,29 +70,22 @@ fn spirv_val(words: &[u32]) -> Result<(), ValidateError> {
     )
 }
 
-/// The ops whose SPIR-V instruction naga 30's front end refuses as `UnsupportedInstruction`
-/// (measured: every program using one came back so), with that instruction.
-const FRONT_END_LACKS: &[(AluOp, &str)] = &[
-    (AluOp::UmulHigh, "OpUMulExtended"),
-    (AluOp::ImulHigh, "OpSMulExtended"),
-    (AluOp::UaddCarry, "OpIAddCarry"),
-    (AluOp::UsubBorrow, "OpISubBorrow"),
-];
+/// Whether naga 30's front end refuses `op`'s SPIR-V instruction as `UnsupportedInstruction`
+/// (measured: every program using one came back so): `OpUMulExtended`, `OpSMulExtended`,
+/// `OpIAddCarry`, `OpISubBorrow`.
+fn front_end_lacks(op: AluOp) -> bool {
+    matches!(
+        op,
+        AluOp::UmulHigh | AluOp::ImulHigh | AluOp::UaddCarry | AluOp::UsubBorrow
+    )
+}
 
-/// Why naga cannot take `p`'s module: the first instruction of [`FRONT_END_LACKS`] it needs.
-fn front_end_lacks(p: &Program) -> Option<String> {
-    let f = &p.func;
-    let mut lacked = None;
-    compiler::ir::walk_blocks(&f.body, &mut |b| {
-        for &i in &f.blocks[b].insts {
-            if let compiler::ir::InstKind::Alu { op, .. } = f.insts[i].kind {
-                if let Some((_, inst)) = FRONT_END_LACKS.iter().find(|(o, _)| *o == op) {
-                    lacked = lacked.or(Some(*inst));
-                }
-            }
-        }
-    });
-    lacked.map(|inst| format!("naga: naga 30's SPIR-V front end has no {inst}"))
+/// The program naga is given: the vulkan target's ([`driver::module::source`]) with the ops
+/// its front end lacks ([`front_end_lacks`]) expanded into basic integer ops (as our own
+/// backends get them, `lower_bit_ops`), so that naga is tested on the rest of the program.
+fn source<'a>(case: &'a Case, optimised: &'a Program) -> Cow<'a, Program> {
+    let program = driver::module::source(case, optimised);
+    compiler::passes::lower_bit_ops::lowered_only(program, front_end_lacks, Plants::NONE)
 }
 
 /// The emitter's options for naga: no float-controls modes (see the module's text).
@@ -274,12 +269,9 @@ impl Target for Naga {
         vulkan::Vulkan.environment(opts)
     }
 
-    /// The `vulkan` target's skips (the driver's loop limit, what the emitter does not map),
-    /// and the instructions naga's front end does not implement.
+    /// The `vulkan` target's skips (the driver's loop limit, what the emitter does not map).
     fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {
-        vulkan::Vulkan
-            .skip(case, opts, coverage)
-            .or_else(|| front_end_lacks(&case.program))
+        vulkan::Vulkan.skip(case, opts, coverage)
     }
 
     fn run(
@@ -289,7 +281,7 @@ impl Target for Naga {
         opts: &OracleOptions,
         _coverage: &mut Coverage,
     ) -> Result<Results, Box<Finding>> {
-        let program = driver::module::source(case, optimised);
+        let program = &*source(case, optimised);
         let module = emit(program)?;
         let words = round_trip(&module.words).map_err(|e| naga_finding(e, &module.words))?;
         run_words(words.clone(), &module, program, &opts.vulkan)
@@ -306,7 +298,7 @@ impl Target for Naga {
         expected: &Results,
         actual: &Results,
     ) -> Option<Finding> {
-        let program = driver::module::source(case, optimised);
+        let program = &*source(case, optimised);
         let plan = spirv_emit::comparison(program, &emit_options());
         let (d, bound) = plan.first_difference(expected, actual, &program.dispatch)?;
         let module = driver::module::emit(program, &emit_options()).ok()?;
@@ -358,7 +350,7 @@ impl Target for Naga {
         optimised: &Program,
         asm: bool,
     ) -> Result<Shown, String> {
-        let program = driver::module::source(case, optimised);
+        let program = &*source(case, optimised);
         let module =
             driver::module::emit(program, &emit_options()).map_err(|e| format!("emit: {e}"))?;
         let info = vulkan::device(&opts.vulkan).map_err(|e| e.to_string())?;
@@ -404,7 +396,7 @@ impl Target for Naga {
         _first_output: Option<u32>,
     ) -> Option<String> {
         let module =
-            driver::module::emit(driver::module::source(case, optimised), &emit_options()).ok()?;
+            driver::module::emit(&source(case, optimised), &emit_options()).ok()?;
         let mut s = "; naga's input\n".to_string();
         s += &spirv_emit::disassemble(&module.words).ok()?;
         match round_trip(&module.words) {
