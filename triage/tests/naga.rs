@@ -198,7 +198,11 @@ fn the_swap_loop_round_trips_through_naga_and_agrees_with_the_interpreter() {
 }
 
 /// The reduced naga bugs of `docs/found-bugs/`, with the known bug each is.
-const KNOWN: [(&str, &str); 8] = [
+const KNOWN: [(&str, &str); 9] = [
+    (
+        "naga-signed-op-on-uint-bit-ops.ir",
+        "known-naga-signed-op-on-uint",
+    ),
     (
         "naga-signed-op-on-uint-smin.ir",
         "known-naga-signed-op-on-uint",

@@ -59,8 +59,9 @@ pub const KNOWN_ERRORS: &[KnownError] = &[KnownError {
 pub const KNOWN_MISMATCHES: &[KnownBug] = &[KnownBug {
     class: "known-naga-signed-op-on-uint",
     summary: "naga's SPIR-V front end takes an operation's signedness from its operands' type, \
-              not the opcode: GLSL.std.450 SMin/SMax, OpShiftRightArithmetic and OpSDiv on \
-              uint operands become UMin/UMax, OpShiftRightLogical and OpUDiv (naga 30.0.2, \
+              not the opcode: GLSL.std.450 SMin/SMax/FindSMsb, OpShiftRightArithmetic, OpSDiv \
+              and OpBitFieldSExtract on uint operands become UMin/UMax/FindUMsb, \
+              OpShiftRightLogical, OpUDiv and OpBitFieldUExtract (naga 30.0.2, \
               front/spv/next_block.rs; docs/found-bugs/naga-signed-op-on-uint.md)",
     rewrite: |p| {
         with_ops(
@@ -72,6 +73,8 @@ pub const KNOWN_MISMATCHES: &[KnownBug] = &[KnownBug {
                 // The emitter's guard keeps `INT_MIN / -1` from the division (it divides by 1
                 // instead), which `udiv` does not model: that one case stays unexplained.
                 (AluOp::Idiv, AluOp::Udiv),
+                (AluOp::IfindMsb, AluOp::UfindMsb),
+                (AluOp::IbitfieldExtract, AluOp::UbitfieldExtract),
             ],
         )
     },

@@ -42,10 +42,10 @@ use crate::targets::driver;
 use crate::targets::driver::causes::{emit_failed, of_run_error, Asks};
 use compiler::ir::{AluOp, Program};
 use compiler::planted::Plants;
-use std::borrow::Cow;
 use sim::dispatch::Results;
 use spirv_emit::validate::{spirv_val_by, ValidateError};
 use spirv_emit::{EmitOptions, EmittedModule};
+use std::borrow::Cow;
 use vulkan_runner::RunError;
 
 /// The `naga` target.
@@ -395,8 +395,7 @@ impl Target for Naga {
         optimised: &Program,
         _first_output: Option<u32>,
     ) -> Option<String> {
-        let module =
-            driver::module::emit(&source(case, optimised), &emit_options()).ok()?;
+        let module = driver::module::emit(&source(case, optimised), &emit_options()).ok()?;
         let mut s = "; naga's input\n".to_string();
         s += &spirv_emit::disassemble(&module.words).ok()?;
         match round_trip(&module.words) {
