@@ -205,6 +205,9 @@ fn lane_result(
         }
         65 => x.wrapping_mul(y),
         66 => (x + y + 1) >> 1,
+        // Integer mad (Gfx12+ brw uses it for multiply-adds of words): src0 + src1 * src2 on
+        // the widened sources, wrapped in the destination like the other integer ops.
+        91 => x.wrapping_add(y.wrapping_mul(z)),
         // mach: the high 32 bits of the full product of its sources (brw pairs it with a
         // `mul` into acc0 of the same sources; the product is formed here at once).
         73 => ((x as i128 * y as i128) >> 32) as i64,

@@ -33,6 +33,9 @@ const FLUT: [f32; 12] = [
 const HALF_OK: &[&str] = &[
     "add.u", "add.s", "sub.u", "sub.s", "and.b", "or.b", "xor.b", "not.b", "shl.b", "min.u",
     "max.u", "sel.b16", "cmps.u", "cmps.s", "andg", "shlm", "shlg", "mull.u", "mov", "cov",
+    // ir3 counts a 32-bit word's bits 16 at a time on a6xx (`nir_op_bit_count`): `cov` to
+    // halves, `cbits.b` of each, `add.s` of the two.
+    "cbits.b",
 ];
 
 /// Opcodes whose `(sat)` the executor computes (`uadd_sat`, `usub_sat`, `iadd_sat`,
