@@ -98,6 +98,7 @@ fn lower_ops(f: &mut Function, which: impl Fn(AluOp) -> bool, plants: Plants) ->
                         f,
                         placed: &mut new,
                         ty,
+                        consts: Vec::new(),
                     };
                     let v = s.expand(op, args, plants);
                     let identity = [0, 1, 2, 3];
@@ -121,6 +122,8 @@ struct Seq<'a> {
     placed: &'a mut Vec<Inst>,
     /// The expanded op's result type (`vecC 32`).
     ty: Type,
+    /// The constants placed so far, each once (the sequences reuse 32, 0, ~0 and the masks).
+    consts: Vec<(u32, Value)>,
 }
 
 impl Seq<'_> {
@@ -361,10 +364,15 @@ impl Seq<'_> {
 
     /// A constant of the expanded op's width, `x` in every component.
     fn k(&mut self, x: u32) -> Value {
+        if let Some(&(_, v)) = self.consts.iter().find(|&&(c, _)| c == x) {
+            return v;
+        }
         let n = usize::from(self.ty.comps());
         let mut bits = [0; 4];
         bits[..n].fill(x);
-        self.place(InstKind::Const { bits }, self.ty)
+        let v = self.place(InstKind::Const { bits }, self.ty);
+        self.consts.push((x, v));
+        v
     }
 
     fn op(&mut self, op: AluOp, args: &[Value]) -> Value {
