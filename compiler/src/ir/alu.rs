@@ -358,52 +358,93 @@ mod tests {
     #[test]
     fn bit_ops_known_answers() {
         use AluOp::*;
-        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 8, 8, 0), 0x12);
-        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 24, 8, 0), 0xffff_ffab);
-        assert_eq!(UbitfieldExtract.eval(0xabcd_1234, 0, 32, 0), 0xabcd_1234);
-        assert_eq!(
-            UbitfieldExtract.eval(0xabcd_1234, 28, 9, 0),
-            0xa,
-            "count clamped to 4"
-        );
-        assert_eq!(IbitfieldExtract.eval(0xabcd_1234, 28, 9, 0), u32::MAX - 5);
-        assert_eq!(
-            UbitfieldExtract.eval(0xabcd_1234, 40, 3, 0),
-            0,
-            "offset past the word"
-        );
-        assert_eq!(
-            IbitfieldExtract.eval(0xffff_ffff, 3, 0, 0),
-            0,
-            "empty field"
-        );
-        assert_eq!(BitCount.eval(0xf0f0_0001, 0, 0, 0), 9);
-        assert_eq!(BitfieldReverse.eval(1, 0, 0, 0), 0x8000_0000);
-        assert_eq!(FindLsb.eval(0, 0, 0, 0), u32::MAX);
-        assert_eq!(FindLsb.eval(0x50, 0, 0, 0), 4);
-        assert_eq!(UfindMsb.eval(0, 0, 0, 0), u32::MAX);
-        assert_eq!(UfindMsb.eval(0x8000_0000, 0, 0, 0), 31);
-        assert_eq!(IfindMsb.eval(u32::MAX, 0, 0, 0), u32::MAX);
-        assert_eq!(IfindMsb.eval(0xffff_fff0, 0, 0, 0), 3);
-        assert_eq!(IfindMsb.eval(5, 0, 0, 0), 2);
-        assert_eq!(UmulHigh.eval(u32::MAX, u32::MAX, 0, 0), 0xffff_fffe);
-        assert_eq!(ImulHigh.eval(u32::MAX, u32::MAX, 0, 0), 0, "-1 * -1 = 1");
-        assert_eq!(ImulHigh.eval(i32::MIN as u32, 2, 0, 0), u32::MAX);
-        assert_eq!(UaddCarry.eval(u32::MAX, 1, 0, 0), 1);
-        assert_eq!(UaddCarry.eval(u32::MAX, 0, 0, 0), 0);
-        assert_eq!(UsubBorrow.eval(1, 2, 0, 0), 1);
-        assert_eq!(UsubBorrow.eval(2, 2, 0, 0), 0);
-        assert_eq!(BitfieldInsert.eval(0xffff_ffff, 0, 8, 8), 0xffff_00ff);
-        assert_eq!(
-            BitfieldInsert.eval(0, 0xabc, 28, 9),
-            0xc000_0000,
-            "count clamped to 4"
-        );
-        assert_eq!(
-            BitfieldInsert.eval(0x1234, 0xffff, 40, 3),
-            0x1234,
-            "offset past the word"
-        );
-        assert_eq!(BitfieldInsert.eval(7, 0, 0, 32), 0, "the whole word");
+        const MIN: u32 = i32::MIN as u32;
+        // (op, operands, result, what the case shows)
+        let cases: &[(AluOp, [u32; 4], u32, &str)] = &[
+            (UbitfieldExtract, [0xabcd_1234, 8, 8, 0], 0x12, "a field"),
+            (
+                IbitfieldExtract,
+                [0xabcd_1234, 24, 8, 0],
+                0xffff_ffab,
+                "sign-extended",
+            ),
+            (
+                UbitfieldExtract,
+                [0xabcd_1234, 0, 32, 0],
+                0xabcd_1234,
+                "the whole word",
+            ),
+            (
+                UbitfieldExtract,
+                [0xabcd_1234, 28, 9, 0],
+                0xa,
+                "count clamped to 4",
+            ),
+            (
+                IbitfieldExtract,
+                [0xabcd_1234, 28, 9, 0],
+                u32::MAX - 5,
+                "clamped, signed",
+            ),
+            (
+                UbitfieldExtract,
+                [0xabcd_1234, 40, 3, 0],
+                0,
+                "offset past the word",
+            ),
+            (IbitfieldExtract, [u32::MAX, 3, 0, 0], 0, "empty field"),
+            (
+                BitfieldInsert,
+                [u32::MAX, 0, 8, 8],
+                0xffff_00ff,
+                "an insert",
+            ),
+            (
+                BitfieldInsert,
+                [0, 0xabc, 28, 9],
+                0xc000_0000,
+                "count clamped to 4",
+            ),
+            (
+                BitfieldInsert,
+                [0x1234, 0xffff, 40, 3],
+                0x1234,
+                "offset past the word",
+            ),
+            (BitfieldInsert, [7, 0, 0, 32], 0, "the whole word"),
+            (BitCount, [0xf0f0_0001, 0, 0, 0], 9, "bits set"),
+            (BitfieldReverse, [1, 0, 0, 0], 0x8000_0000, "reversed"),
+            (FindLsb, [0, 0, 0, 0], u32::MAX, "no bit"),
+            (FindLsb, [0x50, 0, 0, 0], 4, "lowest"),
+            (UfindMsb, [0, 0, 0, 0], u32::MAX, "no bit"),
+            (UfindMsb, [0x8000_0000, 0, 0, 0], 31, "highest"),
+            (
+                IfindMsb,
+                [u32::MAX, 0, 0, 0],
+                u32::MAX,
+                "-1: no bit differs",
+            ),
+            (IfindMsb, [0xffff_fff0, 0, 0, 0], 3, "negative"),
+            (IfindMsb, [5, 0, 0, 0], 2, "positive"),
+            (
+                UmulHigh,
+                [u32::MAX, u32::MAX, 0, 0],
+                0xffff_fffe,
+                "unsigned",
+            ),
+            (ImulHigh, [u32::MAX, u32::MAX, 0, 0], 0, "-1 * -1 = 1"),
+            (ImulHigh, [MIN, 2, 0, 0], u32::MAX, "INT_MIN * 2"),
+            (UaddCarry, [u32::MAX, 1, 0, 0], 1, "carry"),
+            (UaddCarry, [u32::MAX, 0, 0, 0], 0, "no carry"),
+            (UsubBorrow, [1, 2, 0, 0], 1, "borrow"),
+            (UsubBorrow, [2, 2, 0, 0], 0, "no borrow"),
+        ];
+        for &(op, [a, b, c, d], want, why) in cases {
+            assert_eq!(
+                op.eval(a, b, c, d),
+                want,
+                "{op} {a:#x} {b:#x} {c:#x} {d:#x}: {why}"
+            );
+        }
     }
 }
