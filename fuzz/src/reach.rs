@@ -42,11 +42,27 @@ pub const GOAL_KNOB: f64 = 0.05;
 pub const GOAL_FEATURE: f64 = 0.05;
 
 /// The features [`features`] names, in report order.
-pub const FEATURES: &[&str] = &["bit_field", "bit_count", "find_bit", "mul_high", "carry"];
+pub const FEATURES: &[&str] = &[
+    "bit_field",
+    "bit_count",
+    "find_bit",
+    "mul_high",
+    "carry",
+    "workgroup_id",
+    "shared",
+    "barrier",
+];
 
-/// The feature an ALU op belongs to, if it is one of [`FEATURES`].
-fn feature_of(op: AluOp) -> Option<&'static str> {
+/// The feature an instruction belongs to, if it is one of [`FEATURES`].
+fn feature_of(kind: &InstKind) -> Option<&'static str> {
     use AluOp::*;
+    let op = match *kind {
+        InstKind::Alu { op, .. } => op,
+        InstKind::LocalId | InstKind::WorkgroupId => return Some("workgroup_id"),
+        InstKind::LoadShared { .. } | InstKind::StoreShared { .. } => return Some("shared"),
+        InstKind::Barrier => return Some("barrier"),
+        _ => return None,
+    };
     Some(match op {
         UbitfieldExtract | IbitfieldExtract | BitfieldInsert => "bit_field",
         BitCount | BitfieldReverse => "bit_count",
@@ -63,11 +79,9 @@ pub fn features(p: &Program) -> Vec<&'static str> {
     let mut used = [false; FEATURES.len()];
     walk_blocks(&f.body, &mut |b| {
         for &i in &f.blocks[b].insts {
-            if let InstKind::Alu { op, .. } = f.insts[i].kind {
-                if let Some(name) = feature_of(op) {
-                    let k = FEATURES.iter().position(|&n| n == name).unwrap_or(0);
-                    used[k] = true;
-                }
+            if let Some(name) = feature_of(&f.insts[i].kind) {
+                let k = FEATURES.iter().position(|&n| n == name).unwrap_or(0);
+                used[k] = true;
             }
         }
     });

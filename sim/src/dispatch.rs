@@ -5,19 +5,43 @@
 use crate::semantics::{buffer_word, TextureDesc};
 
 /// The resources of one dispatch.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Dispatch {
     /// Number of invocations; each has its own invocation id `0..invocations`.
     pub invocations: u32,
     /// Output slots (32-bit words) per invocation, all zero at the start.
     pub outputs: u32,
+    /// Invocations per workgroup ([`WORKGROUP_SIZES`]; it divides `invocations`). Invocation
+    /// `i` is local invocation `i % workgroup` of workgroup `i / workgroup`.
+    pub workgroup: u32,
     /// The uniform (constant) file, shared by all invocations. Indices wrap at its length.
     pub uniforms: Vec<u32>,
     /// Length in words of each buffer, per invocation. Contents start as
     /// [`buffer_word`]; indices wrap at the length.
     pub buffers: Vec<u32>,
+    /// Length in words of each workgroup-shared array, per workgroup. Every word starts at 0;
+    /// indices wrap at the length.
+    pub shared: Vec<u32>,
     /// The textures, read through [`crate::semantics::texel`].
     pub textures: Vec<TextureDesc>,
+}
+
+/// The workgroup sizes a dispatch may have: the interpreter runs invocations in aligned groups
+/// of eight in lockstep, and a workgroup lives inside one such group.
+pub const WORKGROUP_SIZES: [u32; 4] = [1, 2, 4, 8];
+
+impl Default for Dispatch {
+    fn default() -> Self {
+        Dispatch {
+            invocations: 0,
+            outputs: 0,
+            workgroup: 1,
+            uniforms: Vec::new(),
+            buffers: Vec::new(),
+            shared: Vec::new(),
+            textures: Vec::new(),
+        }
+    }
 }
 
 /// Everything a run leaves behind that the oracle compares.
@@ -30,6 +54,18 @@ pub struct Results {
 }
 
 impl Dispatch {
+    /// Whether the workgroup size is one of [`WORKGROUP_SIZES`] and the invocations make whole
+    /// workgroups of it.
+    pub fn whole_workgroups(&self) -> bool {
+        WORKGROUP_SIZES.contains(&self.workgroup) && self.invocations.is_multiple_of(self.workgroup)
+    }
+
+    /// Whether the dispatch's workgroups are visible to its program: more than one invocation
+    /// each, or shared memory.
+    pub fn has_workgroups(&self) -> bool {
+        self.workgroup > 1 || !self.shared.is_empty()
+    }
+
     /// The state before the first instruction runs: zeroed outputs, buffers at their
     /// initial contents.
     pub fn initial_results(&self) -> Results {

@@ -126,6 +126,8 @@ pub(crate) struct Emitter<'a> {
     pub phi_home: HashMap<Block, Word>,
     pub edges: Vec<Edge>,
     pub phis: Vec<PendingPhi>,
+    /// The built-ins and shared arrays, when the dispatch has workgroups.
+    pub workgroup: Option<crate::workgroup::Workgroup>,
 }
 
 impl<'a> Emitter<'a> {
@@ -354,6 +356,7 @@ impl<'a> Emitter<'a> {
             phi_home: HashMap::new(),
             edges: Vec::new(),
             phis: Vec::new(),
+            workgroup: None,
         }
     }
 

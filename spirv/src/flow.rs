@@ -243,6 +243,11 @@ fn emit_inst(e: &mut Emitter, kind: &InstKind, result: Option<Value>) -> Result<
             let v = need(result, "load_invocation_id")?;
             e.vals.insert(v, e.invocation);
         }
+        InstKind::LocalId
+        | InstKind::WorkgroupId
+        | InstKind::Barrier
+        | InstKind::LoadShared { .. }
+        | InstKind::StoreShared { .. } => crate::workgroup::emit(e, kind, result)?,
         _ => crate::memory::emit_memory(e, kind, result)?,
     }
     Ok(())

@@ -73,6 +73,10 @@ fn part_words(d: &Dispatch, role: StorageRole) -> u64 {
 
 /// Why these dispatches cannot share one shader of `local_size`, if they cannot.
 fn misfit(dispatches: &[&Dispatch], local_size: u32) -> Option<String> {
+    // Its workgroups are the shader's, of its own size: it goes alone.
+    if dispatches.iter().any(|d| d.has_workgroups()) {
+        return Some("a dispatch with workgroups of its own".into());
+    }
     let textures: usize = dispatches.iter().map(|d| d.textures.len()).sum();
     if textures > MAX_FUSED_TEXTURES {
         return Some(format!("{textures} textures in one shader"));

@@ -159,8 +159,14 @@ pub fn image_width(desc: &TextureDesc) -> u32 {
 }
 
 impl Interface {
-    /// The interface of a dispatch: every binding with its initial contents.
+    /// The interface of a dispatch: every binding with its initial contents. A dispatch with
+    /// workgroups takes its own workgroup size for `local_size`.
     pub fn new(dispatch: &Dispatch, local_size: u32) -> Interface {
+        let local_size = if dispatch.has_workgroups() {
+            dispatch.workgroup
+        } else {
+            local_size
+        };
         let n = dispatch.invocations;
         let mut resources = Vec::new();
         let outputs = (n as usize) * (dispatch.outputs as usize);
@@ -300,6 +306,7 @@ mod tests {
                 levels: 3,
                 layers: 2,
             }],
+            ..Default::default()
         }
     }
 

@@ -34,6 +34,7 @@ mod memory;
 mod module;
 pub mod ulp;
 pub mod validate;
+mod workgroup;
 
 pub use bounded::{comparison, Comparison, SlotRule};
 pub use fuse::{emit_fused, FusedModule};

@@ -259,13 +259,13 @@ fn buffer_len(e: &Emitter, buffer: u32) -> Result<u32, EmitError> {
 }
 
 /// Component `c` of an IR value.
-fn component_of(e: &mut Emitter, v: Value, c: u8) -> Result<Word, EmitError> {
+pub(crate) fn component_of(e: &mut Emitter, v: Value, c: u8) -> Result<Word, EmitError> {
     let id = e.val(v)?;
     e.component(id, e.func.ty(v), u32::from(c))
 }
 
 /// A vector of type `t` from its components.
-fn compose(e: &mut Emitter, t: Type, parts: Vec<Word>) -> Result<Word, EmitError> {
+pub(crate) fn compose(e: &mut Emitter, t: Type, parts: Vec<Word>) -> Result<Word, EmitError> {
     if parts.len() == 1 {
         return Ok(parts[0]);
     }
@@ -281,7 +281,12 @@ fn invocation_base(e: &mut Emitter, len: u32) -> Result<Word, EmitError> {
 }
 
 /// `(index + c) % len` (wrapping add, unsigned modulo; `len` > 0).
-fn wrapped_index(e: &mut Emitter, index: Word, c: u8, len: u32) -> Result<Word, EmitError> {
+pub(crate) fn wrapped_index(
+    e: &mut Emitter,
+    index: Word,
+    c: u8,
+    len: u32,
+) -> Result<Word, EmitError> {
     let u = e.uvec(1);
     let index = if c == 0 {
         index

@@ -20,8 +20,10 @@ pub(crate) fn build(
 ) -> Result<Vec<u32>, EmitError> {
     let mut e = Emitter::new(program, Placement::alone(interface), options);
     let gid = declare_interface(&mut e, interface)?;
+    let mut inputs = vec![gid];
+    inputs.extend(crate::workgroup::declare(&mut e)?);
     let main = emit_function(&mut e, gid)?;
-    finish(e, main, &[gid], interface, options)
+    finish(e, main, &inputs, interface, options)
 }
 
 /// Builds one module for several programs with the bindings of `interface`: program `k` is a
@@ -96,6 +98,7 @@ fn emit_function(e: &mut Emitter, gid: Word) -> Result<Word, EmitError> {
         e.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)?;
     let entry = e.b.begin_block(None)?;
     crate::memory::declare_locals(e)?;
+    crate::workgroup::prologue(e)?;
     let uvec3 = e.uvec(3);
     let gid_value = e.b.load(uvec3, None, gid, None, [])?;
     let u = e.uvec(1);

@@ -208,6 +208,14 @@ impl Lower<'_> {
                 }
             }
             InstKind::InvocationId => out.push(Opnd::V(self.vid)),
+            InstKind::LocalId
+            | InstKind::WorkgroupId
+            | InstKind::LoadShared { .. }
+            | InstKind::StoreShared { .. }
+            | InstKind::Barrier => {
+                let what = data.kind.name();
+                return Err(CompileError::Unsupported(format!("{what}: no workgroups")));
+            }
             InstKind::LoadUniform { index } => {
                 let n = self.prog.dispatch.uniforms.len() as u32;
                 let idx = self.comp(*index, 0)?;

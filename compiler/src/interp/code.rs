@@ -74,6 +74,26 @@ pub enum Op {
     InvocationId {
         dst: u32,
     },
+    LocalId {
+        dst: u32,
+    },
+    WorkgroupId {
+        dst: u32,
+    },
+    LoadShared {
+        comps: u8,
+        shared: u32,
+        dst: u32,
+        index: u32,
+    },
+    StoreShared {
+        comps: u8,
+        shared: u32,
+        index: u32,
+        value: u32,
+    },
+    /// A workgroup barrier: every live lane is here (barriers are top-level only).
+    Barrier,
     LoadUniform {
         comps: u8,
         dst: u32,
@@ -269,6 +289,8 @@ pub struct Code {
     pub if_nodes: u32,
     /// Loop nodes.
     pub loop_nodes: u32,
+    /// Scratch: the `if`s and loops around the op being lowered.
+    pub(super) nesting: u32,
     /// Scratch: innermost-last (header pc, loop node) of the loops being lowered.
     pub(super) loops: Vec<(u32, u32)>,
     /// Scratch: the values defined on every path to the op being lowered, as bits.
@@ -313,6 +335,7 @@ impl Code {
         self.block_phis.clear();
         self.sorted_dsts.clear();
         self.var_words = 0;
+        self.nesting = 0;
         self.nvalues = 0;
         self.nregs = 0;
         self.if_nodes = 0;

@@ -38,6 +38,9 @@ enum Fault {
     Deref(&'static str),
     /// Fuel ran out.
     Fuel,
+    /// A shared-memory access raced with lane `other`'s ([`super::memory::Touch::MANY`]:
+    /// with several lanes' reads).
+    Race { other: u8 },
 }
 
 /// Checks that the dispatch's resources can exist (the rules of `sim::semantics` assume it).
@@ -52,6 +55,9 @@ fn check_dispatch(d: &Dispatch) -> Result<(), InterpError> {
         .any(|&len| words(len) > u64::from(u32::MAX))
     {
         return bad("a buffer overflows 32 bits");
+    }
+    if !d.whole_workgroups() {
+        return bad("workgroups have 1, 2, 4 or 8 invocations and the dispatch whole workgroups");
     }
     for t in &d.textures {
         let max = i32::MAX as u32;
@@ -78,6 +84,7 @@ pub(super) fn run<const STATS: bool, const RECORD: bool>(
     check_dispatch(d)?;
     let mut res = d.initial_results();
     st.prepare(code, STATS);
+    st.shared.prepare(d);
     let mut total_left = opts.total_fuel;
     let mut executed = 0u64;
     let mut max_iters = 0u32;
@@ -192,6 +199,12 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
             invocation,
             block: Block::from_u32(block),
             pred: (pred != NONE).then(|| Block::from_u32(pred)),
+        },
+        Fault::Race { other } => InterpError::SharedRace {
+            invocation,
+            inst: inst.unwrap_or(Inst::reserved_value()),
+            other: (other != super::memory::Touch::MANY)
+                .then(|| invocation - invocation % LANES as u32 + u32::from(other)),
         },
         Fault::Deref(reason) => InterpError::DerefMisuse {
             invocation,
@@ -693,6 +706,66 @@ impl Group<'_> {
                 let first = self.first;
                 self.set(dst, &per_lane(1, |_, l| first + l as u32));
             }
+            Op::LocalId { dst } => {
+                let w = self.d.workgroup.max(1);
+                let first = self.first;
+                self.set(dst, &per_lane(1, |_, l| (first + l as u32) % w));
+            }
+            Op::WorkgroupId { dst } => {
+                let w = self.d.workgroup.max(1);
+                let first = self.first;
+                self.set(dst, &per_lane(1, |_, l| (first + l as u32) / w));
+            }
+            Op::LoadShared {
+                comps,
+                shared,
+                dst,
+                index,
+            } => {
+                self.need(index, pc);
+                let mut out = [[0; LANES]; 4];
+                let mut racing = None;
+                for l in lanes_of(self.active) {
+                    let index = self.comp(index, 0)[l];
+                    for (k, o) in out.iter_mut().enumerate().take(comps as usize) {
+                        if let Some(w) = self.st.shared.word(l, shared, index, k as u32) {
+                            o[l] = self.st.shared.data[w];
+                            if let Some(other) = self.st.shared.access(w, l, false) {
+                                racing.get_or_insert((l, other));
+                            }
+                        }
+                    }
+                }
+                if let Some((l, other)) = racing {
+                    self.fail(1 << l, pc, Fault::Race { other });
+                }
+                self.set(dst, &out);
+            }
+            Op::StoreShared {
+                comps,
+                shared,
+                index,
+                value,
+            } => {
+                self.need(index, pc);
+                self.need(value, pc);
+                let mut racing = None;
+                for l in lanes_of(self.active) {
+                    let index = self.comp(index, 0)[l];
+                    for k in 0..comps as usize {
+                        if let Some(w) = self.st.shared.word(l, shared, index, k as u32) {
+                            self.st.shared.data[w] = self.comp(value, k)[l];
+                            if let Some(other) = self.st.shared.access(w, l, true) {
+                                racing.get_or_insert((l, other));
+                            }
+                        }
+                    }
+                }
+                if let Some((l, other)) = racing {
+                    self.fail(1 << l, pc, Fault::Race { other });
+                }
+            }
+            Op::Barrier => self.st.shared.phase += 1,
             Op::LoadUniform { comps, dst, index } => {
                 self.need(index, pc);
                 let u = &self.d.uniforms;

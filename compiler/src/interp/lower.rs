@@ -93,8 +93,9 @@ impl Code {
                 | InstKind::Mov { .. }
                 | InstKind::LoadUniform { .. }
                 | InstKind::LoadBuffer { .. }
+                | InstKind::LoadShared { .. }
                 | InstKind::LoadDeref { .. } => slot_comps(f.ty(v)).unwrap_or(4),
-                InstKind::InvocationId => 1,
+                InstKind::InvocationId | InstKind::LocalId | InstKind::WorkgroupId => 1,
                 InstKind::DerefVar { .. }
                 | InstKind::DerefArray { .. }
                 | InstKind::DerefStruct { .. }
@@ -160,6 +161,7 @@ impl Code {
                         none,
                     );
                     let before = self.save_known();
+                    self.nesting += 1;
                     self.list(p, &n.then_list)?;
                     let then_known = self.save_known();
                     let jump = self.ops.len();
@@ -167,6 +169,7 @@ impl Code {
                     let else_pc = self.pc();
                     self.restore_known(before);
                     self.list(p, &n.else_list)?;
+                    self.nesting -= 1;
                     // After the `if`: what both sides define.
                     let words = self.known.len();
                     let then_known = &self.known_saved[then_known..then_known + words];
@@ -190,7 +193,9 @@ impl Code {
                     let words = self.known.len();
                     self.known_saved.resize(breaks_known + words, u64::MAX);
                     self.loop_known.push((breaks_known, false));
+                    self.nesting += 1;
                     self.list(p, &n.body)?;
+                    self.nesting -= 1;
                     self.loops.pop();
                     // After the loop: what every `break` of it knows (without one, nothing
                     // runs after it).
@@ -275,8 +280,11 @@ impl Code {
             | Op::Vec { dst, .. }
             | Op::Mov { dst, .. }
             | Op::InvocationId { dst }
+            | Op::LocalId { dst }
+            | Op::WorkgroupId { dst }
             | Op::LoadUniform { dst, .. }
             | Op::LoadBuffer { dst, .. }
+            | Op::LoadShared { dst, .. }
             | Op::DerefVar { dst, .. }
             | Op::DerefArray { dst, .. }
             | Op::DerefStruct { dst, .. }
@@ -528,6 +536,45 @@ impl Code {
             InstKind::InvocationId => Op::InvocationId {
                 dst: self.result(f, inst)?,
             },
+            InstKind::LocalId => Op::LocalId {
+                dst: self.result(f, inst)?,
+            },
+            InstKind::WorkgroupId => Op::WorkgroupId {
+                dst: self.result(f, inst)?,
+            },
+            InstKind::Barrier => {
+                if self.nesting != 0 {
+                    return Err(malformed(inst, "barrier inside an if or a loop"));
+                }
+                Op::Barrier
+            }
+            InstKind::LoadShared { shared, index } => {
+                let dst = self.result(f, inst)?;
+                if *shared as usize >= d.shared.len() {
+                    return Err(malformed(inst, "no such shared array"));
+                }
+                Op::LoadShared {
+                    comps: self.data_comps(f, Value::from_u32(dst), inst)?,
+                    shared: *shared,
+                    dst,
+                    index: self.operand(f, *index, inst)?,
+                }
+            }
+            InstKind::StoreShared {
+                shared,
+                index,
+                value,
+            } => {
+                if *shared as usize >= d.shared.len() {
+                    return Err(malformed(inst, "no such shared array"));
+                }
+                Op::StoreShared {
+                    comps: self.data_comps(f, *value, inst)?,
+                    shared: *shared,
+                    index: self.operand(f, *index, inst)?,
+                    value: value.as_u32(),
+                }
+            }
             InstKind::LoadUniform { index } => {
                 let dst = self.result(f, inst)?;
                 Op::LoadUniform {

@@ -12,6 +12,9 @@
 //!   [`super::types::Types`].
 //! * Each local variable is `VarType::words()` flat words per lane, zeroed when a group starts.
 //!   Words past a variable's end read 0 and are not written.
+//! * Workgroups never straddle groups, so the shared arrays of a group's workgroups are
+//!   its own: [`Shared`], zeroed when a group starts, with a [`Touch`] per word so that an
+//!   access racing with another invocation's since the last barrier is caught.
 
 use super::code::Code;
 
@@ -43,6 +46,102 @@ pub struct Slot {
     pub defined: Mask,
 }
 
+/// Who has accessed one shared word since the group's last barrier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Touch {
+    /// The barriers the group had passed at the access (the word is untouched in any other
+    /// phase).
+    pub phase: u32,
+    /// The lane that accessed it, or [`Touch::MANY`] when several lanes read it.
+    pub lane: u8,
+    /// Whether the access wrote it.
+    pub written: bool,
+}
+
+impl Touch {
+    /// Several lanes have read the word (and none wrote it).
+    pub const MANY: u8 = u8::MAX;
+}
+
+/// The shared arrays of the workgroups of one group.
+#[derive(Debug, Default)]
+pub struct Shared {
+    /// Per array: its first word in a workgroup's part and its length.
+    pub arrays: Vec<(u32, u32)>,
+    /// Words of one workgroup's arrays together.
+    pub words: u32,
+    /// Invocations per workgroup.
+    pub workgroup: u32,
+    /// Workgroup `w` of the group (lanes `w * workgroup..`) from `w * words`.
+    pub data: Vec<u32>,
+    /// One per word of `data`.
+    pub touch: Vec<Touch>,
+    /// Barriers the group has passed, plus one (so that no word starts touched).
+    pub phase: u32,
+}
+
+impl Shared {
+    /// Lays out `dispatch`'s arrays for a run.
+    pub fn prepare(&mut self, dispatch: &sim::dispatch::Dispatch) {
+        self.arrays.clear();
+        self.words = 0;
+        for &len in &dispatch.shared {
+            self.arrays.push((self.words, len));
+            self.words += len;
+        }
+        self.workgroup = dispatch.workgroup.max(1);
+        let groups = LANES as u32 / self.workgroup.min(LANES as u32);
+        let n = (self.words * groups) as usize;
+        self.data.resize(n, 0);
+        self.touch.resize(n, Touch::default());
+    }
+
+    /// Starts a group: every word 0 and untouched.
+    pub fn begin_group(&mut self) {
+        self.data.fill(0);
+        self.touch.fill(Touch::default());
+        self.phase = 1;
+    }
+
+    /// Where lane `lane`'s workgroup keeps word `index + k` of array `array` (wrapping at
+    /// its length); none for an empty or missing array.
+    #[inline]
+    pub fn word(&self, lane: usize, array: u32, index: u32, k: u32) -> Option<usize> {
+        let &(base, len) = self.arrays.get(array as usize)?;
+        (len != 0).then(|| {
+            let group = lane as u32 / self.workgroup;
+            (group * self.words + base + index.wrapping_add(k) % len) as usize
+        })
+    }
+
+    /// Records lane `lane`'s access to word `w`; the lane it races with ([`Touch::MANY`]: the
+    /// readers), if another lane accessed the word since the last barrier and one of the two
+    /// accesses writes.
+    #[inline]
+    pub fn access(&mut self, w: usize, lane: usize, write: bool) -> Option<u8> {
+        let t = &mut self.touch[w];
+        let me = lane as u8;
+        if t.phase != self.phase {
+            *t = Touch {
+                phase: self.phase,
+                lane: me,
+                written: write,
+            };
+            return None;
+        }
+        if t.lane == me {
+            t.written |= write;
+            return None;
+        }
+        if t.written || write {
+            // Several readers (MANY) name no single lane.
+            return Some(t.lane);
+        }
+        t.lane = Touch::MANY;
+        None
+    }
+}
+
 /// Per-run mutable storage.
 #[derive(Debug, Default)]
 pub struct State {
@@ -66,6 +165,8 @@ pub struct State {
     pub if_sides: Vec<u8>,
     /// Per `if` node: two invocations of one group took different sides (statistics only).
     pub if_diverged: Vec<bool>,
+    /// The group's workgroup-shared arrays.
+    pub shared: Shared,
 }
 
 impl State {
@@ -111,6 +212,7 @@ impl State {
         }
         self.mem.fill(0);
         self.regs.fill([[0; LANES]; 4]);
+        self.shared.begin_group();
         self.if_sides.fill(0);
         self.vals[code.nvalues as usize] = Slot {
             c: [[0; LANES]; 4],

@@ -33,12 +33,14 @@ macro_rules! visit_operands {
             InstKind::Mov { src: v, .. }
             | InstKind::LoadUniform { index: v }
             | InstKind::LoadBuffer { index: v, .. }
+            | InstKind::LoadShared { index: v, .. }
             | InstKind::StoreOutput { value: v, .. }
             | InstKind::StoreReg { value: v, .. }
             | InstKind::DerefStruct { parent: v, .. }
             | InstKind::DerefCast { parent: v, .. }
             | InstKind::LoadDeref { deref: v } => $f(v),
             InstKind::StoreBuffer { index: a, value: b, .. }
+            | InstKind::StoreShared { index: a, value: b, .. }
             | InstKind::DerefArray { parent: a, index: b }
             | InstKind::StoreDeref { deref: a, value: b } => {
                 $f(a);
@@ -66,6 +68,9 @@ macro_rules! visit_operands {
             }
             InstKind::Const { .. }
             | InstKind::InvocationId
+            | InstKind::LocalId
+            | InstKind::WorkgroupId
+            | InstKind::Barrier
             | InstKind::DerefVar { .. }
             | InstKind::LoadReg { .. }
             | InstKind::Break
@@ -222,6 +227,10 @@ pub enum InstKind {
     },
     /// The invocation id (`vec1 32`).
     InvocationId,
+    /// The invocation's index in its workgroup, `id % workgroup` (`vec1 32`).
+    LocalId,
+    /// The invocation's workgroup, `id / workgroup` (`vec1 32`).
+    WorkgroupId,
     /// Reads consecutive uniform words starting at `index` (wrapping at the uniform count).
     LoadUniform {
         /// Word index (32-bit integer).
@@ -243,6 +252,26 @@ pub enum InstKind {
         /// The data (32-bit, 1–4 components).
         value: Value,
     },
+    /// Reads consecutive words of the workgroup's shared array `shared`, starting at `index`.
+    LoadShared {
+        /// Shared array number (a declaration index).
+        shared: u32,
+        /// Word index (32-bit integer), wrapping at the array length.
+        index: Value,
+    },
+    /// Writes the components of `value` to consecutive words of the workgroup's shared array.
+    StoreShared {
+        /// Shared array number.
+        shared: u32,
+        /// Word index, wrapping at the array length.
+        index: Value,
+        /// The data (32-bit, 1–4 components).
+        value: Value,
+    },
+    /// A workgroup control and memory barrier (GLSL `barrier()`): no invocation of the
+    /// workgroup goes on until all have arrived, and the shared-memory accesses before it
+    /// happen before those after it. Only in the body's top-level list (uniform control flow).
+    Barrier,
     /// Writes the components of `value` to this invocation's output slots from `slot` on.
     StoreOutput {
         /// First output slot (wrapping at the output count).
@@ -357,9 +386,27 @@ impl InstKind {
         matches!(
             self,
             InstKind::StoreBuffer { .. }
+                | InstKind::StoreShared { .. }
+                | InstKind::Barrier
                 | InstKind::StoreOutput { .. }
                 | InstKind::StoreDeref { .. }
                 | InstKind::StoreReg { .. }
+                | InstKind::Break
+                | InstKind::Continue
+        )
+    }
+
+    /// Whether an instruction of this kind defines a value (all but stores, barriers and
+    /// jumps).
+    pub fn defines_value(&self) -> bool {
+        !matches!(
+            self,
+            InstKind::StoreBuffer { .. }
+                | InstKind::StoreShared { .. }
+                | InstKind::StoreOutput { .. }
+                | InstKind::StoreDeref { .. }
+                | InstKind::StoreReg { .. }
+                | InstKind::Barrier
                 | InstKind::Break
                 | InstKind::Continue
         )
@@ -383,6 +430,11 @@ impl InstKind {
             InstKind::Mov { .. } => "mov",
             InstKind::Phi { .. } => "phi",
             InstKind::InvocationId => "load_invocation_id",
+            InstKind::LocalId => "load_local_id",
+            InstKind::WorkgroupId => "load_workgroup_id",
+            InstKind::LoadShared { .. } => "load_shared",
+            InstKind::StoreShared { .. } => "store_shared",
+            InstKind::Barrier => "barrier",
             InstKind::LoadUniform { .. } => "load_uniform",
             InstKind::LoadBuffer { .. } => "load_buffer",
             InstKind::StoreBuffer { .. } => "store_buffer",

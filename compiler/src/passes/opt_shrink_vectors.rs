@@ -87,7 +87,7 @@ fn shrink(
     }
     let trailing_only = matches!(
         func.insts[inst].kind,
-        InstKind::LoadUniform { .. } | InstKind::LoadBuffer { .. }
+        InstKind::LoadUniform { .. } | InstKind::LoadBuffer { .. } | InstKind::LoadShared { .. }
     );
     let kept: Vec<u8> = if trailing_only {
         (0..8 - mask.leading_zeros() as u8).collect()
@@ -150,7 +150,9 @@ fn shrink(
             }
             InstKind::Alu { op, args }
         }
-        InstKind::LoadUniform { .. } | InstKind::LoadBuffer { .. } => func.insts[inst].kind.clone(),
+        InstKind::LoadUniform { .. }
+        | InstKind::LoadBuffer { .. }
+        | InstKind::LoadShared { .. } => func.insts[inst].kind.clone(),
         _ => return None,
     };
     func.insts[inst].kind = new_kind;

@@ -105,14 +105,19 @@ pub struct Config {
     pub observe_rate: Rate,
     /// Enabled ALU ops: bit `i` is `AluOp::ALL[i]`. All by default; swarm testing drops some.
     pub alu_ops: u128,
+    /// Chance that a program has workgroups (2, 4 or 8 invocations) talking through shared
+    /// arrays between top-level barriers (`generator::workgroup`). 1/4: shared-memory and
+    /// barrier lowering get a steady share without starving the rest.
+    pub workgroup_rate: Rate,
     /// Statement weights: ALU, constant, vec/mov, uniform, buffer, output, texture, local
-    /// variable. ALU-heavy, as real shaders are; every kind still shows up in most programs.
-    pub weights: [u32; 8],
+    /// variable, shared array. ALU-heavy, as real shaders are; every kind still shows up in
+    /// most programs that can have it.
+    pub weights: [u32; 9],
 }
 
 /// Statement kinds, the order of [`Config::weights`].
-pub const WEIGHT_NAMES: [&str; 8] = [
-    "alu", "const", "vec_mov", "uniform", "buffer", "output", "texture", "local",
+pub const WEIGHT_NAMES: [&str; 9] = [
+    "alu", "const", "vec_mov", "uniform", "buffer", "output", "texture", "local", "shared",
 ];
 
 /// All ALU ops enabled.
@@ -161,8 +166,9 @@ impl Config {
         tex_runtime_zero_rate: (1, 4),
         dynamic_index_rate: (1, 2),
         observe_rate: (2, 3),
+        workgroup_rate: (1, 4),
         alu_ops: ALL_ALU_OPS,
-        weights: [40, 6, 8, 5, 6, 4, 6, 6],
+        weights: [40, 6, 8, 5, 6, 4, 6, 6, 8],
     };
 
     /// Small programs for smoke tests and quick CI runs.
@@ -238,6 +244,7 @@ impl Config {
             tex_runtime_zero_rate: rate(self.tex_runtime_zero_rate),
             dynamic_index_rate: rate(self.dynamic_index_rate),
             observe_rate: rate(self.observe_rate),
+            workgroup_rate: rate(self.workgroup_rate),
             alu_ops,
             weights,
         }
@@ -343,6 +350,7 @@ impl<'a> Arbitrary<'a> for Config {
             tex_runtime_zero_rate: arb_rate(u, d.tex_runtime_zero_rate)?,
             dynamic_index_rate: arb_rate(u, d.dynamic_index_rate)?,
             observe_rate: arb_rate(u, d.observe_rate)?,
+            workgroup_rate: arb_rate(u, d.workgroup_rate)?,
             alu_ops,
             weights,
         };

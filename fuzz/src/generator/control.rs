@@ -11,7 +11,7 @@
 
 use super::ctx::{CarriedPhi, Carry, Gen, LoopFrame};
 use super::pool::{Entry, Flavor};
-use super::{data, observe};
+use super::{data, observe, workgroup};
 use arbitrary::Result;
 use compiler::ir::{AluOp, InstKind, PhiSource, Type, Value};
 
@@ -42,11 +42,18 @@ pub fn list(g: &mut Gen) -> Result<()> {
         }
         let loop_ok = (g.loops.len() as u32) < g.cfg.max_loop_depth;
         let first_at_top = top && i == 0 && g.u.int_in_range(0..=3)? != 3;
+        if top {
+            workgroup::maybe_barrier(g)?;
+        }
         if loop_ok && (first_at_top || g.chance(g.cfg.loop_rate)?) {
             gen_loop(g)?;
         } else {
             gen_if(g)?;
         }
+        block(g)?;
+    }
+    if top {
+        workgroup::maybe_barrier(g)?;
         block(g)?;
     }
     Ok(())

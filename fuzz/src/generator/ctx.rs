@@ -78,6 +78,8 @@ pub struct Gen<'c, 'u, 'b> {
     pub depth: u32,
     /// Loops being built, innermost last.
     pub loops: Vec<LoopFrame>,
+    /// The shared arrays' plan, when the dispatch has workgroups.
+    pub shared: Option<super::workgroup::Plan>,
     /// Local variables (created first, then filled).
     pub vars: Vec<VarInfo>,
     /// Next output slot for observations (rotates over slots 1..).

@@ -4,7 +4,7 @@
 
 use super::ctx::Gen;
 use super::pool::Flavor;
-use super::{memory, texture};
+use super::{memory, texture, workgroup};
 use arbitrary::Result;
 use compiler::ir::alu::Kind;
 use compiler::ir::{AluOp, InstKind, Type};
@@ -60,6 +60,11 @@ pub const ROWS: &[Row] = &[
         weight: 7,
         can: |g| !g.vars.is_empty(),
         gen: memory::local,
+    },
+    Row {
+        weight: 8,
+        can: |g| g.shared.is_some(),
+        gen: workgroup::access,
     },
 ];
 

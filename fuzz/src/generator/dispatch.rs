@@ -54,5 +54,6 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> Result<Dispatch> {
         uniforms,
         buffers,
         textures,
+        ..Dispatch::default()
     })
 }

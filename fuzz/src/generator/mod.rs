@@ -7,7 +7,8 @@
 //! remaining choices take their defaults; budgets shrink on every step.
 //!
 //! Phases, in order:
-//! 1. [`dispatch`] — invocations, outputs, uniforms, buffers, textures;
+//! 1. [`dispatch`] — invocations, outputs, uniforms, buffers, textures; sometimes
+//!    workgroups with shared arrays ([`workgroup`]);
 //! 2. prologue — the invocation id, local variables ([`memory`]) fully initialised, and
 //!    sometimes a register-pressure block of values that stay live to the end;
 //! 3. the body ([`control`]): lists of blocks, ifs, loops; blocks are filled from the
@@ -29,6 +30,7 @@ pub mod stats;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod workgroup;
 
 pub use config::Config;
 pub use stats::{shape_stats, ShapeStats, TEX_SHAPES};
@@ -42,7 +44,8 @@ use pool::{Flavor, Pool};
 /// an `Err` would come only from `arbitrary` itself.
 pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program> {
     let cfg = cfg.clamped();
-    let dispatch = dispatch::generate(u, &cfg)?;
+    let mut dispatch = dispatch::generate(u, &cfg)?;
+    let per = workgroup::dispatch(u, &cfg, &mut dispatch)?;
     let mut g = Gen {
         u,
         cfg: &cfg,
@@ -55,8 +58,9 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
         vars: Vec::new(),
         next_slot: 0,
         scratch: Vec::new(),
+        shared: None,
     };
-    prologue(&mut g)?;
+    prologue(&mut g, per)?;
     g.budget = cfg.max_insts;
     control::list(&mut g)?;
     observe::fold_all(&mut g)?;
@@ -67,9 +71,11 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
     })
 }
 
-/// The invocation id, local variables, and sometimes many values live until the end.
-fn prologue(g: &mut Gen) -> arbitrary::Result<()> {
+/// The invocation id (and the workgroup's ids), local variables, and sometimes many values
+/// live until the end.
+fn prologue(g: &mut Gen, per: Option<u32>) -> arbitrary::Result<()> {
     let id = g.emit(InstKind::InvocationId, Type::I32, Flavor::Int);
+    workgroup::prologue(g, per);
     memory::declare(g)?;
     if g.chance(g.cfg.pressure_rate)? {
         let n = g.range(&g.cfg.pressure_values)?;

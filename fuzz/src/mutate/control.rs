@@ -44,7 +44,8 @@ pub fn branch(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
 /// runs them 2–3 times: a fresh header counts the passes, the old last block ends the pass
 /// with `if (count >= N) break`, and a fresh block after the loop carries on where the old
 /// last block did (its jump, if it had one, moves there). Stretches holding a `break` or
-/// `continue` of the enclosing loop are left alone: they would bind to the new loop.
+/// `continue` of the enclosing loop are left alone: they would bind to the new loop; so are
+/// stretches holding a `barrier`, which must stay at the top level.
 pub fn wrap_in_loop(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
     let mut spans = Vec::new();
     for path in edit::all_lists(&p.func.body) {
@@ -52,7 +53,9 @@ pub fn wrap_in_loop(p: &mut Program, rng: &mut SplitMix64) -> Option<()> {
         for i in (0..list.len()).filter(|&i| edit::block_at(list, i).is_some()) {
             for j in (i + 2..list.len()).step_by(2) {
                 let middle = &list[i + 1..j];
-                if !edit::has_own_jump(&p.func, middle) {
+                if !edit::has_own_jump(&p.func, middle)
+                    && !edit::has_barrier(&p.func, &list[i + 1..=j])
+                {
                     spans.push((path.clone(), i, j));
                 }
             }

@@ -119,6 +119,18 @@ pub fn has_own_jump(func: &Function, nodes: &[CfNode]) -> bool {
     })
 }
 
+/// Whether a block of `nodes` (the top-level ones: barriers are nowhere else) holds a
+/// `barrier`, which must stay in the top-level list.
+pub fn has_barrier(func: &Function, nodes: &[CfNode]) -> bool {
+    nodes.iter().any(|node| match node {
+        CfNode::Block(b) => func.blocks[*b]
+            .insts
+            .iter()
+            .any(|&i| matches!(func.insts[i].kind, InstKind::Barrier)),
+        _ => false,
+    })
+}
+
 /// Places a new instruction at the end of block `b` (before its jump, if any).
 pub fn append(func: &mut Function, b: Block, kind: InstKind, ty: Type) -> Option<Value> {
     let at = func.blocks[b].insts.len() - usize::from(func.ends_in_jump(b));

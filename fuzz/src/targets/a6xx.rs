@@ -141,6 +141,9 @@ impl Target for A6xx {
     /// area plus spill scratch, `compiler::a6xx::register_floor`) cannot be met by any
     /// allocator: such cases are skipped, not reported.
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        if case.program.uses_workgroups() {
+            return Some(super::gen::NO_WORKGROUPS.into());
+        }
         let floor = a6xx::register_floor(&case.program);
         (case.config.a6xx_registers < floor).then(|| {
             format!(

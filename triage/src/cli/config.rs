@@ -255,7 +255,8 @@ pub struct CaseArgs {
     pub case: Vec<String>,
     /// Raise (or lower) a bound on what a `.ir` program may ask for (repeatable):
     /// `invocations` (default 4096), `outputs` (256), `uniforms` (4096), `buffer_words`
-    /// (4096), `resources` (32), `texture_extent` (16384), `variable_words` (65536),
+    /// (4096), `shared_words` (4096), `resources` (32), `texture_extent` (16384),
+    /// `variable_words` (65536),
     /// `result_words` (16777216, all invocations' outputs and buffers).
     #[arg(long = "limit", value_name = "NAME=N")]
     pub limits: Vec<String>,

@@ -577,13 +577,14 @@ fn remove_jump(p: &Program, index: usize) -> Option<Candidate> {
 
 /// Drops what no instruction uses, so a repro declares only what it reads: candidate 0 the
 /// unused buffers, 1 the unused textures (the others renumbered in order), 2 the unused local
-/// variables.
+/// variables, 3 the unused shared arrays.
 fn unused_resources(p: &Program, index: usize) -> Option<Candidate> {
     let mut q = p.clone();
     let dropped = match index {
         0 => resources::drop_unused(&mut q, resources::Resource::Buffer),
         1 => resources::drop_unused(&mut q, resources::Resource::Texture),
         2 => resources::drop_unused_vars(&mut q),
+        3 => resources::drop_unused(&mut q, resources::Resource::Shared),
         _ => return None,
     };
     Some(match dropped {

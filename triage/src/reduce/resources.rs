@@ -1,5 +1,5 @@
-//! Declarations no instruction uses — buffers, textures, local variables — dropped from a
-//! program, the rest renumbered in order (the `unused-resources` pass).
+//! Declarations no instruction uses — buffers, textures, shared arrays, local variables —
+//! dropped from a program, the rest renumbered in order (the `unused-resources` pass).
 
 use compiler::ir::{InstKind, Program};
 use cranelift_entity::{EntityRef, PrimaryMap};
@@ -11,6 +11,8 @@ pub enum Resource {
     Buffer,
     /// A texture (`tex`, `txf`, `txs`).
     Texture,
+    /// A shared array (`load_shared`, `store_shared`).
+    Shared,
 }
 
 /// The number of the `which` resource `kind` names, if it names one.
@@ -26,6 +28,10 @@ fn number(kind: &mut InstKind, which: Resource) -> Option<&mut u32> {
             | InstKind::Txf { texture, .. }
             | InstKind::Txs { texture, .. },
         ) => Some(texture),
+        (
+            Resource::Shared,
+            InstKind::LoadShared { shared, .. } | InstKind::StoreShared { shared, .. },
+        ) => Some(shared),
         _ => None,
     }
 }
@@ -36,6 +42,7 @@ pub fn drop_unused(p: &mut Program, which: Resource) -> bool {
     let declared = match which {
         Resource::Buffer => p.dispatch.buffers.len(),
         Resource::Texture => p.dispatch.textures.len(),
+        Resource::Shared => p.dispatch.shared.len(),
     };
     let mut used = vec![false; declared];
     for (_, i) in p.func.insts_in_order() {
@@ -70,6 +77,7 @@ pub fn drop_unused(p: &mut Program, which: Resource) -> bool {
             .dispatch
             .textures
             .retain(|_| *keep.next().unwrap_or(&true)),
+        Resource::Shared => p.dispatch.shared.retain(|_| *keep.next().unwrap_or(&true)),
     }
     true
 }

@@ -3,6 +3,7 @@
 
 mod errors;
 mod memory;
+mod workgroups;
 
 use super::*;
 use crate::ir::{AluOp, Builder, Function, InstKind, PhiSource, Type};

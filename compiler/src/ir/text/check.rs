@@ -160,10 +160,12 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
                 want(p, pos(i), &what, t, ty)?;
             }
         }
-        InstKind::LoadUniform { .. } | InstKind::LoadBuffer { .. } => {
+        InstKind::LoadUniform { .. }
+        | InstKind::LoadBuffer { .. }
+        | InstKind::LoadShared { .. } => {
             want(p, pos(0), "the index", tys[0], Type::I32)?;
         }
-        InstKind::StoreBuffer { .. } => {
+        InstKind::StoreBuffer { .. } | InstKind::StoreShared { .. } => {
             want(p, pos(0), "the index", tys[0], Type::I32)?;
             want_data32(p, pos(1), "the stored value", tys[1])?;
         }
@@ -241,6 +243,9 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
         }
         InstKind::Const { .. }
         | InstKind::InvocationId
+        | InstKind::LocalId
+        | InstKind::WorkgroupId
+        | InstKind::Barrier
         | InstKind::DerefVar { .. }
         | InstKind::LoadReg { .. }
         | InstKind::Break

@@ -22,12 +22,12 @@ const TEX_KEYS: [&str; 9] = [
 /// Whether the opcode `op` defines a value; `None` for an unknown opcode.
 pub fn defines_value(op: &str) -> Option<bool> {
     match op {
-        "store_buffer" | "store_output" | "store_deref" | "store_reg" | "break" | "continue" => {
-            Some(false)
-        }
+        "store_buffer" | "store_shared" | "store_output" | "store_deref" | "store_reg"
+        | "barrier" | "break" | "continue" => Some(false),
         "load_const" | "vec1" | "vec2" | "vec3" | "vec4" | "mov" | "phi" | "load_invocation_id"
-        | "load_uniform" | "load_buffer" | "tex" | "txf" | "txs" | "deref_var" | "deref_array"
-        | "deref_struct" | "deref_cast" | "load_deref" | "load_reg" => Some(true),
+        | "load_local_id" | "load_workgroup_id" | "load_uniform" | "load_buffer"
+        | "load_shared" | "tex" | "txf" | "txs" | "deref_var" | "deref_array" | "deref_struct"
+        | "deref_cast" | "load_deref" | "load_reg" => Some(true),
         _ => AluOp::from_name(op).map(|_| true),
     }
 }
@@ -339,6 +339,26 @@ impl Parser<'_> {
                 (InstKind::Phi { sources }, Produces::Any)
             }
             "load_invocation_id" => (InstKind::InvocationId, Produces::Exactly(Type::I32)),
+            "load_local_id" => (InstKind::LocalId, Produces::Exactly(Type::I32)),
+            "load_workgroup_id" => (InstKind::WorkgroupId, Produces::Exactly(Type::I32)),
+            "barrier" => (InstKind::Barrier, Produces::Exactly(Type::None)),
+            "load_shared" => {
+                let shared = self.index_number("a shared array number")?;
+                self.expect(',')?;
+                let index = self.value(info)?;
+                (InstKind::LoadShared { shared, index }, data32)
+            }
+            "store_shared" => {
+                let shared = self.index_number("a shared array number")?;
+                self.expect(',')?;
+                let v = self.values(op, 2, info)?;
+                let kind = InstKind::StoreShared {
+                    shared,
+                    index: v[0],
+                    value: v[1],
+                };
+                (kind, Produces::Exactly(Type::None))
+            }
             "load_uniform" => (
                 InstKind::LoadUniform {
                     index: self.value(info)?,

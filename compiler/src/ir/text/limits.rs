@@ -17,7 +17,9 @@ pub struct Limits {
     pub uniforms: u32,
     /// Words per invocation of one buffer.
     pub buffer_words: u32,
-    /// Buffers and textures, each.
+    /// Words of one workgroup-shared array.
+    pub shared_words: u32,
+    /// Buffers, shared arrays and textures, each.
     pub resources: u32,
     /// Texture width or height in texels, mip levels, array layers.
     pub texture_extent: u32,
@@ -34,6 +36,7 @@ impl Default for Limits {
             outputs: 256,
             uniforms: 4096,
             buffer_words: 4096,
+            shared_words: 4096,
             resources: 32,
             texture_extent: 16384,
             variable_words: 65536,
@@ -65,11 +68,12 @@ impl fmt::Display for LimitError {
 
 impl Limits {
     /// Every limit's name, as `--limit` takes it.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "invocations",
         "outputs",
         "uniforms",
         "buffer_words",
+        "shared_words",
         "resources",
         "texture_extent",
         "variable_words",
@@ -90,6 +94,7 @@ impl Limits {
             "outputs" => self.outputs = small()?,
             "uniforms" => self.uniforms = small()?,
             "buffer_words" => self.buffer_words = small()?,
+            "shared_words" => self.shared_words = small()?,
             "resources" => self.resources = small()?,
             "texture_extent" => self.texture_extent = small()?,
             "variable_words" => self.variable_words = small()?,
@@ -111,6 +116,7 @@ impl Limits {
             "outputs" => u64::from(self.outputs),
             "uniforms" => u64::from(self.uniforms),
             "buffer_words" => u64::from(self.buffer_words),
+            "shared_words" => u64::from(self.shared_words),
             "resources" => u64::from(self.resources),
             "texture_extent" => u64::from(self.texture_extent),
             "variable_words" => u64::from(self.variable_words),

@@ -17,7 +17,7 @@ use super::super::{
 use super::lex::{Tok, Token};
 use super::limits::Limits;
 use super::{ParseError, Pos};
-use sim::dispatch::Dispatch;
+use sim::dispatch::{Dispatch, WORKGROUP_SIZES};
 use sim::semantics::TextureDesc;
 
 /// Largest value or block number accepted (numbers are dense indices into maps).
@@ -358,19 +358,22 @@ impl<'a> Parser<'a> {
             let (next, repeats) = match w {
                 "invocations" => (0, false),
                 "outputs" => (1, false),
-                "uniforms" => (2, false),
-                "buffer" => (3, true),
-                "texture" => (4, true),
-                _ if w.starts_with("var_") => (5, true),
-                _ if w.starts_with("reg_") => (6, true),
+                "workgroup" => (2, false),
+                "uniforms" => (3, false),
+                "buffer" => (4, true),
+                "shared" => (5, true),
+                "texture" => (6, true),
+                _ if w.starts_with("var_") => (7, true),
+                _ if w.starts_with("reg_") => (8, true),
                 _ => break,
             };
             if next < phase || (next == phase && !repeats) {
                 return self.err(
                     t.pos,
                     format!(
-                        "`{w}` out of place: the header is invocations, outputs, uniforms, \
-                         buffers, textures, var_N, reg_N, in that order, each once"
+                        "`{w}` out of place: the header is invocations, outputs, workgroup, \
+                         uniforms, buffers, shared arrays, textures, var_N, reg_N, in that \
+                         order, each once"
                     ),
                 );
             }
@@ -378,24 +381,41 @@ impl<'a> Parser<'a> {
             match next {
                 2 => {
                     self.i += 1;
+                    let (size, pos) = self.number("a workgroup size")?;
+                    if !WORKGROUP_SIZES.contains(&size) {
+                        return self.err(
+                            pos,
+                            format!("a workgroup has 1, 2, 4 or 8 invocations, not {size}"),
+                        );
+                    }
+                    d.workgroup = size;
+                }
+                3 => {
+                    self.i += 1;
                     while !self.at_eol() {
                         let (word, pos) = self.number("a uniform word")?;
                         self.within(pos, "uniforms", d.uniforms.len() as u64 + 1)?;
                         d.uniforms.push(word);
                     }
                 }
-                3 => {
+                4 => {
                     self.within(t.pos, "resources", d.buffers.len() as u64 + 1)?;
                     self.i += 1;
                     d.buffers
                         .push(self.limited("buffer_words", "a buffer length")?);
                 }
-                4 => {
+                5 => {
+                    self.within(t.pos, "resources", d.shared.len() as u64 + 1)?;
+                    self.i += 1;
+                    d.shared
+                        .push(self.limited("shared_words", "a shared array length")?);
+                }
+                6 => {
                     self.within(t.pos, "resources", d.textures.len() as u64 + 1)?;
                     self.i += 1;
                     d.textures.push(self.texture()?);
                 }
-                5 => {
+                7 => {
                     let n = self.func.vars.len();
                     self.declared_in_order("var_", n)?;
                     self.expect(':')?;
@@ -414,9 +434,18 @@ impl<'a> Parser<'a> {
             }
             self.eol()?;
         }
+        let pos = self.peek().pos;
+        if !d.invocations.is_multiple_of(d.workgroup) {
+            return self.err(
+                pos,
+                format!(
+                    "{} invocations do not make whole workgroups of {}",
+                    d.invocations, d.workgroup
+                ),
+            );
+        }
         let per_invocation =
             u64::from(d.outputs) + d.buffers.iter().map(|&b| u64::from(b)).sum::<u64>();
-        let pos = self.peek().pos;
         self.within(
             pos,
             "result_words",

@@ -17,6 +17,9 @@ pub fn print_program(p: &Program) -> String {
     let d = &p.dispatch;
     let _ = writeln!(out, "invocations {}", d.invocations);
     let _ = writeln!(out, "outputs {}", d.outputs);
+    if d.workgroup != 1 {
+        let _ = writeln!(out, "workgroup {}", d.workgroup);
+    }
     if !d.uniforms.is_empty() {
         out.push_str("uniforms");
         for w in &d.uniforms {
@@ -26,6 +29,9 @@ pub fn print_program(p: &Program) -> String {
     }
     for len in &d.buffers {
         let _ = writeln!(out, "buffer {len}");
+    }
+    for len in &d.shared {
+        let _ = writeln!(out, "shared {len}");
     }
     for t in &d.textures {
         let _ = writeln!(
@@ -162,19 +168,36 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
                 let _ = write!(s, "{sep}{}: {}", src.pred, src.value);
             }
         }
-        InstKind::InvocationId | InstKind::Break | InstKind::Continue => {}
+        InstKind::InvocationId
+        | InstKind::LocalId
+        | InstKind::WorkgroupId
+        | InstKind::Barrier
+        | InstKind::Break
+        | InstKind::Continue => {}
         InstKind::LoadUniform { index } => {
             let _ = write!(s, " {index}");
         }
-        InstKind::LoadBuffer { buffer, index } => {
-            let _ = write!(s, " {buffer}, {index}");
+        InstKind::LoadBuffer {
+            buffer: array,
+            index,
+        }
+        | InstKind::LoadShared {
+            shared: array,
+            index,
+        } => {
+            let _ = write!(s, " {array}, {index}");
         }
         InstKind::StoreBuffer {
-            buffer,
+            buffer: array,
+            index,
+            value,
+        }
+        | InstKind::StoreShared {
+            shared: array,
             index,
             value,
         } => {
-            let _ = write!(s, " {buffer}, {index}, {value}");
+            let _ = write!(s, " {array}, {index}, {value}");
         }
         InstKind::StoreOutput { slot, value } => {
             let _ = write!(s, " {slot}, {value}");

@@ -333,8 +333,17 @@ fn header_errors() {
     let e = parse_err("invocations 1\noutputs 1\ntexture 1x1 levels 1 layers 1\nbuffer 4\n");
     assert_eq!(
         (e.line, e.col, e.message.as_str()),
-        (4, 1, "`buffer` out of place: the header is invocations, outputs, uniforms, buffers, textures, var_N, reg_N, in that order, each once")
+        (4, 1, "`buffer` out of place: the header is invocations, outputs, workgroup, uniforms, buffers, shared arrays, textures, var_N, reg_N, in that order, each once")
     );
+    let e = parse_err("invocations 8\noutputs 1\nworkgroup 3\n");
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (3, 11, "a workgroup has 1, 2, 4 or 8 invocations, not 3")
+    );
+    let e = parse_err("invocations 6\noutputs 1\nworkgroup 4\n\nblock_0:\n");
+    assert_eq!(e.message, "6 invocations do not make whole workgroups of 4");
+    let e = parse_err("invocations 8\noutputs 1\nshared 4\nbuffer 4\n");
+    assert_eq!(e.line, 4);
     let e = parse_err("invocations 1\noutputs 1\nvar_1: vec1\n");
     assert_eq!(
         e.message,

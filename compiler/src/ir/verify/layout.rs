@@ -60,7 +60,7 @@ impl Verifier<'_> {
                         let m = format!("{b} is followed by another block in {}", kind.name());
                         self.shape_err(Location::Block(*b), m);
                     }
-                    self.walk_block(*b, loops);
+                    self.walk_block(*b, loops, matches!(kind, ListKind::Top));
                     *prev = Some(*b);
                 }
                 CfNode::If(n) => {
@@ -91,7 +91,7 @@ impl Verifier<'_> {
         self.report(loc, Rule::ListShape, message);
     }
 
-    fn walk_block(&mut self, b: Block, loops: u32) {
+    fn walk_block(&mut self, b: Block, loops: u32, top: bool) {
         let func = self.func;
         if !exists(func.blocks.len(), b) {
             self.tree_ok = false;
@@ -166,6 +166,13 @@ impl Verifier<'_> {
                     if loops == 0 {
                         let m = format!("{} outside any loop", data.kind.name());
                         self.inst_err(inst, Rule::JumpOutsideLoop, m);
+                    }
+                }
+                InstKind::Barrier => {
+                    phis_done = true;
+                    if !top {
+                        let m = format!("barrier in {b}, inside an if or a loop");
+                        self.inst_err(inst, Rule::BarrierPlacement, m);
                     }
                 }
                 _ => phis_done = true,

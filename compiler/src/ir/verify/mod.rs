@@ -16,7 +16,10 @@
 //! * `phi-placement` — phis come first in their block;
 //! * `jump-placement` — `break`/`continue` is the last instruction of its block;
 //! * `jump-outside-loop` — `break`/`continue` sits inside a loop;
-//! * `if-condition` — an `if` condition is a `vec1 1` value.
+//! * `if-condition` — an `if` condition is a `vec1 1` value;
+//! * `barrier-placement` — a `barrier` sits in the body's top-level list, where every
+//!   invocation of a workgroup reaches it (Vulkan allows barriers only in uniform control
+//!   flow; the top level is the part of it the verifier can see).
 //!
 //! SSA (`ssa.rs`); dominance and phi-edge rules are checked only when the tree is well formed
 //! (no `list-shape` error and no unknown or duplicated block), since the CFG is meaningless
@@ -50,8 +53,9 @@
 //!   register's type for `load_reg`); constants and phis are data;
 //! * `swizzle` — `mov` swizzle indices are within the source's component count;
 //! * `const-bits` — boolean constant components are 0 or 1, unused components 0;
-//! * `resource-range` — buffer and texture numbers exist in the dispatch; `store_output` needs
-//!   at least one output slot;
+//! * `resource-range` — buffer, shared array and texture numbers exist in the dispatch;
+//!   `store_output` needs at least one output slot; the workgroup size is one of
+//!   `sim::dispatch::WORKGROUP_SIZES` and divides the invocations;
 //! * `tex-params` — `txf` has no bias, compare, gradients or gather and is not a cube; `tex`
 //!   does not have both lod and bias; gradients come as a pair and exclude lod and bias; layers
 //!   only on 1D/2D; no compare on 3D; no offsets on cubes, offsets −8..=7 and only for the
@@ -96,6 +100,7 @@ pub enum Rule {
     JumpPlacement,
     JumpOutsideLoop,
     IfCondition,
+    BarrierPlacement,
     UndefinedValue,
     NotDominated,
     PhiMissingSource,
@@ -128,6 +133,7 @@ impl Rule {
             Rule::JumpPlacement => "jump-placement",
             Rule::JumpOutsideLoop => "jump-outside-loop",
             Rule::IfCondition => "if-condition",
+            Rule::BarrierPlacement => "barrier-placement",
             Rule::UndefinedValue => "undefined-value",
             Rule::NotDominated => "not-dominated",
             Rule::PhiMissingSource => "phi-missing-source",

@@ -62,22 +62,18 @@ fn var_type_problem(t: &VarType) -> Option<String> {
     }
 }
 
-/// Whether an instruction of this kind defines a value.
-fn defines_value(kind: &InstKind) -> bool {
-    !matches!(
-        kind,
-        InstKind::StoreBuffer { .. }
-            | InstKind::StoreOutput { .. }
-            | InstKind::StoreDeref { .. }
-            | InstKind::StoreReg { .. }
-            | InstKind::Break
-            | InstKind::Continue
-    )
-}
-
 impl Verifier<'_> {
     /// Variable and register declarations.
     pub(super) fn check_declarations(&mut self) {
+        let d = &self.p.dispatch;
+        if !d.whole_workgroups() {
+            let m = format!(
+                "a workgroup of {} with {} invocations: workgroups have 1, 2, 4 or 8 \
+                 invocations and the dispatch is whole workgroups",
+                d.workgroup, d.invocations
+            );
+            self.report(Location::Program, Rule::ResourceRange, m);
+        }
         for (var, ty) in self.func.vars.iter() {
             if let Some(problem) = var_type_problem(ty) {
                 let m = format!("{var}: {ty}: {problem}");
@@ -169,7 +165,7 @@ impl Verifier<'_> {
     pub(super) fn check_inst(&mut self, inst: Inst, data: &InstData) {
         let result = data.result.expand();
         let rty = result.and_then(|v| self.vty(v));
-        match (defines_value(&data.kind), result) {
+        match (data.kind.defines_value(), result) {
             (true, None) => {
                 let m = format!("{} defines a value but has no result", data.kind.name());
                 self.inst_err(inst, Rule::ResultPresence, m);
@@ -232,7 +228,23 @@ impl Verifier<'_> {
                 }
                 None
             }
-            InstKind::InvocationId => Some(Type::I32),
+            InstKind::InvocationId | InstKind::LocalId | InstKind::WorkgroupId => Some(Type::I32),
+            InstKind::Barrier => None,
+            InstKind::LoadShared { shared, index } => {
+                self.check_resource(inst, "shared array", *shared, dispatch.shared.len());
+                self.expect(inst, *index, Type::I32, "index");
+                self.loaded_32(rty)
+            }
+            InstKind::StoreShared {
+                shared,
+                index,
+                value,
+            } => {
+                self.check_resource(inst, "shared array", *shared, dispatch.shared.len());
+                self.expect(inst, *index, Type::I32, "index");
+                self.expect_32(inst, *value, "stored value");
+                None
+            }
             InstKind::LoadUniform { index } => {
                 self.expect(inst, *index, Type::I32, "index");
                 self.loaded_32(rty)

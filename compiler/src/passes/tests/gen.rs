@@ -125,6 +125,7 @@ pub fn program(seed: u64) -> Program {
             uniforms: vec![7, 0x7fc0_0001, 0x8000_0000, 3, u32::MAX],
             buffers: vec![6],
             textures: vec![],
+            ..Default::default()
         },
         func: g.b.finish(),
     }

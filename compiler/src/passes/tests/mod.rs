@@ -21,6 +21,7 @@ fn verified(func: &Function) {
             uniforms: vec![0; 4],
             buffers: vec![16],
             textures: vec![],
+            ..Default::default()
         },
         func: func.clone(),
     };

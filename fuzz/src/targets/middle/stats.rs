@@ -57,6 +57,8 @@ pub fn record(p: &Program) -> Result<Vec<(String, u64)>, String> {
             InstKind::LoadUniform { .. }
             | InstKind::LoadBuffer { .. }
             | InstKind::StoreBuffer { .. }
+            | InstKind::LoadShared { .. }
+            | InstKind::StoreShared { .. }
             | InstKind::StoreOutput { .. }
             | InstKind::Tex { .. }
             | InstKind::Txf { .. }

@@ -141,6 +141,7 @@ fn random_instruction_soup_never_panics() {
         uniforms: vec![1, 2],
         buffers: vec![4, 0],
         textures: vec![tex, tex],
+        ..Default::default()
     };
     let config = Config {
         max_cycles: 20_000,

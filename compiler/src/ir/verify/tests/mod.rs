@@ -23,6 +23,7 @@ fn dispatch() -> Dispatch {
             levels: 2,
             layers: 1,
         }],
+        ..Default::default()
     }
 }
 

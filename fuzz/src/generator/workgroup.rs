@@ -1,0 +1,149 @@
+//! Workgroups: invocations that talk to each other through shared arrays, ordered by
+//! top-level barriers, race-free by construction.
+//!
+//! A program with workgroups (chance `Config::workgroup_rate`) has a workgroup of 2, 4 or 8
+//! invocations and two shared arrays of `size * per` words, where each invocation owns the
+//! `per` words from `local_id * per` (`per` 1, 2 or 4). The barriers cut the program into
+//! phases; in phase `p` array `p % 2` is the *written* one and array `(p + 1) % 2` the *read*
+//! one:
+//! * an invocation stores only to its own words of the written array, and loads its own
+//!   words of it back;
+//! * it loads any word of the read array, which no invocation writes in this phase.
+//!
+//! So no two invocations touch a word between two barriers unless both only read it, and
+//! every result is defined — whatever the divergence around the accesses (they go anywhere,
+//! in ifs and loops; only barriers are held to the top level). The interpreter checks the
+//! rule on every run (`InterpError::SharedRace`), for programs the reducer and the mutator
+//! change too.
+
+use super::ctx::Gen;
+use super::pool::Flavor;
+use arbitrary::{Result, Unstructured};
+use compiler::ir::{AluOp, InstKind, Type, Value};
+use sim::dispatch::Dispatch;
+
+/// The shared arrays' plan, while the program is built.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Words each invocation owns per array (a power of two).
+    pub per: u32,
+    /// Barriers placed so far.
+    pub phase: u32,
+    /// `load_local_id` (from the prologue).
+    pub local: Value,
+}
+
+/// Gives the dispatch workgroups, or not, by `Config::workgroup_rate`; the invocation count
+/// becomes whole workgroups. Returns the words per invocation when it did.
+pub fn dispatch(
+    u: &mut Unstructured,
+    cfg: &super::Config,
+    d: &mut Dispatch,
+) -> Result<Option<u32>> {
+    let (num, den) = cfg.workgroup_rate;
+    if num == 0 || u.int_in_range(0..=den - 1)? >= num {
+        return Ok(None);
+    }
+    let size = [2, 4, 8][u.int_in_range(0..=2)?];
+    let per = [1, 2, 4][u.int_in_range(0..=2)?];
+    d.workgroup = size;
+    d.invocations = (d.invocations - d.invocations % size).max(size);
+    d.shared = vec![size * per; 2];
+    Ok(Some(per))
+}
+
+/// The prologue's part: the local and workgroup ids (in the pool, so they feed data and
+/// branches: branches on the local id diverge inside a workgroup).
+pub fn prologue(g: &mut Gen, per: Option<u32>) {
+    let Some(per) = per else { return };
+    let local = g.emit(InstKind::LocalId, Type::I32, Flavor::Int);
+    g.emit(InstKind::WorkgroupId, Type::I32, Flavor::Int);
+    g.shared = Some(Plan {
+        per,
+        phase: 0,
+        local,
+    });
+}
+
+/// At the top level between items: a barrier, half the time.
+pub fn maybe_barrier(g: &mut Gen) -> Result<()> {
+    if g.shared.is_none() || !g.u.arbitrary::<bool>()? {
+        return Ok(());
+    }
+    g.emit_effect(InstKind::Barrier);
+    if let Some(plan) = &mut g.shared {
+        plan.phase += 1;
+    }
+    Ok(())
+}
+
+/// One shared access: a store to or a load from this invocation's own words of the written
+/// array, or a load of any word of the read array.
+pub fn access(g: &mut Gen) -> Result<()> {
+    let Some(plan) = g.shared else {
+        return Ok(());
+    };
+    let written = plan.phase % 2;
+    match g.u.int_in_range(0..=2)? {
+        0 => {
+            let c = own_comps(g, plan)?;
+            let index = own_index(g, plan, c)?;
+            let value = g.get(Type::vec32(c), Flavor::Int)?;
+            g.emit_effect(InstKind::StoreShared {
+                shared: written,
+                index,
+                value,
+            });
+        }
+        1 => {
+            let c = own_comps(g, plan)?;
+            let index = own_index(g, plan, c)?;
+            let kind = InstKind::LoadShared {
+                shared: written,
+                index,
+            };
+            g.emit(kind, Type::vec32(c), Flavor::Int);
+        }
+        _ => {
+            let len = g.dispatch.shared[(1 - written) as usize];
+            let index = g.word_index(len)?;
+            let c = g.comps()?;
+            let kind = InstKind::LoadShared {
+                shared: 1 - written,
+                index,
+            };
+            g.emit(kind, Type::vec32(c), Flavor::Int);
+        }
+    }
+    Ok(())
+}
+
+/// A width for an access to one's own words: at most `per`.
+fn own_comps(g: &mut Gen, plan: Plan) -> Result<u8> {
+    Ok(g.comps()?.min(plan.per as u8))
+}
+
+/// `local * per + offset` with the `c` words from the offset inside one's own: the offset a
+/// constant, or a value in scope clamped by `umin`.
+fn own_index(g: &mut Gen, plan: Plan, c: u8) -> Result<Value> {
+    let room = plan.per - u32::from(c);
+    let base = match plan.per {
+        1 => plan.local,
+        per => {
+            let shift = g.iconst(per.trailing_zeros());
+            g.alu(AluOp::Ishl, &[plan.local, shift])
+        }
+    };
+    if room == 0 {
+        return Ok(base);
+    }
+    let offset = if g.chance(g.cfg.dynamic_index_rate)? {
+        let x = g.int()?;
+        let room = g.iconst(room);
+        g.alu(AluOp::Umin, &[x, room])
+    } else {
+        let k = g.u.int_in_range(0..=room)?;
+        g.iconst(k)
+    };
+    Ok(g.alu(AluOp::Iadd, &[base, offset]))
+}
