@@ -471,3 +471,27 @@ fn a_clamped_bit_field_count_is_dropped_by_26_2_6_and_kept_by_25_0_7() {
         assert!(on_25.trim_end().ends_with("pass"), "{file}: {on_25}");
     }
 }
+
+#[test]
+fn brw_26s_shared_memory_code_runs_on_every_executed_platform_and_agrees() {
+    // Surface 254 of the untyped messages on skl and tgl, the LSC's SLM port on dg2 and mtl:
+    // each workgroup gets its own shared local memory, sized by brw's statistic.
+    if !have_mesa_26() {
+        return;
+    }
+    for platform in ["skl", "tgl", "dg2", "mtl"] {
+        let o = Command::new(GPUFUZZ)
+            .env_remove("GPUFUZZ_ANV_ENV")
+            .env("GPUFUZZ_MESA", "26.2.6")
+            .args(["repro", "--target", "anv", "--case"])
+            .arg(format!("anv_platform={platform}"))
+            .arg(repo("corpus/regressions/workgroup_neighbour.ir"))
+            .output()
+            .expect("gpufuzz runs");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.trim_end().ends_with("pass") && !text.contains("skipped"),
+            "{platform}: {text}"
+        );
+    }
+}

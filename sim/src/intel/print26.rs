@@ -277,9 +277,13 @@ fn ex_len(gen: Gen, send: &Send) -> Option<u32> {
 }
 
 /// Whether brw 26 says `ExBSO`: the bit on Gfx12.5 (read with an `a0` extended descriptor),
-/// and every LSC message on Xe2, whose second payload's length is then the instruction's.
+/// and every LSC message on Xe2 that addresses a surface (`bti`, `ss`, `bss`), whose second
+/// payload's length is then the instruction's. A `flat` one — the SLM port's — does not
+/// (captured: brw 26.2.6's `store.slm.d32.a32` on lnl).
 fn ex_bso(gen: Gen, send: &Send) -> bool {
-    send.ex_bso || (gen.is_xe2() && send.is_lsc())
+    const FLAT: u32 = 0;
+    let surface = send.desc.is_none_or(|d| super::lsc::addr_type(d) != FLAT);
+    send.ex_bso || (gen.is_xe2() && send.is_lsc() && surface)
 }
 
 /// The comment's lengths: `wr:<mlen>[h]+<ex_mlen>, rd:<rlen>;`.

@@ -12,6 +12,10 @@
 //! payload (`Thread::payload`); from Mesa 26 its driver constants are the inline parameter,
 //! the register after the local ids.
 //!
+//! Each workgroup gets a fresh shared local memory of brw's `Workgroup Memory Size`
+//! (`Memory::slm`); every workgroup gpufuzz makes fits one thread (at most 8 invocations),
+//! where brw drops the barriers, so running threads one after another is exact.
+//!
 //! The binding table is anv's own, read from the executable's "Final NIR"
 //! ([`super::binding_table`]): each binding the code accesses sits at the index anv gave it.
 
@@ -53,6 +57,17 @@ fn scratch_size(capture: &Capture) -> Result<(u32, u32), String> {
         .find(|c| 1024u64 << c >= bytes)
         .ok_or_else(|| format!("scratch of {bytes} bytes per thread"))?;
     Ok((code, 1024 << code))
+}
+
+/// The shared local memory brw asked for, in dwords (its `Workgroup Memory Size`, bytes).
+fn slm_words(capture: &Capture) -> Result<usize, String> {
+    let bytes = match capture.statistic("Workgroup Memory Size") {
+        Some(StatValue::Uint(b)) => b,
+        Some(StatValue::Int(b)) => b.max(0) as u64,
+        None => 0,
+        Some(v) => return Err(format!("workgroup memory size statistic {v}")),
+    };
+    Ok(bytes.div_ceil(4) as usize)
 }
 
 /// Where the dispatch puts anv's driver push constants on Gfx12.5 (64-byte aligned, as
@@ -158,10 +173,19 @@ pub fn execute_watched(
         &kernel.reads,
     )?;
     let (size_code, scratch_bytes) = scratch_size(capture)?;
+    let slm_words = slm_words(capture)?;
     let interface = &capture.module.interface;
     let simd = kernel.simd;
     if !matches!(simd, 8 | 16 | 32) {
         return Err(format!("SIMD{simd}"));
+    }
+    // Threads run one after another, so a barrier could only be honoured inside one thread:
+    // a workgroup of several threads with shared memory is not run.
+    if interface.local_size > simd && slm_words > 0 {
+        return Err(format!(
+            "a workgroup of {} over SIMD{simd} threads sharing memory",
+            interface.local_size
+        ));
     }
     // Each binding at the index anv gave it; the storage buffers' indices, for the read-back.
     let mut memory = Memory::default();
@@ -204,6 +228,7 @@ pub fn execute_watched(
         ));
     }
     for workgroup in 0..interface.workgroups {
+        memory.slm = vec![0; slm_words];
         for t in 0..local.div_ceil(simd) {
             let lanes = (local - t * simd).min(simd);
             let thread = Thread {

@@ -33,7 +33,11 @@
 //!
 //! The extended descriptor comes from the instruction or, when brw computed it, from the
 //! `a0` dword the instruction names; with it come the second payload's length (9:6).
-//! Everything else — shared local memory, typed memory, atomics, fences, `d8`/`d16`/`d64`,
+//! The SLM port (SFID 14) takes the same messages with `flat` addresses, byte offsets into the
+//! workgroup's shared local memory ([`super::Memory::slm`]), which bound it as a surface's
+//! state bounds a buffer.
+//!
+//! Everything else — typed memory, atomics, fences, `d8`/`d16`/`d64`,
 //! `a16`, `bss`, non-zero base offsets, other widths — is [`Stop::Unsupported`] with a short
 //! reason.
 
@@ -47,6 +51,9 @@ use std::collections::BTreeMap;
 
 /// The untyped global memory port (`GFX12_SFID_UGM`).
 const SFID_UGM: u8 = 15;
+
+/// The shared local memory port (`GFX12_SFID_SLM`): flat addresses into the workgroup's SLM.
+const SFID_SLM: u8 = 14;
 
 /// Address types (`lsc_addr_surface_type`).
 const FLAT: u32 = 0;
@@ -70,9 +77,8 @@ pub(super) fn send(
         return unsupported("send with an a0 descriptor");
     };
     match send.sfid {
-        SFID_UGM => {}
+        SFID_UGM | SFID_SLM => {}
         13 => return unsupported("LSC typed memory"),
-        14 => return unsupported("LSC shared local memory"),
         sfid => return unsupported(format!("LSC shared function {sfid}")),
     }
     if send.ex_bso {
@@ -106,6 +112,13 @@ pub(super) fn send(
         _ => return fault("LSC second payload is not a GRF"),
     };
     let mut space = match field::addr_type(desc) {
+        FLAT if send.sfid == SFID_SLM => {
+            if field::flat_base_offset(ex_desc) != 0 {
+                return unsupported("LSC SLM base offset");
+            }
+            Space::Surface(&mut memory.slm)
+        }
+        _ if send.sfid == SFID_SLM => return unsupported("LSC SLM through a surface"),
         BTI => {
             if field::bti_base_offset(ex_desc) != 0 {
                 return unsupported("LSC bti base offset");

@@ -38,6 +38,9 @@ use super::{lsc, sampler};
 /// (`GFX8_BTI_STATELESS_NON_COHERENT`).
 pub const BTI_STATELESS: u8 = 253;
 
+/// The binding-table index of shared local memory (`GFX7_BTI_SLM`).
+pub const BTI_SLM: u8 = 254;
+
 const SFID_SAMPLER: u8 = 2;
 const SFID_GATEWAY: u8 = 3;
 const SFID_THREAD_SPAWNER: u8 = 7;
@@ -223,8 +226,12 @@ fn untyped(
             payload.len()
         ));
     }
-    let Some(surface) = memory.surfaces.get_mut(&m.bti) else {
-        return unsupported(format!("surface {} not bound", m.bti));
+    let surface = match m.bti {
+        BTI_SLM => &mut memory.slm,
+        bti => match memory.surfaces.get_mut(&bti) {
+            Some(surface) => surface,
+            None => return unsupported(format!("surface {bti} not bound")),
+        },
     };
     let mut words = vec![0; channels.len() * simd];
     for lane in (0..simd).filter(|i| lanes >> i & 1 == 1) {

@@ -20,6 +20,11 @@ pub struct Memory {
     /// Flat (stateless) memory the dispatch placed, by its first byte's address: what LSC
     /// `flat` messages read and write (Gfx12.5's push constants, at `g0.0[31:6]`).
     pub flat: BTreeMap<u64, Vec<u32>>,
+    /// The running workgroup's shared local memory (SLM), by dword: binding-table index 254
+    /// of the data port's untyped messages, the LSC's SLM port. Past its end reads return 0
+    /// and writes are dropped, like a bound surface's. The dispatch gives each workgroup a
+    /// fresh one.
+    pub slm: Vec<u32>,
 }
 
 /// A thread's scratch space: the addresses its stateless scratch messages may touch.

@@ -5,9 +5,14 @@
 use super::super::*;
 use super::{assert_agrees, gen_of, listing, syntax_of};
 
-/// Listings anv 26.2.6 returned (`INTEL_DEBUG=hex`), one per platform, and two of Jay's on
-/// lnl (flag subregisters, `csel` and `add3` writing subregisters, `mul`+`macl` pairs).
-const FIXTURES: [&str; 7] = [
+/// Listings anv 26.2.6 returned (`INTEL_DEBUG=hex`), one per platform, two of Jay's on lnl
+/// (flag subregisters, `csel` and `add3` writing subregisters, `mul`+`macl` pairs), and one
+/// workgroup program's shared-memory messages on skl (untyped, surface 254), dg2 and lnl
+/// (the LSC's SLM port).
+const FIXTURES: [&str; 10] = [
+    "skl_mesa26_slm.lst",
+    "dg2_mesa26_slm.lst",
+    "lnl_mesa26_slm.lst",
     "skl_mesa26_align16_mad.lst",
     "tgl_mesa26_if_math.lst",
     "dg2_mesa26_scratch_a0.lst",
