@@ -241,13 +241,15 @@ fn turnip_run(mesa: &str, file: &str, cases: &[&str], extra: &[&str]) -> (String
 
 /// ir3's code for the hand-written programs with known answers runs on our executor, as
 /// turnip dispatches it, and agrees with them — on a6xx and a7xx, with spilling forced and
-/// without — keeping ir3's own delay and sync rules.
+/// without — keeping ir3's own delay and sync rules (the workgroup program's `ldl` result
+/// read after an `(ss)`, `stl`, `fence` and a one-wave `bar`).
 #[test]
 fn turnip_runs_ir3s_code_for_programs_of_known_answer_and_they_agree() {
     let Some(mesa) = mesa_with("turnip") else {
         return;
     };
     for file in [
+        "corpus/regressions/workgroup_neighbour.ir",
         "corpus/regressions/if_else_merge_phis.ir",
         "corpus/regressions/nested_loop_break_continue.ir",
         "corpus/regressions/trivial_backedge_phi.ir",

@@ -94,6 +94,11 @@ impl Machine<'_> {
             // a7xx's `(sy)(ss)lock; unlock` before `end` (25.0.7's `ir3_compiler_nir.c`): one
             // wave at a time, nothing to order.
             Body::Sync(Sync::Plain) if matches!(ins.name, "lock" | "unlock") => {}
+            // Waves run one after another and every access lands at once: a fence orders
+            // nothing more, and a barrier is exact only when the workgroup is one wave.
+            Body::Sync(Sync::Barrier { .. }) if ins.name == "fence" => {}
+            Body::Sync(Sync::Barrier { .. })
+                if ins.name == "bar" && self.dispatch.local_size <= self.dispatch.wave => {}
             Body::Sync(_) | Body::Movmsk(_) => return unsupported(ins.name),
         }
         self.now = start + 1 + repeat as u64 + ins.flags.nop as u64;
@@ -749,15 +754,17 @@ impl Machine<'_> {
                 }) => {}
                 _ => return unsupported("resinfo.b with a destination"),
             },
-            (MemForm::Ldp | MemForm::Stp, _) => {
+            (MemForm::Ldp | MemForm::Stp, _) | (MemForm::Ldl | MemForm::Stl, "ldl" | "stl") => {
+                let local = matches!(m.form, MemForm::Ldl | MemForm::Stl);
+                let store = matches!(m.form, MemForm::Stp | MemForm::Stl);
                 let size = match m.ty {
                     Type::U32 | Type::S32 | Type::F32 => 4,
                     Type::U16 | Type::S16 | Type::F16 => 2,
                     other => return unsupported(format!("{} of {}", ins.name, other.name())),
                 };
-                let (addr, data) = match m.form {
-                    MemForm::Ldp => (&m.srcs[0], m.dst.as_ref()),
-                    _ => (m.dst.as_ref().unwrap_or(&m.srcs[0]), m.srcs.first()),
+                let (addr, data) = match store {
+                    false => (&m.srcs[0], m.dst.as_ref()),
+                    true => (m.dst.as_ref().unwrap_or(&m.srcs[0]), m.srcs.first()),
                 };
                 let base = value(self, addr)?;
                 // The data register is as wide as the type, whether or not ir3 prints its `h`
@@ -770,21 +777,33 @@ impl Machine<'_> {
                 for k in 0..m.size as usize {
                     let loc = data.offset(k)?;
                     let byte = |f: usize| base[f].wrapping_add(m.off as u32 + size * k as u32);
-                    if m.form == MemForm::Stp {
+                    let space = if local { "l" } else { "p" };
+                    if store {
                         let v = self.read_loc(loc, how);
                         self.read_late(loc, true);
                         for &f in &fibers {
-                            let (word, shift) = self.private_word(f, byte(f), size)?;
+                            let (word, shift) = match local {
+                                true => self.local_word(byte(f), size)?,
+                                false => self.private_word(f, byte(f), size)?,
+                            };
                             *word = (*word & !(mask << shift)) | (v[f] & mask) << shift;
-                            self.traced_store(f, || format!("p[{}]", byte(f)), v[f] & mask);
+                            self.traced_store(f, || format!("{space}[{}]", byte(f)), v[f] & mask);
                         }
                     } else {
                         let mut out = vec![0; self.w];
                         for &f in &fibers {
-                            let (word, shift) = self.private_word(f, byte(f), size)?;
+                            let (word, shift) = match local {
+                                true => self.local_word(byte(f), size)?,
+                                false => self.private_word(f, byte(f), size)?,
+                            };
                             out[f] = (*word >> shift) & mask;
                         }
-                        self.write(loc, &out, Class::Sy);
+                        // Local-memory loads are ss-class, private ones sy-class (rules.rs).
+                        let class = match local {
+                            true => Class::Ss { scalar: false },
+                            false => Class::Sy,
+                        };
+                        self.write(loc, &out, class);
                     }
                 }
             }

@@ -204,6 +204,10 @@ pub(super) struct Reader {
     pub scalar: bool,
 }
 
+/// Bytes of local memory (`l[]`, the workgroup's shared memory) a workgroup has: the 32 KiB
+/// turnip reports as `maxComputeSharedMemorySize` on a6xx and a7xx.
+pub const LOCAL_BYTES: u32 = 32 * 1024;
+
 /// One run over all waves.
 pub(super) struct Machine<'a> {
     pub code: &'a [Instr],
@@ -227,6 +231,9 @@ pub(super) struct Machine<'a> {
     pub private: Vec<u32>,
     pub private_words: usize,
     private_dirty: bool,
+    /// The current workgroup's local memory by word (`ldl`/`stl`), zeroed when its first
+    /// wave starts.
+    local: Vec<u32>,
     pub pc: usize,
     pub mask: u128,
     pub parked: Vec<(usize, u128)>,
@@ -272,6 +279,7 @@ impl<'a> Machine<'a> {
             private: vec![0; private_words * w],
             private_words,
             private_dirty: false,
+            local: vec![0; LOCAL_BYTES as usize / 4],
             pc: 0,
             mask: 0,
             parked: Vec::new(),
@@ -305,6 +313,9 @@ impl<'a> Machine<'a> {
         if self.private_dirty {
             self.private.fill(0);
             self.private_dirty = false;
+        }
+        if first == 0 {
+            self.local.fill(0);
         }
         self.rec.fill(None);
         self.late.fill(None);
@@ -664,6 +675,24 @@ impl<'a> Machine<'a> {
             &mut self.private[f * self.private_words + i],
             8 * (byte % 4),
         ))
+    }
+
+    /// The local-memory word holding byte `byte` of an access of `size` bytes (2 or 4), shared
+    /// by every fiber of the workgroup.
+    pub fn local_word(&mut self, byte: u32, size: u32) -> Result<(&mut u32, u32), Stop> {
+        if !byte.is_multiple_of(size) {
+            return Err(Stop::Unsupported(format!(
+                "a local access of {size} bytes at byte {byte}"
+            )));
+        }
+        match self.local.get_mut((byte / 4) as usize) {
+            Some(word) => Ok((word, 8 * (byte % 4))),
+            None => Err(Stop::Fault {
+                pc: self.pc,
+                invocation: None,
+                why: format!("local byte {byte} past the workgroup's {LOCAL_BYTES}"),
+            }),
+        }
     }
 
     /// Writes `r<a0.x + offset>` in every active fiber. Its timing is not recorded: which
