@@ -72,8 +72,9 @@ pub(super) struct Lower<'a> {
     pub uniform_regs: HashSet<VReg>,
     /// Sampler payloads built in the current block, for reuse (keyed by header and sources).
     pub payload_cache: Vec<(PayloadKey, VReg)>,
-    /// The dispatch's textures (the computed-lod fallback of gradients needs their sizes).
-    pub textures: &'a [sim::semantics::TextureDesc],
+    /// The dispatch: its textures' sizes (the computed-lod fallback of gradients), its
+    /// workgroup size and shared arrays.
+    pub dispatch: &'a sim::dispatch::Dispatch,
     /// Which result components of each texture instruction are read (bit per component).
     pub read_comps: HashMap<Value, u8>,
     /// Planted bugs (the lowering's own).
@@ -85,7 +86,7 @@ pub(super) struct Lower<'a> {
 /// Lowers `f` for dispatch width `width` on generation `gen`.
 pub fn lower(
     f: &Function,
-    textures: &[sim::semantics::TextureDesc],
+    dispatch: &sim::dispatch::Dispatch,
     width: ExecSize,
     gen: Gen,
     plants: crate::planted::Plants,
@@ -93,7 +94,7 @@ pub fn lower(
     let mut l = Lower {
         f,
         plants,
-        textures,
+        dispatch,
         read_comps: ir::texture_reads(f),
         // Most IR instructions lower to one or two: reserved up front, the list is not
         // copied again and again as it grows (a sixth of lowering on `gpufuzz bench`).

@@ -1,6 +1,9 @@
 //! Phase 1, memory part: uniforms, buffers and outputs through the data port (untyped
 //! reads/writes, one per-lane word address, no header), textures through sampler messages
 //! ([`super::lower_tex`]), and local variables through scattered scratch messages.
+//! * Shared arrays: one word per message through the shared local memory surface, the arrays
+//!   back to back, the index wrapped at its array's length here (the data port does not
+//!   wrap there); barriers emit nothing, as every workgroup lies inside one thread.
 //! * Locals: each variable has `words * width` dwords of scratch from a fixed base, lane-major
 //!   (lane `l`'s word `w` at `base + l * words + w`, so a vector's words are consecutive for
 //!   the 1–4-channel messages); the lane is `invocation_id & (width - 1)`. Array indices wrap
@@ -10,7 +13,8 @@
 use super::lower::{Comp, Deref, Lower};
 use super::vinst::VSrc;
 use super::CompileError;
-use crate::ir::{InstKind, Value, VarType};
+use crate::ir::{AluOp, InstKind, Value, VarType};
+use crate::planted::Plant;
 use sim::gen::{MathFn, Message, Op, Surface, Type};
 
 impl Lower<'_> {
@@ -68,6 +72,50 @@ impl Lower<'_> {
                     channels: n as u8,
                 };
                 self.message(msg, None, &params, 0, false);
+            }
+            InstKind::LocalId | InstKind::WorkgroupId => {
+                // A workgroup is aligned invocations of a power-of-two count (at most 8), so
+                // the ids are the invocation id's low and high bits.
+                let size = self.dispatch.workgroup.max(1);
+                let id = Comp::Fixed(1);
+                out[0] = match kind {
+                    InstKind::LocalId => self.alu(AluOp::Iand, [id, Comp::Imm(size - 1), Comp::None]),
+                    _ => self.alu(AluOp::Ushr, [id, Comp::Imm(size.trailing_zeros()), Comp::None]),
+                };
+            }
+            // Every workgroup lies inside one thread, whose channels run in lockstep and whose
+            // messages complete in order: nothing to wait for.
+            InstKind::Barrier => {}
+            InstKind::LoadShared { shared, index } => {
+                for (c, o) in out.iter_mut().enumerate().take(comps) {
+                    let Some(addr) = self.shared_address(*shared, *index, c as u32)? else {
+                        *o = Comp::Imm(0);
+                        continue;
+                    };
+                    let msg = Message::UntypedRead {
+                        surface: Surface::Shared,
+                        channels: 1,
+                    };
+                    let r = self.message(msg, None, &[addr], per, false);
+                    *o = Comp::Reg(r.expect("response"), 0);
+                }
+            }
+            InstKind::StoreShared {
+                shared,
+                index,
+                value,
+            } => {
+                for c in 0..self.f.ty(*value).comps() {
+                    let Some(addr) = self.shared_address(*shared, *index, u32::from(c))? else {
+                        continue;
+                    };
+                    let v = self.value(*value, c as usize)?;
+                    let msg = Message::UntypedWrite {
+                        surface: Surface::Shared,
+                        channels: 1,
+                    };
+                    self.message(msg, None, &[addr, v], 0, false);
+                }
             }
             InstKind::StoreOutput { slot, value } => {
                 let mut params = vec![Comp::Imm(*slot)];
@@ -195,6 +243,41 @@ impl Lower<'_> {
             .get(&v)
             .cloned()
             .ok_or_else(|| bad(format!("{v} is not a known deref")))
+    }
+
+    /// The shared-memory word of component `c` of an access to array `array` at `index`:
+    /// the arrays lie back to back, and the index wraps at the array's length (`and` for a
+    /// power of two, else `umod`); none for an empty array.
+    fn shared_address(
+        &mut self,
+        array: u32,
+        index: Value,
+        c: u32,
+    ) -> Result<Option<Comp>, CompileError> {
+        let lens = &self.dispatch.shared;
+        let len = *lens
+            .get(array as usize)
+            .ok_or_else(|| bad("no such shared array"))?;
+        if len == 0 {
+            return Ok(None);
+        }
+        let base: u32 = if self.plants.has(Plant::GenSharedBase) {
+            0
+        } else {
+            lens[..array as usize].iter().sum()
+        };
+        let mut w = self.value(index, 0)?;
+        if c > 0 {
+            w = self.alu(AluOp::Iadd, [w, Comp::Imm(c), Comp::None]);
+        }
+        w = match len.is_power_of_two() {
+            true => self.alu(AluOp::Iand, [w, Comp::Imm(len - 1), Comp::None]),
+            false => self.alu(AluOp::Umod, [w, Comp::Imm(len), Comp::None]),
+        };
+        if base > 0 {
+            w = self.alu(AluOp::Iadd, [w, Comp::Imm(base), Comp::None]);
+        }
+        Ok(Some(w))
     }
 
     /// Per-lane scratch dword address of a deref.

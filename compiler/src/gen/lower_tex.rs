@@ -276,6 +276,7 @@ impl Lower<'_> {
         dy: Value,
     ) -> Result<Comp, CompileError> {
         let t = self
+            .dispatch
             .textures
             .get(texture as usize)
             .copied()

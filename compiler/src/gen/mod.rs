@@ -193,7 +193,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
         let p = crate::passes::lower_bit_ops::lowered(p, opts.plants);
         let mut v = lower::lower(
             &p.func,
-            &p.dispatch.textures,
+            &p.dispatch,
             opts.width,
             opts.gen,
             opts.plants,

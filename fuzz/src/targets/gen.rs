@@ -131,10 +131,6 @@ pub fn compile(
     Ok((p, compiled))
 }
 
-/// Why our own backends skip a program with workgroups: neither lowers shared memory or
-/// barriers yet (the real drivers' targets take them).
-pub const NO_WORKGROUPS: &str = "workgroups (ids, shared memory, barriers): not in our backends";
-
 /// A case compiled as [`compile`] compiles it and run once on the simulator: what `show` and
 /// `listing` present.
 struct Ran {
@@ -199,9 +195,6 @@ impl Target for Gen {
     /// payloads need more than `MIN_GRFS`) cannot be met by any allocator: skipped, not
     /// reported.
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        if case.program.uses_workgroups() {
-            return Some(NO_WORKGROUPS.into());
-        }
         let floor = compiler::gen::register_floor(&case.program);
         (case.config.gen_grfs < floor).then(|| {
             format!(

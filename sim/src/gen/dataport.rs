@@ -7,6 +7,9 @@
 //! invocation, uniform count, output slots). An empty region reads 0 and drops writes. A lane
 //! whose invocation does not exist (only possible with NoMask) reads 0 from buffers and never
 //! writes.
+//!
+//! Shared local memory is the exception: one region per workgroup (a thread holds whole
+//! workgroups, so it is the thread's [`Slm`]), addressed by word without wrapping.
 
 use super::layout::Layout;
 use super::send::Surface;
@@ -22,6 +25,34 @@ pub(super) struct Lanes {
     pub first_invocation: u32,
 }
 
+/// The shared local memory of a thread's workgroups: workgroup `w` of the thread (lanes
+/// `w * size ..`) holds `words` words from `w * words`, zeroed when the thread starts.
+#[derive(Debug, Default)]
+pub(super) struct Slm {
+    pub words: u32,
+    /// Invocations per workgroup.
+    pub size: u32,
+    pub data: Vec<u32>,
+}
+
+impl Slm {
+    /// Sized for threads of `width` lanes of `dispatch`.
+    pub fn new(dispatch: &Dispatch, width: u32) -> Slm {
+        let words = dispatch.shared.iter().sum::<u32>();
+        let size = dispatch.workgroup.max(1);
+        Slm {
+            words,
+            size,
+            data: vec![0; (words * width.div_ceil(size)) as usize],
+        }
+    }
+
+    /// Where lane `lane`'s workgroup keeps word `address`, if it is inside.
+    fn word(&self, lane: u32, address: u32) -> Option<usize> {
+        (address < self.words).then(|| ((lane / self.size) * self.words + address) as usize)
+    }
+}
+
 /// Untyped read of `channels` dwords per enabled lane.
 pub(super) fn read(
     t: &mut Thread,
@@ -31,6 +62,7 @@ pub(super) fn read(
     channels: u32,
     dispatch: &Dispatch,
     results: &Results,
+    slm: &Slm,
 ) {
     for i in 0..lanes.count {
         if l.live >> i & 1 == 0 {
@@ -58,6 +90,7 @@ pub(super) fn read(
                     }
                 }
                 Surface::Output => 0,
+                Surface::Shared => slm.word(i, a).map_or(0, |w| slm.data[w]),
             };
             l.respond(t, c, i, v);
         }
@@ -73,14 +106,34 @@ pub(super) fn write(
     channels: u32,
     dispatch: &Dispatch,
     results: &mut Results,
+    slm: &mut Slm,
 ) {
+    if surface == Surface::Shared {
+        let addr = l.lane_params(t, 0);
+        let mut data = [[0; 16]; 4];
+        for (c, d) in data.iter_mut().enumerate().take(channels as usize) {
+            *d = l.lane_params(t, 1 + c as u32);
+        }
+        let mut live = l.live;
+        while live != 0 {
+            let i = live.trailing_zeros();
+            live &= live - 1;
+            for (c, d) in data.iter().enumerate().take(channels as usize) {
+                let a = addr[i as usize % 16].wrapping_add(c as u32);
+                if let Some(w) = slm.word(i, a) {
+                    slm.data[w] = d[i as usize % 16];
+                }
+            }
+        }
+        return;
+    }
     let (len, words) = match surface {
         Surface::Buffer(b) => (
             dispatch.buffers[b as usize],
             &mut results.buffers[b as usize],
         ),
         Surface::Output => (dispatch.outputs, &mut results.outputs),
-        Surface::Uniform => return,
+        Surface::Uniform | Surface::Shared => return,
     };
     if len == 0 {
         return;

@@ -109,6 +109,7 @@ impl fmt::Display for Surface {
             Surface::Buffer(b) => write!(f, "buffer {b}"),
             Surface::Uniform => f.write_str("uniform"),
             Surface::Output => f.write_str("output"),
+            Surface::Shared => f.write_str("shared"),
         }
     }
 }

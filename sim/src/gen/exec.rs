@@ -153,6 +153,7 @@ fn execute(program: &Program, structure: &Structure, dispatch: &Dispatch, config
         program,
         dispatch,
         results: &mut results,
+        slm: dataport::Slm::new(dispatch, width),
         log: &mut log,
         stats: &mut stats,
         width,
@@ -164,6 +165,7 @@ fn execute(program: &Program, structure: &Structure, dispatch: &Dispatch, config
     };
     for index in 0..threads {
         thread.reset(index, width, dispatch.invocations, code.grfs);
+        m.slm.data.fill(0);
         let cycles = config.max_cycles.saturating_sub(m.stats.cycles);
         let insts = config.max_instructions.saturating_sub(m.stats.instructions);
         let done = m.run_thread(&mut thread, &mut run_edges, cycles, insts);
@@ -237,6 +239,8 @@ struct Machine<'a> {
     program: &'a Program,
     dispatch: &'a Dispatch,
     results: &'a mut Results,
+    /// The running thread's workgroups' shared local memory.
+    slm: dataport::Slm,
     log: &'a mut HazardLog,
     stats: &'a mut Stats,
     width: u32,
@@ -436,6 +440,7 @@ impl Machine<'_> {
                 channels as u32,
                 self.dispatch,
                 self.results,
+                &self.slm,
             ),
             Message::UntypedWrite { surface, channels } => dataport::write(
                 t,
@@ -445,6 +450,7 @@ impl Machine<'_> {
                 channels as u32,
                 self.dispatch,
                 self.results,
+                &mut self.slm,
             ),
             Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. } => {
                 unreachable!("a scratch block send takes its own step")

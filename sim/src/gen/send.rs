@@ -213,6 +213,10 @@ pub enum Surface {
     Uniform,
     /// The output slots (write-only, `dispatch.outputs` words per invocation).
     Output,
+    /// Shared local memory: the lane's workgroup's words, the dispatch's shared arrays back
+    /// to back; an address is a word of it (no wrapping: past the end reads 0 and drops
+    /// writes, as a surface's bounds do).
+    Shared,
 }
 
 /// What a SEND asks of which shared function. Payloads below list the per-lane parameters
