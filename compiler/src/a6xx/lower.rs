@@ -15,6 +15,7 @@
 use super::lower_alu::{alu, alu2, Out};
 use super::vir::{BrKind, Class, Dst, Opnd, PCond, POp, Term, VBlock, VFunc, VInst, VReg, NO_PHYS};
 use super::CompileError;
+use crate::ir::AluOp;
 use crate::ir::{self, CfNode, Cfg, InstKind, Value, VarType};
 use cranelift_entity::EntityRef;
 use sim::a6xx::{Binary, CmpCond, CmpType, DivOp, Space};
@@ -162,6 +163,36 @@ impl Lower<'_> {
         }
     }
 
+    /// Component `c` of a shared access to `array` at `index`: the index wrapped at the
+    /// array's length (`and` for a power of two, else `umod`) in a register, and the array's
+    /// first word in local memory (the arrays lie back to back); none for an empty array.
+    fn shared_address(
+        &mut self,
+        array: u32,
+        index: Value,
+        c: u32,
+    ) -> Result<Option<(VReg, i32)>, CompileError> {
+        let lens = &self.prog.dispatch.shared;
+        let Some(&len) = lens.get(array as usize) else {
+            return Err(CompileError::Unsupported(format!(
+                "no shared array {array}"
+            )));
+        };
+        if len == 0 {
+            return Ok(None);
+        }
+        let base: u32 = lens[..array as usize].iter().sum();
+        let mut w = self.comp(index, 0)?;
+        if c > 0 {
+            w = alu(self, AluOp::Iadd, [w, Opnd::Imm(c), w]);
+        }
+        w = match len.is_power_of_two() {
+            true => alu(self, AluOp::Iand, [w, Opnd::Imm(len - 1), w]),
+            false => alu(self, AluOp::Umod, [w, Opnd::Imm(len), w]),
+        };
+        Ok(Some((self.in_reg(w), base as i32)))
+    }
+
     pub(super) fn comp(&self, v: Value, c: usize) -> Result<Opnd, CompileError> {
         let x = self.val(v)?;
         Ok(x[c.min(x.len() - 1)])
@@ -208,13 +239,57 @@ impl Lower<'_> {
                 }
             }
             InstKind::InvocationId => out.push(Opnd::V(self.vid)),
-            InstKind::LocalId
-            | InstKind::WorkgroupId
-            | InstKind::LoadShared { .. }
-            | InstKind::StoreShared { .. }
-            | InstKind::Barrier => {
-                let what = data.kind.name();
-                return Err(CompileError::Unsupported(format!("{what}: no workgroups")));
+            InstKind::LocalId | InstKind::WorkgroupId => {
+                // Aligned workgroups of a power-of-two size: the id's low and high bits.
+                let size = self.prog.dispatch.workgroup.max(1);
+                let id = Opnd::V(self.vid);
+                out.push(match data.kind {
+                    InstKind::LocalId => alu(self, AluOp::Iand, [id, Opnd::Imm(size - 1), id]),
+                    _ => alu(
+                        self,
+                        AluOp::Ushr,
+                        [id, Opnd::Imm(size.trailing_zeros()), id],
+                    ),
+                });
+            }
+            // A wave holds whole workgroups and runs in lockstep; its loads land in order
+            // behind `(sy)`: nothing to wait for.
+            InstKind::Barrier => {}
+            InstKind::LoadShared { shared, index } => {
+                for c in 0..comps as u32 {
+                    out.push(match self.shared_address(*shared, *index, c)? {
+                        Some((at, base)) => {
+                            let dst = self.new_gpr();
+                            self.emit(VInst::Load {
+                                space: Space::Local,
+                                dst,
+                                base: Some(at),
+                                offset: base,
+                            });
+                            Opnd::V(dst)
+                        }
+                        None => Opnd::Imm(0),
+                    });
+                }
+            }
+            InstKind::StoreShared {
+                shared,
+                index,
+                value,
+            } => {
+                for c in 0..f.ty(*value).comps() as usize {
+                    let Some((at, base)) = self.shared_address(*shared, *index, c as u32)? else {
+                        continue;
+                    };
+                    let src = self.comp(*value, c)?;
+                    let src = self.in_reg(src);
+                    self.emit(VInst::Store {
+                        space: Space::Local,
+                        base: Some(at),
+                        offset: base,
+                        src,
+                    });
+                }
             }
             InstKind::LoadUniform { index } => {
                 let n = self.prog.dispatch.uniforms.len() as u32;

@@ -79,8 +79,13 @@ impl Lower<'_> {
                 let size = self.dispatch.workgroup.max(1);
                 let id = Comp::Fixed(1);
                 out[0] = match kind {
-                    InstKind::LocalId => self.alu(AluOp::Iand, [id, Comp::Imm(size - 1), Comp::None]),
-                    _ => self.alu(AluOp::Ushr, [id, Comp::Imm(size.trailing_zeros()), Comp::None]),
+                    InstKind::LocalId => {
+                        self.alu(AluOp::Iand, [id, Comp::Imm(size - 1), Comp::None])
+                    }
+                    _ => self.alu(
+                        AluOp::Ushr,
+                        [id, Comp::Imm(size.trailing_zeros()), Comp::None],
+                    ),
                 };
             }
             // Every workgroup lies inside one thread, whose channels run in lockstep and whose

@@ -191,13 +191,7 @@ pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError
     // The liveness of `v` as dead-code elimination last saw it, while `v` is unchanged since.
     let (mut v, mut live) = profile::time(Phase::Lower, || {
         let p = crate::passes::lower_bit_ops::lowered(p, opts.plants);
-        let mut v = lower::lower(
-            &p.func,
-            &p.dispatch,
-            opts.width,
-            opts.gen,
-            opts.plants,
-        )?;
+        let mut v = lower::lower(&p.func, &p.dispatch, opts.width, opts.gen, opts.plants)?;
         let (_, live) = dce::eliminate_dead_code_keeping_liveness(&mut v);
         Ok((v, live))
     })?;

@@ -128,10 +128,6 @@ impl Ran {
     }
 }
 
-/// Why the a6xx backend skips a program with workgroups: it does not lower shared memory
-/// or barriers (the Gen backend and the real drivers' targets take them).
-const NO_WORKGROUPS: &str = "workgroups (ids, shared memory, barriers): not in our a6xx backend";
-
 impl Target for A6xx {
     fn name(&self) -> &'static str {
         "a6xx"
@@ -145,9 +141,6 @@ impl Target for A6xx {
     /// area plus spill scratch, `compiler::a6xx::register_floor`) cannot be met by any
     /// allocator: such cases are skipped, not reported.
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        if case.program.uses_workgroups() {
-            return Some(NO_WORKGROUPS.into());
-        }
         let floor = a6xx::register_floor(&case.program);
         (case.config.a6xx_registers < floor).then(|| {
             format!(

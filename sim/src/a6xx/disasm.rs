@@ -38,6 +38,7 @@ impl fmt::Display for A {
             Space::Output => write!(f, "o[")?,
             Space::Private => write!(f, "p[")?,
             Space::Uniform => write!(f, "c[")?,
+            Space::Local => write!(f, "l[")?,
         }
         match (self.1.base, self.1.offset) {
             (Some(r), 0) => write!(f, "{r}]"),
@@ -209,6 +210,7 @@ impl fmt::Display for Op {
                     Space::Global(_) | Space::Output => "ldg",
                     Space::Private => "ldp",
                     Space::Uniform => "ldc",
+                    Space::Local => "ldl",
                 };
                 write!(f, "{name}.u32 {dst}, {}, {count}", A(space, addr))
             }
@@ -222,6 +224,7 @@ impl fmt::Display for Op {
                     Space::Global(_) | Space::Output => "stg",
                     Space::Private => "stp",
                     Space::Uniform => "stc",
+                    Space::Local => "stl",
                 };
                 write!(f, "{name}.u32 {}, {src}, {count}", A(space, addr))
             }

@@ -445,6 +445,10 @@ pub enum Space {
     Private,
     /// The uniform file (`c[…]`, `ldc` only); word addresses wrap at `uniforms.len()`.
     Uniform,
+    /// The fiber's workgroup's local memory (`l[…]`, `ldl`/`stl`): the dispatch's shared
+    /// arrays back to back, word addresses not wrapped (past the end reads 0 and drops
+    /// writes). A wave holds whole workgroups, so it is the wave's.
+    Local,
 }
 
 /// A word address: `base + offset` (wrapping), then `+ c` for component `c`.

@@ -174,6 +174,11 @@ pub(super) struct Machine<'a, const W: usize> {
     /// One past the highest private word stored in this wave (per fiber); every word at or
     /// above it is zero and unwritten.
     pub private_high: usize,
+    /// The wave's workgroups' local memory: workgroup `k` of the wave (fibers
+    /// `k * size ..`) holds `local_words` words from `k * local_words`; zeroed per wave.
+    pub local: Vec<u32>,
+    /// Words of one workgroup's local memory (the dispatch's shared arrays together).
+    pub local_words: u32,
 }
 
 impl<'a, const W: usize> Machine<'a, W> {
@@ -244,6 +249,12 @@ impl<'a, const W: usize> Machine<'a, W> {
             private: f.private,
             private_written: f.private_written,
             private_high: 0,
+            local_words: dispatch.shared.iter().sum(),
+            local: vec![
+                0;
+                dispatch.shared.iter().sum::<u32>() as usize
+                    * W.div_ceil(dispatch.workgroup.max(1) as usize)
+            ],
         }
     }
 
@@ -351,5 +362,6 @@ impl<'a, const W: usize> Machine<'a, W> {
         self.ss_epoch = 0;
         self.sy_epoch = 0;
         self.clear_private();
+        self.local.fill(0);
     }
 }

@@ -146,6 +146,13 @@ impl<const W: usize> Machine<'_, W> {
                         }
                     }
                 },
+                Space::Local => {
+                    for i in lanes(self.mask) {
+                        if let Some(k) = self.local_index(i, at(i)) {
+                            out[i] = self.local[k];
+                        }
+                    }
+                }
                 Space::Output => {}
             }
             self.write(d, &out, Producer::Sy(lat));
@@ -201,9 +208,22 @@ impl<const W: usize> Machine<'_, W> {
                         }
                     }
                 },
+                Space::Local => {
+                    for i in lanes(self.mask) {
+                        if let Some(k) = self.local_index(i, at(i)) {
+                            self.local[k] = v[i];
+                        }
+                    }
+                }
                 Space::Uniform => {}
             }
         }
+    }
+
+    /// Where fiber `i`'s workgroup keeps local word `a`, if it is inside.
+    fn local_index(&self, i: usize, a: u32) -> Option<usize> {
+        let size = self.dispatch.workgroup.max(1) as usize;
+        (a < self.local_words).then(|| i / size * self.local_words as usize + a as usize)
     }
 
     /// A cat5 texture instruction.
