@@ -51,7 +51,7 @@ pub fn for_each<S>(
         for width in [ExecSize::S8, ExecSize::S16] {
             let mut p = lower::lower(
                 &ir.func,
-                &ir.dispatch.textures,
+                &ir.dispatch,
                 width,
                 // Gen7, whose fills take either form (see below).
                 Gen::Gen7,

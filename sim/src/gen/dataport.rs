@@ -53,6 +53,13 @@ impl Slm {
     }
 }
 
+/// What the data port reaches: the dispatch's regions, the results, the thread's SLM.
+pub(super) struct Memory<'a> {
+    pub dispatch: &'a Dispatch,
+    pub results: &'a mut Results,
+    pub slm: &'a mut Slm,
+}
+
 /// Untyped read of `channels` dwords per enabled lane.
 pub(super) fn read(
     t: &mut Thread,
@@ -60,10 +67,13 @@ pub(super) fn read(
     lanes: Lanes,
     surface: Surface,
     channels: u32,
-    dispatch: &Dispatch,
-    results: &Results,
-    slm: &Slm,
+    memory: Memory,
 ) {
+    let Memory {
+        dispatch,
+        results,
+        slm,
+    } = memory;
     for i in 0..lanes.count {
         if l.live >> i & 1 == 0 {
             continue;
@@ -104,10 +114,13 @@ pub(super) fn write(
     lanes: Lanes,
     surface: Surface,
     channels: u32,
-    dispatch: &Dispatch,
-    results: &mut Results,
-    slm: &mut Slm,
+    memory: Memory,
 ) {
+    let Memory {
+        dispatch,
+        results,
+        slm,
+    } = memory;
     if surface == Surface::Shared {
         let addr = l.lane_params(t, 0);
         let mut data = [[0; 16]; 4];

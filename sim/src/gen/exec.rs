@@ -438,9 +438,11 @@ impl Machine<'_> {
                 lanes,
                 surface,
                 channels as u32,
-                self.dispatch,
-                self.results,
-                &self.slm,
+                dataport::Memory {
+                    dispatch: self.dispatch,
+                    results: self.results,
+                    slm: &mut self.slm,
+                },
             ),
             Message::UntypedWrite { surface, channels } => dataport::write(
                 t,
@@ -448,9 +450,11 @@ impl Machine<'_> {
                 lanes,
                 surface,
                 channels as u32,
-                self.dispatch,
-                self.results,
-                &mut self.slm,
+                dataport::Memory {
+                    dispatch: self.dispatch,
+                    results: self.results,
+                    slm: &mut self.slm,
+                },
             ),
             Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. } => {
                 unreachable!("a scratch block send takes its own step")
