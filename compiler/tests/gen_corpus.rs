@@ -99,7 +99,7 @@ fn a_starved_budget_spills_several_registers_per_round() {
     for (width, grfs) in [(sim::gen::ExecSize::S8, 5), (sim::gen::ExecSize::S16, 10)] {
         let mut v = lower::lower(
             &p.func,
-            &p.dispatch.textures,
+            &p.dispatch,
             width,
             sim::gen::Gen::Gen9,
             Plants::NONE,
