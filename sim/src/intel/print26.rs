@@ -276,14 +276,16 @@ fn ex_len(gen: Gen, send: &Send) -> Option<u32> {
         .map(|d| (d >> 6) & if gen.is_xe2() { 0x1f } else { 0xf })
 }
 
-/// Whether brw 26 says `ExBSO`: the bit on Gfx12.5 (read with an `a0` extended descriptor),
-/// and every LSC message on Xe2 that addresses a surface (`bti`, `ss`, `bss`), whose second
-/// payload's length is then the instruction's. A `flat` one — the SLM port's — does not
-/// (captured: brw 26.2.6's `store.slm.d32.a32` on lnl).
+/// Whether brw 26 says `ExBSO`: the bit on Gfx12.5 (read with an `a0` extended descriptor);
+/// on Xe2 every UGM/TGM message, whose second payload's length is then the instruction's,
+/// and an SLM message only with instruction bit 39 set (bit 15 of its immediate extended
+/// descriptor). Measured, not read in brw's source: of 31 SLM sends captured from brw and
+/// Jay 26.2.6 on lnl, the 28 with the bit say `ExBSO` and the 3 without do not.
 fn ex_bso(gen: Gen, send: &Send) -> bool {
-    const FLAT: u32 = 0;
-    let surface = send.desc.is_none_or(|d| super::lsc::addr_type(d) != FLAT);
-    send.ex_bso || (gen.is_xe2() && send.is_lsc() && surface)
+    const SFID_SLM: u8 = 14;
+    let xe2 = gen.is_xe2() && send.is_lsc();
+    let slm_bit = send.ex_desc.is_some_and(|d| d >> 15 & 1 == 1);
+    send.ex_bso || (xe2 && (send.sfid != SFID_SLM || slm_bit))
 }
 
 /// The comment's lengths: `wr:<mlen>[h]+<ex_mlen>, rd:<rlen>;`.

@@ -8,11 +8,12 @@ use super::{assert_agrees, gen_of, listing, syntax_of};
 /// Listings anv 26.2.6 returned (`INTEL_DEBUG=hex`), one per platform, two of Jay's on lnl
 /// (flag subregisters, `csel` and `add3` writing subregisters, `mul`+`macl` pairs), and one
 /// workgroup program's shared-memory messages on skl (untyped, surface 254), dg2 and lnl
-/// (the LSC's SLM port).
-const FIXTURES: [&str; 10] = [
+/// (the LSC's SLM port; brw's without `ExBSO`, Jay's with it).
+const FIXTURES: [&str; 11] = [
     "skl_mesa26_slm.lst",
     "dg2_mesa26_slm.lst",
     "lnl_mesa26_slm.lst",
+    "lnl_mesa26_jay_slm.lst",
     "skl_mesa26_align16_mad.lst",
     "tgl_mesa26_if_math.lst",
     "dg2_mesa26_scratch_a0.lst",
