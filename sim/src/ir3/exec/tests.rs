@@ -192,15 +192,10 @@ fn run_traced(code: &[Instr], watch: u32) -> Vec<Traced> {
 fn what_is_not_modelled_stops_the_run_by_name_and_budgets_hold() {
     let mut code = captured(Gen::A6xx, IF_ELSE_A630);
     let end = (code.iter()).position(|i| i.name == "end").unwrap();
-    code[end].name = "bar";
-    code[end].body = Body::Sync(Sync::Barrier {
-        g: false,
-        l: true,
-        r: false,
-        w: false,
-    });
+    code[end].name = "sleep";
+    code[end].body = Body::Sync(Sync::Sleep { long: false });
     let e = run(&code, &dispatch(A630, 10, &a630_immediates()), 10_000, None).unwrap_err();
-    assert_eq!(e, Stop::Unsupported("bar".into()));
+    assert_eq!(e, Stop::Unsupported("sleep".into()));
     let code = captured(Gen::A6xx, IF_ELSE_A630);
     let short = run(&code, &dispatch(A630, 10, &a630_immediates()), 5, None).unwrap();
     assert_eq!(short.stopped, Some(Stop::Timeout));

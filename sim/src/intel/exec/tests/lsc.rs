@@ -217,6 +217,36 @@ fn a_simt_load_fills_only_the_enabled_lanes_and_reads_zero_past_the_surfaces_end
 }
 
 #[test]
+fn the_slm_port_stores_and_loads_the_workgroups_words_by_flat_offset() {
+    // brw's `store.slm.d32.a32` then `load.slm.d32.a32` (descriptors 0x02000504 and 0x02100500
+    // in the skl/dg2 captures' lnl twin): lane i stores 50 + i at byte 4·(7 - i) of an 8-word
+    // SLM, then loads byte 4·i back, so the words arrive reversed; no surface is touched.
+    let mut store = Lsc::simt(STORE, FLAT, V1, 1, 0).send(8, None, 3, 10, Some(1 << 6));
+    store.send.as_mut().expect("send").sfid = 14;
+    let mut load = Lsc::simt(LOAD, FLAT, V1, 1, 1).send(8, Some(20), 4, 0, Some(0));
+    load.send.as_mut().expect("send").sfid = 14;
+    let memory = Memory {
+        slm: vec![0; 8],
+        ..Memory::default()
+    };
+    let (regs, memory) = thread(
+        vec![store, load],
+        &[
+            (3, std::array::from_fn(|i| 4 * (7 - i as u32))),
+            (4, lane_addresses(4)),
+            (10, std::array::from_fn(|i| 50 + i as u32)),
+        ],
+        0xff,
+        memory,
+        &[20],
+    )
+    .expect("runs");
+    assert_eq!(memory.slm, (50..58).rev().collect::<Vec<u32>>());
+    assert_eq!(regs[0], [57, 56, 55, 54, 53, 52, 51, 50]);
+    assert!(memory.surfaces.is_empty() || memory.surfaces.keys().all(|&k| k == 200));
+}
+
+#[test]
 fn a_simd16_store_takes_two_registers_of_addresses_and_of_data_per_component() {
     // brw's `store a32 d32 V2 bti` at SIMD16 (descriptor 0x64001504 in a dg2 capture: mlen 2,
     // ex_mlen 4): lane i writes x = 1000 + i at 8·i and y = 2000 + i at 8·i + 4.
@@ -514,11 +544,12 @@ fn lsc_messages_not_modelled_are_named() {
         not_modelled(d64).as_deref(),
         Some("not modelled: LSC data size d64")
     );
-    let mut slm = Lsc::simt(LOAD, FLAT, V1, 1, 1).send(8, Some(20), 3, 0, Some(0));
+    // The SLM port takes flat offsets only.
+    let mut slm = Lsc::simt(LOAD, BTI, V1, 1, 1).send(8, Some(20), 3, 0, bti(1, 0));
     slm.send.as_mut().expect("send").sfid = 14;
     assert_eq!(
         not_modelled(slm).as_deref(),
-        Some("not modelled: LSC shared local memory")
+        Some("not modelled: LSC SLM through a surface")
     );
     let simd4 = Lsc::simt(LOAD, BTI, V1, 1, 1).send(4, Some(20), 3, 0, bti(1, 0));
     assert_eq!(
