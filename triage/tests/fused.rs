@@ -64,7 +64,9 @@ fn a_fused_shader_of_programs_reproduces_each_programs_own_results() {
                 }
             )
         });
+        // A program with workgroups is emitted alone (its workgroups are the shader's).
         if imod
+            || p.dispatch.has_workgroups()
             || stats.loop_passes >= vulkan::LLVMPIPE_LOOP_PASSES
             || spirv_emit::emit(&p, &emit).is_err()
         {
