@@ -98,6 +98,20 @@ impl Placement {
     }
 }
 
+/// The module-level variables of a program with workgroups (`crate::workgroup`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Workgroup {
+    /// The `LocalInvocationIndex` input (`uint`).
+    pub local_var: Word,
+    /// The `WorkgroupId` input (`uvec3`).
+    pub group_var: Word,
+    /// Per shared array: its variable and length.
+    pub arrays: Vec<(Word, u32)>,
+    /// This invocation's local index and workgroup id (x), loaded by the prologue.
+    pub local: Word,
+    pub group: Word,
+}
+
 /// Everything the emitting steps share.
 pub(crate) struct Emitter<'a> {
     pub b: Builder,
@@ -127,7 +141,7 @@ pub(crate) struct Emitter<'a> {
     pub edges: Vec<Edge>,
     pub phis: Vec<PendingPhi>,
     /// The built-ins and shared arrays, when the dispatch has workgroups.
-    pub workgroup: Option<crate::workgroup::Workgroup>,
+    pub workgroup: Option<Workgroup>,
 }
 
 impl<'a> Emitter<'a> {

@@ -16,7 +16,7 @@
 //!
 //! [`Dispatch::has_workgroups`]: sim::dispatch::Dispatch::has_workgroups
 
-use crate::emitter::{need, Emitter};
+use crate::emitter::{need, Emitter, Workgroup};
 use crate::memory::{component_of, compose, wrapped_index};
 use crate::EmitError;
 use compiler::ir::{InstKind, Value};
@@ -29,20 +29,6 @@ const MAX_SHARED_WORDS: u32 = 4096;
 
 /// Most stores the zeroing prologue may unroll, per invocation.
 const MAX_ZEROING_STORES: u32 = 64;
-
-/// The module-level variables of a program with workgroups.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Workgroup {
-    /// The `LocalInvocationIndex` input (`uint`).
-    pub local_var: Word,
-    /// The `WorkgroupId` input (`uvec3`).
-    pub group_var: Word,
-    /// Per shared array: its variable and length.
-    pub arrays: Vec<(Word, u32)>,
-    /// This invocation's local index and workgroup id (x), loaded by the prologue.
-    pub local: Word,
-    pub group: Word,
-}
 
 /// Declares the built-ins and shared arrays when the dispatch has workgroups; the input
 /// variables the entry point must list.

@@ -60,6 +60,17 @@ pub struct VarInfo {
     pub ty: VarType,
 }
 
+/// The shared arrays' plan while the program is built (`super::workgroup`).
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Words each invocation owns per array (a power of two).
+    pub per: u32,
+    /// Barriers placed so far.
+    pub phase: u32,
+    /// `load_local_id` (from the prologue).
+    pub local: Value,
+}
+
 /// Everything the generator carries while building one program.
 pub struct Gen<'c, 'u, 'b> {
     /// The fuzz input.
@@ -79,7 +90,7 @@ pub struct Gen<'c, 'u, 'b> {
     /// Loops being built, innermost last.
     pub loops: Vec<LoopFrame>,
     /// The shared arrays' plan, when the dispatch has workgroups.
-    pub shared: Option<super::workgroup::Plan>,
+    pub shared: Option<Plan>,
     /// Local variables (created first, then filled).
     pub vars: Vec<VarInfo>,
     /// Next output slot for observations (rotates over slots 1..).

@@ -16,22 +16,11 @@
 //! rule on every run (`InterpError::SharedRace`), for programs the reducer and the mutator
 //! change too.
 
-use super::ctx::Gen;
+use super::ctx::{Gen, Plan};
 use super::pool::Flavor;
 use arbitrary::{Result, Unstructured};
 use compiler::ir::{AluOp, InstKind, Type, Value};
 use sim::dispatch::Dispatch;
-
-/// The shared arrays' plan, while the program is built.
-#[derive(Clone, Copy, Debug)]
-pub struct Plan {
-    /// Words each invocation owns per array (a power of two).
-    pub per: u32,
-    /// Barriers placed so far.
-    pub phase: u32,
-    /// `load_local_id` (from the prologue).
-    pub local: Value,
-}
 
 /// Gives the dispatch workgroups, or not, by `Config::workgroup_rate`; the invocation count
 /// becomes whole workgroups. Returns the words per invocation when it did.
