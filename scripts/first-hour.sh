@@ -36,10 +36,10 @@ awk 'length > 100 { exit 1 }' err.txt || fail "a status line is wider than 100 c
 
 echo "== a planted bug: what a finding looks like"
 expect_status 0 "$gpufuzz" fuzz --plant dce-loop-live-out --target middle --runs 300 --out planted
-shown "NEW [middle] mismatch: output slot 0 of invocation 0: expected 0x00000014, got 0x00000011"
+shown "NEW [middle] mismatch: output slot 0 of invocation 0: expected 0x9afae151, got 0x9afae150"
 shown "    reproduce: gpufuzz repro planted/findings/mismatch-middle-33aade647f59db42/input.bin --plant dce-loop-live-out --target middle"
-shown "35 findings of 1 signature; figures in planted/summary.json"
-shown "      35  mismatch:middle  (new)"
+shown "37 findings of 1 signature; figures in planted/summary.json"
+shown "      37  mismatch:middle  (new)"
 shown "next: gpufuzz triage planted"
 for f in input.bin program.ir finding.json; do
     [ -f "planted/findings/mismatch-middle-33aade647f59db42/$f" ] || fail "no $f"
@@ -55,7 +55,7 @@ echo "== triage"
 expect_status 0 "$gpufuzz" triage planted
 shown "triaged 3 finding(s) (0 did not reproduce); 1 bucket(s), 1 new"
 shown "median reduced size 7 instructions"
-shown "     3 hit(s)    6 insts  middle:opt_dce  planted/bugs/middle-opt_dce.md"
+shown "     3 hit(s)    7 insts  middle:opt_dce  planted/bugs/middle-opt_dce.md"
 for f in md ir json; do [ -f "planted/bugs/middle-opt_dce.$f" ] || fail "no middle-opt_dce.$f"; done
 grep -q '^- \*\*gpufuzz:\*\* ' planted/bugs/middle-opt_dce.md || fail "the report does not name gpufuzz's version"
 
