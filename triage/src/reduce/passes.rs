@@ -330,21 +330,22 @@ fn tex_params(kind: &InstKind) -> Option<&TexParams> {
     }
 }
 
-/// Fewer output slots, uniforms set to zero, fewer uniforms.
+/// Fewer output slots, workgroups of one invocation, uniforms set to zero, fewer uniforms.
 fn trim_dispatch(p: &Program, index: usize) -> Option<Candidate> {
     let mut q = p.clone();
     let d = &mut q.dispatch;
     let nu = d.uniforms.len();
     match index {
         0 if d.outputs > 1 => d.outputs = 1,
-        1 if nu > 0 => d.uniforms.truncate(nu / 2),
-        i if i >= 2 && i - 2 < nu => {
-            if d.uniforms[i - 2] == 0 {
+        1 if d.workgroup > 1 => d.workgroup = 1,
+        2 if nu > 0 => d.uniforms.truncate(nu / 2),
+        i if i >= 3 && i - 3 < nu => {
+            if d.uniforms[i - 3] == 0 {
                 return Some(Candidate::Skip);
             }
-            d.uniforms[i - 2] = 0;
+            d.uniforms[i - 3] = 0;
         }
-        i if i >= 2 + nu => return None,
+        i if i >= 3 + nu => return None,
         _ => return Some(Candidate::Skip),
     }
     try_prog(q)
