@@ -495,3 +495,20 @@ fn brw_26s_shared_memory_code_runs_on_every_executed_platform_and_agrees() {
         );
     }
 }
+
+#[test]
+fn a_loop_the_local_index_can_leave_is_folded_to_one_pass_by_26_2_6_and_not_25_0_7() {
+    // docs/found-bugs/nir-loop-exit-local-index.md: invocation 0 leaves only when its counter
+    // reaches its buffer word, and 26.2.6's NIR stores the first pass's compare instead.
+    if !have_mesa_26() || !have_mesa("25.0.7") {
+        return;
+    }
+    let file = "docs/found-bugs/nir-loop-exit-local-index.ir";
+    let on_26 = repro_on("26.2.6", file);
+    assert!(
+        on_26.contains("output slot 0 of invocation 0: expected 0x00000001, got 0x00000000"),
+        "{on_26}"
+    );
+    let on_25 = repro_on("25.0.7", file);
+    assert!(on_25.trim_end().ends_with("pass"), "{on_25}");
+}
