@@ -273,6 +273,23 @@ mod tests {
     }
 
     #[test]
+    fn a_dispatch_with_workgroups_is_its_own_workgroups_and_fits_a_device() {
+        let opts = EmitOptions::default();
+        let p = program("invocations 8\noutputs 1\nworkgroup 4\nshared 8\n");
+        let m = emit(&p, &opts).unwrap();
+        assert_eq!((m.interface.local_size, m.interface.workgroups), (4, 2));
+        // Without workgroups, the options' size.
+        let plain = emit(&program("invocations 8\noutputs 1\n"), &opts).unwrap();
+        assert_eq!(plain.interface.local_size, opts.local_size);
+        // The zeroing prologue unrolls at most 64 stores per invocation: 256 words over 4
+        // invocations are 64, 257 are 65.
+        let mut big = program("invocations 4\noutputs 1\nworkgroup 4\nshared 256\n");
+        assert!(emit(&big, &opts).is_ok());
+        big.dispatch.shared = vec![257];
+        assert!(matches!(emit(&big, &opts), Err(EmitError::Unsupported(_))));
+    }
+
+    #[test]
     fn texture_shapes_it_cannot_map_exactly_are_refused() {
         let opts = EmitOptions::default();
         let head = "invocations 4\noutputs 4\ntexture 4x4 levels 1 layers 1\n\nblock_0:\n  vec1 32 ssa_0 = load_const (0x00000000)\n  vec2 32 ssa_1 = vec2 ssa_0, ssa_0\n  vec3 32 ssa_2 = vec3 ssa_0, ssa_0, ssa_0\n";

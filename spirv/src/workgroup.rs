@@ -3,10 +3,10 @@
 //! emitted alone with `LocalSize` its workgroup size, so the driver's workgroups are ours.
 //!
 //! * A shared array is a `Workgroup`-storage `uint[len + size]` (the last `size` words a
-//!   sink, see [`prologue`]). Vulkan leaves workgroup memory
-//!   undefined at the start (unless the device zero-initialises it on request), while ours
-//!   starts at 0, so a prologue has each invocation zero the words `local + k * size` of
-//!   every array and then waits at a barrier. Indices wrap at the length, as everywhere.
+//!   sink, see [`prologue`]). Vulkan leaves workgroup memory undefined at the start (unless
+//!   the device zero-initialises it on request), while ours starts at 0, so a prologue has
+//!   each invocation zero the words `local + k * size` of every array and then waits at a
+//!   barrier. Indices wrap at the length, as everywhere.
 //! * `barrier` is GLSL's `barrier()`: `OpControlBarrier` at workgroup scope with
 //!   acquire-release semantics on workgroup memory. It is only ever in the top-level list
 //!   (the verifier's `barrier-placement`), where every invocation of a workgroup reaches it:
@@ -37,13 +37,16 @@ pub(crate) fn declare(e: &mut Emitter) -> Result<Vec<Word>, EmitError> {
     if !d.has_workgroups() {
         return Ok(Vec::new());
     }
-    let words: u64 = d.shared.iter().map(|&l| u64::from(l)).sum();
+    let size = d.workgroup.max(1);
+    // Each array with its sink (an empty array is not declared).
+    let words: u64 = (d.shared.iter().filter(|&&l| l > 0))
+        .map(|&l| u64::from(l) + u64::from(size))
+        .sum();
     if words > u64::from(MAX_SHARED_WORDS) {
         return Err(EmitError::Unsupported(format!(
             "{words} words of shared arrays (a device need not have more than {MAX_SHARED_WORDS})"
         )));
     }
-    let size = d.workgroup.max(1);
     let stores: u32 = d.shared.iter().map(|&l| l.div_ceil(size)).sum();
     if stores > MAX_ZEROING_STORES {
         return Err(EmitError::Unsupported(format!(
