@@ -24,24 +24,6 @@ pub struct Program {
     pub func: Function,
 }
 
-impl Program {
-    /// Whether the program sees its workgroups: the dispatch has them, or an instruction
-    /// asks for a workgroup's id, shared memory or a barrier.
-    pub fn uses_workgroups(&self) -> bool {
-        self.dispatch.has_workgroups()
-            || self.func.insts_in_order().iter().any(|&(_, i)| {
-                matches!(
-                    self.func.insts[i].kind,
-                    InstKind::LocalId
-                        | InstKind::WorkgroupId
-                        | InstKind::LoadShared { .. }
-                        | InstKind::StoreShared { .. }
-                        | InstKind::Barrier
-                )
-            })
-    }
-}
-
 /// A value's type and the instruction defining it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValueData {

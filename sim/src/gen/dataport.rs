@@ -121,32 +121,17 @@ pub(super) fn write(
         results,
         slm,
     } = memory;
-    if surface == Surface::Shared {
-        let addr = l.lane_params(t, 0);
-        let mut data = [[0; 16]; 4];
-        for (c, d) in data.iter_mut().enumerate().take(channels as usize) {
-            *d = l.lane_params(t, 1 + c as u32);
-        }
-        let mut live = l.live;
-        while live != 0 {
-            let i = live.trailing_zeros();
-            live &= live - 1;
-            for (c, d) in data.iter().enumerate().take(channels as usize) {
-                let a = addr[i as usize % 16].wrapping_add(c as u32);
-                if let Some(w) = slm.word(i, a) {
-                    slm.data[w] = d[i as usize % 16];
-                }
-            }
-        }
-        return;
-    }
+    // Where lane `i`'s word `a` goes: its workgroup's SLM word, unwrapped ([`Slm::word`]);
+    // or its invocation's region, wrapped at the region's length.
+    let size = slm.size;
     let (len, words) = match surface {
         Surface::Buffer(b) => (
             dispatch.buffers[b as usize],
             &mut results.buffers[b as usize],
         ),
         Surface::Output => (dispatch.outputs, &mut results.outputs),
-        Surface::Uniform | Surface::Shared => return,
+        Surface::Shared => (slm.words, &mut slm.data),
+        Surface::Uniform => return,
     };
     if len == 0 {
         return;
@@ -165,10 +150,15 @@ pub(super) fn write(
         if inv >= dispatch.invocations {
             continue;
         }
-        let (i, base) = (i as usize % 16, inv as usize * len as usize);
+        let lane = i as usize % 16;
         for (c, d) in data.iter().enumerate().take(channels as usize) {
-            let a = addr[i].wrapping_add(c as u32);
-            words[base + (a % len) as usize] = d[i];
+            let a = addr[lane].wrapping_add(c as u32);
+            let at = match surface {
+                Surface::Shared if a >= len => continue,
+                Surface::Shared => (i / size) * len + a,
+                _ => inv * len + a % len,
+            };
+            words[at as usize] = d[lane];
         }
     }
 }
