@@ -51,6 +51,8 @@ pub const FEATURES: &[&str] = &[
     "workgroup_id",
     "shared",
     "barrier",
+    "atomic_buffer",
+    "atomic_shared",
 ];
 
 /// The feature an instruction belongs to, if it is one of [`FEATURES`].
@@ -61,6 +63,8 @@ fn feature_of(kind: &InstKind) -> Option<&'static str> {
         InstKind::LocalId | InstKind::WorkgroupId => return Some("workgroup_id"),
         InstKind::LoadShared { .. } | InstKind::StoreShared { .. } => return Some("shared"),
         InstKind::Barrier => return Some("barrier"),
+        InstKind::AtomicBuffer { .. } => return Some("atomic_buffer"),
+        InstKind::AtomicShared { .. } => return Some("atomic_shared"),
         _ => return None,
     };
     Some(match op {

@@ -33,8 +33,11 @@
 //!   trailing parameter is correct exactly when that parameter is zero. Every texture shape
 //!   (1D/2D/3D/cube, offsets, compare, gradients, gather, size queries) is one call of
 //!   [`texture_result`] (module `texture`), which the sample and fetch rules above are cases of.
+//! * **Atomics** ([`AtomicOp`]) return the old word and store `op(old, value)`.
 
+mod atomic;
 mod texture;
+pub use atomic::AtomicOp;
 pub use texture::{cube_face, grad_lod, texture_result, TexAccess, TexDim, TexRequest};
 
 /// The canonical quiet NaN every float result that is a NaN becomes.

@@ -247,7 +247,8 @@ fn emit_inst(e: &mut Emitter, kind: &InstKind, result: Option<Value>) -> Result<
         | InstKind::WorkgroupId
         | InstKind::Barrier
         | InstKind::LoadShared { .. }
-        | InstKind::StoreShared { .. } => crate::workgroup::emit(e, kind, result)?,
+        | InstKind::StoreShared { .. }
+        | InstKind::AtomicShared { .. } => crate::workgroup::emit(e, kind, result)?,
         _ => crate::memory::emit_memory(e, kind, result)?,
     }
     Ok(())

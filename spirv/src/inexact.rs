@@ -105,6 +105,7 @@ pub(crate) fn analysed(
         vars: HashSet::new(),
         regs: HashSet::new(),
         buffers: vec![false; d.buffers.len()],
+        shared: vec![false; d.shared.len()],
         outputs: vec![false; d.outputs as usize],
         all: false,
         changed: true,
@@ -141,11 +142,24 @@ struct Taint<'a> {
     vars: HashSet<Var>,
     regs: HashSet<compiler::ir::Reg>,
     buffers: Vec<bool>,
+    /// Per shared array: written with an inexact value (by any invocation of a workgroup).
+    shared: Vec<bool>,
     outputs: Vec<bool>,
     all: bool,
     changed: bool,
     /// Collects the output stores when set (the last walk).
     stores: Option<Vec<StoreSite>>,
+}
+
+/// Marks memory `n` of `memory` inexact when `inexact`; whether that changed it.
+fn taint(memory: &mut [bool], n: u32, inexact: bool) -> bool {
+    match memory.get_mut(n as usize) {
+        Some(m) if inexact && !*m => {
+            *m = true;
+            true
+        }
+        _ => false,
+    }
 }
 
 impl Taint<'_> {
@@ -235,11 +249,23 @@ impl Taint<'_> {
                 all(args || self.buffers.get(*buffer as usize).copied().unwrap_or(true))
             }
             InstKind::StoreBuffer { buffer, .. } => {
-                if (args || ctl) && self.buffers.get(*buffer as usize) == Some(&false) {
-                    self.buffers[*buffer as usize] = true;
-                    self.changed = true;
-                }
+                self.changed |= taint(&mut self.buffers, *buffer, args || ctl);
                 0
+            }
+            InstKind::AtomicBuffer { buffer, .. } => {
+                self.changed |= taint(&mut self.buffers, *buffer, args || ctl);
+                all(args || self.buffers.get(*buffer as usize).copied().unwrap_or(true))
+            }
+            InstKind::LoadShared { shared, .. } => {
+                all(args || self.shared.get(*shared as usize).copied().unwrap_or(true))
+            }
+            InstKind::StoreShared { shared, .. } => {
+                self.changed |= taint(&mut self.shared, *shared, args || ctl);
+                0
+            }
+            InstKind::AtomicShared { shared, .. } => {
+                self.changed |= taint(&mut self.shared, *shared, args || ctl);
+                all(args || self.shared.get(*shared as usize).copied().unwrap_or(true))
             }
             InstKind::StoreOutput { slot, value } => {
                 if let Some(stores) = &mut self.stores {

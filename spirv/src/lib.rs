@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod alu;
+mod atomic;
 pub mod binary;
 pub mod bounded;
 pub mod denormals;

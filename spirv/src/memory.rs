@@ -97,6 +97,28 @@ pub(crate) fn emit_memory(
                 e.b.store(ptr, x, None, [])?;
             }
         }
+        InstKind::AtomicBuffer {
+            buffer,
+            op,
+            index,
+            value,
+        } => {
+            let v = need(result, "atomic_buffer")?;
+            let len = buffer_len(e, *buffer)?;
+            let old = if len == 0 || e.dispatch.invocations == 0 {
+                e.cu(0, 1)
+            } else {
+                let base = invocation_base(e, len)?;
+                let index = e.val(*index)?;
+                let word = wrapped_index(e, index, 0, len)?;
+                let u = e.uvec(1);
+                let at = e.b.i_add(u, None, base, word)?;
+                let ptr = storage_ptr(e, StorageRole::Buffer(*buffer), at)?;
+                let x = e.val(*value)?;
+                crate::atomic::apply(e, *op, ptr, spirv::Scope::Device, x)?
+            };
+            e.vals.insert(v, old);
+        }
         InstKind::StoreOutput { slot, value } => {
             let outputs = e.dispatch.outputs;
             if outputs == 0 || e.dispatch.invocations == 0 {

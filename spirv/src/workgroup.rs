@@ -211,6 +211,25 @@ pub(crate) fn emit(
                 e.b.store(ptr, x, None, [])?;
             }
         }
+        InstKind::AtomicShared {
+            shared,
+            op,
+            index,
+            value,
+        } => {
+            let v = need(result, "atomic_shared")?;
+            let (var, len) = array(&w, *shared)?;
+            let old = if len == 0 {
+                e.cu(0, 1)
+            } else {
+                let index = component_of(e, *index, 0)?;
+                let at = wrapped_index(e, index, 0, len)?;
+                let ptr = shared_ptr(e, var, at)?;
+                let x = e.val(*value)?;
+                crate::atomic::apply(e, *op, ptr, spirv::Scope::Workgroup, x)?
+            };
+            e.vals.insert(v, old);
+        }
         other => {
             return Err(EmitError::Invalid(format!(
                 "{} is not a workgroup instruction",

@@ -291,6 +291,10 @@ impl Lower<'_> {
                     });
                 }
             }
+            InstKind::AtomicBuffer { .. } | InstKind::AtomicShared { .. } => {
+                let what = data.kind.name();
+                return Err(CompileError::Unsupported(format!("{what}: no atomics")));
+            }
             InstKind::LoadUniform { index } => {
                 let n = self.prog.dispatch.uniforms.len() as u32;
                 let idx = self.comp(*index, 0)?;

@@ -4,6 +4,9 @@
 //! * Shared arrays: one word per message through the shared local memory surface, the arrays
 //!   back to back, the index wrapped at its array's length here (the data port does not
 //!   wrap there); barriers emit nothing, as every workgroup lies inside one thread.
+//! * Atomics: one untyped atomic message per instruction (address, operand; the old word
+//!   back), on a buffer or the shared local memory surface; the lanes of a message apply
+//!   theirs in lane order, one of the orders the IR allows.
 //! * Locals: each variable has `words * width` dwords of scratch from a fixed base, lane-major
 //!   (lane `l`'s word `w` at `base + l * words + w`, so a vector's words are consecutive for
 //!   the 1–4-channel messages); the lane is `invocation_id & (width - 1)`. Array indices wrap
@@ -13,7 +16,7 @@
 use super::lower::{Comp, Deref, Lower};
 use super::vinst::VSrc;
 use super::CompileError;
-use crate::ir::{AluOp, InstKind, Value, VarType};
+use crate::ir::{AluOp, AtomicOp, InstKind, Value, VarType};
 use crate::planted::Plant;
 use sim::gen::{MathFn, Message, Op, Surface, Type};
 
@@ -121,6 +124,39 @@ impl Lower<'_> {
                     };
                     self.message(msg, None, &[addr, v], 0, false);
                 }
+            }
+            InstKind::AtomicBuffer {
+                buffer,
+                op,
+                index,
+                value,
+            } => {
+                let params = [self.value(*index, 0)?, self.value(*value, 0)?];
+                let msg = Message::UntypedAtomic {
+                    surface: Surface::Buffer(resource(*buffer)?),
+                    op: self.atomic_op(*op),
+                };
+                let r = self.message(msg, None, &params, per, false);
+                out[0] = Comp::Reg(r.expect("response"), 0);
+            }
+            InstKind::AtomicShared {
+                shared,
+                op,
+                index,
+                value,
+            } => {
+                out[0] = match self.shared_address(*shared, *index, 0)? {
+                    Some(addr) => {
+                        let params = [addr, self.value(*value, 0)?];
+                        let msg = Message::UntypedAtomic {
+                            surface: Surface::Shared,
+                            op: self.atomic_op(*op),
+                        };
+                        let r = self.message(msg, None, &params, per, false);
+                        Comp::Reg(r.expect("response"), 0)
+                    }
+                    None => Comp::Imm(0),
+                };
             }
             InstKind::StoreOutput { slot, value } => {
                 let mut params = vec![Comp::Imm(*slot)];
@@ -253,6 +289,15 @@ impl Lower<'_> {
     /// The shared-memory word of component `c` of an access to array `array` at `index`:
     /// the arrays lie back to back, and the index wraps at the array's length (`and` for a
     /// power of two, else `umod`); none for an empty array.
+    /// The data port's operation for an IR atomic (the planted slip swaps signedness).
+    fn atomic_op(&self, op: AtomicOp) -> AtomicOp {
+        match op {
+            AtomicOp::Imin if self.plants.has(Plant::GenAtomicSignedness) => AtomicOp::Umin,
+            AtomicOp::Imax if self.plants.has(Plant::GenAtomicSignedness) => AtomicOp::Umax,
+            op => op,
+        }
+    }
+
     fn shared_address(
         &mut self,
         array: u32,

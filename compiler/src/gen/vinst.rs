@@ -244,7 +244,7 @@ impl VInst {
     /// Whether the instruction must stay even if its result is unused.
     pub fn has_side_effects(&self) -> bool {
         match self.op {
-            VOp::Hw(Op::Send(d)) => d.rlen == 0,
+            VOp::Hw(Op::Send(d)) => d.rlen == 0 || d.msg.writes_memory(),
             VOp::Hw(op) => is_control(op) || self.dst.is_none(),
             VOp::LoadPayload(_) => false,
         }

@@ -2,7 +2,7 @@
 //! [`super::lower`]. Value operands are value ids, which are also slot indices.
 
 use super::types::Types;
-use crate::ir::{AluOp, Inst};
+use crate::ir::{AluOp, AtomicOp, Inst};
 
 /// "No block" / "no source" in the tables.
 pub const NONE: u32 = u32::MAX;
@@ -89,6 +89,24 @@ pub enum Op {
     StoreShared {
         comps: u8,
         shared: u32,
+        index: u32,
+        value: u32,
+    },
+    /// `dst` = the old word of this invocation's buffer part; `op(old, value)` stored.
+    AtomicBuffer {
+        op: AtomicOp,
+        buffer: u32,
+        dst: u32,
+        index: u32,
+        value: u32,
+    },
+    /// The same on the workgroup's shared array; `unordered`: a commutative op whose result
+    /// no instruction reads (the race rule lets invocations share its word).
+    AtomicShared {
+        op: AtomicOp,
+        unordered: bool,
+        shared: u32,
+        dst: u32,
         index: u32,
         value: u32,
     },
@@ -307,6 +325,9 @@ pub struct Code {
     pub(super) block_phis: Vec<Inst>,
     /// Scratch: the sorted results of the block's phis.
     pub(super) sorted_dsts: Vec<u32>,
+    /// Scratch: how many times each value is used, when the program has a shared atomic
+    /// (whose result being read decides the race rule); empty otherwise.
+    pub(super) uses: Vec<u32>,
 }
 
 impl Code {
@@ -334,6 +355,7 @@ impl Code {
         self.breaks.clear();
         self.block_phis.clear();
         self.sorted_dsts.clear();
+        self.uses.clear();
         self.var_words = 0;
         self.nesting = 0;
         self.nvalues = 0;

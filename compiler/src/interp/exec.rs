@@ -17,7 +17,7 @@
 //! out.
 
 use super::code::{Code, Op, NONE};
-use super::memory::{Lanes, Mask, Slot, State, ALL_LANES, LANES};
+use super::memory::{Access, Lanes, Mask, Slot, State, ALL_LANES, LANES};
 use super::record::{Recorded, Seen};
 use super::{InterpError, RunOptions, RunStats};
 use crate::ir::{AluOp, Block, Inst, Program, Value};
@@ -38,8 +38,7 @@ enum Fault {
     Deref(&'static str),
     /// Fuel ran out.
     Fuel,
-    /// A shared-memory access raced with lane `other`'s ([`super::memory::Touch::MANY`]:
-    /// with several lanes' reads).
+    /// A shared-memory access raced with lane `other`'s.
     Race { other: u8 },
 }
 
@@ -203,8 +202,7 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
         Fault::Race { other } => InterpError::SharedRace {
             invocation,
             inst: inst.unwrap_or(Inst::reserved_value()),
-            other: (other != super::memory::Touch::MANY)
-                .then(|| invocation - invocation % LANES as u32 + u32::from(other)),
+            other: invocation - invocation % LANES as u32 + u32::from(other),
         },
         Fault::Deref(reason) => InterpError::DerefMisuse {
             invocation,
@@ -730,7 +728,7 @@ impl Group<'_> {
                     for (k, o) in out.iter_mut().enumerate().take(comps as usize) {
                         if let Some(w) = self.st.shared.word(l, shared, index, k as u32) {
                             o[l] = self.st.shared.data[w];
-                            if let Some(other) = self.st.shared.access(w, l, false) {
+                            if let Some(other) = self.st.shared.access(w, l, Access::Read) {
                                 racing.get_or_insert((l, other));
                             }
                         }
@@ -755,7 +753,7 @@ impl Group<'_> {
                     for k in 0..comps as usize {
                         if let Some(w) = self.st.shared.word(l, shared, index, k as u32) {
                             self.st.shared.data[w] = self.comp(value, k)[l];
-                            if let Some(other) = self.st.shared.access(w, l, true) {
+                            if let Some(other) = self.st.shared.access(w, l, Access::Write) {
                                 racing.get_or_insert((l, other));
                             }
                         }
@@ -764,6 +762,61 @@ impl Group<'_> {
                 if let Some((l, other)) = racing {
                     self.fail(1 << l, pc, Fault::Race { other });
                 }
+            }
+            Op::AtomicShared {
+                op,
+                unordered,
+                shared,
+                dst,
+                index,
+                value,
+            } => {
+                self.need(index, pc);
+                self.need(value, pc);
+                let access = if unordered {
+                    Access::Unordered(op)
+                } else {
+                    Access::Write
+                };
+                let mut out = [[0; LANES]; 4];
+                let mut racing = None;
+                // Lanes apply theirs in lane order, as one SIMD message's lanes do.
+                for l in lanes_of(self.active) {
+                    let index = self.comp(index, 0)[l];
+                    if let Some(w) = self.st.shared.word(l, shared, index, 0) {
+                        let old = self.st.shared.data[w];
+                        out[0][l] = old;
+                        self.st.shared.data[w] = op.apply(old, self.comp(value, 0)[l]);
+                        if let Some(other) = self.st.shared.access(w, l, access) {
+                            racing.get_or_insert((l, other));
+                        }
+                    }
+                }
+                if let Some((l, other)) = racing {
+                    self.fail(1 << l, pc, Fault::Race { other });
+                }
+                self.set(dst, &out);
+            }
+            Op::AtomicBuffer {
+                op,
+                buffer,
+                dst,
+                index,
+                value,
+            } => {
+                self.need(index, pc);
+                self.need(value, pc);
+                let mut out = [[0; LANES]; 4];
+                for l in lanes_of(self.active) {
+                    let (inv, index) = (self.first + l as u32, self.comp(index, 0)[l]);
+                    if let Some(w) = self.buffer_word(inv, buffer, index, 0) {
+                        let v = self.comp(value, 0)[l];
+                        let word = &mut self.res.buffers[buffer as usize][w];
+                        out[0][l] = *word;
+                        *word = op.apply(*word, v);
+                    }
+                }
+                self.set(dst, &out);
             }
             Op::Barrier => self.st.shared.phase += 1,
             Op::LoadUniform { comps, dst, index } => {

@@ -56,6 +56,13 @@ impl Code {
         self.nregs = f.regs.len() as u32;
         self.value_comps(f);
         self.known.resize((f.values.len() + 1).div_ceil(64), 0);
+        if f.insts
+            .values()
+            .any(|d| matches!(d.kind, InstKind::AtomicShared { .. }))
+        {
+            let counts = f.use_counts();
+            self.uses.extend(f.values.keys().map(|v| counts[v]));
+        }
         for (var, ty) in f.vars.iter() {
             let words = ty.words();
             let id = self.types.intern(ty);
@@ -95,7 +102,11 @@ impl Code {
                 | InstKind::LoadBuffer { .. }
                 | InstKind::LoadShared { .. }
                 | InstKind::LoadDeref { .. } => slot_comps(f.ty(v)).unwrap_or(4),
-                InstKind::InvocationId | InstKind::LocalId | InstKind::WorkgroupId => 1,
+                InstKind::InvocationId
+                | InstKind::LocalId
+                | InstKind::WorkgroupId
+                | InstKind::AtomicBuffer { .. }
+                | InstKind::AtomicShared { .. } => 1,
                 InstKind::DerefVar { .. }
                 | InstKind::DerefArray { .. }
                 | InstKind::DerefStruct { .. }
@@ -285,6 +296,8 @@ impl Code {
             | Op::LoadUniform { dst, .. }
             | Op::LoadBuffer { dst, .. }
             | Op::LoadShared { dst, .. }
+            | Op::AtomicBuffer { dst, .. }
+            | Op::AtomicShared { dst, .. }
             | Op::DerefVar { dst, .. }
             | Op::DerefArray { dst, .. }
             | Op::DerefStruct { dst, .. }
@@ -573,6 +586,43 @@ impl Code {
                     shared: *shared,
                     index: self.operand(f, *index, inst)?,
                     value: value.as_u32(),
+                }
+            }
+            InstKind::AtomicBuffer {
+                buffer,
+                op,
+                index,
+                value,
+            } => {
+                if *buffer as usize >= d.buffers.len() {
+                    return Err(malformed(inst, "no such buffer"));
+                }
+                Op::AtomicBuffer {
+                    op: *op,
+                    buffer: *buffer,
+                    dst: self.result(f, inst)?,
+                    index: self.operand(f, *index, inst)?,
+                    value: self.operand(f, *value, inst)?,
+                }
+            }
+            InstKind::AtomicShared {
+                shared,
+                op,
+                index,
+                value,
+            } => {
+                if *shared as usize >= d.shared.len() {
+                    return Err(malformed(inst, "no such shared array"));
+                }
+                let dst = self.result(f, inst)?;
+                let used = self.uses.get(dst as usize).is_some_and(|&n| n != 0);
+                Op::AtomicShared {
+                    op: *op,
+                    unordered: op.commutes() && !used,
+                    shared: *shared,
+                    dst,
+                    index: self.operand(f, *index, inst)?,
+                    value: self.operand(f, *value, inst)?,
                 }
             }
             InstKind::LoadUniform { index } => {

@@ -14,9 +14,11 @@
 //!   Words past a variable's end read 0 and are not written.
 //! * Workgroups never straddle groups, so the shared arrays of a group's workgroups are
 //!   its own: [`Shared`], zeroed when a group starts, with a [`Touch`] per word so that an
-//!   access racing with another invocation's since the last barrier is caught.
+//!   access racing with another invocation's since the last barrier is caught (commutative
+//!   atomics whose results are unused do not race with each other).
 
 use super::code::Code;
+use sim::semantics::AtomicOp;
 
 /// The most words all local variables of a program may take (a malformed program declaring
 /// an enormous array is rejected rather than allocated).
@@ -46,21 +48,53 @@ pub struct Slot {
     pub defined: Mask,
 }
 
-/// Who has accessed one shared word since the group's last barrier.
+/// How an instruction touches a shared word, for the race rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// A load.
+    Read,
+    /// A store, or an atomic whose result is used (it reads and writes, so another
+    /// invocation's access in the same phase would show in its result or the word).
+    Write,
+    /// A commutative atomic whose result is unused: with others of the same operation its
+    /// order cannot show.
+    Unordered(AtomicOp),
+}
+
+/// Who has accessed one shared word since the group's last barrier, as lane masks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Touch {
-    /// The barriers the group had passed at the access (the word is untouched in any other
-    /// phase).
+    /// The barriers the group had passed at the accesses (the word is untouched in any
+    /// other phase).
     pub phase: u32,
-    /// The lane that accessed it, or [`Touch::MANY`] when several lanes read it.
-    pub lane: u8,
-    /// Whether the access wrote it.
-    pub written: bool,
+    /// Lanes that read it.
+    pub read: u8,
+    /// Lanes that wrote it.
+    pub written: u8,
+    /// Lanes that applied an [`Access::Unordered`] atomic.
+    pub unordered: u8,
+    /// Their operation while they all applied one, `None` once two differ.
+    pub op: Option<AtomicOp>,
 }
 
 impl Touch {
-    /// Several lanes have read the word (and none wrote it).
-    pub const MANY: u8 = u8::MAX;
+    /// The lanes other than `me` whose accesses race with `access` by `me`.
+    fn races(&self, me: u8, access: Access) -> u8 {
+        let others = !me;
+        let conflicting = match access {
+            Access::Read => self.written | self.unordered,
+            Access::Write => self.read | self.written | self.unordered,
+            Access::Unordered(op) => {
+                let mixed = if self.op == Some(op) {
+                    0
+                } else {
+                    self.unordered
+                };
+                self.read | self.written | mixed
+            }
+        };
+        conflicting & others
+    }
 }
 
 /// The shared arrays of the workgroups of one group.
@@ -114,31 +148,32 @@ impl Shared {
         })
     }
 
-    /// Records lane `lane`'s access to word `w`; the lane it races with ([`Touch::MANY`]: the
-    /// readers), if another lane accessed the word since the last barrier and one of the two
-    /// accesses writes.
+    /// Records lane `lane`'s access to word `w`; the lowest lane it races with, if another
+    /// lane accessed the word since the last barrier in a way whose order would show.
     #[inline]
-    pub fn access(&mut self, w: usize, lane: usize, write: bool) -> Option<u8> {
+    pub fn access(&mut self, w: usize, lane: usize, access: Access) -> Option<u8> {
         let t = &mut self.touch[w];
-        let me = lane as u8;
+        let me = 1u8 << lane;
         if t.phase != self.phase {
             *t = Touch {
                 phase: self.phase,
-                lane: me,
-                written: write,
+                ..Touch::default()
             };
-            return None;
         }
-        if t.lane == me {
-            t.written |= write;
-            return None;
+        let races = t.races(me, access);
+        match access {
+            Access::Read => t.read |= me,
+            Access::Write => t.written |= me,
+            Access::Unordered(op) => {
+                t.op = if t.unordered == 0 || t.op == Some(op) {
+                    Some(op)
+                } else {
+                    None
+                };
+                t.unordered |= me;
+            }
         }
-        if t.written || write {
-            // Several readers (MANY) name no single lane.
-            return Some(t.lane);
-        }
-        t.lane = Touch::MANY;
-        None
+        (races != 0).then(|| races.trailing_zeros() as u8)
     }
 }
 

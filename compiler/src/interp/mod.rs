@@ -103,17 +103,14 @@ pub enum InterpError {
     /// Two invocations of a workgroup accessed one shared word between the same two
     /// barriers, at least one of them writing: a data race, whose result Vulkan leaves
     /// undefined (the generator never makes one; a reduction or a mutation may).
-    #[error("invocation {invocation}: {inst} races with {} on a shared word: no barrier orders the two accesses", match other {
-        Some(o) => format!("invocation {o}"),
-        None => "other invocations' reads".to_string(),
-    })]
+    #[error("invocation {invocation}: {inst} races with invocation {other} on a shared word: no barrier orders the two accesses")]
     SharedRace {
         /// The invocation whose access completed the race.
         invocation: u32,
         /// Its instruction.
         inst: Inst,
-        /// The invocation it raced with, when a single one.
-        other: Option<u32>,
+        /// An invocation it raced with (the lowest, when several).
+        other: u32,
     },
     /// The program cannot be executed at all (found before running anything).
     #[error("malformed program at {at}: {reason}")]

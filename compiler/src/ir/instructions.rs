@@ -5,7 +5,7 @@
 
 use super::{AluOp, Block, Reg, Value, Var, VarType};
 use cranelift_entity::packed_option::ReservedValue;
-pub use sim::semantics::TexDim;
+pub use sim::semantics::{AtomicOp, TexDim};
 
 /// One walk over the operands, instantiated for shared and mutable access (as rustc's
 /// visitors are), so the two can never disagree about which fields are operands.
@@ -41,6 +41,8 @@ macro_rules! visit_operands {
             | InstKind::LoadDeref { deref: v } => $f(v),
             InstKind::StoreBuffer { index: a, value: b, .. }
             | InstKind::StoreShared { index: a, value: b, .. }
+            | InstKind::AtomicBuffer { index: a, value: b, .. }
+            | InstKind::AtomicShared { index: a, value: b, .. }
             | InstKind::DerefArray { parent: a, index: b }
             | InstKind::StoreDeref { deref: a, value: b } => {
                 $f(a);
@@ -268,6 +270,31 @@ pub enum InstKind {
         /// The data (32-bit, 1–4 components).
         value: Value,
     },
+    /// An atomic on one word of this invocation's part of `buffer`: the result (`vec1 32`) is
+    /// the old word, and `op(old, value)` is stored.
+    AtomicBuffer {
+        /// Buffer number.
+        buffer: u32,
+        /// The operation.
+        op: AtomicOp,
+        /// Word index, wrapping at the buffer length.
+        index: Value,
+        /// The operand (`vec1 32`).
+        value: Value,
+    },
+    /// An atomic on one word of the workgroup's shared array `shared`, as [`Self::AtomicBuffer`].
+    /// Invocations may apply commutative ones to one word between two barriers as long as none
+    /// uses its result (`docs/semantics.md`, "Workgroups").
+    AtomicShared {
+        /// Shared array number.
+        shared: u32,
+        /// The operation.
+        op: AtomicOp,
+        /// Word index, wrapping at the array length.
+        index: Value,
+        /// The operand (`vec1 32`).
+        value: Value,
+    },
     /// A workgroup control and memory barrier (GLSL `barrier()`): no invocation of the
     /// workgroup goes on until all have arrived, and the shared-memory accesses before it
     /// happen before those after it. Only in the body's top-level list (uniform control flow).
@@ -381,12 +408,14 @@ impl InstKind {
     }
 
     /// Whether removing the instruction (when its result is unused) could change what a
-    /// program does: stores and jumps.
+    /// program does: stores, atomics, barriers and jumps.
     pub fn has_side_effects(&self) -> bool {
         matches!(
             self,
             InstKind::StoreBuffer { .. }
                 | InstKind::StoreShared { .. }
+                | InstKind::AtomicBuffer { .. }
+                | InstKind::AtomicShared { .. }
                 | InstKind::Barrier
                 | InstKind::StoreOutput { .. }
                 | InstKind::StoreDeref { .. }
@@ -434,6 +463,8 @@ impl InstKind {
             InstKind::WorkgroupId => "load_workgroup_id",
             InstKind::LoadShared { .. } => "load_shared",
             InstKind::StoreShared { .. } => "store_shared",
+            InstKind::AtomicBuffer { .. } => "atomic_buffer",
+            InstKind::AtomicShared { .. } => "atomic_shared",
             InstKind::Barrier => "barrier",
             InstKind::LoadUniform { .. } => "load_uniform",
             InstKind::LoadBuffer { .. } => "load_buffer",

@@ -109,6 +109,10 @@ pub struct Config {
     /// arrays between top-level barriers (`generator::workgroup`). 1/4: shared-memory and
     /// barrier lowering get a steady share without starving the rest.
     pub workgroup_rate: Rate,
+    /// Chance that a buffer or shared access is an atomic, and that a program with
+    /// workgroups has an array every invocation applies atomics to (`generator::workgroup`).
+    /// 1/6: atomics in about a quarter of programs (measured in `docs/reach.md`).
+    pub atomic_rate: Rate,
     /// Statement weights: ALU, constant, vec/mov, uniform, buffer, output, texture, local
     /// variable, shared array. ALU-heavy, as real shaders are; every kind still shows up in
     /// most programs that can have it.
@@ -167,6 +171,7 @@ impl Config {
         dynamic_index_rate: (1, 2),
         observe_rate: (2, 3),
         workgroup_rate: (1, 4),
+        atomic_rate: (1, 6),
         alu_ops: ALL_ALU_OPS,
         weights: [40, 6, 8, 5, 6, 4, 6, 6, 8],
     };
@@ -245,6 +250,7 @@ impl Config {
             dynamic_index_rate: rate(self.dynamic_index_rate),
             observe_rate: rate(self.observe_rate),
             workgroup_rate: rate(self.workgroup_rate),
+            atomic_rate: rate(self.atomic_rate),
             alu_ops,
             weights,
         }
@@ -351,6 +357,7 @@ impl<'a> Arbitrary<'a> for Config {
             dynamic_index_rate: arb_rate(u, d.dynamic_index_rate)?,
             observe_rate: arb_rate(u, d.observe_rate)?,
             workgroup_rate: arb_rate(u, d.workgroup_rate)?,
+            atomic_rate: arb_rate(u, d.atomic_rate)?,
             alu_ops,
             weights,
         };

@@ -6,7 +6,7 @@ use super::config::{Config, Rate};
 use super::pool::{Entry, Flavor, Pool};
 use arbitrary::{Result, Unstructured};
 use compiler::ir::alu::Kind;
-use compiler::ir::{AluOp, BitSize, Builder, Inst, InstKind, Type, Value, Var, VarType};
+use compiler::ir::{AluOp, AtomicOp, BitSize, Builder, Inst, InstKind, Type, Value, Var, VarType};
 use sim::dispatch::Dispatch;
 
 /// A loop-carried phi and how its back-edge sources are chosen.
@@ -69,6 +69,9 @@ pub struct Plan {
     pub phase: u32,
     /// `load_local_id` (from the prologue).
     pub local: Value,
+    /// The operation every invocation applies to the atomic array (array 2) in this phase,
+    /// when the dispatch has one.
+    pub atomic: Option<AtomicOp>,
 }
 
 /// Everything the generator carries while building one program.
@@ -146,6 +149,13 @@ impl Gen<'_, '_, '_> {
             slow,
         });
         v
+    }
+
+    /// Appends a value-defining instruction whose value stays out of scope (an atomic whose
+    /// result must not be read), spending budget.
+    pub fn emit_unread(&mut self, kind: InstKind, ty: Type) {
+        self.b.ins(kind, ty);
+        self.budget = self.budget.saturating_sub(1);
     }
 
     /// Appends an instruction without a result (a store), spending budget.

@@ -7,7 +7,7 @@ use super::pool::Flavor;
 use super::{memory, texture, workgroup};
 use arbitrary::Result;
 use compiler::ir::alu::Kind;
-use compiler::ir::{AluOp, InstKind, Type};
+use compiler::ir::{AluOp, AtomicOp, InstKind, Type};
 
 /// One kind of straight-line statement; its kind's name is `WEIGHT_NAMES[weight]`.
 pub struct Row {
@@ -220,7 +220,16 @@ fn buffer(g: &mut Gen) -> Result<()> {
     let buffer = g.index(g.dispatch.buffers.len())? as u32;
     let len = g.dispatch.buffers[buffer as usize];
     let index = g.word_index(len)?;
-    if g.u.arbitrary::<bool>()? {
+    if g.chance(g.cfg.atomic_rate)? {
+        // The invocation's own words: the old word is defined whatever the operation.
+        let kind = InstKind::AtomicBuffer {
+            buffer,
+            op: g.pick(&AtomicOp::ALL)?,
+            index,
+            value: g.int()?,
+        };
+        g.emit(kind, Type::I32, Flavor::Int);
+    } else if g.u.arbitrary::<bool>()? {
         let c = g.comps()?;
         g.emit(
             InstKind::LoadBuffer { buffer, index },

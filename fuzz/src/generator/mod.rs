@@ -75,7 +75,7 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
 /// live until the end.
 fn prologue(g: &mut Gen, per: Option<u32>) -> arbitrary::Result<()> {
     let id = g.emit(InstKind::InvocationId, Type::I32, Flavor::Int);
-    workgroup::prologue(g, per);
+    workgroup::prologue(g, per)?;
     memory::declare(g)?;
     if g.chance(g.cfg.pressure_rate)? {
         let n = g.range(&g.cfg.pressure_values)?;

@@ -10,16 +10,25 @@
 //!   words of it back;
 //! * it loads any word of the read array, which no invocation writes in this phase.
 //!
-//! So no two invocations touch a word between two barriers unless both only read it, and
-//! every result is defined — whatever the divergence around the accesses (they go anywhere,
+//! * with `Config::atomic_rate`, an atomic on one of its own words of the written array
+//!   (any operation; the old word it returns is defined, as no one else touches the word).
+//!
+//! With `Config::atomic_rate` the dispatch has a third, *atomic* array of `size` words. In
+//! even phases every invocation applies one operation, drawn per phase among the commutative
+//! ones, to any of its words and never reads the result; in odd phases anyone loads any of
+//! its words. Its final words do not depend on the order the atomics ran in.
+//!
+//! So no two invocations touch a word between two barriers unless both only read it or both
+//! apply the phase's atomic without reading the result, and every result is defined — whatever the divergence around the accesses (they go anywhere,
 //! in ifs and loops; only barriers are held to the top level). The interpreter checks the
 //! rule on every run (`InterpError::SharedRace`), for programs the reducer and the mutator
 //! change too.
 
+use super::config::Rate;
 use super::ctx::{Gen, Plan};
 use super::pool::Flavor;
 use arbitrary::{Result, Unstructured};
-use compiler::ir::{AluOp, InstKind, Type, Value};
+use compiler::ir::{AluOp, AtomicOp, InstKind, Type, Value};
 use sim::dispatch::Dispatch;
 
 /// Gives the dispatch workgroups, or not, by `Config::workgroup_rate`; the invocation count
@@ -29,8 +38,7 @@ pub fn dispatch(
     cfg: &super::Config,
     d: &mut Dispatch,
 ) -> Result<Option<u32>> {
-    let (num, den) = cfg.workgroup_rate;
-    if num == 0 || u.int_in_range(0..=den - 1)? >= num {
+    if !chance(u, cfg.workgroup_rate)? {
         return Ok(None);
     }
     let size = [2, 4, 8][u.int_in_range(0..=2)?];
@@ -38,20 +46,43 @@ pub fn dispatch(
     d.workgroup = size;
     d.invocations = (d.invocations - d.invocations % size).max(size);
     d.shared = vec![size * per; 2];
+    if chance(u, cfg.atomic_rate)? {
+        d.shared.push(size);
+    }
     Ok(Some(per))
+}
+
+/// `true` with probability `num/den`, drawn before there is a [`Gen`].
+fn chance(u: &mut Unstructured, (num, den): Rate) -> Result<bool> {
+    Ok(num != 0 && den != 0 && u.int_in_range(0..=den - 1)? < num)
+}
+
+/// The shared atomic array's number.
+const ATOMIC_ARRAY: u32 = 2;
+
+/// A commutative operation for a phase of the atomic array.
+fn phase_op(g: &mut Gen) -> Result<Option<AtomicOp>> {
+    if g.dispatch.shared.len() <= ATOMIC_ARRAY as usize {
+        return Ok(None);
+    }
+    let ops: Vec<AtomicOp> = AtomicOp::ALL.into_iter().filter(|o| o.commutes()).collect();
+    Ok(Some(g.pick(&ops)?))
 }
 
 /// The prologue's part: the local and workgroup ids (in the pool, so they feed data and
 /// branches: branches on the local id diverge inside a workgroup).
-pub fn prologue(g: &mut Gen, per: Option<u32>) {
-    let Some(per) = per else { return };
+pub fn prologue(g: &mut Gen, per: Option<u32>) -> Result<()> {
+    let Some(per) = per else { return Ok(()) };
     let local = g.emit(InstKind::LocalId, Type::I32, Flavor::Int);
     g.emit(InstKind::WorkgroupId, Type::I32, Flavor::Int);
+    let atomic = phase_op(g)?;
     g.shared = Some(Plan {
         per,
         phase: 0,
         local,
+        atomic,
     });
+    Ok(())
 }
 
 /// At the top level between items: a barrier, half the time.
@@ -60,19 +91,24 @@ pub fn maybe_barrier(g: &mut Gen) -> Result<()> {
         return Ok(());
     }
     g.emit_effect(InstKind::Barrier);
+    let atomic = phase_op(g)?;
     if let Some(plan) = &mut g.shared {
         plan.phase += 1;
+        plan.atomic = atomic;
     }
     Ok(())
 }
 
 /// One shared access: a store to or a load from this invocation's own words of the written
-/// array, or a load of any word of the read array.
+/// array, or a load of any word of the read array; sometimes an atomic instead.
 pub fn access(g: &mut Gen) -> Result<()> {
     let Some(plan) = g.shared else {
         return Ok(());
     };
     let written = plan.phase % 2;
+    if g.chance(g.cfg.atomic_rate)? {
+        return atomic(g, plan, written);
+    }
     match g.u.int_in_range(0..=2)? {
         0 => {
             let c = own_comps(g, plan)?;
@@ -102,6 +138,44 @@ pub fn access(g: &mut Gen) -> Result<()> {
                 index,
             };
             g.emit(kind, Type::vec32(c), Flavor::Int);
+        }
+    }
+    Ok(())
+}
+
+/// An atomic on an own word of the written array (its result in scope), or one on the
+/// atomic array: the phase's operation on any word with the result unread in even phases, a
+/// load of any word in odd ones.
+fn atomic(g: &mut Gen, plan: Plan, written: u32) -> Result<()> {
+    let value = g.int()?;
+    match plan.atomic {
+        Some(op) if g.u.arbitrary::<bool>()? => {
+            let index = g.word_index(g.dispatch.shared[ATOMIC_ARRAY as usize])?;
+            if plan.phase.is_multiple_of(2) {
+                let kind = InstKind::AtomicShared {
+                    shared: ATOMIC_ARRAY,
+                    op,
+                    index,
+                    value,
+                };
+                g.emit_unread(kind, Type::I32);
+            } else {
+                let kind = InstKind::LoadShared {
+                    shared: ATOMIC_ARRAY,
+                    index,
+                };
+                g.emit(kind, Type::I32, Flavor::Int);
+            }
+        }
+        _ => {
+            let index = own_index(g, plan, 1)?;
+            let kind = InstKind::AtomicShared {
+                shared: written,
+                op: g.pick(&AtomicOp::ALL)?,
+                index,
+                value,
+            };
+            g.emit(kind, Type::I32, Flavor::Int);
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! The data cache shared function: untyped (scattered) dword reads and writes of 1–4
 //! channels per lane on buffers (per-invocation regions), the uniform file (read-only,
-//! shared) and the output slots (write-only, per-invocation).
+//! shared) and the output slots (write-only, per-invocation), and one-dword atomics on
+//! buffers and shared local memory.
 //!
 //! Addresses are per-lane word indices; component `c` of a lane is at
 //! `address.wrapping_add(c) % len`, where `len` is the region length (buffer words per
@@ -107,6 +108,47 @@ pub(super) fn read(
     }
 }
 
+/// The words a write or atomic to `surface` reaches and its region length (none for the
+/// read-only uniforms).
+fn writable<'m>(surface: Surface, memory: &'m mut Memory) -> Option<(u32, &'m mut [u32])> {
+    Some(match surface {
+        Surface::Buffer(b) => (
+            memory.dispatch.buffers[b as usize],
+            &mut memory.results.buffers[b as usize][..],
+        ),
+        Surface::Output => (memory.dispatch.outputs, &mut memory.results.outputs[..]),
+        Surface::Shared => (memory.slm.words, &mut memory.slm.data[..]),
+        Surface::Uniform => return None,
+    })
+}
+
+/// Where lane `i` (of invocation `inv`) finds word `a` of a writable region of length `len`:
+/// its workgroup's SLM word, unwrapped ([`Slm::word`]), or its invocation's region, wrapped.
+fn place(surface: Surface, size: u32, len: u32, i: u32, inv: u32, a: u32) -> Option<usize> {
+    match surface {
+        Surface::Shared if a >= len => None,
+        Surface::Shared => Some(((i / size) * len + a) as usize),
+        _ => Some((inv * len + a % len) as usize),
+    }
+}
+
+/// The enabled lanes in increasing order (`live` has no bit past the instruction's), with
+/// their invocations, skipping lanes past the dispatch.
+fn enabled(l: &Layout, lanes: Lanes, invocations: u32) -> impl Iterator<Item = (u32, u32)> {
+    let mut live = l.live;
+    std::iter::from_fn(move || {
+        while live != 0 {
+            let i = live.trailing_zeros();
+            live &= live - 1;
+            let inv = lanes.first_invocation.wrapping_add(i);
+            if inv < invocations {
+                return Some((i, inv));
+            }
+        }
+        None
+    })
+}
+
 /// Untyped write of `channels` dwords per enabled lane.
 pub(super) fn write(
     t: &Thread,
@@ -114,24 +156,11 @@ pub(super) fn write(
     lanes: Lanes,
     surface: Surface,
     channels: u32,
-    memory: Memory,
+    mut memory: Memory,
 ) {
-    let Memory {
-        dispatch,
-        results,
-        slm,
-    } = memory;
-    // Where lane `i`'s word `a` goes: its workgroup's SLM word, unwrapped ([`Slm::word`]);
-    // or its invocation's region, wrapped at the region's length.
-    let size = slm.size;
-    let (len, words) = match surface {
-        Surface::Buffer(b) => (
-            dispatch.buffers[b as usize],
-            &mut results.buffers[b as usize],
-        ),
-        Surface::Output => (dispatch.outputs, &mut results.outputs),
-        Surface::Shared => (slm.words, &mut slm.data),
-        Surface::Uniform => return,
+    let (size, invocations) = (memory.slm.size, memory.dispatch.invocations);
+    let Some((len, words)) = writable(surface, &mut memory) else {
+        return;
     };
     if len == 0 {
         return;
@@ -141,24 +170,45 @@ pub(super) fn write(
     for (c, d) in data.iter_mut().enumerate().take(channels as usize) {
         *d = l.lane_params(t, 1 + c as u32);
     }
-    // Enabled lanes only, in increasing order (`live` has no bit past the instruction's).
-    let mut live = l.live;
-    while live != 0 {
-        let i = live.trailing_zeros();
-        live &= live - 1;
-        let inv = lanes.first_invocation.wrapping_add(i);
-        if inv >= dispatch.invocations {
-            continue;
-        }
+    for (i, inv) in enabled(l, lanes, invocations) {
         let lane = i as usize % 16;
         for (c, d) in data.iter().enumerate().take(channels as usize) {
             let a = addr[lane].wrapping_add(c as u32);
-            let at = match surface {
-                Surface::Shared if a >= len => continue,
-                Surface::Shared => (i / size) * len + a,
-                _ => inv * len + a % len,
-            };
-            words[at as usize] = d[lane];
+            if let Some(at) = place(surface, size, len, i, inv, a) {
+                words[at] = d[lane];
+            }
+        }
+    }
+}
+
+/// Untyped atomic: each enabled lane in increasing order responds with its word and stores
+/// `op(old, data)`; a lane whose word does not exist responds 0.
+pub(super) fn atomic(
+    t: &mut Thread,
+    l: &Layout,
+    lanes: Lanes,
+    surface: Surface,
+    op: crate::semantics::AtomicOp,
+    mut memory: Memory,
+) {
+    let (size, invocations) = (memory.slm.size, memory.dispatch.invocations);
+    let Some((len, words)) = writable(surface, &mut memory) else {
+        return;
+    };
+    let (addr, data) = (l.lane_params(t, 0), l.lane_params(t, 1));
+    let mut old = [0; 16];
+    if len != 0 {
+        for (i, inv) in enabled(l, lanes, invocations) {
+            let lane = i as usize % 16;
+            if let Some(at) = place(surface, size, len, i, inv, addr[lane]) {
+                old[lane] = words[at];
+                words[at] = op.apply(words[at], data[lane]);
+            }
+        }
+    }
+    for i in 0..lanes.count {
+        if l.live >> i & 1 != 0 {
+            l.respond(t, 0, i, old[i as usize % 16]);
         }
     }
 }

@@ -130,6 +130,9 @@ impl fmt::Display for Message {
             Message::UntypedWrite { surface, channels } => {
                 write!(f, "dp untyped write {surface} ch {channels}")
             }
+            Message::UntypedAtomic { surface, op } => {
+                write!(f, "dp untyped atomic {} {surface}", op.name())
+            }
             Message::ScratchBlockRead { regs, offset } => {
                 write!(f, "scratch block read regs {regs}")?;
                 match offset {

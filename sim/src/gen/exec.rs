@@ -456,6 +456,18 @@ impl Machine<'_> {
                     slm: &mut self.slm,
                 },
             ),
+            Message::UntypedAtomic { surface, op } => dataport::atomic(
+                t,
+                &l.on(live),
+                lanes,
+                surface,
+                op,
+                dataport::Memory {
+                    dispatch: self.dispatch,
+                    results: self.results,
+                    slm: &mut self.slm,
+                },
+            ),
             Message::ScratchBlockRead { .. } | Message::ScratchBlockWrite { .. } => {
                 unreachable!("a scratch block send takes its own step")
             }

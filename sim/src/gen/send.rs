@@ -255,6 +255,15 @@ pub enum Message {
         /// Dwords per lane, 1..=4.
         channels: u8,
     },
+    /// Data cache untyped atomic, one dword per lane, masked per lane: lanes in increasing
+    /// order read the word (as [`Message::UntypedWrite`] addresses it), respond with it and
+    /// store `op(old, data)`. Payload: address, data. `mlen = header + 2 * P`, `rlen = P`.
+    UntypedAtomic {
+        /// Buffer or shared local memory.
+        surface: Surface,
+        /// The operation.
+        op: crate::semantics::AtomicOp,
+    },
     /// Scratch block read (spill fill), NoMask semantics: `regs` whole GRFs from a scratch
     /// offset in 32-byte units. Header required, `mlen = 1`, `rlen = regs`.
     ScratchBlockRead {
@@ -314,6 +323,7 @@ impl Message {
             Message::Sampler { op, .. } => op.name(),
             Message::UntypedRead { .. } => "untyped_read",
             Message::UntypedWrite { .. } => "untyped_write",
+            Message::UntypedAtomic { .. } => "untyped_atomic",
             Message::ScratchBlockRead { .. } => "scratch_block_read",
             Message::ScratchBlockWrite { .. } => "scratch_block_write",
             Message::ScratchRead { .. } => "scratch_read",
@@ -321,11 +331,24 @@ impl Message {
         }
     }
 
+    /// Whether the message changes memory (so it stays even when its response is unused).
+    pub fn writes_memory(&self) -> bool {
+        matches!(
+            self,
+            Message::UntypedWrite { .. }
+                | Message::UntypedAtomic { .. }
+                | Message::ScratchBlockWrite { .. }
+                | Message::ScratchWrite { .. }
+        )
+    }
+
     /// The shared function serving this message.
     pub fn shared_function(&self) -> SharedFunction {
         match self {
             Message::Sampler { .. } => SharedFunction::Sampler,
-            Message::UntypedRead { .. } | Message::UntypedWrite { .. } => SharedFunction::DataPort,
+            Message::UntypedRead { .. }
+            | Message::UntypedWrite { .. }
+            | Message::UntypedAtomic { .. } => SharedFunction::DataPort,
             _ => SharedFunction::Scratch,
         }
     }

@@ -129,6 +129,10 @@ fn has_resources(msg: &Message, dispatch: &Dispatch) -> bool {
         | Message::UntypedWrite {
             surface: Surface::Buffer(b),
             ..
+        }
+        | Message::UntypedAtomic {
+            surface: Surface::Buffer(b),
+            ..
         } => (b as usize) < dispatch.buffers.len(),
         _ => true,
     }
@@ -428,6 +432,17 @@ impl Checker<'_> {
                 }
                 if mlen != h + (1 + channels) * p || rlen != 0 {
                     self.err(Problem::Message("untyped write mlen/rlen"));
+                }
+                if self.dispatch.is_some_and(|dp| !has_resources(&d.msg, dp)) {
+                    self.err(Problem::NoSuchResource);
+                }
+            }
+            Message::UntypedAtomic { surface, .. } => {
+                if !matches!(surface, Surface::Buffer(_) | Surface::Shared) {
+                    self.err(Problem::Message("bad untyped atomic"));
+                }
+                if mlen != h + 2 * p || rlen != p {
+                    self.err(Problem::Message("untyped atomic mlen/rlen"));
                 }
                 if self.dispatch.is_some_and(|dp| !has_resources(&d.msg, dp)) {
                     self.err(Problem::NoSuchResource);

@@ -20,7 +20,9 @@ fn number(kind: &mut InstKind, which: Resource) -> Option<&mut u32> {
     match (which, kind) {
         (
             Resource::Buffer,
-            InstKind::LoadBuffer { buffer, .. } | InstKind::StoreBuffer { buffer, .. },
+            InstKind::LoadBuffer { buffer, .. }
+            | InstKind::StoreBuffer { buffer, .. }
+            | InstKind::AtomicBuffer { buffer, .. },
         ) => Some(buffer),
         (
             Resource::Texture,
@@ -30,7 +32,9 @@ fn number(kind: &mut InstKind, which: Resource) -> Option<&mut u32> {
         ) => Some(texture),
         (
             Resource::Shared,
-            InstKind::LoadShared { shared, .. } | InstKind::StoreShared { shared, .. },
+            InstKind::LoadShared { shared, .. }
+            | InstKind::StoreShared { shared, .. }
+            | InstKind::AtomicShared { shared, .. },
         ) => Some(shared),
         _ => None,
     }

@@ -1,6 +1,7 @@
 //! Hand-written programs with hand-computed results: control flow here, memory and textures in
 //! [`memory`], malformed programs and fuel in [`errors`].
 
+mod atomics;
 mod errors;
 mod memory;
 mod workgroups;

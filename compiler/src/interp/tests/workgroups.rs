@@ -50,7 +50,7 @@ fn a_read_of_another_invocations_store_without_a_barrier_is_a_race() {
             invocation, other, ..
         }) => {
             // Invocation 0 reads word 1 after invocation 1 stored it (lockstep order).
-            assert_eq!((invocation, other), (0, Some(1)));
+            assert_eq!((invocation, other), (0, 1));
         }
         other => panic!("expected a race, got {other:?}"),
     }
@@ -66,7 +66,7 @@ fn two_stores_race_and_many_loads_do_not() {
         run_text(&store),
         Err(InterpError::SharedRace {
             invocation: 1,
-            other: Some(0),
+            other: 0,
             ..
         })
     ));
@@ -86,7 +86,7 @@ fn two_stores_race_and_many_loads_do_not() {
         run_text(&late),
         Err(InterpError::SharedRace {
             invocation: 2,
-            other: None,
+            other: 0,
             ..
         })
     ));

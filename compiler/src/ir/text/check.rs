@@ -169,6 +169,17 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
             want(p, pos(0), "the index", tys[0], Type::I32)?;
             want_data32(p, pos(1), "the stored value", tys[1])?;
         }
+        InstKind::AtomicBuffer { .. } | InstKind::AtomicShared { .. } => {
+            want(
+                p,
+                info.ty_pos,
+                &format!("the result of `{name}`"),
+                ty,
+                Type::I32,
+            )?;
+            want(p, pos(0), "the index", tys[0], Type::I32)?;
+            want(p, pos(1), "the operand", tys[1], Type::I32)?;
+        }
         InstKind::StoreOutput { .. } => want_data32(p, pos(0), "the stored value", tys[0])?,
         InstKind::Tex { params, .. } | InstKind::Txf { params, .. } => {
             let coord = Type::vec32(params.dim.coords() as u8);

@@ -7,7 +7,8 @@
 //! phis and jumps. Operand types wait for [`super::check`].
 
 use super::super::{
-    AluOp, BitSize, InstData, InstKind, PhiSource, Reg, TexDim, TexParams, Type, Value, Var,
+    AluOp, AtomicOp, BitSize, InstData, InstKind, PhiSource, Reg, TexDim, TexParams, Type, Value,
+    Var,
 };
 use super::lex::Tok;
 use super::parse::{parse_u32, vec_comps, Deferred, InstInfo, PResult, Parser, ValueDef};
@@ -27,7 +28,9 @@ pub fn defines_value(op: &str) -> Option<bool> {
         "load_const" | "vec1" | "vec2" | "vec3" | "vec4" | "mov" | "phi" | "load_invocation_id"
         | "load_local_id" | "load_workgroup_id" | "load_uniform" | "load_buffer"
         | "load_shared" | "tex" | "txf" | "txs" | "deref_var" | "deref_array" | "deref_struct"
-        | "deref_cast" | "load_deref" | "load_reg" => Some(true),
+        | "deref_cast" | "load_deref" | "load_reg" | "atomic_buffer" | "atomic_shared" => {
+            Some(true)
+        }
         _ => AluOp::from_name(op).map(|_| true),
     }
 }
@@ -358,6 +361,43 @@ impl Parser<'_> {
                     value: v[1],
                 };
                 (kind, Produces::Exactly(Type::None))
+            }
+            "atomic_buffer" | "atomic_shared" => {
+                let (w, pos) = self.word("an atomic operation (`add`, `umin`, …)")?;
+                let Some(aop) = AtomicOp::from_name(w) else {
+                    let names: Vec<_> = AtomicOp::ALL.iter().map(|o| o.name()).collect();
+                    return self.err(
+                        pos,
+                        format!(
+                            "unknown atomic operation `{w}`: one of {}",
+                            names.join(", ")
+                        ),
+                    );
+                };
+                let array = if op == "atomic_buffer" {
+                    self.index_number("a buffer number")?
+                } else {
+                    self.index_number("a shared array number")?
+                };
+                self.expect(',')?;
+                let v = self.values(op, 2, info)?;
+                let (index, value) = (v[0], v[1]);
+                let kind = if op == "atomic_buffer" {
+                    InstKind::AtomicBuffer {
+                        buffer: array,
+                        op: aop,
+                        index,
+                        value,
+                    }
+                } else {
+                    InstKind::AtomicShared {
+                        shared: array,
+                        op: aop,
+                        index,
+                        value,
+                    }
+                };
+                (kind, Produces::Exactly(Type::I32))
             }
             "load_uniform" => (
                 InstKind::LoadUniform {

@@ -199,6 +199,20 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
         } => {
             let _ = write!(s, " {array}, {index}, {value}");
         }
+        InstKind::AtomicBuffer {
+            buffer: array,
+            op,
+            index,
+            value,
+        }
+        | InstKind::AtomicShared {
+            shared: array,
+            op,
+            index,
+            value,
+        } => {
+            let _ = write!(s, " {} {array}, {index}, {value}", op.name());
+        }
         InstKind::StoreOutput { slot, value } => {
             let _ = write!(s, " {slot}, {value}");
         }

@@ -245,6 +245,28 @@ impl Verifier<'_> {
                 self.expect_32(inst, *value, "stored value");
                 None
             }
+            InstKind::AtomicShared {
+                shared,
+                index,
+                value,
+                ..
+            } => {
+                self.check_resource(inst, "shared array", *shared, dispatch.shared.len());
+                self.expect(inst, *index, Type::I32, "index");
+                self.expect(inst, *value, Type::I32, "operand");
+                Some(Type::I32)
+            }
+            InstKind::AtomicBuffer {
+                buffer,
+                index,
+                value,
+                ..
+            } => {
+                self.check_resource(inst, "buffer", *buffer, dispatch.buffers.len());
+                self.expect(inst, *index, Type::I32, "index");
+                self.expect(inst, *value, Type::I32, "operand");
+                Some(Type::I32)
+            }
             InstKind::LoadUniform { index } => {
                 self.expect(inst, *index, Type::I32, "index");
                 self.loaded_32(rty)

@@ -59,6 +59,8 @@ pub fn record(p: &Program) -> Result<Vec<(String, u64)>, String> {
             | InstKind::StoreBuffer { .. }
             | InstKind::LoadShared { .. }
             | InstKind::StoreShared { .. }
+            | InstKind::AtomicBuffer { .. }
+            | InstKind::AtomicShared { .. }
             | InstKind::StoreOutput { .. }
             | InstKind::Tex { .. }
             | InstKind::Txf { .. }
