@@ -393,6 +393,24 @@ mod tests {
         assert_eq!(w.outputs, [true, false, true, false]);
     }
 
+    /// Shared arrays and atomics carry it too: a word another invocation wrote with an inexact
+    /// value, or an atomic's old word of a buffer once written with one.
+    #[test]
+    fn shared_arrays_and_atomics_carry_inexactness() {
+        let src = "invocations 2\noutputs 3\nworkgroup 2\nbuffer 1\nshared 2\nshared 2\n\n\
+                   block_0:\n  vec1 32 ssa_0 = load_const (0x3f800000)\n  \
+                   vec1 32 ssa_1 = fsqrt ssa_0\n  vec1 32 ssa_2 = load_local_id\n  \
+                   store_shared 0, ssa_2, ssa_1\n  barrier\n  \
+                   vec1 32 ssa_3 = load_shared 0, ssa_2\n  store_output 0, ssa_3\n  \
+                   vec1 32 ssa_4 = atomic_shared add 1, ssa_2, ssa_2\n  store_output 1, ssa_4\n  \
+                   vec1 32 ssa_5 = atomic_buffer xchg 0, ssa_2, ssa_1\n  \
+                   vec1 32 ssa_6 = atomic_buffer add 0, ssa_2, ssa_2\n  store_output 2, ssa_6\n";
+        let p = parse_program(src, "test").unwrap();
+        let w = inexact_words(&p, true);
+        assert_eq!(w.outputs, [true, false, true]);
+        assert_eq!(w.buffers, [true]);
+    }
+
     #[test]
     fn memory_carries_inexactness_to_later_loads() {
         let w = words(

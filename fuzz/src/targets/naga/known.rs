@@ -7,7 +7,7 @@
 
 use super::Step;
 use crate::targets::vulkan::known::{with_ops, KnownBug};
-use compiler::ir::AluOp;
+use compiler::ir::{AluOp, AtomicOp, InstKind, Program};
 
 /// A naga bug recognised by the step that stops and its message.
 pub struct KnownError {
@@ -61,24 +61,44 @@ pub const KNOWN_MISMATCHES: &[KnownBug] = &[KnownBug {
     summary: "naga's SPIR-V front end takes an operation's signedness from its operands' type, \
               not the opcode: GLSL.std.450 SMin/SMax/FindSMsb, OpShiftRightArithmetic, OpSDiv \
               and OpBitFieldSExtract on uint operands become UMin/UMax/FindUMsb, \
-              OpShiftRightLogical, OpUDiv and OpBitFieldUExtract (naga 30.0.2, \
-              front/spv/next_block.rs; docs/found-bugs/naga-signed-op-on-uint.md)",
-    rewrite: |p| {
-        with_ops(
-            p,
-            &[
-                (AluOp::Imin, AluOp::Umin),
-                (AluOp::Imax, AluOp::Umax),
-                (AluOp::Ishr, AluOp::Ushr),
-                // The emitter's guard keeps `INT_MIN / -1` from the division (it divides by 1
-                // instead), which `udiv` does not model: that one case stays unexplained.
-                (AluOp::Idiv, AluOp::Udiv),
-                (AluOp::IfindMsb, AluOp::UfindMsb),
-                (AluOp::IbitfieldExtract, AluOp::UbitfieldExtract),
-            ],
-        )
-    },
+              OpShiftRightLogical, OpUDiv and OpBitFieldUExtract, OpAtomicSMin/SMax on a uint \
+              pointer atomic Min/Max of u32 (naga 30.0.2, front/spv/next_block.rs; \
+              docs/found-bugs/naga-signed-op-on-uint.md)",
+    rewrite: signed_as_unsigned,
 }];
+
+/// `p` with every signed operation naga reads as unsigned made unsigned (`None` without one):
+/// the ALU ops, and the atomics' `imin`/`imax`.
+fn signed_as_unsigned(p: &Program) -> Option<Program> {
+    let alu = with_ops(
+        p,
+        &[
+            (AluOp::Imin, AluOp::Umin),
+            (AluOp::Imax, AluOp::Umax),
+            (AluOp::Ishr, AluOp::Ushr),
+            // The emitter's guard keeps `INT_MIN / -1` from the division (it divides by 1
+            // instead), which `udiv` does not model: that one case stays unexplained.
+            (AluOp::Idiv, AluOp::Udiv),
+            (AluOp::IfindMsb, AluOp::UfindMsb),
+            (AluOp::IbitfieldExtract, AluOp::UbitfieldExtract),
+        ],
+    );
+    let mut touched = alu.is_some();
+    let mut q = alu.unwrap_or_else(|| p.clone());
+    for inst in q.func.insts.values_mut() {
+        if let InstKind::AtomicBuffer { op, .. } | InstKind::AtomicShared { op, .. } =
+            &mut inst.kind
+        {
+            *op = match *op {
+                AtomicOp::Imin => AtomicOp::Umin,
+                AtomicOp::Imax => AtomicOp::Umax,
+                _ => continue,
+            };
+            touched = true;
+        }
+    }
+    touched.then_some(q)
+}
 
 /// The known bug naga's error at `step` saying `message` about the module `words` is, if one.
 pub fn error(step: Step, message: &str, words: &[u32]) -> Option<&'static KnownError> {

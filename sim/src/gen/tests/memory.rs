@@ -354,3 +354,70 @@ fn scratch_scattered_round_trip_and_unwritten_reads() {
     assert_eq!(r.hazards[0].kind, HazardKind::ScratchUnwritten);
     assert_eq!((r.hazards[0].inst, r.hazards[0].reg), (1, 500 / 8));
 }
+
+/// Every lane adds its id to word 1 of its workgroup's shared memory: lanes apply theirs in
+/// lane order, so each gets the sum of its workgroup's lower ids, and the word their total.
+#[test]
+fn shared_atomics_apply_lane_by_lane_within_each_workgroup() {
+    for w in [ExecSize::S8, ExecSize::S16] {
+        let p = per(w);
+        let atomic = |surface, op| Message::UntypedAtomic { surface, op };
+        let v = vec![
+            mov(w, 20, Type::UD, Src::ud(1)),
+            mov(w, 20 + p, Type::UD, Src::grf(1, Type::UD)),
+            send(
+                w,
+                Dst::grf(30, Type::UD),
+                20,
+                atomic(Surface::Shared, crate::semantics::AtomicOp::Add),
+                2 * p,
+                p,
+                false,
+            ),
+            // Read the word back (the total) and write both to the two output slots.
+            send(
+                w,
+                Dst::grf(34, Type::UD),
+                20,
+                Message::UntypedRead {
+                    surface: Surface::Shared,
+                    channels: 1,
+                },
+                p,
+                p,
+                false,
+            ),
+            mov(w, 40, Type::UD, Src::ud(0)),
+            mov(w, 40 + p, Type::UD, Src::grf(30, Type::UD)),
+            mov(w, 40 + 2 * p, Type::UD, Src::grf(34, Type::UD)),
+            send(
+                w,
+                Dst::Null(Type::UD),
+                40,
+                Message::UntypedWrite {
+                    surface: Surface::Output,
+                    channels: 2,
+                },
+                3 * p,
+                0,
+                false,
+            ),
+        ];
+        let d = Dispatch {
+            invocations: 16,
+            outputs: 2,
+            workgroup: 4,
+            shared: vec![2],
+            ..Dispatch::default()
+        };
+        let r = go(&prog(w, Gen::Gen9, v), &d);
+        assert!(r.hazards.is_empty(), "{:?}", r.hazards);
+        for i in 0..16u32 {
+            let first = i / 4 * 4;
+            let old: u32 = (first..i).sum();
+            let total: u32 = (first..first + 4).sum();
+            let got = &r.results.outputs[(i * 2) as usize..(i * 2 + 2) as usize];
+            assert_eq!(got, [old, total], "{w:?} invocation {i}");
+        }
+    }
+}
