@@ -9,7 +9,7 @@ use arbitrary::Unstructured;
 use compiler::a6xx::{compile, CompileError, Options};
 use compiler::heuristics::{A6xxHeuristics, Pick, Victim};
 use compiler::interp::{self, RunOptions};
-use compiler::ir::{print_program, InstKind, Program};
+use compiler::ir::{print_program, Program};
 use compiler::planted::Plants;
 use fuzz::generator::{generate, Config};
 use sim::a6xx::{run, Outcome, WaveSize};
@@ -54,13 +54,7 @@ fn check(p: &Program, opts: &Options, totals: &mut [u64; 4]) -> Result<bool, Str
         Err(e) => return Err(format!("interpreter: {e}")),
     };
     // The a6xx backend has no atomics: the target skips such programs (counted), so does this.
-    let atomics = p.func.insts_in_order().into_iter().any(|(_, i)| {
-        matches!(
-            p.func.insts[i].kind,
-            InstKind::AtomicBuffer { .. } | InstKind::AtomicShared { .. }
-        )
-    });
-    if atomics {
+    if p.has_atomics() {
         return Ok(false);
     }
     let c = match compile(p, opts) {

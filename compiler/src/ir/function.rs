@@ -95,6 +95,18 @@ pub struct Function {
     pub body: Vec<CfNode>,
 }
 
+impl Program {
+    /// Whether a placed instruction is an atomic (what a backend without atomics refuses).
+    pub fn has_atomics(&self) -> bool {
+        self.func.insts_in_order().into_iter().any(|(_, i)| {
+            matches!(
+                self.func.insts[i].kind,
+                InstKind::AtomicBuffer { .. } | InstKind::AtomicShared { .. }
+            )
+        })
+    }
+}
+
 impl Function {
     /// Creates an instruction (not yet placed in any block) and its result value of type
     /// `ty` (none for `Type::None`).

@@ -21,7 +21,7 @@ use crate::case::Case;
 use crate::cause::{BackendError, Cause, CheckError, Hazard};
 use crate::finding::{Finding, FindingKind};
 use compiler::a6xx::{self, Options};
-use compiler::ir::{InstKind, Program};
+use compiler::ir::Program;
 use compiler::profile::{self, Phase};
 use sim::a6xx::{Outcome, WaveSize};
 use sim::dispatch::Results;
@@ -132,15 +132,6 @@ impl Ran {
 /// (turnip's ir3 code, which has, runs on the `turnip` target).
 const NO_ATOMICS: &str = "atomics: not in the a6xx backend";
 
-fn has_atomics(p: &Program) -> bool {
-    p.func.insts_in_order().into_iter().any(|(_, i)| {
-        matches!(
-            p.func.insts[i].kind,
-            InstKind::AtomicBuffer { .. } | InstKind::AtomicShared { .. }
-        )
-    })
-}
-
 impl Target for A6xx {
     fn name(&self) -> &'static str {
         "a6xx"
@@ -154,7 +145,7 @@ impl Target for A6xx {
     /// area plus spill scratch, `compiler::a6xx::register_floor`) cannot be met by any
     /// allocator: such cases are skipped, not reported.
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        if has_atomics(&case.program) {
+        if case.program.has_atomics() {
             return Some(NO_ATOMICS.into());
         }
         let floor = a6xx::register_floor(&case.program);
