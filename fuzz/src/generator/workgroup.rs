@@ -8,10 +8,9 @@
 //! one:
 //! * an invocation stores only to its own words of the written array, and loads its own
 //!   words of it back;
-//! * it loads any word of the read array, which no invocation writes in this phase.
-//!
-//! * with `Config::atomic_rate`, an atomic on one of its own words of the written array
-//!   (any operation; the old word it returns is defined, as no one else touches the word).
+//! * it loads any word of the read array, which no invocation writes in this phase;
+//! * with `Config::atomic_rate`, it applies an atomic to one of its own words of the written
+//!   array (any operation; the old word it returns is defined, as no one else touches it).
 //!
 //! With `Config::atomic_rate` the dispatch has a third, *atomic* array of `size` words. In
 //! even phases every invocation applies one operation, drawn per phase among the commutative
@@ -19,10 +18,10 @@
 //! its words. Its final words do not depend on the order the atomics ran in.
 //!
 //! So no two invocations touch a word between two barriers unless both only read it or both
-//! apply the phase's atomic without reading the result, and every result is defined — whatever the divergence around the accesses (they go anywhere,
-//! in ifs and loops; only barriers are held to the top level). The interpreter checks the
-//! rule on every run (`InterpError::SharedRace`), for programs the reducer and the mutator
-//! change too.
+//! apply the phase's atomic without reading the result, and every result is defined —
+//! whatever the divergence around the accesses (they go anywhere, in ifs and loops; only
+//! barriers are held to the top level). The interpreter checks the rule on every run
+//! (`InterpError::SharedRace`), for programs the reducer and the mutator change too.
 
 use super::config::Rate;
 use super::ctx::{Gen, Plan};
