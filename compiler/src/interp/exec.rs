@@ -428,6 +428,14 @@ impl Group<'_> {
 
     /// Stops `lanes` at op `pc` for `fault`. Invocations after the first that failed never
     /// run in order, so lanes after it stop too.
+    /// Fails lane `l` for racing with lane `other`, if a shared access found a race.
+    #[inline]
+    fn race(&mut self, racing: Option<(usize, u8)>, pc: u32) {
+        if let Some((l, other)) = racing {
+            self.fail(1 << l, pc, Fault::Race { other });
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn fail(&mut self, lanes: Mask, pc: u32, fault: Fault) {
@@ -734,9 +742,7 @@ impl Group<'_> {
                         }
                     }
                 }
-                if let Some((l, other)) = racing {
-                    self.fail(1 << l, pc, Fault::Race { other });
-                }
+                self.race(racing, pc);
                 self.set(dst, &out);
             }
             Op::StoreShared {
@@ -759,9 +765,7 @@ impl Group<'_> {
                         }
                     }
                 }
-                if let Some((l, other)) = racing {
-                    self.fail(1 << l, pc, Fault::Race { other });
-                }
+                self.race(racing, pc);
             }
             Op::AtomicShared {
                 op,
@@ -792,9 +796,7 @@ impl Group<'_> {
                         }
                     }
                 }
-                if let Some((l, other)) = racing {
-                    self.fail(1 << l, pc, Fault::Race { other });
-                }
+                self.race(racing, pc);
                 self.set(dst, &out);
             }
             Op::AtomicBuffer {

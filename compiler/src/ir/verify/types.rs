@@ -246,23 +246,22 @@ impl Verifier<'_> {
                 None
             }
             InstKind::AtomicShared {
-                shared,
+                shared: n,
                 index,
                 value,
                 ..
-            } => {
-                self.check_resource(inst, "shared array", *shared, dispatch.shared.len());
-                self.expect(inst, *index, Type::I32, "index");
-                self.expect(inst, *value, Type::I32, "operand");
-                Some(Type::I32)
             }
-            InstKind::AtomicBuffer {
-                buffer,
+            | InstKind::AtomicBuffer {
+                buffer: n,
                 index,
                 value,
                 ..
             } => {
-                self.check_resource(inst, "buffer", *buffer, dispatch.buffers.len());
+                let (what, len) = match kind {
+                    InstKind::AtomicShared { .. } => ("shared array", dispatch.shared.len()),
+                    _ => ("buffer", dispatch.buffers.len()),
+                };
+                self.check_resource(inst, what, *n, len);
                 self.expect(inst, *index, Type::I32, "index");
                 self.expect(inst, *value, Type::I32, "operand");
                 Some(Type::I32)
