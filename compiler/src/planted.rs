@@ -47,6 +47,8 @@ plants! {
         "sequentialises parallel copies naively: the swap / lost-copy problem";
     DceLoopLiveOut "dce-loop-live-out" "opt_dce" "all"
         "deletes a loop whose result is used after it";
+    CseSubgroupAcrossBlocks "cse-subgroup-across-blocks" "opt_cse" "middle"
+        "lets CSE merge a subgroup operation with an equal one in a dominating block, which other invocations execute (a convergent op treated as pure)";
     ZeroSamplesSharedPayload "zero-samples-shared-payload" "opt_zero_samples" "gen8 gen16"
         "trims a payload that a later message still reads (the liveness concern in review)";
     ZeroSamplesSimd16Step "zero-samples-simd16-step" "opt_zero_samples" "gen16"

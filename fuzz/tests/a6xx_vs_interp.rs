@@ -53,8 +53,8 @@ fn check(p: &Program, opts: &Options, totals: &mut [u64; 4]) -> Result<bool, Str
         Ok(w) => w,
         Err(e) => return Err(format!("interpreter: {e}")),
     };
-    // The a6xx backend has no atomics: the target skips such programs (counted), so does this.
-    if p.has_atomics() {
+    // What the a6xx backend refuses, the target skips (counted), and so does this.
+    if compiler::a6xx::refuses(p).is_some() {
         return Ok(false);
     }
     let c = match compile(p, opts) {

@@ -195,6 +195,7 @@ fn differs_on_device(device: &mut Device, p: &Program) -> Option<String> {
     let job = Job {
         spirv: m.words.clone(),
         workgroups: [m.interface.workgroups, 1, 1],
+        subgroup_size: None,
         bindings: m
             .interface
             .bindings

@@ -34,10 +34,14 @@
 //!   (1D/2D/3D/cube, offsets, compare, gradients, gather, size queries) is one call of
 //!   [`texture_result`] (module `texture`), which the sample and fetch rules above are cases of.
 //! * **Atomics** ([`AtomicOp`]) return the old word and store `op(old, value)`.
+//! * **Subgroup operations** ([`SubgroupOp`]) combine the values of the invocations of a
+//!   workgroup that execute them together (module `subgroup`).
 
 mod atomic;
+mod subgroup;
 mod texture;
 pub use atomic::AtomicOp;
+pub use subgroup::{identity, SubgroupFault, SubgroupOp};
 pub use texture::{cube_face, grad_lod, texture_result, TexAccess, TexDim, TexRequest};
 
 /// The canonical quiet NaN every float result that is a NaN becomes.

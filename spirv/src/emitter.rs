@@ -128,6 +128,8 @@ pub(crate) struct Emitter<'a> {
     pub derefs: HashMap<Value, (Var, Word)>,
     /// The invocation id (`uint`).
     pub invocation: Word,
+    /// What the program's subgroup operations need, when it has any (`crate::subgroup`).
+    pub subgroups: Option<crate::subgroup::SubgroupNeeds>,
     /// Function-storage variables: one flat `uint[words + 1]` per IR variable (the last word
     /// is a sink for stores past the end), one per register.
     pub vars: HashMap<Var, Word>,
@@ -363,6 +365,7 @@ impl<'a> Emitter<'a> {
             vals: HashMap::new(),
             derefs: HashMap::new(),
             invocation: 0,
+            subgroups: None,
             vars: HashMap::new(),
             regs: HashMap::new(),
             binding_vars: Vec::new(),

@@ -249,6 +249,7 @@ fn emit_inst(e: &mut Emitter, kind: &InstKind, result: Option<Value>) -> Result<
         | InstKind::LoadShared { .. }
         | InstKind::StoreShared { .. }
         | InstKind::AtomicShared { .. } => crate::workgroup::emit(e, kind, result)?,
+        InstKind::Subgroup { op, args } => crate::subgroup::emit(e, *op, args, result)?,
         _ => crate::memory::emit_memory(e, kind, result)?,
     }
     Ok(())

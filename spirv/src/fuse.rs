@@ -193,6 +193,7 @@ pub fn emit_fused(programs: &[&Program], options: &EmitOptions) -> Result<FusedM
         local_size: options.local_size,
         workgroups: workgroup,
         bindings,
+        subgroups: None,
     };
     let ranges: Vec<Range<u32>> = parts
         .iter()

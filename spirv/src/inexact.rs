@@ -306,6 +306,9 @@ impl Taint<'_> {
                 self.all |= ctl;
                 0
             }
+            // Other invocations' operands, and under an inexact branch which invocations
+            // take part.
+            InstKind::Subgroup { .. } => all(args || ctl),
             _ => all(args),
         }
     }

@@ -15,6 +15,7 @@
 //! of our levels sits in the top-left corner of the image's level, the rest zero; the shader
 //! only ever addresses texels inside our level.
 
+use crate::subgroup::SubgroupNeeds;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{buffer_word, texel, TextureDesc};
 
@@ -27,6 +28,8 @@ pub struct Interface {
     pub workgroups: u32,
     /// The bindings, in binding order.
     pub bindings: Vec<Binding>,
+    /// What the module's subgroup operations need of the pipeline, when it has any.
+    pub subgroups: Option<SubgroupNeeds>,
 }
 
 /// One descriptor binding in set 0.
@@ -208,6 +211,7 @@ impl Interface {
                     resource,
                 })
                 .collect(),
+            subgroups: None,
         }
     }
 

@@ -33,6 +33,7 @@ pub mod inexact;
 pub mod interface;
 mod memory;
 mod module;
+pub mod subgroup;
 pub mod ulp;
 pub mod validate;
 mod workgroup;
@@ -41,6 +42,7 @@ pub use bounded::{comparison, Comparison, SlotRule};
 pub use fuse::{emit_fused, FusedModule};
 pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
 pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
+pub use subgroup::SubgroupNeeds;
 
 use compiler::ir::Program;
 use sim::semantics::TextureDesc;
@@ -120,7 +122,8 @@ pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, E
         return Err(EmitError::Unsupported("a local size of 0".into()));
     }
     check_dispatch(&program.dispatch)?;
-    let interface = Interface::new(&program.dispatch, options.local_size);
+    let mut interface = Interface::new(&program.dispatch, options.local_size);
+    interface.subgroups = subgroup::needs(program)?;
     let words = module::build(program, &interface, options)?;
     Ok(EmittedModule { words, interface })
 }

@@ -19,6 +19,10 @@ pub(crate) fn build(
     options: &EmitOptions,
 ) -> Result<Vec<u32>, EmitError> {
     let mut e = Emitter::new(program, Placement::alone(interface), options);
+    if let Some(needs) = interface.subgroups {
+        crate::subgroup::declare(&mut e, needs);
+        e.subgroups = Some(needs);
+    }
     let gid = declare_interface(&mut e, interface)?;
     let mut inputs = vec![gid];
     inputs.extend(crate::workgroup::declare(&mut e)?);
@@ -41,6 +45,11 @@ pub(crate) fn build_fused(
     let Some(&first) = programs.first() else {
         return Err(EmitError::Invalid("fusing no programs".into()));
     };
+    if programs.iter().any(|p| p.has_subgroup_ops()) {
+        return Err(EmitError::Unsupported(
+            "subgroup operations in a fused module (each needs its own pipeline)".into(),
+        ));
+    }
     let mut e = Emitter::new(first, Placement::default(), options);
     let gid = declare_interface(&mut e, interface)?;
     let uvec3 = e.uvec(3);
@@ -104,9 +113,13 @@ fn emit_function(e: &mut Emitter, gid: Word) -> Result<Word, EmitError> {
     let u = e.uvec(1);
     let global = e.b.composite_extract(u, None, gid_value, [0])?;
     // Below the first invocation the subtraction wraps far above the count.
-    e.invocation = match e.place.first_invocation {
-        0 => global,
-        first => {
+    e.invocation = match (
+        crate::workgroup::numbered_invocation(e)?,
+        e.place.first_invocation,
+    ) {
+        (Some(id), _) => id,
+        (None, 0) => global,
+        (None, first) => {
             let first = e.cu(first, 1);
             e.b.i_sub(u, None, global, first)?
         }
@@ -158,6 +171,9 @@ fn finish(
     }
     if options.round_to_nearest_even {
         e.b.execution_mode(main, spirv::ExecutionMode::RoundingModeRTE, [32]);
+    }
+    if e.subgroups.is_some() {
+        crate::subgroup::execution_mode(&mut e, main);
     }
     Ok(e.b.module().assemble())
 }

@@ -61,7 +61,13 @@ pub(crate) fn declare(e: &mut Emitter) -> Result<Vec<Word>, EmitError> {
         e.b.decorate(var, spirv::Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
         var
     };
-    let local_var = input(e, u, spirv::BuiltIn::LocalInvocationIndex);
+    // With subgroup operations the local id is the subgroup's numbering (`crate::subgroup`).
+    let local = if e.subgroups.is_some() {
+        spirv::BuiltIn::SubgroupLocalInvocationId
+    } else {
+        spirv::BuiltIn::LocalInvocationIndex
+    };
+    let local_var = input(e, u, local);
     let group_var = input(e, uvec3, spirv::BuiltIn::WorkgroupId);
     let mut arrays = Vec::new();
     for &len in &d.shared {
@@ -127,6 +133,18 @@ pub(crate) fn prologue(e: &mut Emitter) -> Result<(), EmitError> {
         barrier(e)?;
     }
     Ok(())
+}
+
+/// With subgroup operations, the invocation id numbered by the subgroup: `workgroup * size +
+/// local` (`crate::subgroup`); otherwise none (the global invocation id serves).
+pub(crate) fn numbered_invocation(e: &mut Emitter) -> Result<Option<Word>, EmitError> {
+    let (Some(w), Some(_)) = (e.workgroup.clone(), e.subgroups) else {
+        return Ok(None);
+    };
+    let u = e.uvec(1);
+    let size = e.cu(e.dispatch.workgroup.max(1), 1);
+    let base = e.b.i_mul(u, None, w.group, size)?;
+    Ok(Some(e.b.i_add(u, None, base, w.local)?))
 }
 
 /// `OpControlBarrier(Workgroup, Workgroup, AcquireRelease | WorkgroupMemory)`.

@@ -168,6 +168,7 @@ fn failing_probes(
     let job = Job {
         spirv,
         workgroups: script.workgroups,
+        subgroup_size: None,
         bindings: script
             .buffers
             .iter()

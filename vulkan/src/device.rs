@@ -10,7 +10,9 @@
 //! running on the driver's threads), so the worker stops and the client kills it; nothing
 //! here tries to recover.
 
-use crate::job::{DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Timings};
+use crate::job::{
+    DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Subgroups, Timings,
+};
 use ash::vk;
 use std::ffi::CStr;
 use std::time::{Duration, Instant};
@@ -103,7 +105,7 @@ impl Device {
         let instance = unsafe { entry.create_instance(&create, None) }
             .map_err(|e| RunError::NoVulkan(format!("vkCreateInstance: {e}; {INSTALL_HINT}")))?;
         let picked = pick(&instance, index, api);
-        let (physical, family, info) = match picked {
+        let (physical, family, mut info) = match picked {
             Ok(p) => p,
             Err(e) => {
                 // SAFETY: nothing created from `instance` is alive.
@@ -121,16 +123,34 @@ impl Device {
             physical,
             ash::khr::pipeline_executable_properties::NAME,
         );
-        let extensions = [ash::khr::pipeline_executable_properties::NAME.as_ptr()];
+        let mut extensions = Vec::new();
+        if capture {
+            extensions.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+        }
         let mut capture_feature =
             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
                 .pipeline_executable_info(true);
+        let offered = subgroup_features(&instance, physical, api);
+        let mut size_control = vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT::default()
+            .subgroup_size_control(true)
+            .compute_full_subgroups(true);
+        let mut reconvergence = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default()
+            .shader_maximal_reconvergence(true);
         let mut create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
         if capture {
-            create = create
-                .enabled_extension_names(&extensions)
-                .push_next(&mut capture_feature);
+            create = create.push_next(&mut capture_feature);
         }
+        if offered.size_control {
+            extensions.push(ash::ext::subgroup_size_control::NAME.as_ptr());
+            create = create.push_next(&mut size_control);
+        }
+        if offered.maximal_reconvergence {
+            extensions.push(ash::khr::shader_maximal_reconvergence::NAME.as_ptr());
+            create = create.push_next(&mut reconvergence);
+        }
+        create = create.enabled_extension_names(&extensions);
+        info.subgroups.size_control &= offered.size_control;
+        info.subgroups.maximal_reconvergence = offered.maximal_reconvergence;
         // SAFETY: `physical` belongs to `instance`; `create` borrows live arrays.
         let device = match unsafe { instance.create_device(physical, &create, None) } {
             Ok(d) => d,
@@ -311,6 +331,14 @@ impl Device {
         o: &mut JobObjects,
         flags: vk::PipelineCreateFlags,
     ) -> Result<(), RunError> {
+        let refusal = job
+            .subgroup_size
+            .and_then(|s| self.info.subgroups.refusal(s, 0));
+        if let Some(why) = refusal {
+            return Err(RunError::Failed(format!(
+                "the device cannot run this job's subgroups: {why}"
+            )));
+        }
         let module = vk::ShaderModuleCreateInfo::default().code(&job.spirv);
         let layout_bindings: Vec<_> = job
             .bindings
@@ -341,10 +369,17 @@ impl Device {
                 .device
                 .create_pipeline_layout(&layout, None)
                 .map_err(|e| failed("vkCreatePipelineLayout", e))?;
-            let stage = vk::PipelineShaderStageCreateInfo::default()
+            let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfoEXT::default();
+            let mut stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(o.module)
                 .name(c"main");
+            if let Some(size) = job.subgroup_size {
+                required = required.required_subgroup_size(size);
+                stage = stage
+                    .flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS_EXT)
+                    .push_next(&mut required);
+            }
             let create = [vk::ComputePipelineCreateInfo::default()
                 .flags(flags)
                 .stage(stage)
@@ -843,6 +878,44 @@ fn has_extension(instance: &ash::Instance, physical: vk::PhysicalDevice, name: &
         .unwrap_or(false)
 }
 
+/// The subgroup features `physical` offers for what a job with subgroup operations needs:
+/// the extensions present and their features on (both need Vulkan 1.1's
+/// `vkGetPhysicalDeviceFeatures2`, so nothing below the 1.2 instance this runner asks for).
+fn subgroup_features(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    api: u32,
+) -> Subgroups {
+    if api < vk::API_VERSION_1_2 {
+        return Subgroups::default();
+    }
+    let size_ext = has_extension(instance, physical, ash::ext::subgroup_size_control::NAME);
+    let reconv_ext = has_extension(
+        instance,
+        physical,
+        ash::khr::shader_maximal_reconvergence::NAME,
+    );
+    let mut size = vk::PhysicalDeviceSubgroupSizeControlFeaturesEXT::default();
+    let mut reconv = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default();
+    let mut features = vk::PhysicalDeviceFeatures2::default();
+    if size_ext {
+        features = features.push_next(&mut size);
+    }
+    if reconv_ext {
+        features = features.push_next(&mut reconv);
+    }
+    // SAFETY: `physical` belongs to `instance` (Vulkan 1.2); only the structs of extensions
+    // the device offers are chained.
+    unsafe { instance.get_physical_device_features2(physical, &mut features) };
+    Subgroups {
+        size_control: size_ext
+            && size.subgroup_size_control != 0
+            && size.compute_full_subgroups != 0,
+        maximal_reconvergence: reconv_ext && reconv.shader_maximal_reconvergence != 0,
+        ..Subgroups::default()
+    }
+}
+
 /// Refuses malformed jobs before any Vulkan call sees them.
 fn check(job: &Job) -> Result<(), RunError> {
     if job.workgroups.contains(&0) {
@@ -936,11 +1009,32 @@ fn device_info(
     }
     let mut driver = vk::PhysicalDeviceDriverProperties::default();
     let mut floats = vk::PhysicalDeviceFloatControlsProperties::default();
+    let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+    let mut sizes = vk::PhysicalDeviceSubgroupSizeControlPropertiesEXT::default();
+    let size_ext = has_extension(instance, physical, ash::ext::subgroup_size_control::NAME);
     let mut props2 = vk::PhysicalDeviceProperties2::default()
         .push_next(&mut driver)
-        .push_next(&mut floats);
-    // SAFETY: both chained structs are core in Vulkan 1.2, which instance and device have.
+        .push_next(&mut floats)
+        .push_next(&mut subgroup);
+    if size_ext {
+        props2 = props2.push_next(&mut sizes);
+    }
+    // SAFETY: the driver, float-control and subgroup structs are core in Vulkan 1.2, which
+    // instance and device have; the size-control one is chained only with its extension.
     unsafe { instance.get_physical_device_properties2(physical, &mut props2) };
+    let compute = vk::ShaderStageFlags::COMPUTE;
+    info.subgroups = Subgroups {
+        min_size: sizes.min_subgroup_size,
+        max_size: sizes.max_subgroup_size,
+        operations: if subgroup.supported_stages.contains(compute) {
+            subgroup.supported_operations.as_raw()
+        } else {
+            0
+        },
+        // Narrowed to what the device enables when it is opened.
+        size_control: size_ext && sizes.required_subgroup_size_stages.contains(compute),
+        maximal_reconvergence: false,
+    };
     info.driver_name = c_text(driver.driver_name_as_c_str());
     info.driver_info = c_text(driver.driver_info_as_c_str());
     info.float_controls = FloatControls {

@@ -17,6 +17,9 @@ pub struct Job {
     pub workgroups: [u32; 3],
     /// The resources of descriptor set 0.
     pub bindings: Vec<Binding>,
+    /// For a module with subgroup operations: the subgroup size its pipeline must run with
+    /// (its workgroup size; full subgroups required, so each workgroup is one subgroup).
+    pub subgroup_size: Option<u32>,
 }
 
 /// One resource at one binding number of descriptor set 0.
@@ -108,6 +111,49 @@ pub struct DeviceInfo {
     pub api_version: String,
     /// 32-bit float behaviour the driver guarantees.
     pub float_controls: FloatControls,
+    /// What the device offers subgroup operations.
+    pub subgroups: Subgroups,
+}
+
+/// A device's subgroup support, as far as a job with subgroup operations needs it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Subgroups {
+    /// Smallest subgroup size a pipeline may require (`minSubgroupSize`).
+    pub min_size: u32,
+    /// Largest (`maxSubgroupSize`).
+    pub max_size: u32,
+    /// `supportedOperations` in compute shaders (`VkSubgroupFeatureFlags` bits; 0 when
+    /// compute shaders have none).
+    pub operations: u32,
+    /// A compute pipeline can require a subgroup size with full subgroups
+    /// (`subgroupSizeControl`, `computeFullSubgroups`, compute in
+    /// `requiredSubgroupSizeStages`), enabled on the device.
+    pub size_control: bool,
+    /// `shaderMaximalReconvergence`, enabled on the device.
+    pub maximal_reconvergence: bool,
+}
+
+impl Subgroups {
+    /// Why a module needing subgroup operations `ops` (`VkSubgroupFeatureFlags`) at subgroup
+    /// size `size` (full subgroups, maximal reconvergence) cannot run here, if it cannot.
+    pub fn refusal(&self, size: u32, ops: u32) -> Option<String> {
+        if !self.size_control {
+            return Some("no subgroup size control for compute shaders".into());
+        }
+        if !(self.min_size..=self.max_size).contains(&size) {
+            return Some(format!(
+                "a subgroup size of {size}: the device offers {}..={}",
+                self.min_size, self.max_size
+            ));
+        }
+        let missing = ops & !self.operations;
+        if missing != 0 {
+            return Some(format!(
+                "subgroup operations {missing:#x} (VkSubgroupFeatureFlags) in compute shaders"
+            ));
+        }
+        (!self.maximal_reconvergence).then(|| "no shaderMaximalReconvergence".into())
+    }
 }
 
 impl DeviceInfo {

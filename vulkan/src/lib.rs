@@ -27,7 +27,7 @@ pub use capture::{Compiled, Executable, StatValue, Statistic};
 pub use client::{Worker, WorkerCommand, WorkerOptions};
 pub use job::{
     crash_class, Binding, DeviceInfo, FloatControls, Image, Job, NoStack, Output, Resource,
-    RunError, Timings,
+    RunError, Subgroups, Timings,
 };
 pub use root::{RerunError, RootError};
 pub use wire::WireError;

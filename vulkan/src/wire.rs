@@ -6,7 +6,9 @@
 //! version; a malformed frame is a bug on one side and is reported as such.
 
 use crate::capture::{Compiled, Executable, StatValue, Statistic};
-use crate::job::{Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError};
+use crate::job::{
+    Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Subgroups,
+};
 use crate::job::{NoStack, Timings};
 use crate::root::RerunError;
 use std::ffi::OsStr;
@@ -168,6 +170,12 @@ impl Response {
                 ] {
                     e.u32(u32::from(flag));
                 }
+                let sg = &info.subgroups;
+                for v in [sg.min_size, sg.max_size, sg.operations] {
+                    e.u32(v);
+                }
+                e.u32(u32::from(sg.size_control));
+                e.u32(u32::from(sg.maximal_reconvergence));
             }
             Response::Finished(out) => {
                 e.u32(2);
@@ -235,6 +243,13 @@ impl Response {
                     denorm_flush_to_zero: d.u32()? != 0,
                     signed_zero_inf_nan_preserve: d.u32()? != 0,
                     rounding_mode_rte: d.u32()? != 0,
+                },
+                subgroups: Subgroups {
+                    min_size: d.u32()?,
+                    max_size: d.u32()?,
+                    operations: d.u32()?,
+                    size_control: d.u32()? != 0,
+                    maximal_reconvergence: d.u32()? != 0,
                 },
             }),
             2 => {
@@ -381,6 +396,7 @@ impl Encoder {
         let e = self;
         e.words(&job.spirv);
         job.workgroups.iter().for_each(|&w| e.u32(w));
+        e.u32(job.subgroup_size.unwrap_or(0));
         e.u32(job.bindings.len() as u32);
         for b in &job.bindings {
             e.u32(b.binding);
@@ -549,6 +565,7 @@ impl Decoder<'_> {
         let d = self;
         let spirv = d.words()?;
         let workgroups = [d.u32()?, d.u32()?, d.u32()?];
+        let subgroup_size = Some(d.u32()?).filter(|&s| s != 0);
         let n = d.u32()?;
         let mut bindings = Vec::new();
         for _ in 0..n {
@@ -575,6 +592,7 @@ impl Decoder<'_> {
             spirv,
             workgroups,
             bindings,
+            subgroup_size,
         })
     }
 
@@ -652,6 +670,7 @@ mod tests {
         let job = Job {
             spirv: vec![0x0723_0203, 1, 2, 3],
             workgroups: [4, 1, 1],
+            subgroup_size: Some(8),
             bindings: vec![
                 Binding {
                     binding: 0,
@@ -687,6 +706,13 @@ mod tests {
                 float_controls: FloatControls {
                     denorm_preserve: true,
                     ..FloatControls::default()
+                },
+                subgroups: Subgroups {
+                    min_size: 8,
+                    max_size: 16,
+                    operations: 0x1d,
+                    size_control: true,
+                    maximal_reconvergence: true,
                 },
                 ..DeviceInfo::default()
             }),

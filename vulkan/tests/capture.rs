@@ -69,6 +69,7 @@ fn a_pipeline_compiles_on_simulated_skylake_with_its_machine_code_captured() {
     let job = Job {
         spirv: assemble("double.spvasm"),
         workgroups: [1, 1, 1],
+        subgroup_size: None,
         // Every binding the shader uses: one it uses but the layout lacks is undefined
         // behaviour: anv then gave it an arbitrary binding-table index (`Surface = 150` or
         // `99` in about one compile of 40, 0 otherwise) and this test failed as if flaky.

@@ -85,6 +85,7 @@ fn a_buffer_comes_back_doubled_and_buffers_are_reused_across_sizes() {
         let job = Job {
             spirv: spirv.clone(),
             workgroups: [groups, 1, 1],
+            subgroup_size: None,
             bindings: vec![
                 buffer(0, words.clone()),
                 buffer(1, vec![0xdead; n as usize]),
@@ -121,6 +122,7 @@ fn every_texel_of_a_mipped_array_image_reads_back_exactly() {
     let job = Job {
         spirv,
         workgroups: [1, 1, 1],
+        subgroup_size: None,
         bindings: vec![
             buffer(0, vec![0; len]),
             Binding {
@@ -148,6 +150,7 @@ fn a_hung_shader_times_out_and_the_next_job_runs_on_a_new_worker() {
     let job = Job {
         spirv: hang.clone(),
         workgroups: [4096, 1, 1],
+        subgroup_size: None,
         bindings: vec![buffer(0, vec![60_000, 1])],
     };
     match w.run(&job) {
@@ -157,6 +160,7 @@ fn a_hung_shader_times_out_and_the_next_job_runs_on_a_new_worker() {
     // The same shader with a small trip count finishes: the loop itself is fine.
     let quick = Job {
         workgroups: [2, 1, 1],
+        subgroup_size: None,
         bindings: vec![buffer(0, vec![3, 1])],
         ..job
     };
@@ -169,6 +173,7 @@ fn a_hung_shader_times_out_and_the_next_job_runs_on_a_new_worker() {
     let job = Job {
         spirv: double,
         workgroups: [1, 1, 1],
+        subgroup_size: None,
         bindings: vec![buffer(0, vec![1, 2, 3, 4]), buffer(1, vec![0; 4])],
     };
     let out = w.run_within(&job, Duration::from_secs(20)).expect("runs");
@@ -223,6 +228,7 @@ fn a_missing_device_and_a_malformed_job_are_refused_with_reasons() {
     let bad = Job {
         spirv,
         workgroups: [1, 1, 1],
+        subgroup_size: None,
         bindings: vec![Binding {
             binding: 1,
             resource: Resource::Image(Image {
@@ -241,6 +247,7 @@ fn a_missing_device_and_a_malformed_job_are_refused_with_reasons() {
     let garbage = Job {
         spirv: vec![0x0723_0203, 0x0001_0000, 0, 5, 0],
         workgroups: [1, 1, 1],
+        subgroup_size: None,
         bindings: Vec::new(),
     };
     // A module with no entry point: the driver refuses it or crashes; either is reported.
@@ -256,6 +263,7 @@ fn lavapipe_stops_a_shader_after_65535_loop_iterations() {
     let job = |n: u32| Job {
         spirv: spirv.clone(),
         workgroups: [1, 1, 1],
+        subgroup_size: None,
         bindings: vec![buffer(0, vec![n, 0])],
     };
     let small = w.run(&job(200)).expect("runs").buffers[0][1];
@@ -281,6 +289,7 @@ fn smod_on_device(w: &mut Worker, spirv: &[u32], pairs: &[(i32, i32)]) -> Vec<i3
     let job = Job {
         spirv: spirv.to_vec(),
         workgroups: [pairs.len() as u32, 1, 1],
+        subgroup_size: None,
         bindings: vec![buffer(0, words), buffer(1, vec![0; pairs.len()])],
     };
     let out = w.run(&job).expect("runs");

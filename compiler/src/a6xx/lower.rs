@@ -295,6 +295,12 @@ impl Lower<'_> {
                 let what = data.kind.name();
                 return Err(CompileError::Unsupported(format!("{what}: no atomics")));
             }
+            InstKind::Subgroup { .. } => {
+                let what = data.kind.name();
+                return Err(CompileError::Unsupported(format!(
+                    "{what}: no subgroup operations"
+                )));
+            }
             InstKind::LoadUniform { index } => {
                 let n = self.prog.dispatch.uniforms.len() as u32;
                 let idx = self.comp(*index, 0)?;

@@ -160,6 +160,19 @@ fn sim_config(opts: &Options, private_words: u32) -> Config {
     }
 }
 
+/// What this backend has no lowering for, when `p` uses it: the target skips such programs
+/// (counted by this reason) rather than report a compile error. turnip's ir3 code, which
+/// has both, runs on the `turnip` target.
+pub fn refuses(p: &ir::Program) -> Option<&'static str> {
+    if p.has_atomics() {
+        Some("atomics: not in the a6xx backend")
+    } else if p.has_subgroup_ops() {
+        Some("subgroup operations: not in the a6xx backend")
+    } else {
+        None
+    }
+}
+
 /// Compiles `p` (SSA after the middle end) for the a6xx simulator.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
     let mut f = profile::time(Phase::Lower, || {

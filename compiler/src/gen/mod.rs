@@ -178,6 +178,13 @@ pub enum CompileError {
     Invalid(String),
 }
 
+/// What this backend has no lowering for, when `p` uses it: the target skips such programs
+/// (counted by this reason) rather than report a compile error.
+pub fn refuses(p: &ir::Program) -> Option<&'static str> {
+    p.has_subgroup_ops()
+        .then_some("subgroup operations: not in the Gen backend")
+}
+
 /// Compiles `p` (after the middle end and out-of-SSA: register form, no phis) for the Gen EU.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
     if opts.grfs < 2 {

@@ -2,7 +2,7 @@
 //! [`super::lower`]. Value operands are value ids, which are also slot indices.
 
 use super::types::Types;
-use crate::ir::{AluOp, AtomicOp, Inst};
+use crate::ir::{AluOp, AtomicOp, Inst, SubgroupOp};
 
 /// "No block" / "no source" in the tables.
 pub const NONE: u32 = u32::MAX;
@@ -110,6 +110,14 @@ pub enum Op {
         index: u32,
         value: u32,
     },
+    /// A subgroup operation: each workgroup's active lanes together. `a` and `b` are the
+    /// operands (`NONE` past the operation's arity).
+    Subgroup {
+        op: SubgroupOp,
+        dst: u32,
+        a: u32,
+        b: u32,
+    },
     /// A workgroup barrier: every live lane is here (barriers are top-level only).
     Barrier,
     LoadUniform {
@@ -188,14 +196,14 @@ pub enum Op {
     Jump {
         target: u32,
     },
-    /// `continue` of loop `node` (its fuel is charged with its block).
+    /// `continue` of loop `node` (its fuel is charged with its block): to the loop's latch,
+    /// where the lanes wait for the rest of the iteration.
     Continue {
-        header: u32,
+        latch: u32,
         node: u32,
     },
-    /// Falling off the body of loop `node`: costs 1 fuel.
+    /// Falling off the body of loop `node`: costs 1 fuel, then the latch (the next op).
     BackEdge {
-        header: u32,
         node: u32,
     },
     /// Loop `node` starts an execution.
@@ -319,8 +327,9 @@ pub struct Code {
     /// Scratch: innermost-last, where each loop being lowered keeps in `known_saved` what its
     /// `break`s know, and whether it has one.
     pub(super) loop_known: Vec<(usize, bool)>,
-    /// Scratch: (loop depth, op index) of `break` jumps waiting for their loop's exit.
-    pub(super) breaks: Vec<(usize, usize)>,
+    /// Scratch: (loop depth, op index) of `break`s and `continue`s waiting for their loop's
+    /// exit and latch.
+    pub(super) jumps: Vec<(usize, usize)>,
     /// Scratch: phi instructions of the block being lowered.
     pub(super) block_phis: Vec<Inst>,
     /// Scratch: the sorted results of the block's phis.
@@ -352,7 +361,7 @@ impl Code {
         self.known.clear();
         self.known_saved.clear();
         self.loop_known.clear();
-        self.breaks.clear();
+        self.jumps.clear();
         self.block_phis.clear();
         self.sorted_dsts.clear();
         self.uses.clear();

@@ -23,7 +23,7 @@ use super::{InterpError, RunOptions, RunStats};
 use crate::ir::{AluOp, Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
-use sim::semantics::{texture_result, TexRequest};
+use sim::semantics::{texture_result, SubgroupFault, SubgroupOp, TexRequest};
 
 /// What went wrong inside the hot loop.
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +40,8 @@ enum Fault {
     Fuel,
     /// A shared-memory access raced with lane `other`'s.
     Race { other: u8 },
+    /// A shuffle read invocation `source` of its workgroup, which is not active.
+    Shuffle { source: u32 },
 }
 
 /// Checks that the dispatch's resources can exist (the rules of `sim::semantics` assume it).
@@ -203,6 +205,11 @@ fn error(code: &Code, invocation: u32, pc: usize, fault: Fault, total: bool) -> 
             invocation,
             inst: inst.unwrap_or(Inst::reserved_value()),
             other: invocation - invocation % LANES as u32 + u32::from(other),
+        },
+        Fault::Shuffle { source } => InterpError::InactiveShuffle {
+            invocation,
+            inst: inst.unwrap_or(Inst::reserved_value()),
+            named: source,
         },
         Fault::Deref(reason) => InterpError::DerefMisuse {
             invocation,
@@ -447,6 +454,33 @@ impl Group<'_> {
         self.set_active(self.active & self.live);
         // The group reschedules after this op (see `exec`).
         self.waiting = 0;
+    }
+
+    /// Runs a subgroup operation for each workgroup of the group on its active lanes (the
+    /// lanes of the workgroup running this op together: `docs/semantics.md`).
+    fn subgroup(&mut self, op: SubgroupOp, dst: u32, a: u32, b: u32, pc: u32) {
+        let none = [0; LANES];
+        let operand = |v: u32| if v == NONE { none } else { *self.comp(v, 0) };
+        let (a, b) = (operand(a), operand(b));
+        let w = self.d.workgroup.clamp(1, LANES as u32) as usize;
+        let mut out = [0; LANES];
+        for base in (0..LANES).step_by(w) {
+            let active = (self.active >> base) & ((1 << w) - 1);
+            if active == 0 {
+                continue;
+            }
+            let lanes = base..base + w;
+            let done = op.eval(
+                active,
+                &a[lanes.clone()],
+                &b[lanes.clone()],
+                &mut out[lanes],
+            );
+            if let Err(SubgroupFault::InactiveSource { reader, source }) = done {
+                self.fail(1 << (base + reader as usize), pc, Fault::Shuffle { source });
+            }
+        }
+        self.set_scalar(dst, &out);
     }
 
     /// Makes `lanes` the active lanes.
@@ -820,6 +854,14 @@ impl Group<'_> {
                 }
                 self.set(dst, &out);
             }
+            Op::Subgroup { op, dst, a, b } => {
+                for v in [a, b] {
+                    if v != NONE {
+                        self.need(v, pc);
+                    }
+                }
+                self.subgroup(op, dst, a, b, pc);
+            }
             Op::Barrier => self.st.shared.phase += 1,
             Op::LoadUniform { comps, dst, index } => {
                 self.need(index, pc);
@@ -1022,19 +1064,18 @@ impl Group<'_> {
                 self.waiting = self.waiting.min(else_pc);
             }
             Op::Jump { target } => return target,
-            Op::Continue { header, node } => {
+            Op::Continue { latch, node } => {
                 if STATS {
                     self.note_back_edge(node);
                 }
-                return header;
+                return latch;
             }
-            Op::BackEdge { header, node } => {
+            Op::BackEdge { node } => {
                 self.charge(1, pc);
                 if STATS {
                     self.back_edge_fuel += u64::from(self.active.count_ones());
                     self.note_back_edge(node);
                 }
-                return header;
             }
             Op::LoopEnter { node } => {
                 if STATS {

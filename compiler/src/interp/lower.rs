@@ -5,8 +5,12 @@
 //! * a block → `Enter` (charges the block's fuel, runs its phis against the block executed
 //!   last, records itself as the last block), then its instructions up to the first jump;
 //! * `if c { T } else { E }` → `Branch c, else` · T · `Jump end` · else: E · end:
-//! * `loop { B }` → `LoopEnter` · header: B · `BackEdge header` · exit:, where `break` is a
-//!   `Jump exit` and `continue` a `Continue header` of the innermost loop.
+//! * `loop { B }` → `LoopEnter` · header: B · `BackEdge` · latch: `Jump header` · exit:,
+//!   where `break` is a `Jump exit` and `continue` a `Continue latch` of the innermost loop.
+//!   A `continue` goes forward to the latch, not back to the header, so its lanes wait there
+//!   until the rest of the iteration's lanes arrive, and every lane still in the loop starts
+//!   the next iteration together: the lockstep is maximal reconvergence (what subgroup
+//!   operations see, `docs/semantics.md`).
 //!
 //! Everything that would make an instruction meaningless whatever runs (an id out of range, a
 //! missing result, a phi below a non-phi, a jump outside a loop, a deref operand that is not a
@@ -106,7 +110,8 @@ impl Code {
                 | InstKind::LocalId
                 | InstKind::WorkgroupId
                 | InstKind::AtomicBuffer { .. }
-                | InstKind::AtomicShared { .. } => 1,
+                | InstKind::AtomicShared { .. }
+                | InstKind::Subgroup { .. } => 1,
                 InstKind::DerefVar { .. }
                 | InstKind::DerefArray { .. }
                 | InstKind::DerefStruct { .. }
@@ -215,15 +220,20 @@ impl Code {
                             .copy_from_slice(&self.known_saved[at..at + words]);
                     }
                     self.known_saved.truncate(breaks_known);
-                    self.emit(Op::BackEdge { header, node }, none);
+                    self.emit(Op::BackEdge { node }, none);
+                    let latch = self.pc();
+                    self.emit(Op::Jump { target: header }, none);
                     let exit = self.pc();
                     let depth = self.loops.len() + 1;
-                    while let Some(&(d, at)) = self.breaks.last() {
+                    while let Some(&(d, at)) = self.jumps.last() {
                         if d != depth {
                             break;
                         }
-                        self.ops[at] = Op::Jump { target: exit };
-                        self.breaks.pop();
+                        self.ops[at] = match self.ops[at] {
+                            Op::Continue { node, .. } => Op::Continue { latch, node },
+                            _ => Op::Jump { target: exit },
+                        };
+                        self.jumps.pop();
                     }
                 }
             }
@@ -298,6 +308,7 @@ impl Code {
             | Op::LoadShared { dst, .. }
             | Op::AtomicBuffer { dst, .. }
             | Op::AtomicShared { dst, .. }
+            | Op::Subgroup { dst, .. }
             | Op::DerefVar { dst, .. }
             | Op::DerefArray { dst, .. }
             | Op::DerefStruct { dst, .. }
@@ -555,6 +566,18 @@ impl Code {
             InstKind::WorkgroupId => Op::WorkgroupId {
                 dst: self.result(f, inst)?,
             },
+            InstKind::Subgroup { op, args } => {
+                let mut slots = [NONE; 2];
+                for (s, &v) in slots.iter_mut().zip(&args[..op.arity()]) {
+                    *s = self.operand(f, v, inst)?;
+                }
+                Op::Subgroup {
+                    op: *op,
+                    dst: self.result(f, inst)?,
+                    a: slots[0],
+                    b: slots[1],
+                }
+            }
             InstKind::Barrier => {
                 if self.nesting != 0 {
                     return Err(malformed(inst, "barrier inside an if or a loop"));
@@ -774,7 +797,7 @@ impl Code {
                 if self.loops.is_empty() {
                     return Err(malformed(inst, "break outside a loop"));
                 }
-                self.breaks.push((self.loops.len(), self.ops.len()));
+                self.jumps.push((self.loops.len(), self.ops.len()));
                 if let Some(&mut (at, ref mut broke)) = self.loop_known.last_mut() {
                     *broke = true;
                     let words = self.known.len();
@@ -786,11 +809,12 @@ impl Code {
                 Op::Jump { target: NONE }
             }
             InstKind::Continue => {
-                let &(header, node) = self
+                let &(_, node) = self
                     .loops
                     .last()
                     .ok_or_else(|| malformed(inst, "continue outside a loop"))?;
-                Op::Continue { header, node }
+                self.jumps.push((self.loops.len(), self.ops.len()));
+                Op::Continue { latch: NONE, node }
             }
         };
         let mut op = op;

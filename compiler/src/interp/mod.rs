@@ -112,6 +112,20 @@ pub enum InterpError {
         /// An invocation it raced with (the lowest, when several).
         other: u32,
     },
+    /// A `subgroup_shuffle` named an invocation of the workgroup that does not execute it
+    /// together with the reader (or does not exist): Vulkan leaves the result undefined (the
+    /// generator never makes one; a reduction or a mutation may).
+    #[error(
+        "invocation {invocation}: {inst} reads local invocation {named}, which is not active there"
+    )]
+    InactiveShuffle {
+        /// The invocation that read.
+        invocation: u32,
+        /// Its instruction.
+        inst: Inst,
+        /// The local id it named.
+        named: u32,
+    },
     /// The program cannot be executed at all (found before running anything).
     #[error("malformed program at {at}: {reason}")]
     Malformed {

@@ -105,6 +105,15 @@ impl Program {
             )
         })
     }
+
+    /// Whether a placed instruction is a subgroup operation (what a backend without them
+    /// refuses).
+    pub fn has_subgroup_ops(&self) -> bool {
+        self.func
+            .insts_in_order()
+            .into_iter()
+            .any(|(_, i)| self.func.insts[i].kind.is_convergent())
+    }
 }
 
 impl Function {

@@ -5,7 +5,7 @@
 
 use super::{AluOp, Block, Reg, Value, Var, VarType};
 use cranelift_entity::packed_option::ReservedValue;
-pub use sim::semantics::{AtomicOp, TexDim};
+pub use sim::semantics::{AtomicOp, SubgroupOp, TexDim};
 
 /// One walk over the operands, instantiated for shared and mutable access (as rustc's
 /// visitors are), so the two can never disagree about which fields are operands.
@@ -14,6 +14,11 @@ macro_rules! visit_operands {
         let reserved = Value::reserved_value();
         match $kind {
             InstKind::Alu { op, args } => {
+                for v in &$($mut)? args[..op.arity()] {
+                    $f(v);
+                }
+            }
+            InstKind::Subgroup { op, args } => {
                 for v in &$($mut)? args[..op.arity()] {
                     $f(v);
                 }
@@ -295,6 +300,15 @@ pub enum InstKind {
         /// The operand (`vec1 32`).
         value: Value,
     },
+    /// A subgroup operation over the invocations of the workgroup that execute it together
+    /// (`sim::semantics::SubgroupOp`; the result is `vec1 32`, `vec1 1` for `elect`).
+    Subgroup {
+        /// The operation.
+        op: SubgroupOp,
+        /// Operands: `args[..op.arity()]` (a `vec1 32` value or, for `ballot`, a `vec1 1`;
+        /// `shuffle`'s second is the source's local id); the rest are reserved values.
+        args: [Value; 2],
+    },
     /// A workgroup control and memory barrier (GLSL `barrier()`): no invocation of the
     /// workgroup goes on until all have arrived, and the shared-memory accesses before it
     /// happen before those after it. Only in the body's top-level list (uniform control flow).
@@ -425,6 +439,13 @@ impl InstKind {
         )
     }
 
+    /// Whether the result depends on which invocations execute the instruction together, so
+    /// it must stay where it is in the control flow: not merged with another (CSE), moved
+    /// into or out of a branch, or duplicated onto paths. Subgroup operations.
+    pub fn is_convergent(&self) -> bool {
+        matches!(self, InstKind::Subgroup { .. })
+    }
+
     /// Whether an instruction of this kind defines a value (all but stores, barriers and
     /// jumps).
     pub fn defines_value(&self) -> bool {
@@ -465,6 +486,7 @@ impl InstKind {
             InstKind::StoreShared { .. } => "store_shared",
             InstKind::AtomicBuffer { .. } => "atomic_buffer",
             InstKind::AtomicShared { .. } => "atomic_shared",
+            InstKind::Subgroup { op, .. } => op.mnemonic(),
             InstKind::Barrier => "barrier",
             InstKind::LoadUniform { .. } => "load_uniform",
             InstKind::LoadBuffer { .. } => "load_buffer",

@@ -86,7 +86,7 @@ pub use function::{
     first_block, last_block, walk_blocks, BlockData, CfNode, Function, IfNode, InstData, LoopNode,
     Program, ValueData,
 };
-pub use instructions::{AtomicOp, InstKind, PhiSource, TexDim, TexParams};
+pub use instructions::{AtomicOp, InstKind, PhiSource, SubgroupOp, TexDim, TexParams};
 pub use text::{parse_program, print_program, ParseError};
 pub use texture_reads::texture_reads;
 pub use types::{BitSize, Type, VarType};

@@ -6,7 +6,9 @@
 //! constants, ALU ops (compares included), `vec`, `mov`, the invocation id, uniform loads,
 //! texture sampling and fetches (textures and uniforms are read-only), and deref
 //! instructions. Buffer, deref and register loads are not (a store may come between), nor
-//! are phis.
+//! are phis, nor subgroup operations: two equal ones in different blocks see different
+//! active invocations (NIR keeps them out of CSE for the same reason: they cannot be
+//! reordered), and two in one block are rare enough not to need a special case.
 //!
 //! Dominance comes from the structure, as in NIR's `nir_opt_cse`-on-the-dominance-tree: a
 //! block at position `i` of a control-flow list dominates every node after it in that list
@@ -19,15 +21,23 @@
 //! Edge cases: code after a `break`/`continue` in the same list is unreachable; a value
 //! reused there is still one whose block comes first in the list.
 
+use super::config::PassConfig;
 use crate::ir::edit::{resolve, Subst};
 use crate::ir::{CfNode, Function, Inst, InstKind, Type, Value};
+use crate::planted::Plant;
 use cranelift_entity::SecondaryMap;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
 /// Replaces pure instructions by earlier equal ones that dominate them; returns progress.
 pub fn cse(func: &mut Function) -> bool {
+    cse_with(func, &PassConfig::default())
+}
+
+/// [`cse`] under a pass configuration (its planted bugs).
+pub fn cse_with(func: &mut Function, config: &PassConfig) -> bool {
     let mut cx = Cse {
+        convergent_pure: config.plants.has(Plant::CseSubgroupAcrossBlocks),
         // Sized for every instruction up front: growing it rehashed each key several times.
         table: HashMap::with_capacity_and_hasher(func.insts.len(), Default::default()),
         open: Vec::new(),
@@ -56,6 +66,8 @@ struct Cse {
     subst: Subst,
     dead: SecondaryMap<Inst, bool>,
     progress: bool,
+    /// Planted: subgroup operations count as pure.
+    convergent_pure: bool,
 }
 
 impl Cse {
@@ -91,7 +103,8 @@ impl Cse {
             return;
         };
         // Tested before cloning: impure kinds (phis among them) may own heap data.
-        if !is_pure(&func.insts[inst].kind) {
+        let kind = &func.insts[inst].kind;
+        if !is_pure(kind) && !(self.convergent_pure && kind.is_convergent()) {
             return;
         }
         let mut kind = func.insts[inst].kind.clone();

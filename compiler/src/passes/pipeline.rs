@@ -34,7 +34,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("opt_copy_prop", |f, _| super::copy_prop(f)),
     ("opt_constant_folding", |f, _| super::fold_constants(f)),
     ("opt_algebraic", |f, _| super::algebraic(f)),
-    ("opt_cse", |f, _| super::cse(f)),
+    ("opt_cse", super::opt_cse::cse_with),
     ("opt_dead_cf", |f, _| super::remove_dead_cf(f)),
     ("opt_dce", super::opt_dce::dce_with),
     ("opt_shrink_vectors", |f, _| super::shrink_vectors(f)),

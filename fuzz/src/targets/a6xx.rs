@@ -128,10 +128,6 @@ impl Ran {
     }
 }
 
-/// Why the a6xx target skips a program with atomics: its backend has no `atomic.*` yet
-/// (turnip's ir3 code, which has, runs on the `turnip` target).
-const NO_ATOMICS: &str = "atomics: not in the a6xx backend";
-
 impl Target for A6xx {
     fn name(&self) -> &'static str {
         "a6xx"
@@ -145,8 +141,8 @@ impl Target for A6xx {
     /// area plus spill scratch, `compiler::a6xx::register_floor`) cannot be met by any
     /// allocator: such cases are skipped, not reported.
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        if case.program.has_atomics() {
-            return Some(NO_ATOMICS.into());
+        if let Some(why) = a6xx::refuses(&case.program) {
+            return Some(why.into());
         }
         let floor = a6xx::register_floor(&case.program);
         (case.config.a6xx_registers < floor).then(|| {

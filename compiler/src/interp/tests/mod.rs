@@ -4,6 +4,7 @@
 mod atomics;
 mod errors;
 mod memory;
+mod subgroups;
 mod workgroups;
 
 use super::*;

@@ -9,7 +9,7 @@
 //! forgivingly, to size loads and stores).
 
 use super::super::alu::Kind;
-use super::super::{BitSize, InstKind, Type, Value, VarType};
+use super::super::{BitSize, InstKind, SubgroupOp, Type, Value, VarType};
 use super::parse::{Deferred, InstInfo, PResult, Parser};
 use super::Pos;
 use cranelift_entity::packed_option::ReservedValue;
@@ -179,6 +179,16 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
             )?;
             want(p, pos(0), "the index", tys[0], Type::I32)?;
             want(p, pos(1), "the operand", tys[1], Type::I32)?;
+        }
+        InstKind::Subgroup { op, .. } => {
+            for (i, &t) in tys.iter().enumerate() {
+                let w = if *op == SubgroupOp::Ballot {
+                    Type::B1
+                } else {
+                    Type::I32
+                };
+                want(p, pos(i), &format!("operand {} of `{name}`", i + 1), t, w)?;
+            }
         }
         InstKind::StoreOutput { .. } => want_data32(p, pos(0), "the stored value", tys[0])?,
         InstKind::Tex { params, .. } | InstKind::Txf { params, .. } => {

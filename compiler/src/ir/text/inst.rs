@@ -7,8 +7,8 @@
 //! phis and jumps. Operand types wait for [`super::check`].
 
 use super::super::{
-    AluOp, AtomicOp, BitSize, InstData, InstKind, PhiSource, Reg, TexDim, TexParams, Type, Value,
-    Var,
+    AluOp, AtomicOp, BitSize, InstData, InstKind, PhiSource, Reg, SubgroupOp, TexDim, TexParams,
+    Type, Value, Var,
 };
 use super::lex::Tok;
 use super::parse::{parse_u32, vec_comps, Deferred, InstInfo, PResult, Parser, ValueDef};
@@ -31,6 +31,9 @@ pub fn defines_value(op: &str) -> Option<bool> {
         | "deref_cast" | "load_deref" | "load_reg" | "atomic_buffer" | "atomic_shared" => {
             Some(true)
         }
+        _ if op.starts_with("subgroup_") => SubgroupOp::all()
+            .any(|s| s.mnemonic() == op)
+            .then_some(true),
         _ => AluOp::from_name(op).map(|_| true),
     }
 }
@@ -361,6 +364,45 @@ impl Parser<'_> {
                     value: v[1],
                 };
                 (kind, Produces::Exactly(Type::None))
+            }
+            _ if op.starts_with("subgroup_") => {
+                let combining = if SubgroupOp::takes_combining(op) {
+                    let (w, pos) = self.word("a combining operation (`add`, `umin`, …)")?;
+                    match AtomicOp::from_name(w).filter(|c| c.commutes()) {
+                        Some(c) => Some(c),
+                        None => {
+                            let names: Vec<_> = AtomicOp::ALL
+                                .iter()
+                                .filter(|o| o.commutes())
+                                .map(|o| o.name())
+                                .collect();
+                            return self.err(
+                                pos,
+                                format!(
+                                    "unknown combining operation `{w}` of `{op}`: one of {}",
+                                    names.join(", ")
+                                ),
+                            );
+                        }
+                    }
+                } else {
+                    None
+                };
+                let Some(sop) = SubgroupOp::from_text(op, combining) else {
+                    let pos = self.peek().pos;
+                    return self.err(pos, format!("unknown opcode `{op}`"));
+                };
+                let mut args = [Value::reserved_value(); 2];
+                if sop.arity() > 0 {
+                    let v = self.values(op, sop.arity(), info)?;
+                    args[..v.len()].copy_from_slice(&v);
+                }
+                let ty = if sop == SubgroupOp::Elect {
+                    Type::B1
+                } else {
+                    Type::I32
+                };
+                (InstKind::Subgroup { op: sop, args }, Produces::Exactly(ty))
             }
             "atomic_buffer" | "atomic_shared" => {
                 let (w, pos) = self.word("an atomic operation (`add`, `umin`, …)")?;

@@ -151,6 +151,12 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
             s.push(')');
         }
         InstKind::Alu { op, args } => list(&mut s, &args[..op.arity()]),
+        InstKind::Subgroup { op, args } => {
+            if let Some(c) = op.combining() {
+                let _ = write!(s, " {}", c.name());
+            }
+            list(&mut s, &args[..op.arity()]);
+        }
         InstKind::Vec { args } => {
             let present: Vec<Value> = args.iter().copied().filter(|v| *v != reserved()).collect();
             list(&mut s, &present);

@@ -5,7 +5,8 @@
 use super::{exists, Location, Rule, Verifier};
 use crate::ir::alu::Kind;
 use crate::ir::{
-    BitSize, Function, Inst, InstData, InstKind, TexDim, TexParams, Type, Value, VarType,
+    BitSize, Function, Inst, InstData, InstKind, SubgroupOp, TexDim, TexParams, Type, Value,
+    VarType,
 };
 use cranelift_entity::packed_option::ReservedValue;
 
@@ -265,6 +266,19 @@ impl Verifier<'_> {
                 self.expect(inst, *index, Type::I32, "index");
                 self.expect(inst, *value, Type::I32, "operand");
                 Some(Type::I32)
+            }
+            InstKind::Subgroup { op, args } => {
+                let (first, result) = match op {
+                    SubgroupOp::Ballot => (Type::B1, Type::I32),
+                    SubgroupOp::Elect => (Type::None, Type::B1),
+                    _ => (Type::I32, Type::I32),
+                };
+                let what = ["operand", "source invocation"];
+                for (k, &v) in args[..op.arity()].iter().enumerate() {
+                    let ty = if k == 0 { first } else { Type::I32 };
+                    self.expect(inst, v, ty, what[k]);
+                }
+                Some(result)
             }
             InstKind::LoadUniform { index } => {
                 self.expect(inst, *index, Type::I32, "index");

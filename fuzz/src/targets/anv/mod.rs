@@ -496,7 +496,8 @@ impl Target for Anv {
                 return Some(why);
             }
         }
-        driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default())
+        driver::module::no_subgroups(case, "anv")
+            .or_else(|| driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
     fn run(

@@ -353,7 +353,8 @@ impl Target for CompileOnly {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        emitter_refusal(case, &spirv_emit::EmitOptions::default())
+        super::module::no_subgroups(case, self.name())
+            .or_else(|| emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
     fn run(

@@ -68,6 +68,7 @@ pub fn job_of(words: &[u32], interface: &Interface) -> Job {
         spirv: words.to_vec(),
         workgroups: [interface.workgroups.max(1), 1, 1],
         bindings: bindings(interface),
+        subgroup_size: interface.subgroups.map(|s| s.size),
     }
 }
 
@@ -89,6 +90,22 @@ fn bindings(interface: &Interface) -> Vec<Binding> {
             },
         })
         .collect()
+}
+
+/// Why the device cannot run `case`'s subgroup operations as the IR means them (a subgroup
+/// of its workgroup's size, full, maximally reconverging: `spirv_emit::subgroup`), when the
+/// program has any: a skip, never a finding.
+pub fn subgroup_refusal(case: &Case, info: &DeviceInfo) -> Option<String> {
+    let needs = spirv_emit::subgroup::needs(&case.program).ok()??;
+    let why = info.subgroups.refusal(needs.size, needs.operations)?;
+    Some(format!("subgroups: {why}"))
+}
+
+/// Why a target that does not take subgroup operations yet skips `case`, when it has any.
+pub fn no_subgroups(case: &Case, target: &str) -> Option<String> {
+    case.program
+        .has_subgroup_ops()
+        .then(|| format!("subgroup operations: not on the {target} target yet"))
 }
 
 /// Why the SPIR-V emitter refuses `case`'s program (what it does not map), if it does: a skip

@@ -269,9 +269,12 @@ impl Target for Naga {
         vulkan::Vulkan.environment(opts)
     }
 
-    /// The `vulkan` target's skips (the driver's loop limit, what the emitter does not map).
+    /// The `vulkan` target's skips (the driver's loop limit, what the emitter does not map),
+    /// and subgroup operations: naga's IR cannot carry `MaximallyReconvergesKHR`, so its
+    /// module would leave divergent ones undefined.
     fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {
-        vulkan::Vulkan.skip(case, opts, coverage)
+        driver::module::no_subgroups(case, "naga")
+            .or_else(|| vulkan::Vulkan.skip(case, opts, coverage))
     }
 
     fn run(

@@ -508,6 +508,7 @@ impl Target for Radv {
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
         unsupported(&RadvKnobs::of(case).gpu)
+            .or_else(|| driver::module::no_subgroups(case, "radv"))
             .or_else(|| driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 

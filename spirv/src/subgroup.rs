@@ -1,0 +1,182 @@
+//! Subgroup operations: one `OpGroupNonUniform*` at `Subgroup` scope per IR operation.
+//!
+//! The IR's subgroup is its workgroup, numbered by local id, and the invocations active at an
+//! operation are those that reach it together under maximal reconvergence
+//! (`docs/semantics.md`). Vulkan gives neither for free, so a module with subgroup operations
+//! asks for both:
+//! * the pipeline requires a subgroup size equal to the workgroup size with full subgroups
+//!   (`VK_EXT_subgroup_size_control`): each workgroup is then exactly one subgroup, with every
+//!   invocation in it;
+//! * Vulkan relates `SubgroupLocalInvocationId` to no other id, so the IR's local id *is*
+//!   `SubgroupLocalInvocationId`, and the invocation id `workgroup * size + local` (how the
+//!   spec's note says an application numbers its invocations with full subgroups): a driver
+//!   may place invocations in a subgroup in any order, and each still computes, and stores
+//!   to, what the IR invocation of that number does;
+//! * the entry point is `MaximallyReconvergesKHR` (`SPV_KHR_maximal_reconvergence`), so
+//!   divergent operations see the invocations the interpreter's lockstep does.
+//!
+//! The runner refuses a device that cannot honour any of it ([`SubgroupNeeds`]).
+
+use crate::emitter::{need, Emitter};
+use crate::EmitError;
+use compiler::ir::{AtomicOp, Program, SubgroupOp, Value};
+use rspirv::dr::{Instruction, Operand};
+use rspirv::spirv::{self, GroupOperation, Word};
+
+/// `VkSubgroupFeatureFlags` bits: what a device must support in compute shaders.
+pub mod features {
+    /// `BASIC`: elect and the subgroup built-ins.
+    pub const BASIC: u32 = 0x1;
+    /// `ARITHMETIC`: reductions and scans.
+    pub const ARITHMETIC: u32 = 0x4;
+    /// `BALLOT`: ballot and broadcast.
+    pub const BALLOT: u32 = 0x8;
+    /// `SHUFFLE`.
+    pub const SHUFFLE: u32 = 0x10;
+}
+
+/// `MaximallyReconvergesKHR`, which the SPIR-V headers rspirv carries predate.
+const MAXIMALLY_RECONVERGES: u32 = 6023;
+
+/// What a module with subgroup operations needs of its pipeline and device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubgroupNeeds {
+    /// The subgroup size the pipeline requires (the workgroup size), with full subgroups.
+    pub size: u32,
+    /// The `VkSubgroupFeatureFlags` ([`features`]) its operations use.
+    pub operations: u32,
+}
+
+/// What `program`'s subgroup operations need, when it has any; an error when its dispatch
+/// has no workgroups (a subgroup of one invocation no device can be asked for).
+pub fn needs(program: &Program) -> Result<Option<SubgroupNeeds>, EmitError> {
+    let mut operations = 0;
+    for (_, inst) in program.func.insts_in_order() {
+        if let compiler::ir::InstKind::Subgroup { op, .. } = program.func.insts[inst].kind {
+            operations |= features::BASIC | feature(op);
+        }
+    }
+    if operations == 0 {
+        return Ok(None);
+    }
+    if !program.dispatch.has_workgroups() {
+        return Err(EmitError::Unsupported(
+            "subgroup operations without workgroups (a subgroup of one invocation)".into(),
+        ));
+    }
+    Ok(Some(SubgroupNeeds {
+        size: program.dispatch.workgroup,
+        operations,
+    }))
+}
+
+/// The feature bit an operation needs beyond `BASIC`.
+fn feature(op: SubgroupOp) -> u32 {
+    match op {
+        SubgroupOp::Reduce(_) | SubgroupOp::InclusiveScan(_) | SubgroupOp::ExclusiveScan(_) => {
+            features::ARITHMETIC
+        }
+        SubgroupOp::Ballot | SubgroupOp::BroadcastFirst => features::BALLOT,
+        SubgroupOp::Shuffle => features::SHUFFLE,
+        SubgroupOp::Elect => 0,
+    }
+}
+
+/// The capabilities and extension of `needs`, in the module header.
+pub(crate) fn declare(e: &mut Emitter, needs: SubgroupNeeds) {
+    e.b.extension("SPV_KHR_maximal_reconvergence");
+    e.b.capability(spirv::Capability::GroupNonUniform);
+    for (bit, cap) in [
+        (
+            features::ARITHMETIC,
+            spirv::Capability::GroupNonUniformArithmetic,
+        ),
+        (features::BALLOT, spirv::Capability::GroupNonUniformBallot),
+        (features::SHUFFLE, spirv::Capability::GroupNonUniformShuffle),
+    ] {
+        if needs.operations & bit != 0 {
+            e.b.capability(cap);
+        }
+    }
+}
+
+/// `OpExecutionMode main MaximallyReconvergesKHR`.
+pub(crate) fn execution_mode(e: &mut Emitter, main: Word) {
+    let mode = Instruction::new(
+        spirv::Op::ExecutionMode,
+        None,
+        None,
+        vec![
+            Operand::IdRef(main),
+            Operand::LiteralBit32(MAXIMALLY_RECONVERGES),
+        ],
+    );
+    e.b.module_mut().execution_modes.push(mode);
+}
+
+/// Emits one subgroup operation.
+pub(crate) fn emit(
+    e: &mut Emitter,
+    op: SubgroupOp,
+    args: &[Value; 2],
+    result: Option<Value>,
+) -> Result<(), EmitError> {
+    let v = need(result, op.mnemonic())?;
+    let scope = e.cu(spirv::Scope::Subgroup as u32, 1);
+    let u = e.uvec(1);
+    let id = match op {
+        SubgroupOp::Reduce(c) => combine(e, c, GroupOperation::Reduce, args[0])?,
+        SubgroupOp::InclusiveScan(c) => combine(e, c, GroupOperation::InclusiveScan, args[0])?,
+        SubgroupOp::ExclusiveScan(c) => combine(e, c, GroupOperation::ExclusiveScan, args[0])?,
+        SubgroupOp::Ballot => {
+            let cond = e.val(args[0])?;
+            let uvec4 = e.uvec(4);
+            let mask = e.b.group_non_uniform_ballot(uvec4, None, scope, cond)?;
+            // Invocations are numbered below the subgroup size, at most 8 here: word 0.
+            e.b.composite_extract(u, None, mask, [0])?
+        }
+        SubgroupOp::Elect => {
+            let bool_ty = e.bvec(1);
+            e.b.group_non_uniform_elect(bool_ty, None, scope)?
+        }
+        SubgroupOp::Shuffle => {
+            let (x, from) = (e.val(args[0])?, e.val(args[1])?);
+            e.b.group_non_uniform_shuffle(u, None, scope, x, from)?
+        }
+        SubgroupOp::BroadcastFirst => {
+            let x = e.val(args[0])?;
+            e.b.group_non_uniform_broadcast_first(u, None, scope, x)?
+        }
+    };
+    e.vals.insert(v, id);
+    Ok(())
+}
+
+/// A reduction or scan of `value` with `op`.
+fn combine(
+    e: &mut Emitter,
+    op: AtomicOp,
+    group: GroupOperation,
+    value: Value,
+) -> Result<Word, EmitError> {
+    let u = e.uvec(1);
+    let scope = e.cu(spirv::Scope::Subgroup as u32, 1);
+    let x = e.val(value)?;
+    let b = &mut e.b;
+    let id = match op {
+        AtomicOp::Add => b.group_non_uniform_i_add(u, None, scope, group, x, None),
+        AtomicOp::Umin => b.group_non_uniform_u_min(u, None, scope, group, x, None),
+        AtomicOp::Umax => b.group_non_uniform_u_max(u, None, scope, group, x, None),
+        AtomicOp::Imin => b.group_non_uniform_s_min(u, None, scope, group, x, None),
+        AtomicOp::Imax => b.group_non_uniform_s_max(u, None, scope, group, x, None),
+        AtomicOp::And => b.group_non_uniform_bitwise_and(u, None, scope, group, x, None),
+        AtomicOp::Or => b.group_non_uniform_bitwise_or(u, None, scope, group, x, None),
+        AtomicOp::Xor => b.group_non_uniform_bitwise_xor(u, None, scope, group, x, None),
+        AtomicOp::Xchg => {
+            return Err(EmitError::Invalid(
+                "xchg is not a combining operation".into(),
+            ))
+        }
+    }?;
+    Ok(id)
+}
