@@ -21,7 +21,7 @@ use crate::case::coverage::Coverage;
 use crate::case::CaseConfig;
 use crate::targets::ReachCount;
 use compiler::executed::Executed;
-use compiler::ir::{walk_blocks, AluOp, InstKind, Program};
+use compiler::ir::{walk_blocks, AluOp, CfNode, InstKind, Program};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -53,6 +53,8 @@ pub const FEATURES: &[&str] = &[
     "barrier",
     "atomic_buffer",
     "atomic_shared",
+    "subgroup",
+    "subgroup_divergent",
 ];
 
 /// The feature an instruction belongs to, if it is one of [`FEATURES`].
@@ -77,13 +79,32 @@ fn feature_of(kind: &InstKind) -> Option<&'static str> {
     })
 }
 
-/// The features of [`FEATURES`] that `p` uses (placed instructions only), in that order.
+/// The features of [`FEATURES`] that `p` uses (placed instructions only), in that order. A
+/// subgroup operation is `subgroup` in the top-level list, `subgroup_divergent` inside an
+/// `if` or a loop (where the invocations taking part may be some of the workgroup).
 pub fn features(p: &Program) -> Vec<&'static str> {
     let f = &p.func;
     let mut used = [false; FEATURES.len()];
+    let top: Vec<_> = f
+        .body
+        .iter()
+        .filter_map(|n| match n {
+            CfNode::Block(b) => Some(*b),
+            _ => None,
+        })
+        .collect();
     walk_blocks(&f.body, &mut |b| {
         for &i in &f.blocks[b].insts {
-            if let Some(name) = feature_of(&f.insts[i].kind) {
+            let kind = &f.insts[i].kind;
+            let subgroup = match top.contains(&b) {
+                true => "subgroup",
+                false => "subgroup_divergent",
+            };
+            let name = match kind {
+                InstKind::Subgroup { .. } => Some(subgroup),
+                _ => feature_of(kind),
+            };
+            if let Some(name) = name {
                 let k = FEATURES.iter().position(|&n| n == name).unwrap_or(0);
                 used[k] = true;
             }

@@ -104,7 +104,8 @@ impl Cse {
         };
         // Tested before cloning: impure kinds (phis among them) may own heap data.
         let kind = &func.insts[inst].kind;
-        if !is_pure(kind) && !(self.convergent_pure && kind.is_convergent()) {
+        let planted = self.convergent_pure && kind.is_convergent();
+        if !(is_pure(kind) || planted) {
             return;
         }
         let mut kind = func.insts[inst].kind.clone();

@@ -113,6 +113,10 @@ pub struct Config {
     /// workgroups has an array every invocation applies atomics to (`generator::workgroup`).
     /// 1/6: atomics in about a quarter of programs (measured in `docs/reach.md`).
     pub atomic_rate: Rate,
+    /// Chance that a program with workgroups has subgroup operations
+    /// (`generator::workgroup`). 2/3: about one program in six, most of them with divergent
+    /// ones, where backends break most (shares measured in `docs/reach.md`).
+    pub subgroup_rate: Rate,
     /// Statement weights: ALU, constant, vec/mov, uniform, buffer, output, texture, local
     /// variable, shared array. ALU-heavy, as real shaders are; every kind still shows up in
     /// most programs that can have it.
@@ -172,6 +176,7 @@ impl Config {
         observe_rate: (2, 3),
         workgroup_rate: (1, 4),
         atomic_rate: (1, 6),
+        subgroup_rate: (2, 3),
         alu_ops: ALL_ALU_OPS,
         weights: [40, 6, 8, 5, 6, 4, 6, 6, 8],
     };
@@ -251,6 +256,7 @@ impl Config {
             observe_rate: rate(self.observe_rate),
             workgroup_rate: rate(self.workgroup_rate),
             atomic_rate: rate(self.atomic_rate),
+            subgroup_rate: rate(self.subgroup_rate),
             alu_ops,
             weights,
         }
@@ -358,6 +364,7 @@ impl<'a> Arbitrary<'a> for Config {
             observe_rate: arb_rate(u, d.observe_rate)?,
             workgroup_rate: arb_rate(u, d.workgroup_rate)?,
             atomic_rate: arb_rate(u, d.atomic_rate)?,
+            subgroup_rate: arb_rate(u, d.subgroup_rate)?,
             alu_ops,
             weights,
         };

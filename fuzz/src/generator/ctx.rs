@@ -72,6 +72,8 @@ pub struct Plan {
     /// The operation every invocation applies to the atomic array (array 2) in this phase,
     /// when the dispatch has one.
     pub atomic: Option<AtomicOp>,
+    /// Whether shared statements may be subgroup operations (`Config::subgroup_rate`).
+    pub subgroups: bool,
 }
 
 /// Everything the generator carries while building one program.

@@ -45,7 +45,7 @@ use pool::{Flavor, Pool};
 pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program> {
     let cfg = cfg.clamped();
     let mut dispatch = dispatch::generate(u, &cfg)?;
-    let per = workgroup::dispatch(u, &cfg, &mut dispatch)?;
+    let shape = workgroup::dispatch(u, &cfg, &mut dispatch)?;
     let mut g = Gen {
         u,
         cfg: &cfg,
@@ -60,7 +60,7 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
         scratch: Vec::new(),
         shared: None,
     };
-    prologue(&mut g, per)?;
+    prologue(&mut g, shape)?;
     g.budget = cfg.max_insts;
     control::list(&mut g)?;
     observe::fold_all(&mut g)?;
@@ -73,9 +73,9 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
 
 /// The invocation id (and the workgroup's ids), local variables, and sometimes many values
 /// live until the end.
-fn prologue(g: &mut Gen, per: Option<u32>) -> arbitrary::Result<()> {
+fn prologue(g: &mut Gen, shape: Option<workgroup::Shape>) -> arbitrary::Result<()> {
     let id = g.emit(InstKind::InvocationId, Type::I32, Flavor::Int);
-    workgroup::prologue(g, per)?;
+    workgroup::prologue(g, shape)?;
     memory::declare(g)?;
     if g.chance(g.cfg.pressure_rate)? {
         let n = g.range(&g.cfg.pressure_values)?;

@@ -22,25 +22,47 @@
 //! whatever the divergence around the accesses (they go anywhere, in ifs and loops; only
 //! barriers are held to the top level). The interpreter checks the rule on every run
 //! (`InterpError::SharedRace`), for programs the reducer and the mutator change too.
+//!
+//! With `Config::subgroup_rate` the program also has subgroup operations (its workgroup is
+//! then 8 invocations three times in four: the subgroup size the drivers that take them
+//! offer): half the shared statements become a reduction, scan, ballot, elect or broadcast
+//! of values in scope, anywhere — divergent ones see the invocations that took the branch —
+//! and a shuffle at the top level only, where every invocation it may name is active (the
+//! index is masked below the workgroup size).
 
 use super::config::Rate;
 use super::ctx::{Gen, Plan};
 use super::pool::Flavor;
 use arbitrary::{Result, Unstructured};
-use compiler::ir::{AluOp, AtomicOp, InstKind, Type, Value};
+use compiler::ir::{AluOp, AtomicOp, InstKind, SubgroupOp, Type, Value};
+use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::Dispatch;
 
+/// What the dispatch's workgroups are to hold.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Words each invocation owns per shared array.
+    per: u32,
+    /// Whether the program has subgroup operations.
+    subgroups: bool,
+}
+
 /// Gives the dispatch workgroups, or not, by `Config::workgroup_rate`; the invocation count
-/// becomes whole workgroups. Returns the words per invocation when it did.
+/// becomes whole workgroups. Returns their shape when it did.
 pub fn dispatch(
     u: &mut Unstructured,
     cfg: &super::Config,
     d: &mut Dispatch,
-) -> Result<Option<u32>> {
+) -> Result<Option<Shape>> {
     if !chance(u, cfg.workgroup_rate)? {
         return Ok(None);
     }
-    let size = [2, 4, 8][u.int_in_range(0..=2)?];
+    let subgroups = chance(u, cfg.subgroup_rate)?;
+    let size = if subgroups && u.int_in_range(0..=3)? != 0 {
+        8
+    } else {
+        [2, 4, 8][u.int_in_range(0..=2)?]
+    };
     let per = [1, 2, 4][u.int_in_range(0..=2)?];
     d.workgroup = size;
     d.invocations = (d.invocations - d.invocations % size).max(size);
@@ -48,7 +70,7 @@ pub fn dispatch(
     if chance(u, cfg.atomic_rate)? {
         d.shared.push(size);
     }
-    Ok(Some(per))
+    Ok(Some(Shape { per, subgroups }))
 }
 
 /// `true` with probability `num/den`, drawn before there is a [`Gen`].
@@ -70,8 +92,10 @@ fn phase_op(g: &mut Gen) -> Result<Option<AtomicOp>> {
 
 /// The prologue's part: the local and workgroup ids (in the pool, so they feed data and
 /// branches: branches on the local id diverge inside a workgroup).
-pub fn prologue(g: &mut Gen, per: Option<u32>) -> Result<()> {
-    let Some(per) = per else { return Ok(()) };
+pub fn prologue(g: &mut Gen, shape: Option<Shape>) -> Result<()> {
+    let Some(Shape { per, subgroups }) = shape else {
+        return Ok(());
+    };
     let local = g.emit(InstKind::LocalId, Type::I32, Flavor::Int);
     g.emit(InstKind::WorkgroupId, Type::I32, Flavor::Int);
     let atomic = phase_op(g)?;
@@ -80,6 +104,7 @@ pub fn prologue(g: &mut Gen, per: Option<u32>) -> Result<()> {
         phase: 0,
         local,
         atomic,
+        subgroups,
     });
     Ok(())
 }
@@ -105,6 +130,9 @@ pub fn access(g: &mut Gen) -> Result<()> {
         return Ok(());
     };
     let written = plan.phase % 2;
+    if plan.subgroups && g.u.arbitrary::<bool>()? {
+        return subgroup(g);
+    }
     if g.chance(g.cfg.atomic_rate)? {
         return atomic(g, plan, written);
     }
@@ -176,6 +204,41 @@ fn atomic(g: &mut Gen, plan: Plan, written: u32) -> Result<()> {
             };
             g.emit(kind, Type::I32, Flavor::Int);
         }
+    }
+    Ok(())
+}
+
+/// One subgroup operation on values in scope (a shuffle only at the top level, with a source
+/// masked below the workgroup size; elsewhere a broadcast of the first active invocation).
+fn subgroup(g: &mut Gen) -> Result<()> {
+    let none = Value::reserved_value();
+    let combining: Vec<AtomicOp> = AtomicOp::ALL.into_iter().filter(|o| o.commutes()).collect();
+    let (op, args) = match g.u.int_in_range(0..=6)? {
+        k @ 0..=2 => {
+            let c = g.pick(&combining)?;
+            let op = [
+                SubgroupOp::Reduce,
+                SubgroupOp::InclusiveScan,
+                SubgroupOp::ExclusiveScan,
+            ][k as usize](c);
+            (op, [g.int()?, none])
+        }
+        3 => (SubgroupOp::Ballot, [g.bool()?, none]),
+        4 => (SubgroupOp::Elect, [none; 2]),
+        5 if g.depth == 0 => {
+            let x = g.int()?;
+            let from = g.int()?;
+            let mask = g.iconst(g.dispatch.workgroup - 1);
+            let from = g.alu(AluOp::Iand, &[from, mask]);
+            (SubgroupOp::Shuffle, [x, from])
+        }
+        _ => (SubgroupOp::BroadcastFirst, [g.int()?, none]),
+    };
+    let kind = InstKind::Subgroup { op, args };
+    if op == SubgroupOp::Elect {
+        g.emit(kind, Type::B1, Flavor::Bool);
+    } else {
+        g.emit(kind, Type::I32, Flavor::Int);
     }
     Ok(())
 }

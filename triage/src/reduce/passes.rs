@@ -106,8 +106,17 @@ fn chunk(n: usize, mut index: usize) -> Option<std::ops::Range<usize>> {
     None
 }
 
-/// Removes a chunk of instructions other than phis and jumps (uses become zeros).
+/// Removes a chunk of instructions other than phis and jumps (uses become zeros). Zero
+/// constants are what uses become, so only unused ones are candidates (`dead_code` removes
+/// them all at once, which fails when a dead instruction the finding needs goes with them).
 fn remove_insts(p: &Program, index: usize) -> Option<Candidate> {
+    let mut used = std::collections::HashSet::new();
+    for (_, i) in p.func.insts_in_order() {
+        p.func.insts[i].kind.visit_args(|v| {
+            used.insert(v);
+        });
+    }
+    let needed = |i: Inst| p.func.result(i).is_some_and(|v| used.contains(&v));
     let insts: Vec<Inst> = p
         .func
         .insts_in_order()
@@ -119,7 +128,7 @@ fn remove_insts(p: &Program, index: usize) -> Option<Candidate> {
                 InstKind::Phi { .. } | InstKind::Break | InstKind::Continue
             )
         })
-        .filter(|&i| !is_zero_const(p, i))
+        .filter(|&i| !(is_zero_const(p, i) && needed(i)))
         .collect();
     let range = chunk(insts.len(), index)?;
     let mut q = p.clone();
