@@ -9,13 +9,12 @@
 use compiler::ir::{text, Program};
 use compiler::passes::pipeline::{run_pipeline, to_registers, PassConfig, PipelineOptions};
 use fuzz::{oracle, rng};
-use spirv_emit::validate::spirv_val;
 use spirv_emit::{emit, EmitError, EmitOptions};
 use std::path::Path;
 use std::time::Duration;
 use vulkan_runner::client::unavailable;
 use vulkan_runner::device::Device;
-use vulkan_runner::{Job, RunError};
+use vulkan_runner::RunError;
 
 /// The three forms of a program the emitter must take.
 fn forms(p: &Program) -> Vec<(&'static str, Program)> {
@@ -34,14 +33,28 @@ fn forms(p: &Program) -> Vec<(&'static str, Program)> {
     ]
 }
 
+/// `spirv-val` of the newest SPIRV-Tools installed (the chosen Mesa's, `--mesa`'s default:
+/// the sid root's 2026.4 where `scripts/mesa-sid.sh` made one, as in CI), which knows every
+/// execution mode the emitter writes.
+fn newest_spirv_val(words: &[u32]) -> Result<(), spirv_emit::validate::ValidateError> {
+    spirv_emit::validate::spirv_val_by(
+        fuzz::targets::driver::spirv_opt::tool("spirv-val", &[]),
+        words,
+    )
+}
+
 /// Emits and validates every form of `p`; returns how many were emitted. On failure the
 /// program is written to `target/spirv-failures/NAME.ir` first.
 fn check(name: &str, p: &Program) -> usize {
     let mut emitted = 0;
     for (form, p) in forms(p) {
         let failure = match emit(&p, &EmitOptions::default()) {
-            Ok(m) => match spirv_val(&m.words) {
+            Ok(m) => match newest_spirv_val(&m.words) {
                 Ok(()) => None,
+                Err(e) if e.predates_maximal_reconvergence() => {
+                    eprintln!("{name} ({form}): not validated: {e}");
+                    None
+                }
                 Err(e) => Some(format!(
                     "{e}\n{}",
                     spirv_emit::disassemble(&m.words).unwrap_or_default()
@@ -192,33 +205,17 @@ fn differs_on_device(device: &mut Device, p: &Program) -> Option<String> {
         ..EmitOptions::default()
     };
     let m = emit(p, &options).expect("the program emits");
-    let job = Job {
-        spirv: m.words.clone(),
-        workgroups: [m.interface.workgroups, 1, 1],
-        subgroup_size: None,
-        bindings: m
-            .interface
-            .bindings
-            .iter()
-            .map(|b| vulkan_runner::Binding {
-                binding: b.binding,
-                resource: match &b.resource {
-                    spirv_emit::Resource::Storage { words, .. } => {
-                        vulkan_runner::Resource::Buffer(words.clone())
-                    }
-                    spirv_emit::Resource::Texture(t) => {
-                        vulkan_runner::Resource::Image(vulkan_runner::Image {
-                            width: t.width,
-                            height: t.height,
-                            levels: t.desc.levels,
-                            layers: t.desc.layers,
-                            texels: t.subresources.concat(),
-                        })
-                    }
-                },
-            })
-            .collect(),
-    };
+    if let Some(needs) = m.interface.subgroups {
+        if let Some(why) = device
+            .info()
+            .subgroups
+            .refusal(needs.size, needs.operations)
+        {
+            eprintln!("not run: the device lacks subgroups: {why}");
+            return None;
+        }
+    }
+    let job = fuzz::targets::driver::module::job(&m);
     let out = device
         .run(&job, Duration::from_secs(5))
         .unwrap_or_else(|e| panic!("running the job: {e}"));
@@ -250,7 +247,9 @@ fn the_precision_bounds_compare_float_words_that_were_skipped() {
         ("preserving", EmitOptions::default()),
     ] {
         let (mut float_words, mut exact, mut bounded) = (0u64, 0u64, 0u64);
-        for i in 0..300 {
+        // Bounded words are rare where denormals may flush (a few dozen in 150,000 float
+        // words), so the sample is large enough to hold some.
+        for i in 0..1000 {
             rng::input_bytes(0xf10a7, i, 16, 2048, &mut buf);
             let Some(case) = oracle::decode(&buf) else {
                 continue;

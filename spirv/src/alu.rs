@@ -24,7 +24,7 @@
 use crate::emitter::Emitter;
 use crate::EmitError;
 use compiler::ir::{AluOp, Type, Value};
-use rspirv::spirv::{GLOp, Word};
+use rspirv::spirv::{GlslStd450Op, Word};
 use sim::semantics::CANONICAL_NAN;
 
 /// Emits `op` on `args` with result type `t`; returns the result id.
@@ -55,10 +55,10 @@ pub(crate) fn emit_alu(
             let negated = e.b.s_negate(u, None, a)?;
             e.b.select(u, None, neg, negated, a)?
         }
-        Imin => e.glsl(u, GLOp::SMin, &[a, b])?,
-        Imax => e.glsl(u, GLOp::SMax, &[a, b])?,
-        Umin => e.glsl(u, GLOp::UMin, &[a, b])?,
-        Umax => e.glsl(u, GLOp::UMax, &[a, b])?,
+        Imin => e.glsl(u, GlslStd450Op::SMin, &[a, b])?,
+        Imax => e.glsl(u, GlslStd450Op::SMax, &[a, b])?,
+        Umin => e.glsl(u, GlslStd450Op::UMin, &[a, b])?,
+        Umax => e.glsl(u, GlslStd450Op::UMax, &[a, b])?,
         Iand => e.b.bitwise_and(u, None, a, b)?,
         Ior => e.b.bitwise_or(u, None, a, b)?,
         Ixor => e.b.bitwise_xor(u, None, a, b)?,
@@ -100,7 +100,7 @@ pub(crate) fn emit_alu(
                 .map(|x| e.b.bitcast(ft, None, x))
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()?;
-            let x = e.glsl(ft, GLOp::Fma, &fs)?;
+            let x = e.glsl(ft, GlslStd450Op::Fma, &fs)?;
             canonical(e, x, n)?
         }
         Fneg => {
@@ -115,17 +115,17 @@ pub(crate) fn emit_alu(
         Ffloor | Fceil | Ftrunc | FroundEven | Ffract | Fsqrt | Frsq | Fexp2 | Flog2 | Fsin
         | Fcos => {
             let inst = match op {
-                Ffloor => GLOp::Floor,
-                Fceil => GLOp::Ceil,
-                Ftrunc => GLOp::Trunc,
-                FroundEven => GLOp::RoundEven,
-                Ffract => GLOp::Fract,
-                Fsqrt => GLOp::Sqrt,
-                Frsq => GLOp::InverseSqrt,
-                Fexp2 => GLOp::Exp2,
-                Flog2 => GLOp::Log2,
-                Fsin => GLOp::Sin,
-                _ => GLOp::Cos,
+                Ffloor => GlslStd450Op::Floor,
+                Fceil => GlslStd450Op::Ceil,
+                Ftrunc => GlslStd450Op::Trunc,
+                FroundEven => GlslStd450Op::RoundEven,
+                Ffract => GlslStd450Op::Fract,
+                Fsqrt => GlslStd450Op::Sqrt,
+                Frsq => GlslStd450Op::InverseSqrt,
+                Fexp2 => GlslStd450Op::Exp2,
+                Flog2 => GlslStd450Op::Log2,
+                Fsin => GlslStd450Op::Sin,
+                _ => GlslStd450Op::Cos,
             };
             let fa = e.b.bitcast(ft, None, a)?;
             let x = e.glsl(ft, inst, &[fa])?;
@@ -183,9 +183,9 @@ pub(crate) fn emit_alu(
         BitfieldInsert => bit_field(e, op, &[a, b, c, d], n)?,
         BitCount => e.b.bit_count(u, None, a)?,
         BitfieldReverse => e.b.bit_reverse(u, None, a)?,
-        FindLsb => e.glsl(u, GLOp::FindILsb, &[a])?,
-        UfindMsb => e.glsl(u, GLOp::FindUMsb, &[a])?,
-        IfindMsb => e.glsl(u, GLOp::FindSMsb, &[a])?,
+        FindLsb => e.glsl(u, GlslStd450Op::FindILsb, &[a])?,
+        UfindMsb => e.glsl(u, GlslStd450Op::FindUMsb, &[a])?,
+        IfindMsb => e.glsl(u, GlslStd450Op::FindSMsb, &[a])?,
         UmulHigh | ImulHigh | UaddCarry | UsubBorrow => {
             // Each gives a struct of two words; ours is the second (the high word, the carry
             // or the borrow).
@@ -222,9 +222,9 @@ fn bit_field(e: &mut Emitter, op: AluOp, operands: &[Word], n: u8) -> Result<Wor
         let [values @ .., offset, count] = x.as_slice() else {
             unreachable!("a bit-field op has an offset and a count")
         };
-        let offset = e.glsl(u, GLOp::UMin, &[*offset, w])?;
+        let offset = e.glsl(u, GlslStd450Op::UMin, &[*offset, w])?;
         let room = e.b.i_sub(u, None, w, offset)?;
-        let count = e.glsl(u, GLOp::UMin, &[*count, room])?;
+        let count = e.glsl(u, GlslStd450Op::UMin, &[*count, room])?;
         parts.push(match (op, values) {
             (AluOp::UbitfieldExtract, &[base]) => {
                 e.b.bit_field_u_extract(u, None, base, offset, count)?

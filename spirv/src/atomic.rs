@@ -18,7 +18,7 @@ pub(crate) fn apply(
 ) -> Result<Word, EmitError> {
     let u = e.uvec(1);
     let scope = e.cu(scope as u32, 1);
-    let relaxed = e.cu(spirv::MemorySemantics::NONE.bits(), 1);
+    let relaxed = e.cu(spirv::MemorySemantics::RELAXED.bits(), 1);
     let b = &mut e.b;
     let old = match op {
         AtomicOp::Add => b.atomic_i_add(u, None, ptr, scope, relaxed, value),

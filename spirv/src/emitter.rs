@@ -155,7 +155,7 @@ impl<'a> Emitter<'a> {
 
     /// `float` or a `vecN`.
     pub fn fvec(&mut self, n: u8) -> Word {
-        let f = self.b.type_float(32);
+        let f = self.b.type_float(32, None);
         self.vector(f, n)
     }
 
@@ -327,7 +327,12 @@ impl<'a> Emitter<'a> {
     }
 
     /// Calls a GLSL.std.450 instruction.
-    pub fn glsl(&mut self, ty: Word, inst: spirv::GLOp, args: &[Word]) -> Result<Word, EmitError> {
+    pub fn glsl(
+        &mut self,
+        ty: Word,
+        inst: spirv::GlslStd450Op,
+        args: &[Word],
+    ) -> Result<Word, EmitError> {
         let ops = args.iter().map(|&a| Operand::IdRef(a));
         Ok(self.b.ext_inst(ty, None, self.glsl, inst as u32, ops)?)
     }

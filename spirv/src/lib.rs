@@ -196,7 +196,7 @@ pub fn instruction_names(words: &[u32]) -> Result<std::collections::BTreeSet<Str
             // GLSL.std.450.
             match inst.operands.get(1) {
                 Some(&Operand::LiteralExtInstInteger(n)) => {
-                    let op = rspirv::spirv::GLOp::from_u32(n)
+                    let op = rspirv::spirv::GlslStd450Op::from_u32(n)
                         .ok_or_else(|| format!("GLSL.std.450 has no instruction {n}"))?;
                     names.insert(format!("{op:?}"));
                 }

@@ -21,7 +21,7 @@ use crate::interface::StorageRole;
 use crate::EmitError;
 use compiler::ir::{deref_type, InstKind, TexDim, TexParams, Type, Value, VarType};
 use rspirv::dr::Operand;
-use rspirv::spirv::{self, GLOp, Word};
+use rspirv::spirv::{self, GlslStd450Op, Word};
 
 /// Largest local variable emitted (words); the interpreter allows more, drivers choke.
 const MAX_LOCAL_WORDS: u32 = 1 << 16;
@@ -429,8 +429,8 @@ fn texture(e: &mut Emitter, t: u32) -> Result<(Word, sim::semantics::TextureDesc
 fn clamp_index(e: &mut Emitter, x: Word, count: u32) -> Result<Word, EmitError> {
     let u = e.uvec(1);
     let (zero, last) = (e.cu(0, 1), e.cu(count - 1, 1));
-    let low = e.glsl(u, GLOp::SMax, &[x, zero])?;
-    e.glsl(u, GLOp::SMin, &[low, last])
+    let low = e.glsl(u, GlslStd450Op::SMax, &[x, zero])?;
+    e.glsl(u, GlslStd450Op::SMin, &[low, last])
 }
 
 /// The size of level `lod` in one dimension: `max(1, size >> lod)`.
@@ -439,7 +439,7 @@ fn level_size(e: &mut Emitter, size: u32, lod: Word) -> Result<Word, EmitError> 
     let size = e.cu(size, 1);
     let shifted = e.b.shift_right_logical(u, None, size, lod)?;
     let one = e.cu(1, 1);
-    e.glsl(u, GLOp::UMax, &[shifted, one])
+    e.glsl(u, GlslStd450Op::UMax, &[shifted, one])
 }
 
 /// `x` wrapped (Euclidean) at `size` (≥ 1, below 2^31) as a signed integer, from `OpUMod` of
@@ -532,7 +532,7 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
             // floor(lod + bias): a NaN sum converts to 0 either way, so no canonicalisation.
             let sum = e.b.f_add(f, None, lod, bias)?;
             let sum = e.no_contraction(sum);
-            let level = e.glsl(f, GLOp::Floor, &[sum])?;
+            let level = e.glsl(f, GlslStd450Op::Floor, &[sum])?;
             float_to_int(e, level, true, 1)?
         }
     };
@@ -544,7 +544,7 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let x = as_float(e, x)?;
         let scaled = e.b.f_mul(f, None, x, size_f)?;
         let scaled = e.no_contraction(scaled);
-        let texel = e.glsl(f, GLOp::Floor, &[scaled])?;
+        let texel = e.glsl(f, GlslStd450Op::Floor, &[scaled])?;
         let texel = float_to_int(e, texel, true, 1)?;
         let texel = offset_by(e, texel, params, c as usize)?;
         wrap(e, texel, size)
@@ -553,7 +553,7 @@ fn sample(e: &mut Emitter, t: u32, coord: Value, params: &TexParams) -> Result<W
         let d = level_size(e, desc.layers, level)?;
         nearest(e, 2, d)?
     } else {
-        let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
+        let layer = e.glsl(f, GlslStd450Op::RoundEven, &[layer])?;
         let layer = float_to_int(e, layer, true, 1)?;
         clamp_index(e, layer, desc.layers)?
     };
@@ -658,7 +658,7 @@ fn gather(
         let half = e.cf(0.5, 1);
         let shifted = e.b.f_sub(f, None, scaled, half)?;
         let shifted = e.no_contraction(shifted);
-        let low = e.glsl(f, GLOp::Floor, &[shifted])?;
+        let low = e.glsl(f, GlslStd450Op::Floor, &[shifted])?;
         let low = float_to_int(e, low, true, 1)?;
         let low = offset_by(e, low, params, c as usize)?;
         let one = e.cu(1, 1);
@@ -668,7 +668,7 @@ fn gather(
     }
     let layer = e.scalar_or_zero(params.layer())?;
     let layer = e.b.bitcast(f, None, layer)?;
-    let layer = e.glsl(f, GLOp::RoundEven, &[layer])?;
+    let layer = e.glsl(f, GlslStd450Op::RoundEven, &[layer])?;
     let layer = float_to_int(e, layer, true, 1)?;
     let layer = clamp_index(e, layer, desc.layers)?;
     let ((x0, x1), (y0, y1)) = (corners[0], corners[1]);

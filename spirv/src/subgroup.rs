@@ -20,7 +20,6 @@
 use crate::emitter::{need, Emitter};
 use crate::EmitError;
 use compiler::ir::{AtomicOp, Program, SubgroupOp, Value};
-use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{self, GroupOperation, Word};
 
 /// `VkSubgroupFeatureFlags` bits: what a device must support in compute shaders.
@@ -34,9 +33,6 @@ pub mod features {
     /// `SHUFFLE`.
     pub const SHUFFLE: u32 = 0x10;
 }
-
-/// `MaximallyReconvergesKHR`, which the SPIR-V headers rspirv carries predate.
-const MAXIMALLY_RECONVERGES: u32 = 6023;
 
 /// What a module with subgroup operations needs of its pipeline and device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,16 +98,7 @@ pub(crate) fn declare(e: &mut Emitter, needs: SubgroupNeeds) {
 
 /// `OpExecutionMode main MaximallyReconvergesKHR`.
 pub(crate) fn execution_mode(e: &mut Emitter, main: Word) {
-    let mode = Instruction::new(
-        spirv::Op::ExecutionMode,
-        None,
-        None,
-        vec![
-            Operand::IdRef(main),
-            Operand::LiteralBit32(MAXIMALLY_RECONVERGES),
-        ],
-    );
-    e.b.module_mut().execution_modes.push(mode);
+    e.b.execution_mode(main, spirv::ExecutionMode::MaximallyReconvergesKHR, []);
 }
 
 /// Emits one subgroup operation.

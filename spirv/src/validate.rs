@@ -22,6 +22,15 @@ pub fn spirv_val(words: &[u32]) -> Result<(), ValidateError> {
     spirv_val_by(Command::new("spirv-val"), words)
 }
 
+impl ValidateError {
+    /// Whether the validator refused the module only for not knowing
+    /// `MaximallyReconvergesKHR` (SPIRV-Tools before `SPV_KHR_maximal_reconvergence`, such as
+    /// Debian bookworm's 2023.1), which every module with subgroup operations carries.
+    pub fn predates_maximal_reconvergence(&self) -> bool {
+        matches!(self, ValidateError::Rejected(m) if m.contains("Invalid execution mode operand: 6023"))
+    }
+}
+
 /// [`spirv_val`] with `spirv_val` as the command that starts it (another installation's, e.g.
 /// inside a system root); the arguments are added here.
 pub fn spirv_val_by(mut spirv_val: Command, words: &[u32]) -> Result<(), ValidateError> {

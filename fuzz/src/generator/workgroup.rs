@@ -109,8 +109,12 @@ pub fn prologue(g: &mut Gen, shape: Option<Shape>) -> Result<()> {
     Ok(())
 }
 
-/// At the top level between items: a barrier, half the time.
+/// At the top level between items: a barrier, half the time; with subgroup operations, one
+/// of them half the time too (the statements inside the items are divergent far more often).
 pub fn maybe_barrier(g: &mut Gen) -> Result<()> {
+    if g.shared.is_some_and(|p| p.subgroups) && g.u.arbitrary::<bool>()? {
+        subgroup(g)?;
+    }
     if g.shared.is_none() || !g.u.arbitrary::<bool>()? {
         return Ok(());
     }

@@ -433,7 +433,8 @@ impl Ending {
                 100.0 * d.decoded as f64 / d.instructions.max(1) as f64
             );
         }
-        // The first finding this part saved of each signature: those are new to the folder.
+        // The first finding this part saved of each signature the earlier parts never saw:
+        // those are new to the folder (a new finding of a known signature is not).
         let mut first_saved = BTreeMap::new();
         for dir in stats
             .saved
@@ -441,7 +442,9 @@ impl Ending {
             .filter(|d| !self.earlier.saved.contains(d))
         {
             if let Some(sig) = saved_signature(Path::new(dir)) {
-                first_saved.entry(sig).or_insert_with(|| dir.clone());
+                if !self.earlier.signatures.contains_key(&sig) {
+                    first_saved.entry(sig).or_insert_with(|| dir.clone());
+                }
             }
         }
         for (sig, n) in &stats.signatures {
