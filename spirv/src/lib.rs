@@ -62,6 +62,11 @@ pub struct EmitOptions {
     /// result (`OpFAdd`, `OpFMul`, conversions to float) is the nearest-even neighbour the
     /// interpreter computes, not either neighbour. Needs `shaderRoundingModeRTEFloat32`.
     pub round_to_nearest_even: bool,
+    /// Ask for `MaximallyReconvergesKHR` on a module with subgroup operations, which pins
+    /// down the invocations a divergent one sees (`crate::subgroup`). Needs
+    /// `shaderMaximalReconvergence`; without it such a module's results are the driver's to
+    /// choose, which only a compile-only target, judging the compiler's health, may accept.
+    pub maximal_reconvergence: bool,
 }
 
 impl Default for EmitOptions {
@@ -71,6 +76,7 @@ impl Default for EmitOptions {
             preserve_nan_inf: true,
             preserve_denormals: true,
             round_to_nearest_even: true,
+            maximal_reconvergence: true,
         }
     }
 }

@@ -20,7 +20,7 @@ pub(crate) fn build(
 ) -> Result<Vec<u32>, EmitError> {
     let mut e = Emitter::new(program, Placement::alone(interface), options);
     if let Some(needs) = interface.subgroups {
-        crate::subgroup::declare(&mut e, needs);
+        crate::subgroup::declare(&mut e, needs, options.maximal_reconvergence);
         e.subgroups = Some(needs);
     }
     let gid = declare_interface(&mut e, interface)?;
@@ -172,7 +172,7 @@ fn finish(
     if options.round_to_nearest_even {
         e.b.execution_mode(main, spirv::ExecutionMode::RoundingModeRTE, [32]);
     }
-    if e.subgroups.is_some() {
+    if e.subgroups.is_some() && options.maximal_reconvergence {
         crate::subgroup::execution_mode(&mut e, main);
     }
     Ok(e.b.module().assemble())

@@ -78,9 +78,12 @@ fn feature(op: SubgroupOp) -> u32 {
     }
 }
 
-/// The capabilities and extension of `needs`, in the module header.
-pub(crate) fn declare(e: &mut Emitter, needs: SubgroupNeeds) {
-    e.b.extension("SPV_KHR_maximal_reconvergence");
+/// The capabilities of `needs` (and the extension of maximal reconvergence, when asked for),
+/// in the module header.
+pub(crate) fn declare(e: &mut Emitter, needs: SubgroupNeeds, maximal_reconvergence: bool) {
+    if maximal_reconvergence {
+        e.b.extension("SPV_KHR_maximal_reconvergence");
+    }
     e.b.capability(spirv::Capability::GroupNonUniform);
     for (bit, cap) in [
         (

@@ -333,7 +333,7 @@ impl Device {
     ) -> Result<(), RunError> {
         let refusal = job
             .subgroup_size
-            .and_then(|s| self.info.subgroups.refusal(s, 0));
+            .and_then(|s| self.info.subgroups.size_refusal(s));
         if let Some(why) = refusal {
             return Err(RunError::Failed(format!(
                 "the device cannot run this job's subgroups: {why}"

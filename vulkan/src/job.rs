@@ -134,17 +134,24 @@ pub struct Subgroups {
 }
 
 impl Subgroups {
-    /// Why a module needing subgroup operations `ops` (`VkSubgroupFeatureFlags`) at subgroup
-    /// size `size` (full subgroups, maximal reconvergence) cannot run here, if it cannot.
-    pub fn refusal(&self, size: u32, ops: u32) -> Option<String> {
+    /// Why a compute pipeline cannot require subgroup size `size` with full subgroups here.
+    pub fn size_refusal(&self, size: u32) -> Option<String> {
         if !self.size_control {
             return Some("no subgroup size control for compute shaders".into());
         }
-        if !(self.min_size..=self.max_size).contains(&size) {
-            return Some(format!(
+        (!(self.min_size..=self.max_size).contains(&size)).then(|| {
+            format!(
                 "a subgroup size of {size}: the device offers {}..={}",
                 self.min_size, self.max_size
-            ));
+            )
+        })
+    }
+
+    /// Why a module needing subgroup operations `ops` (`VkSubgroupFeatureFlags`) at subgroup
+    /// size `size` (full subgroups, maximal reconvergence) cannot run here, if it cannot.
+    pub fn refusal(&self, size: u32, ops: u32) -> Option<String> {
+        if let Some(why) = self.size_refusal(size) {
+            return Some(why);
         }
         let missing = ops & !self.operations;
         if missing != 0 {

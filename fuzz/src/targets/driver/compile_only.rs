@@ -12,7 +12,7 @@
 
 use super::causes::{emit_failed, of_run_error, Asks};
 use super::mesa::{self, Environment};
-use super::module::{emit, emit_options, emitter_refusal, job, source};
+use super::module::{compile_only_job, emit, emit_options, emitter_refusal, source};
 use super::workers::with_worker;
 use crate::case::coverage::Coverage;
 use crate::case::options::OracleOptions;
@@ -49,6 +49,11 @@ pub trait ShimDriver: Sync {
     fn driver_env(&self, case: &Case) -> Vec<(String, String)>;
     /// The case's knob names.
     fn knobs(&self) -> &'static [&'static str];
+    /// Whether it takes programs with subgroup operations: all but a target that also runs or
+    /// decodes the driver's code where our executor or decoder has no subgroup instructions.
+    fn takes_subgroups(&self) -> bool {
+        true
+    }
     /// Whether its compiler is Rust (NAK), whose switch names the library holds unterminated.
     fn in_rust(&self) -> bool {
         false
@@ -205,7 +210,7 @@ pub fn compile_with(worker: &mut Worker, program: &Program) -> Result<Capture, C
     let info = worker.info().clone();
     let emit_options = emit_options(&info);
     let module = emit(program, &emit_options).map_err(CompileError::Emit)?;
-    let job = job(&module);
+    let job = compile_only_job(&module, &info);
     let mut rejudged = None;
     let compiled = match worker.compile(&job) {
         // A fresh worker crashed on it too, under gdb: the driver's crash.
@@ -353,7 +358,9 @@ impl Target for CompileOnly {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        super::module::no_subgroups(case, self.name())
+        (!self.0.takes_subgroups())
+            .then(|| super::module::no_subgroups(case, self.name()))
+            .flatten()
             .or_else(|| emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 

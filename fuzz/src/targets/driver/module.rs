@@ -44,6 +44,7 @@ pub fn emit_options(info: &DeviceInfo) -> EmitOptions {
         preserve_nan_inf: info.float_controls.signed_zero_inf_nan_preserve,
         preserve_denormals: info.float_controls.denorm_preserve,
         round_to_nearest_even: info.float_controls.rounding_mode_rte,
+        maximal_reconvergence: info.subgroups.maximal_reconvergence,
         ..EmitOptions::default()
     }
 }
@@ -60,6 +61,17 @@ pub fn source<'a>(case: &'a Case, optimised: &'a Program) -> &'a Program {
 /// The runner's job for an emitted module.
 pub fn job(module: &EmittedModule) -> Job {
     job_of(&module.words, &module.interface)
+}
+
+/// The job a compile-only target gives a device `info` for `module`: [`job`]'s, but with a
+/// subgroup size the device cannot require left to the driver. Such a target judges the
+/// compiler's health, not the results, and the compiler must take any module at any size.
+pub fn compile_only_job(module: &EmittedModule, info: &DeviceInfo) -> Job {
+    let mut job = job(module);
+    job.subgroup_size = job
+        .subgroup_size
+        .filter(|&s| info.subgroups.size_refusal(s).is_none());
+    job
 }
 
 /// The runner's job for a module (`words`) with `interface` (a fused one too).

@@ -216,7 +216,7 @@ pub fn compile_with(
     let info = worker.info().clone();
     let module = driver::module::emit(program, &driver::module::emit_options(&info))
         .map_err(CompileError::Emit)?;
-    let job = driver::module::job(&module);
+    let job = driver::module::compile_only_job(&module, &info);
     let mut rejudged = None;
     let compiled: Compiled = match worker.compile(&job) {
         // A fresh worker crashed on it too, under gdb: the driver's crash.
@@ -508,7 +508,6 @@ impl Target for Radv {
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
         unsupported(&RadvKnobs::of(case).gpu)
-            .or_else(|| driver::module::no_subgroups(case, "radv"))
             .or_else(|| driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
