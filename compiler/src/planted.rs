@@ -77,6 +77,8 @@ plants! {
         "places every shared array at word 0 of shared memory: the second array's words alias the first's (a shared-memory offset slip)";
     GenAtomicSignedness "gen-atomic-signedness" "gen_lower" "gen8 gen16"
         "lowers atomic imin/imax as umin/umax: a negative operand counts as a large one (a signedness slip)";
+    GenElectFirstChannel "gen-elect-first-channel" "gen_lower" "gen8 gen16"
+        "elects the workgroup's first channel whether it is enabled or not: under divergence no invocation, or a disabled one, is elected";
     LowerIbfeLogical "lower-ibfe-logical" "lower_bit_ops" "gen8 gen16 a6xx"
         "brings a signed bit field down with a logical shift: ibitfield_extract loses its sign (a lowering slip)";
     Ir3DecoderCmpsCond "ir3-decoder-cmps-cond" "ir3 decoder" "turnip"

@@ -51,7 +51,10 @@ impl Emitter<'_> {
             VSrc::Imm { bits, ty } => (Src::Imm { bits, ty }, None),
             VSrc::Fixed { grf, ty } => (Src::grf(grf, ty), None),
             VSrc::Reg(r) => {
-                let mut g = Src::grf(self.grf(&r), r.ty);
+                let mut g = match r.scalar {
+                    Some(dword) => Src::scalar(self.grf(&r), dword, r.ty),
+                    None => Src::grf(self.grf(&r), r.ty),
+                };
                 if r.neg {
                     g = g.negated();
                 }

@@ -479,6 +479,13 @@ impl Lower<'_> {
                     }
                 }
             }
+            InstKind::Subgroup { op, args } => {
+                let mut a = [Comp::None; 2];
+                for (slot, &v) in a.iter_mut().zip(&args[..op.arity()]) {
+                    *slot = self.value(v, 0)?;
+                }
+                out[0] = self.subgroup(*op, a[0], a[1]);
+            }
             InstKind::Phi { .. } | InstKind::Break | InstKind::Continue => {}
             _ => self.memory(kind, result, &mut out)?,
         }

@@ -29,6 +29,7 @@ pub mod liveness;
 pub mod lower;
 mod lower_alu;
 mod lower_mem;
+mod lower_subgroup;
 mod lower_tex;
 pub use lower_tex::register_floor;
 pub mod ra;
@@ -176,13 +177,6 @@ pub enum CompileError {
     /// The emitted program breaks a machine rule (a backend bug; first problem shown).
     #[error("emitted program is invalid: {0}")]
     Invalid(String),
-}
-
-/// What this backend has no lowering for, when `p` uses it: the target skips such programs
-/// (counted by this reason) rather than report a compile error.
-pub fn refuses(p: &ir::Program) -> Option<&'static str> {
-    p.has_subgroup_ops()
-        .then_some("subgroup operations: not in the Gen backend")
 }
 
 /// Compiles `p` (after the middle end and out-of-SSA: register form, no phis) for the Gen EU.

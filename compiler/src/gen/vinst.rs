@@ -48,6 +48,9 @@ pub struct VRef {
     pub orig: VReg,
     /// GRF offset into `orig`.
     pub orig_off: u8,
+    /// A source read as the scalar `<0,1,0>` of this dword of the GRF: every channel gets
+    /// one channel's value (the cross-lane read subgroup operations are built from).
+    pub scalar: Option<u8>,
 }
 
 impl VRef {
@@ -61,6 +64,16 @@ impl VRef {
             abs: false,
             orig: reg,
             orig_off: off,
+            scalar: None,
+        }
+    }
+
+    /// Channel `channel`'s dword of `reg`, read by every channel: GRF `channel / 8`, dword
+    /// `channel % 8`.
+    pub fn channel(reg: VReg, channel: u32, ty: Type) -> VRef {
+        VRef {
+            scalar: Some((channel % 8) as u8),
+            ..VRef::new(reg, (channel / 8) as u8, ty)
         }
     }
 }
@@ -220,7 +233,14 @@ impl VInst {
         }
         for (k, s) in self.src.iter().enumerate() {
             if let VSrc::Reg(r) = s {
-                f(r, self.src_regs(k));
+                f(
+                    r,
+                    if r.scalar.is_some() {
+                        1
+                    } else {
+                        self.src_regs(k)
+                    },
+                );
             }
         }
     }
