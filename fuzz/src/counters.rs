@@ -55,6 +55,11 @@ pub struct FuzzStats {
     pub saved: Vec<String>,
     /// Findings that could not be saved (the run stopped at the first).
     pub save_errors: Vec<String>,
+    /// Inputs that tested nothing because a target's infrastructure failed
+    /// ([`Verdict::Broken`]), by what broke: neither passed nor found anything.
+    pub broken: BTreeMap<String, u64>,
+    /// Why the run stopped early, when its targets stopped working (`None` otherwise).
+    pub stopped: Option<String>,
     /// What the targets ran on (`Target::environment`: the Mesa, its drivers' and
     /// SPIRV-Tools' versions), as every finding records it.
     pub environment: BTreeMap<String, String>,
@@ -113,6 +118,7 @@ impl FuzzStats {
                 *self.findings.entry(f.kind.name().into()).or_default() += 1;
                 *self.signatures.entry(f.signature()).or_default() += 1;
             }
+            Verdict::Broken(why) => *self.broken.entry(why.clone()).or_default() += 1,
         }
     }
 
@@ -154,6 +160,10 @@ impl FuzzStats {
                 format!(" | skipped {skipped}")
             } else {
                 String::new()
+            },
+            match self.broken.values().sum::<u64>() {
+                0 => String::new(),
+                n => format!(" | untested {n}"),
             },
             if self.abandoned > 0 {
                 format!(" | abandoned {}", self.abandoned)
@@ -214,6 +224,7 @@ pub fn merge(into: &mut FuzzStats, from: FuzzStats) {
     into.slow += from.slow;
     into.abandoned += from.abandoned;
     into.save_errors.extend(from.save_errors);
+    into.stopped = into.stopped.take().or(from.stopped);
     into.reach.merge(&from.reach);
     for (maps_into, maps_from) in [
         (&mut into.rejected, from.rejected),
@@ -222,6 +233,7 @@ pub fn merge(into: &mut FuzzStats, from: FuzzStats) {
         (&mut into.pass_fired, from.pass_fired),
         (&mut into.skipped, from.skipped),
         (&mut into.spill_fill_executed, from.spill_fill_executed),
+        (&mut into.broken, from.broken),
     ] {
         for (k, v) in maps_from {
             *maps_into.entry(k).or_default() += v;

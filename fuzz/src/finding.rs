@@ -33,11 +33,15 @@ pub enum FindingKind {
     /// faults, or runs out of its budget), and nothing has yet shown whose the difference is:
     /// kept for investigation, never reported as the driver's bug.
     Unconfirmed,
+    /// Nothing was tested: a target's infrastructure failed (its worker cannot start, its
+    /// device is gone). Never saved or counted as a finding: the oracle makes it a
+    /// [`Verdict::Broken`], and the fuzz loop stops on a run of them.
+    Infrastructure,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 11] = [
+    pub const ALL: [FindingKind; 12] = [
         FindingKind::Mismatch,
         FindingKind::Hazard,
         FindingKind::RaCheck,
@@ -49,6 +53,7 @@ impl FindingKind {
         FindingKind::Crash,
         FindingKind::Decoder,
         FindingKind::Unconfirmed,
+        FindingKind::Infrastructure,
     ];
 
     /// The kebab-case name used in file names, JSON and the status line.
@@ -65,6 +70,7 @@ impl FindingKind {
             FindingKind::Crash => "crash",
             FindingKind::Decoder => "decoder",
             FindingKind::Unconfirmed => "unconfirmed",
+            FindingKind::Infrastructure => "infrastructure",
         }
     }
 }
@@ -234,4 +240,17 @@ pub enum Verdict {
     Rejected(Rejection),
     /// Something is wrong.
     Finding(Box<Finding>),
+    /// Not tested: a target's infrastructure failed; the text says what broke.
+    Broken(String),
+}
+
+impl Verdict {
+    /// A target's finding as a verdict: an [`FindingKind::Infrastructure`] one tested nothing.
+    pub fn of(f: Box<Finding>) -> Verdict {
+        if f.kind == FindingKind::Infrastructure {
+            Verdict::Broken(f.detail.clone())
+        } else {
+            Verdict::Finding(f)
+        }
+    }
 }

@@ -137,6 +137,11 @@ impl Summary {
     }
 }
 
+/// Inputs in a row that may test nothing (a target's infrastructure failed: its worker
+/// cannot start, its device is gone) before the run stops: a failure that lasts that long is
+/// not transient (a worker start is already retried, `vulkan_runner::START_ATTEMPTS`).
+pub const BROKEN_IN_A_ROW: u64 = 5;
+
 /// Shared state of one run's threads.
 struct Run<'a> {
     opts: &'a FuzzOptions,
@@ -147,6 +152,9 @@ struct Run<'a> {
     kept: Mutex<BTreeMap<String, usize>>,
     /// Per thread: the input it is judging, or `u64::MAX` when between inputs.
     current: Vec<AtomicU64>,
+    /// Inputs in a row that tested nothing, and the lowest of them (where a resumed run
+    /// starts again when the run stops for them).
+    broken: Mutex<(u64, u64)>,
 }
 
 impl Run<'_> {
@@ -173,6 +181,12 @@ impl Run<'_> {
             self.watermark().min(self.opts.runs.unwrap_or(u64::MAX))
         } else {
             self.watermark()
+        };
+        // Stopped because the targets stopped working: the inputs that tested nothing are
+        // judged again when the run is resumed.
+        let next_index = match stats.stopped {
+            Some(_) => next_index.min(self.broken.lock().unwrap().1),
+            None => next_index,
         };
         Summary {
             version: crate::VERSION.to_string(),
@@ -224,6 +238,27 @@ impl Run<'_> {
         }
     }
 
+    /// Counts input `index`'s outcome toward the inputs in a row that tested nothing
+    /// (`broken`: what broke, when it did); stops the run at [`BROKEN_IN_A_ROW`].
+    fn note(&self, index: u64, broken: Option<&str>) {
+        let mut streak = self.broken.lock().unwrap();
+        let Some(why) = broken else {
+            *streak = (0, u64::MAX);
+            return;
+        };
+        *streak = (streak.0 + 1, streak.1.min(index));
+        if streak.0 < BROKEN_IN_A_ROW || self.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let stopped = format!(
+            "{} inputs in a row tested nothing, the last because: {why}",
+            streak.0
+        );
+        eprintln!("error: {stopped}; stopping");
+        self.stats.lock().unwrap().stopped = Some(stopped);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
     /// Records an error that loses data and stops the run.
     fn fail(&self, error: String) {
         eprintln!("error: {error}; stopping");
@@ -257,6 +292,7 @@ pub fn fuzz_fused(
         stats: Mutex::new(FuzzStats::default()),
         kept: Mutex::new(kept_on_disk(opts)),
         current: (0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect(),
+        broken: Mutex::new((0, u64::MAX)),
     };
     let run = &run;
     run.checkpoint(false);
@@ -294,13 +330,16 @@ pub fn fuzz_fused(
                             let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
                             for (i, j) in (first..end).zip(judge(&refs)) {
                                 local.record(&j);
-                                if let Verdict::Finding(f) = j.verdict {
-                                    findings.push((i, f, j.program_text));
+                                match j.verdict {
+                                    Verdict::Finding(f) => findings.push((i, f, j.program_text)),
+                                    Verdict::Broken(why) => run.note(i, Some(&why)),
+                                    _ => run.note(i, None),
                                 }
                             }
                         }
                         Some(w) => {
                             for (i, judged) in (first..end).zip(w.judge_batch(first, &inputs)) {
+                                run.note(i, judged.stats.broken.keys().next().map(String::as_str));
                                 merge(&mut local, judged.stats);
                                 if let Some((f, program)) = judged.finding {
                                     findings.push((i, f, program));

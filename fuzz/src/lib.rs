@@ -7,6 +7,7 @@ pub mod case;
 pub mod cause;
 pub mod counters;
 pub mod error;
+pub mod exe;
 pub mod finding;
 pub mod fuzz_loop;
 pub mod generator;

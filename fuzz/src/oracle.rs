@@ -227,7 +227,7 @@ fn judged(
                 Err(p) => Some(panicked(pipeline.name(), p)),
             }
         }
-        Err(f) => Some(Verdict::Finding(f)),
+        Err(f) => Some(Verdict::of(f)),
     }
 }
 
@@ -351,8 +351,13 @@ fn judge_decoded(
                 ..
             } = *w;
             let verdict = judged(*pipeline, case, optimised, opts, expected, fused.outcome);
-            let Some(Verdict::Finding(fused_finding)) = verdict else {
-                continue;
+            let fused_finding = match verdict {
+                Some(Verdict::Finding(f)) => f,
+                Some(broken @ Verdict::Broken(_)) => {
+                    judgements[*index].verdict = broken;
+                    continue;
+                }
+                _ => continue,
             };
             if !fused.shared {
                 judgements[*index].verdict = Verdict::Finding(fused_finding);

@@ -25,6 +25,7 @@ fn fuzz_inputs_cover_the_shapes_the_passes_need() {
         match j.verdict {
             Verdict::Rejected(_) => continue,
             Verdict::Finding(f) => findings.push(f),
+            Verdict::Broken(why) => panic!("input {i} not tested: {why}"),
             Verdict::Pass => {}
         }
         judged += 1;

@@ -116,5 +116,6 @@ fn judge(
         Verdict::Finding(f) => Ok((f, j.program_text)),
         Verdict::Pass => Err(Error::PassesHere),
         Verdict::Rejected(r) => Err(Error::RejectedHere(r)),
+        Verdict::Broken(why) => Err(Error::BrokenHere(why)),
     }
 }

@@ -227,6 +227,9 @@ pub enum Error {
     /// A libFuzzer artifact the oracle does not judge in this process.
     #[error("rejected here: {0:?}")]
     RejectedHere(Rejection),
+    /// A target's infrastructure failed on the artifact here: nothing was tested.
+    #[error("not tested here: {0}")]
+    BrokenHere(String),
 }
 
 impl Error {

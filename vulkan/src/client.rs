@@ -28,6 +28,10 @@ use supervisor::{StderrSink, Supervised};
 const STDERR_KEEP: usize = 256 << 10;
 const STDERR_HEAD: usize = 64 << 10;
 
+/// How many times a worker start is tried before the failure is reported (pauses of 50, 200
+/// and 800 ms between).
+pub const START_ATTEMPTS: u32 = 4;
+
 /// The program (and arguments) that serves the worker protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkerCommand {
@@ -249,11 +253,19 @@ impl Worker {
         if self.info.is_some() {
             self.restarts += 1;
         }
-        self.live = Some(self.spawn()?);
+        self.live = Some(self.spawn_retrying()?);
         let opened = self.exchange(
             &Request::Open(self.options.device),
             self.options.compile_timeout,
         );
+        // Dead before it answered: nothing reached a compiler.
+        let opened = opened.map_err(|e| match e {
+            RunError::WorkerCrashed { status, .. } => RunError::Unstartable(format!(
+                "the Vulkan worker {} died before opening its device ({status})",
+                self.options.command.program.display()
+            )),
+            e => e,
+        });
         match opened {
             Ok(Response::Opened(info)) => {
                 self.info = Some(info);
@@ -286,10 +298,24 @@ impl Worker {
         env
     }
 
+    /// [`Self::spawn`], tried [`START_ATTEMPTS`] times with a growing pause between (a
+    /// transient failure, such as a busy system, passes; a persistent one is reported).
+    fn spawn_retrying(&self) -> Result<Live, RunError> {
+        let mut pause = Duration::from_millis(50);
+        for _ in 1..START_ATTEMPTS {
+            match self.spawn() {
+                Err(RunError::Unstartable(_)) => thread::sleep(pause),
+                started => return started,
+            }
+            pause *= 4;
+        }
+        self.spawn()
+    }
+
     fn spawn(&self) -> Result<Live, RunError> {
         let c = &self.options.command;
         let failed = |e: &dyn std::fmt::Display| {
-            RunError::Failed(format!(
+            RunError::Unstartable(format!(
                 "cannot start the Vulkan worker {}: {e}",
                 c.program.display()
             ))

@@ -216,6 +216,10 @@ pub enum RunError {
     /// The job is malformed (wrong texel count, zero workgroups) or another Vulkan call
     /// failed; the text names the call.
     Failed(String),
+    /// No worker could be started (its executable or its system root gone, the spawn
+    /// refused), or it died before opening its device: nothing was tested, by no fault of
+    /// the driver's compiler. Retried a few times before it is reported.
+    Unstartable(String),
 }
 
 /// Why a dead worker's stack is not known. Each variant's message is its documentation; an
@@ -290,6 +294,7 @@ impl fmt::Display for RunError {
                 Ok(())
             }
             RunError::Failed(m) => write!(f, "{m}"),
+            RunError::Unstartable(m) => write!(f, "{m}"),
         }
     }
 }

@@ -221,6 +221,10 @@ impl Response {
                         e.u32(5);
                         e.str(m);
                     }
+                    RunError::Unstartable(m) => {
+                        e.u32(6);
+                        e.str(m);
+                    }
                 }
             }
         }
@@ -272,6 +276,7 @@ impl Response {
                     stack: d.stack()?,
                 },
                 5 => RunError::Failed(d.str()?),
+                6 => RunError::Unstartable(d.str()?),
                 t => {
                     return Err(WireError::UnknownTag {
                         of: "error",

@@ -337,3 +337,31 @@ fn lavapipe_gives_opsmod_the_sign_of_the_dividend() {
         assert_eq!(got, spec, "{}", info.describe());
     }
 }
+
+/// A worker whose executable appears only after the first start attempts failed starts on a
+/// later attempt; one that never appears is `Unstartable` after every attempt.
+#[test]
+fn a_start_that_fails_is_retried_and_a_lasting_failure_is_unstartable() {
+    let dir = std::env::temp_dir().join(format!("gpufuzz-late-worker-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let late = dir.join("vk-worker");
+    let mut opts = options();
+    opts.command.program = dir.join("never-there");
+    match Worker::start(opts.clone()) {
+        Err(RunError::Unstartable(why)) => assert!(why.contains("never-there"), "{why}"),
+        Err(e) => panic!("a missing worker: {e}"),
+        Ok(_) => panic!("a missing worker started"),
+    }
+    opts.command.program = late.clone();
+    let placed = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(120));
+        std::fs::copy(env!("CARGO_BIN_EXE_vk-worker"), &late).unwrap();
+    });
+    let started = worker(opts);
+    placed.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(w) = started {
+        assert_eq!(w.restarts(), 0);
+    }
+}

@@ -153,6 +153,7 @@ fn plan(a: &FuzzArgs) -> Result<Plan, CliError> {
             // An error that stopped the earlier part is not this part's.
             earlier: FuzzStats {
                 save_errors: Vec::new(),
+                stopped: None,
                 ..s.stats
             },
         });
@@ -264,7 +265,7 @@ pub fn run(a: FuzzArgs) -> Result<ExitCode, CliError> {
     }
     let flags = p.config.flags() + &p.pins.flags();
     let worker = if fork {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find gpufuzz: {e}"))?;
+        let exe = fuzz::exe::worker_program();
         let mut command = vec![exe.into_os_string(), "fuzz-worker".into()];
         command.extend(["--seed".into(), p.seed.to_string().into()]);
         command.extend(flags.split_whitespace().map(Into::into));
@@ -389,6 +390,14 @@ impl Ending {
             fuzz::store::write_atomically(path, json.as_bytes()).map_err(CliError::io(path))?;
         }
         print!("{}", self.summary(stats));
+        if let Some(why) = &stats.stopped {
+            return Err(CliError::Failed(format!(
+                "the run stopped: {why}; what it found before is kept, and once the cause is \
+                 fixed `gpufuzz fuzz --resume {}` goes on from the first input that tested \
+                 nothing",
+                self.out.display()
+            )));
+        }
         if !stats.save_errors.is_empty() {
             return Err(CliError::Failed(format!(
                 "{} finding(s) or the summary could not be saved; the run stopped: {}",
@@ -423,6 +432,17 @@ impl Ending {
                 "  {} input(s) still running at the deadline were abandoned (not judged)\n",
                 stats.abandoned
             );
+        }
+        let untested: u64 = stats.broken.values().sum();
+        if untested > 0 {
+            s += &format!(
+                "  {untested} input(s) ({:.1}% of the run's) tested nothing, not findings: a \
+                 target's infrastructure failed\n",
+                100.0 * untested as f64 / stats.programs.max(1) as f64
+            );
+            for (why, n) in &stats.broken {
+                s += &format!("    {n:>6}  {why}\n");
+            }
         }
         for (target, d) in &stats.decoded {
             s += &format!(

@@ -116,6 +116,10 @@ pub fn run(a: ReproArgs) -> Result<ExitCode, CliError> {
             println!("rejected: {r:?}");
             Ok(ExitCode::SUCCESS)
         }
+        Verdict::Broken(why) => Err(CliError::Failed(format!(
+            "{}: not tested: {why}",
+            a.file.display()
+        ))),
         Verdict::Finding(f) if input::is_text(&a.file, a.raw) && beyond_backend_limits(&f) => {
             Err(CliError::Input(format!(
                 "{}: the backend cannot compile this program with this configuration (a \
@@ -160,6 +164,9 @@ fn repro_batch(a: &ReproArgs, opts: &fuzz::oracle::OracleOptions) -> Result<Exit
         match j.verdict {
             Verdict::Pass => println!("{name}: pass"),
             Verdict::Rejected(r) => println!("{name}: rejected: {r:?}"),
+            Verdict::Broken(why) => {
+                return Err(CliError::Failed(format!("{name}: not tested: {why}")));
+            }
             Verdict::Finding(f) => {
                 found = true;
                 println!("{name}: {f}\nsignature: {}", f.signature());
@@ -195,6 +202,7 @@ fn on_other_icd(
         Verdict::Finding(g) => format!("changed in {driver}: {g}"),
         Verdict::Pass => format!("gone in {driver}"),
         Verdict::Rejected(r) => format!("rejected in {driver}: {r:?}"),
+        Verdict::Broken(why) => format!("not tested in {driver}: {why}"),
     }
 }
 

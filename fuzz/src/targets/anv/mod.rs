@@ -138,8 +138,7 @@ fn worker_options(
     backend: Backend,
 ) -> Result<WorkerOptions, String> {
     let env = mesa.environment()?;
-    let program =
-        std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let program = crate::exe::worker_program();
     let mut o = WorkerOptions::new(WorkerCommand {
         program,
         args: vec!["vk-worker".into()],

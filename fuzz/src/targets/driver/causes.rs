@@ -50,8 +50,10 @@ pub fn of_run_error(e: &RunError, asks: Asks) -> (FindingKind, String) {
         ) => (died, crash_class(status, stderr, stack)),
         (RunError::PipelineCreation(_), _) => (FindingKind::CompileError, "pipeline".into()),
         (RunError::DeviceLost(_), Asks::Run) => (FindingKind::Panic, "device-lost".into()),
-        (RunError::NoVulkan(_), Asks::Run) => (FindingKind::CompileError, "no-vulkan".into()),
-        (RunError::NoVulkan(_), Asks::Compile) => (FindingKind::CompileError, "no-device".into()),
+        // The device was there when the run started (the target's `available`): it went.
+        (RunError::NoVulkan(_) | RunError::Unstartable(_), _) => {
+            (FindingKind::Infrastructure, "worker".into())
+        }
         (RunError::DeviceLost(_) | RunError::Failed(_), _) => {
             (FindingKind::CompileError, "runner".into())
         }
@@ -72,8 +74,15 @@ mod tests {
         );
         assert_eq!(of_run_error(&lost, Asks::Compile).1, "runner");
         let none = RunError::NoVulkan("x".into());
-        assert_eq!(of_run_error(&none, Asks::Run).1, "no-vulkan");
-        assert_eq!(of_run_error(&none, Asks::Compile).1, "no-device");
+        assert_eq!(
+            of_run_error(&none, Asks::Run).0,
+            FindingKind::Infrastructure
+        );
+        let gone = RunError::Unstartable("x".into());
+        assert_eq!(
+            of_run_error(&gone, Asks::Compile).0,
+            FindingKind::Infrastructure
+        );
         let refused = RunError::PipelineCreation("x".into());
         assert_eq!(of_run_error(&refused, Asks::Compile).1, "pipeline");
         assert_eq!(

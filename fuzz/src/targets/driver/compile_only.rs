@@ -257,7 +257,7 @@ fn on_worker<R>(
         vars.iter().map(|(k, v)| (k.into(), v.into())).collect(),
     );
     let options = || {
-        let program = std::env::current_exe().unwrap_or_else(|_| "gpufuzz".into());
+        let program = crate::exe::worker_program();
         let mut o = WorkerOptions::new(WorkerCommand {
             program,
             args: vec!["vk-worker".into()],

@@ -152,7 +152,7 @@ fn driver_env(gpu: &Gpu, wave: Wave, shim: &std::path::Path) -> Vec<(String, Str
 }
 
 fn worker_options(env: Vec<(String, String)>, installed: Environment) -> WorkerOptions {
-    let program = std::env::current_exe().unwrap_or_else(|_| "gpufuzz".into());
+    let program = crate::exe::worker_program();
     let mut o = WorkerOptions::new(WorkerCommand {
         program,
         args: vec!["vk-worker".into()],

@@ -35,8 +35,7 @@ impl VulkanOptions {
         let command = match &self.worker {
             Some(c) => c.clone(),
             None => WorkerCommand {
-                program: std::env::current_exe()
-                    .map_err(|e| RunError::Failed(format!("cannot find this executable: {e}")))?,
+                program: crate::exe::worker_program(),
                 args: vec!["vk-worker".into()],
             },
         };
