@@ -60,6 +60,9 @@ pub struct FuzzStats {
     pub broken: BTreeMap<String, u64>,
     /// Why the run stopped early, when its targets stopped working (`None` otherwise).
     pub stopped: Option<String>,
+    /// Seconds spent judging the inputs of `broken` (a batch's time shared out evenly among
+    /// its inputs), summed over threads.
+    pub untested_seconds: f64,
     /// What the targets ran on (`Target::environment`: the Mesa, its drivers' and
     /// SPIRV-Tools' versions), as every finding records it.
     pub environment: BTreeMap<String, String>,
@@ -225,6 +228,7 @@ pub fn merge(into: &mut FuzzStats, from: FuzzStats) {
     into.abandoned += from.abandoned;
     into.save_errors.extend(from.save_errors);
     into.stopped = into.stopped.take().or(from.stopped);
+    into.untested_seconds += from.untested_seconds;
     into.reach.merge(&from.reach);
     for (maps_into, maps_from) in [
         (&mut into.rejected, from.rejected),

@@ -325,21 +325,35 @@ pub fn fuzz_fused(
                         })
                         .collect();
                     let mut findings = Vec::new();
+                    let judging = Instant::now();
+                    // Each input's share of the batch's time, once the batch is judged.
+                    let share = |n: u64| judging.elapsed().as_secs_f64() / n.max(1) as f64;
                     match &mut worker {
                         None => {
                             let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-                            for (i, j) in (first..end).zip(judge(&refs)) {
+                            let judged = judge(&refs);
+                            let each = share(judged.len() as u64);
+                            for (i, j) in (first..end).zip(judged) {
                                 local.record(&j);
                                 match j.verdict {
                                     Verdict::Finding(f) => findings.push((i, f, j.program_text)),
-                                    Verdict::Broken(why) => run.note(i, Some(&why)),
+                                    Verdict::Broken(why) => {
+                                        local.untested_seconds += each;
+                                        run.note(i, Some(&why));
+                                    }
                                     _ => run.note(i, None),
                                 }
                             }
                         }
                         Some(w) => {
-                            for (i, judged) in (first..end).zip(w.judge_batch(first, &inputs)) {
-                                run.note(i, judged.stats.broken.keys().next().map(String::as_str));
+                            let batch = w.judge_batch(first, &inputs);
+                            let each = share(batch.len() as u64);
+                            for (i, judged) in (first..end).zip(batch) {
+                                let broken = judged.stats.broken.keys().next();
+                                if broken.is_some() {
+                                    local.untested_seconds += each;
+                                }
+                                run.note(i, broken.map(String::as_str));
                                 merge(&mut local, judged.stats);
                                 if let Some((f, program)) = judged.finding {
                                     findings.push((i, f, program));

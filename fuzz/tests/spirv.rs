@@ -723,8 +723,13 @@ fn emitted_instructions() -> std::collections::BTreeSet<String> {
             }
         }
     }
-    for group in programs.chunks(8) {
-        let group: Vec<&Program> = group.iter().collect();
+    // Programs with workgroups are emitted alone (they cannot share a shader's workgroups).
+    let fusable: Vec<&Program> = programs
+        .iter()
+        .filter(|p| !p.dispatch.has_workgroups())
+        .collect();
+    for group in fusable.chunks(8) {
+        let group: Vec<&Program> = group.to_vec();
         if let Ok(m) = spirv_emit::emit_fused(&group, &EmitOptions::default()) {
             add(&m.words);
         }

@@ -436,9 +436,10 @@ impl Ending {
         let untested: u64 = stats.broken.values().sum();
         if untested > 0 {
             s += &format!(
-                "  {untested} input(s) ({:.1}% of the run's) tested nothing, not findings: a \
-                 target's infrastructure failed\n",
-                100.0 * untested as f64 / stats.programs.max(1) as f64
+                "  {untested} input(s) ({:.1}% of the run's, {:.1}s of its judging time) tested \
+                 nothing, not findings: a target's infrastructure failed\n",
+                100.0 * untested as f64 / stats.programs.max(1) as f64,
+                stats.untested_seconds
             );
             for (why, n) in &stats.broken {
                 s += &format!("    {n:>6}  {why}\n");
