@@ -129,7 +129,7 @@ pub(crate) struct Emitter<'a> {
     /// The invocation id (`uint`).
     pub invocation: Word,
     /// What the program's subgroup operations need, when it has any (`crate::subgroup`).
-    pub subgroups: Option<crate::subgroup::SubgroupNeeds>,
+    pub subgroups: Option<crate::interface::SubgroupNeeds>,
     /// Function-storage variables: one flat `uint[words + 1]` per IR variable (the last word
     /// is a sink for stores past the end), one per register.
     pub vars: HashMap<Var, Word>,

@@ -33,7 +33,7 @@ pub mod inexact;
 pub mod interface;
 mod memory;
 mod module;
-pub mod subgroup;
+mod subgroup;
 pub mod ulp;
 pub mod validate;
 mod workgroup;
@@ -41,8 +41,8 @@ mod workgroup;
 pub use bounded::{comparison, Comparison, SlotRule};
 pub use fuse::{emit_fused, FusedModule};
 pub use inexact::{compare, inexact_words, inexact_words_for, InexactWords};
+pub use interface::{subgroup_needs, SubgroupNeeds};
 pub use interface::{Binding, Interface, Resource, StorageRole, TextureData};
-pub use subgroup::SubgroupNeeds;
 
 use compiler::ir::Program;
 use sim::semantics::TextureDesc;
@@ -129,7 +129,7 @@ pub fn emit(program: &Program, options: &EmitOptions) -> Result<EmittedModule, E
     }
     check_dispatch(&program.dispatch)?;
     let mut interface = Interface::new(&program.dispatch, options.local_size);
-    interface.subgroups = subgroup::needs(program)?;
+    interface.subgroups = interface::subgroup_needs(program)?;
     let words = module::build(program, &interface, options)?;
     Ok(EmittedModule { words, interface })
 }

@@ -15,68 +15,14 @@
 //! * the entry point is `MaximallyReconvergesKHR` (`SPV_KHR_maximal_reconvergence`), so
 //!   divergent operations see the invocations the interpreter's lockstep does.
 //!
-//! The runner refuses a device that cannot honour any of it ([`SubgroupNeeds`]).
+//! The runner refuses a device that cannot honour any of it (`SubgroupNeeds`, in the
+//! interface).
 
 use crate::emitter::{need, Emitter};
+use crate::interface::{features, SubgroupNeeds};
 use crate::EmitError;
-use compiler::ir::{AtomicOp, Program, SubgroupOp, Value};
+use compiler::ir::{AtomicOp, SubgroupOp, Value};
 use rspirv::spirv::{self, GroupOperation, Word};
-
-/// `VkSubgroupFeatureFlags` bits: what a device must support in compute shaders.
-pub mod features {
-    /// `BASIC`: elect and the subgroup built-ins.
-    pub const BASIC: u32 = 0x1;
-    /// `ARITHMETIC`: reductions and scans.
-    pub const ARITHMETIC: u32 = 0x4;
-    /// `BALLOT`: ballot and broadcast.
-    pub const BALLOT: u32 = 0x8;
-    /// `SHUFFLE`.
-    pub const SHUFFLE: u32 = 0x10;
-}
-
-/// What a module with subgroup operations needs of its pipeline and device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SubgroupNeeds {
-    /// The subgroup size the pipeline requires (the workgroup size), with full subgroups.
-    pub size: u32,
-    /// The `VkSubgroupFeatureFlags` ([`features`]) its operations use.
-    pub operations: u32,
-}
-
-/// What `program`'s subgroup operations need, when it has any; an error when its dispatch
-/// has no workgroups (a subgroup of one invocation no device can be asked for).
-pub fn needs(program: &Program) -> Result<Option<SubgroupNeeds>, EmitError> {
-    let mut operations = 0;
-    for (_, inst) in program.func.insts_in_order() {
-        if let compiler::ir::InstKind::Subgroup { op, .. } = program.func.insts[inst].kind {
-            operations |= features::BASIC | feature(op);
-        }
-    }
-    if operations == 0 {
-        return Ok(None);
-    }
-    if !program.dispatch.has_workgroups() {
-        return Err(EmitError::Unsupported(
-            "subgroup operations without workgroups (a subgroup of one invocation)".into(),
-        ));
-    }
-    Ok(Some(SubgroupNeeds {
-        size: program.dispatch.workgroup,
-        operations,
-    }))
-}
-
-/// The feature bit an operation needs beyond `BASIC`.
-fn feature(op: SubgroupOp) -> u32 {
-    match op {
-        SubgroupOp::Reduce(_) | SubgroupOp::InclusiveScan(_) | SubgroupOp::ExclusiveScan(_) => {
-            features::ARITHMETIC
-        }
-        SubgroupOp::Ballot | SubgroupOp::BroadcastFirst => features::BALLOT,
-        SubgroupOp::Shuffle => features::SHUFFLE,
-        SubgroupOp::Elect => 0,
-    }
-}
 
 /// The capabilities of `needs` (and the extension of maximal reconvergence, when asked for),
 /// in the module header.

@@ -108,7 +108,7 @@ fn bindings(interface: &Interface) -> Vec<Binding> {
 /// of its workgroup's size, full, maximally reconverging: `spirv_emit::subgroup`), when the
 /// program has any: a skip, never a finding.
 pub fn subgroup_refusal(case: &Case, info: &DeviceInfo) -> Option<String> {
-    let needs = spirv_emit::subgroup::needs(&case.program).ok()??;
+    let needs = spirv_emit::subgroup_needs(&case.program).ok()??;
     let why = info.subgroups.refusal(needs.size, needs.operations)?;
     Some(format!("subgroups: {why}"))
 }
