@@ -69,6 +69,34 @@ fn every_regression_agrees_with_the_interpreter_on_the_device() {
     }
 }
 
+/// `corpus/subgroups/*.ir` on a device that takes their subgroups (lavapipe 26.2.6: size 8,
+/// maximal reconvergence; 22.3 has no maximal reconvergence, so there they are a skip that
+/// says so, printed).
+#[test]
+fn subgroup_programs_agree_on_a_device_that_takes_them() {
+    let opts = vulkan_only();
+    if !have_device(&opts) {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/subgroups");
+    for path in compiler::ir::text::ir_files(&dir).unwrap() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let program = compiler::ir::text::parse_program(&src, &path.display().to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let case = Case {
+            config: CaseConfig::default(),
+            program,
+        };
+        let j = oracle::judge(&case, &opts);
+        if let Some(why) = j.coverage.skipped.first() {
+            assert!(why.starts_with("vulkan: subgroups:"), "{why}");
+            eprintln!("{}: {why}", path.display());
+            continue;
+        }
+        assert_eq!(j.verdict, Verdict::Pass, "{}", path.display());
+    }
+}
+
 #[test]
 fn generated_programs_agree_with_the_interpreter_on_the_device() {
     let mut opts = vulkan_only();
