@@ -260,8 +260,8 @@ impl Worker {
         );
         // Dead before it answered: nothing reached a compiler.
         let opened = opened.map_err(|e| match e {
-            RunError::WorkerCrashed { status, .. } => RunError::Unstartable(format!(
-                "the Vulkan worker {} died before opening its device ({status})",
+            crashed @ RunError::WorkerCrashed { .. } => RunError::Unstartable(format!(
+                "{} before opening its device: {crashed}",
                 self.options.command.program.display()
             )),
             e => e,

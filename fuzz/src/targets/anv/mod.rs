@@ -663,7 +663,11 @@ impl Target for Anv {
         Some(stats::measurements())
     }
 
+    /// What the target skips it does not measure either: `Err` with the same reason.
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
+        if let Some(why) = driver::module::no_subgroups(case, "anv") {
+            return Err(why);
+        }
         stats::record(case)
     }
 }
