@@ -49,11 +49,6 @@ pub trait ShimDriver: Sync {
     fn driver_env(&self, case: &Case) -> Vec<(String, String)>;
     /// The case's knob names.
     fn knobs(&self) -> &'static [&'static str];
-    /// Whether it takes programs with subgroup operations: all but a target that also runs or
-    /// decodes the driver's code where our executor or decoder has no subgroup instructions.
-    fn takes_subgroups(&self) -> bool {
-        true
-    }
     /// Whether its compiler is Rust (NAK), whose switch names the library holds unterminated.
     fn in_rust(&self) -> bool {
         false
@@ -358,10 +353,7 @@ impl Target for CompileOnly {
     }
 
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
-        (!self.0.takes_subgroups())
-            .then(|| super::module::no_subgroups(case, self.name()))
-            .flatten()
-            .or_else(|| emitter_refusal(case, &spirv_emit::EmitOptions::default()))
+        emitter_refusal(case, &spirv_emit::EmitOptions::default())
     }
 
     fn run(

@@ -60,11 +60,6 @@ impl ShimDriver for Turnip {
         "turnip"
     }
 
-    /// Not yet: our ir3 decoder and executor know no subgroup instructions.
-    fn takes_subgroups(&self) -> bool {
-        false
-    }
-
     fn description(&self) -> &'static str {
         "ir3 via turnip on the freedreno drm-shim, compile only (scripts/mesa-sid.sh)"
     }
