@@ -119,6 +119,10 @@ fn generated_programs_agree_with_the_interpreter_on_the_device() {
     // crash address, which moves per release. A spirv-opt crash of a case whose pass list
     // has `loop-peeling` is counted apart, any other stays a finding.
     let peeling_crashes = std::sync::atomic::AtomicU64::new(0);
+    // lavapipe 25.0.7's LLVM 15 crashes on a few generated programs that lavapipe 26.2.6
+    // (LLVM 22) runs and gets right (`repro F --mesa 26.2.6`: not reproduced, 2026-12-07):
+    // counted apart, as the peeling crash is.
+    let llvm15_crashes = std::sync::atomic::AtomicU64::new(0);
     let judge = |b: &[u8]| {
         let mut j = oracle::judge_bytes(b, &opts);
         let peels = oracle::decode(b).is_some_and(|case| {
@@ -128,11 +132,12 @@ fn generated_programs_agree_with_the_interpreter_on_the_device() {
                 .contains(&"loop-peeling")
         });
         if let Verdict::Finding(f) = &j.verdict {
-            if peels
-                && f.signature()
-                    .starts_with("compile-error:vulkan:spirv-opt SIGSEGV")
-            {
+            let signature = f.signature();
+            if peels && signature.starts_with("compile-error:vulkan:spirv-opt SIGSEGV") {
                 peeling_crashes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                j.verdict = Verdict::Pass;
+            } else if signature.starts_with("panic:vulkan:worker SIGSEGV at libLLVM-15.") {
+                llvm15_crashes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 j.verdict = Verdict::Pass;
             }
         }
@@ -144,6 +149,7 @@ fn generated_programs_agree_with_the_interpreter_on_the_device() {
         peeling_crashes.into_inner() <= 5,
         "spirv-opt's loop-peeling crash is rare"
     );
+    assert!(llvm15_crashes.into_inner() <= 3, "LLVM 15's crash is rare");
     // Nothing but the known driver bugs (see the test below).
     let unknown: Vec<_> = stats
         .signatures

@@ -396,8 +396,16 @@ impl Target for Vulkan {
         if info.driver_name == "llvmpipe" && coverage.loop_passes >= LLVMPIPE_LOOP_PASSES {
             return Some("llvmpipe loop limit".into());
         }
-        if !ModuleKnobs::of(case).spirv_opt.is_empty() && !spirv_opt::installed() {
-            return Some("spirv-opt not installed (package spirv-tools)".into());
+        if !ModuleKnobs::of(case).spirv_opt.is_empty() {
+            if !spirv_opt::installed() {
+                return Some("spirv-opt not installed (package spirv-tools)".into());
+            }
+            if case.program.has_subgroup_ops() && !spirv_opt::reads_maximal_reconvergence() {
+                return Some(format!(
+                    "subgroups: {} predates MaximallyReconvergesKHR",
+                    spirv_opt::version().unwrap_or("spirv-opt")
+                ));
+            }
         }
         // The emitter's own refusals (what it does not map) are skips; the same check runs
         // on the program `run` will emit.

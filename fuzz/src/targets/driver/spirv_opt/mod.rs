@@ -166,6 +166,18 @@ pub fn version() -> Option<&'static str> {
         .as_deref()
 }
 
+/// Whether the `spirv-opt` in use reads `MaximallyReconvergesKHR`, which every module with
+/// subgroup operations carries: SPIRV-Tools 2023.1 (Debian bookworm's) refuses it ("Invalid
+/// execution mode operand: 6023"), 2026.4 reads it. Releases from 2024 on are taken to read it
+/// (the extension was published that year); none between was measured.
+pub fn reads_maximal_reconvergence() -> bool {
+    let year = version().and_then(|v| {
+        let at = v.find(" v")? + 2;
+        v.get(at..at + 4)?.parse::<u32>().ok()
+    });
+    year.is_some_and(|y| y >= 2024)
+}
+
 /// Whether `spirv-opt` can be started.
 pub fn installed() -> bool {
     version().is_some()
