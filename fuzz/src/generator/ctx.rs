@@ -96,6 +96,9 @@ pub struct Gen<'c, 'u, 'b> {
     pub loops: Vec<LoopFrame>,
     /// The shared arrays' plan, when the dispatch has workgroups.
     pub shared: Option<Plan>,
+    /// The subgroup operations emitted so far, for repeating one with the same operands
+    /// further down (`super::workgroup`).
+    pub subgroup_ops: Vec<InstKind>,
     /// Local variables (created first, then filled).
     pub vars: Vec<VarInfo>,
     /// Next output slot for observations (rotates over slots 1..).

@@ -59,6 +59,7 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
         next_slot: 0,
         scratch: Vec::new(),
         shared: None,
+        subgroup_ops: Vec::new(),
     };
     prologue(&mut g, shape)?;
     g.budget = cfg.max_insts;

@@ -214,7 +214,29 @@ fn atomic(g: &mut Gen, plan: Plan, written: u32) -> Result<()> {
 
 /// One subgroup operation on values in scope (a shuffle only at the top level, with a source
 /// masked below the workgroup size; elsewhere a broadcast of the first active invocation).
+/// A quarter of the time, one emitted before again, on the same operands when they are still
+/// in scope: in another block it sees other invocations, the shape where a pass that treats
+/// it as pure (CSE, hoisting) goes wrong.
 fn subgroup(g: &mut Gen) -> Result<()> {
+    let in_scope = |g: &Gen, kind: &InstKind| {
+        let mut all = true;
+        kind.visit_args(|a| all &= g.pool.entries().iter().any(|e| e.v == a));
+        all
+    };
+    if !g.subgroup_ops.is_empty() && g.u.ratio(1, 4)? {
+        let k = g.index(g.subgroup_ops.len())?;
+        let kind = g.subgroup_ops[k].clone();
+        let shuffle = matches!(
+            kind,
+            InstKind::Subgroup {
+                op: SubgroupOp::Shuffle,
+                ..
+            }
+        );
+        if in_scope(g, &kind) && (!shuffle || g.depth == 0) {
+            return emit_subgroup(g, kind);
+        }
+    }
     let none = Value::reserved_value();
     let combining: Vec<AtomicOp> = AtomicOp::ALL.into_iter().filter(|o| o.commutes()).collect();
     let (op, args) = match g.u.int_in_range(0..=6)? {
@@ -238,8 +260,19 @@ fn subgroup(g: &mut Gen) -> Result<()> {
         }
         _ => (SubgroupOp::BroadcastFirst, [g.int()?, none]),
     };
-    let kind = InstKind::Subgroup { op, args };
-    if op == SubgroupOp::Elect {
+    emit_subgroup(g, InstKind::Subgroup { op, args })
+}
+
+/// Emits a subgroup operation and remembers it.
+fn emit_subgroup(g: &mut Gen, kind: InstKind) -> Result<()> {
+    g.subgroup_ops.push(kind.clone());
+    if matches!(
+        kind,
+        InstKind::Subgroup {
+            op: SubgroupOp::Elect,
+            ..
+        }
+    ) {
         g.emit(kind, Type::B1, Flavor::Bool);
     } else {
         g.emit(kind, Type::I32, Flavor::Int);
