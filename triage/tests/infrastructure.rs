@@ -69,6 +69,10 @@ fn a_rebuild_during_a_run_breaks_no_worker() {
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     assert!(!stdout.contains("tested nothing"), "{stdout}");
     assert!(!stdout.contains("cannot start"), "{stdout}");
+    // Each timeout ended a worker, so workers were started after the file went.
+    let summary = Summary::read(&dir.join("out")).unwrap();
+    let timeouts = summary.stats.findings.get("timeout").copied().unwrap_or(0);
+    assert!(timeouts >= 5, "only {timeouts} worker restarts: {stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -251,21 +251,15 @@ impl Lower<'_> {
 
     /// `cmp.nz f0.0 null, b, 0`: the flag from a 0/~0 boolean.
     pub fn flag_from(&mut self, b: Comp) {
-        let s = self.reg_src(b, Type::UD);
-        let mut inst = VInst::new(
-            Op::Cmp,
-            self.width,
-            None,
-            [
-                s,
-                VSrc::Imm {
-                    bits: 0,
-                    ty: Type::UD,
-                },
-                VSrc::Null,
-            ],
-        );
-        inst.cmod = Some(CondMod::Nz);
+        self.flag_cmp(b, CondMod::Nz, 0);
+    }
+
+    /// `cmp.cm f0.0 null, x:UD, bits`: the flag from comparing `x` with a constant.
+    pub fn flag_cmp(&mut self, x: Comp, cm: CondMod, bits: u32) {
+        let s = self.reg_src(x, Type::UD);
+        let imm = VSrc::Imm { bits, ty: Type::UD };
+        let mut inst = VInst::new(Op::Cmp, self.width, None, [s, imm, VSrc::Null]);
+        inst.cmod = Some(cm);
         self.emit(inst);
     }
 

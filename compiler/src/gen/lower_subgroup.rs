@@ -108,8 +108,8 @@ impl Lower<'_> {
     }
 
     /// Channel `d`'s dword of `t`, for every channel.
-    fn channel(t: VReg, d: u32, ty: Type) -> VSrc {
-        VSrc::Reg(VRef::channel(t, d, ty))
+    fn channel(t: VReg, d: u32) -> VSrc {
+        VSrc::Reg(VRef::channel(t, d, Type::UD))
     }
 
     /// `op(x, y)` on full width.
@@ -135,22 +135,7 @@ impl Lower<'_> {
             AluOp::Iadd,
             [lane, Comp::Imm(lo.wrapping_neg()), Comp::None],
         );
-        let x = self.reg_src(off, Type::UD);
-        let mut cmp = VInst::new(
-            Op::Cmp,
-            self.width,
-            None,
-            [
-                x,
-                VSrc::Imm {
-                    bits: n,
-                    ty: Type::UD,
-                },
-                VSrc::Null,
-            ],
-        );
-        cmp.cmod = Some(CondMod::L);
-        self.emit(cmp);
+        self.flag_cmp(off, CondMod::L, n);
     }
 
     /// `f0.0 ? x : y`.
@@ -166,10 +151,10 @@ impl Lower<'_> {
         let lane = self.thread_lane();
         let mut result = Comp::None;
         for base in (0..self.width.lanes()).step_by(size as usize) {
-            let first = Self::channel(t, base, Type::UD);
+            let first = Self::channel(t, base);
             let mut total = self.op(Op::Mov, Type::UD, [first, VSrc::Null, VSrc::Null]);
             for d in base + 1..base + size {
-                total = self.combine(op, total, Self::channel(t, d, Type::UD));
+                total = self.combine(op, total, Self::channel(t, d));
             }
             result = if base == 0 {
                 total
@@ -194,7 +179,7 @@ impl Lower<'_> {
             if lo >= end {
                 continue;
             }
-            let with = self.combine(op, acc, Self::channel(t, d, Type::UD));
+            let with = self.combine(op, acc, Self::channel(t, d));
             self.lane_in(lane, lo, end - lo);
             acc = self.select(with, acc);
         }
@@ -214,7 +199,7 @@ impl Lower<'_> {
         let mut result = Comp::Imm(0);
         for d in 0..self.width.lanes() {
             self.lane_in(at, d, 1);
-            let read = Self::channel(t, d, Type::UD);
+            let read = Self::channel(t, d);
             let x = self.op(Op::Mov, Type::UD, [read, VSrc::Null, VSrc::Null]);
             result = self.select(x, result);
         }

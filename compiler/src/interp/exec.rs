@@ -768,11 +768,11 @@ impl Group<'_> {
                 for l in lanes_of(self.active) {
                     let index = self.comp(index, 0)[l];
                     for (k, o) in out.iter_mut().enumerate().take(comps as usize) {
-                        if let Some(w) = self.st.shared.word(l, shared, index, k as u32) {
-                            o[l] = self.st.shared.data[w];
-                            if let Some(other) = self.st.shared.access(w, l, Access::Read) {
-                                racing.get_or_insert((l, other));
-                            }
+                        let sh = &mut self.st.shared;
+                        if let Some(w) =
+                            sh.touch(l, shared, index, k as u32, Access::Read, &mut racing)
+                        {
+                            o[l] = sh.data[w];
                         }
                     }
                 }
@@ -791,11 +791,12 @@ impl Group<'_> {
                 for l in lanes_of(self.active) {
                     let index = self.comp(index, 0)[l];
                     for k in 0..comps as usize {
-                        if let Some(w) = self.st.shared.word(l, shared, index, k as u32) {
-                            self.st.shared.data[w] = self.comp(value, k)[l];
-                            if let Some(other) = self.st.shared.access(w, l, Access::Write) {
-                                racing.get_or_insert((l, other));
-                            }
+                        let v = self.comp(value, k)[l];
+                        let sh = &mut self.st.shared;
+                        if let Some(w) =
+                            sh.touch(l, shared, index, k as u32, Access::Write, &mut racing)
+                        {
+                            sh.data[w] = v;
                         }
                     }
                 }
@@ -821,13 +822,11 @@ impl Group<'_> {
                 // Lanes apply theirs in lane order, as one SIMD message's lanes do.
                 for l in lanes_of(self.active) {
                     let index = self.comp(index, 0)[l];
-                    if let Some(w) = self.st.shared.word(l, shared, index, 0) {
-                        let old = self.st.shared.data[w];
-                        out[0][l] = old;
-                        self.st.shared.data[w] = op.apply(old, self.comp(value, 0)[l]);
-                        if let Some(other) = self.st.shared.access(w, l, access) {
-                            racing.get_or_insert((l, other));
-                        }
+                    let v = self.comp(value, 0)[l];
+                    let sh = &mut self.st.shared;
+                    if let Some(w) = sh.touch(l, shared, index, 0, access, &mut racing) {
+                        out[0][l] = sh.data[w];
+                        sh.data[w] = op.apply(sh.data[w], v);
                     }
                 }
                 self.race(racing, pc);

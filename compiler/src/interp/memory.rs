@@ -138,9 +138,29 @@ impl Shared {
     }
 
     /// Where lane `lane`'s workgroup keeps word `index + k` of array `array` (wrapping at
-    /// its length); none for an empty or missing array.
+    /// its length), with the access recorded ([`Self::access`]; the first race found in an
+    /// instruction goes to `racing`, as (lane, the lane it races with)); none for an empty or
+    /// missing array.
+    #[inline(always)]
+    pub fn touch(
+        &mut self,
+        lane: usize,
+        array: u32,
+        index: u32,
+        k: u32,
+        access: Access,
+        racing: &mut Option<(usize, u8)>,
+    ) -> Option<usize> {
+        let w = self.word(lane, array, index, k)?;
+        if let Some(other) = self.access(w, lane, access) {
+            racing.get_or_insert((lane, other));
+        }
+        Some(w)
+    }
+
+    /// Where lane `lane`'s workgroup keeps word `index + k` of array `array`.
     #[inline]
-    pub fn word(&self, lane: usize, array: u32, index: u32, k: u32) -> Option<usize> {
+    fn word(&self, lane: usize, array: u32, index: u32, k: u32) -> Option<usize> {
         let &(base, len) = self.arrays.get(array as usize)?;
         (len != 0).then(|| {
             let group = lane as u32 / self.workgroup;
@@ -151,7 +171,7 @@ impl Shared {
     /// Records lane `lane`'s access to word `w`; the lowest lane it races with, if another
     /// lane accessed the word since the last barrier in a way whose order would show.
     #[inline]
-    pub fn access(&mut self, w: usize, lane: usize, access: Access) -> Option<u8> {
+    fn access(&mut self, w: usize, lane: usize, access: Access) -> Option<u8> {
         let t = &mut self.touch[w];
         let me = 1u8 << lane;
         if t.phase != self.phase {
