@@ -49,6 +49,10 @@ plants! {
         "deletes a loop whose result is used after it";
     CseSubgroupAcrossBlocks "cse-subgroup-across-blocks" "opt_cse" "middle"
         "lets CSE merge a subgroup operation with an equal one in a dominating block, which other invocations execute (a convergent op treated as pure)";
+    AlgebraicNarrowCompareSigned "algebraic-narrow-compare-signed" "opt_algebraic" "middle"
+        "narrows a signed compare of two zero-extended values keeping it signed: `ilt (u2u a), (u2u b)` becomes `ilt a, b`, where only `ult a, b` is right (a width-narrowing slip)";
+    AlgebraicDropSextPair "algebraic-drop-sext-pair" "opt_algebraic" "middle"
+        "drops `i2i (i2i x)` that truncates then sign-extends back to x's width, as if x fit the narrow width (16-bit narrowing assumed, not proved)";
     ZeroSamplesSharedPayload "zero-samples-shared-payload" "opt_zero_samples" "gen8 gen16"
         "trims a payload that a later message still reads (the liveness concern in review)";
     ZeroSamplesSimd16Step "zero-samples-simd16-step" "opt_zero_samples" "gen16"

@@ -21,7 +21,7 @@ use crate::case::coverage::Coverage;
 use crate::case::CaseConfig;
 use crate::targets::ReachCount;
 use compiler::executed::Executed;
-use compiler::ir::{walk_blocks, AluOp, CfNode, InstKind, Program};
+use compiler::ir::{walk_blocks, AluOp, BitSize, CfNode, InstKind, Program};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -55,6 +55,8 @@ pub const FEATURES: &[&str] = &[
     "atomic_shared",
     "subgroup",
     "subgroup_divergent",
+    "int16",
+    "int64",
 ];
 
 /// The feature an instruction belongs to, if it is one of [`FEATURES`].
@@ -104,7 +106,12 @@ pub fn features(p: &Program) -> Vec<&'static str> {
                 InstKind::Subgroup { .. } => Some(subgroup),
                 _ => feature_of(kind),
             };
-            if let Some(name) = name {
+            let width = match f.insts[i].result.expand().and_then(|v| f.ty(v).bits()) {
+                Some(BitSize::B16) => Some("int16"),
+                Some(BitSize::B64) => Some("int64"),
+                _ => None,
+            };
+            for name in [name, width].into_iter().flatten() {
                 let k = FEATURES.iter().position(|&n| n == name).unwrap_or(0);
                 used[k] = true;
             }

@@ -1,9 +1,10 @@
 //! ALU ops, with the guards that make SPIR-V compute exactly what `AluOp::eval` defines.
 //!
-//! 32-bit values live as `uint`; float ops bitcast to `float` and back. Where SPIR-V leaves a
+//! 32-bit values live as `uint`, 16- and 64-bit ones as unsigned integers of their width
+//! (signed ops read them signed, as SPIR-V's do); float ops bitcast to `float` and back. Where SPIR-V leaves a
 //! result undefined and our IR defines it, the emitted code never reaches the undefined case:
 //!
-//! * shifts mask the amount with 31;
+//! * shifts mask the amount with the width less one (31 for 32 bits);
 //! * `udiv`/`umod`/`idiv`/`irem`/`imod` divide by 1 instead of 0 (and `idiv` instead of -1
 //!   for `INT_MIN / -1`, which gives `INT_MIN`, our answer) and select the by-zero result
 //!   (`~0`, `-1`, or the dividend); `irem`/`imod` are `OpUMod` of the magnitudes with the
@@ -23,7 +24,7 @@
 
 use crate::emitter::Emitter;
 use crate::EmitError;
-use compiler::ir::{AluOp, Type, Value};
+use compiler::ir::{AluOp, BitSize, Type, Value};
 use rspirv::spirv::{GlslStd450Op, Word};
 use sim::semantics::CANONICAL_NAN;
 
@@ -41,7 +42,11 @@ pub(crate) fn emit_alu(
         ids[i] = e.val(a)?;
     }
     let [a, b, c, d] = ids;
-    let u = e.uvec(n);
+    // The integers' width: the ops of `Sizing::Same` take and give it (`u`); a conversion
+    // gives the result's (`r`).
+    let (int, result) = e.func.alu_widths(op, args, t);
+    let u = e.ivec(int, n);
+    let r = e.ivec(result.filter(|b| BitSize::INTS.contains(b)).unwrap_or(BitSize::B32), n);
     let bt = e.bvec(n);
     let ft = e.fvec(n);
     Ok(match op {
@@ -50,7 +55,7 @@ pub(crate) fn emit_alu(
         Imul => e.b.i_mul(u, None, a, b)?,
         Ineg => e.b.s_negate(u, None, a)?,
         Iabs => {
-            let zero = e.cu(0, n);
+            let zero = e.ci(int, 0, n);
             let neg = e.b.s_less_than(bt, None, a, zero)?;
             let negated = e.b.s_negate(u, None, a)?;
             e.b.select(u, None, neg, negated, a)?
@@ -64,7 +69,7 @@ pub(crate) fn emit_alu(
         Ixor => e.b.bitwise_xor(u, None, a, b)?,
         Inot => e.b.not(u, None, a)?,
         Ishl | Ishr | Ushr => {
-            let mask = e.cu(31, n);
+            let mask = e.ci(int, u64::from(int.bits() - 1), n);
             let amount = e.b.bitwise_and(u, None, b, mask)?;
             match op {
                 Ishl => e.b.shift_left_logical(u, None, a, amount)?,
@@ -72,7 +77,7 @@ pub(crate) fn emit_alu(
                 _ => e.b.shift_right_logical(u, None, a, amount)?,
             }
         }
-        Udiv | Umod | Idiv | Irem | Imod => division(e, op, a, b, n)?,
+        Udiv | Umod | Idiv | Irem | Imod => division(e, op, a, b, int, n)?,
         Fadd | Fsub | Fmul | Frcp => {
             let fa = e.b.bitcast(ft, None, a)?;
             let x = match op {
@@ -168,17 +173,23 @@ pub(crate) fn emit_alu(
             float_to_int(e, fa, op == F2i, n)?
         }
         B2i => {
-            let (one, zero) = (e.cu(1, n), e.cu(0, n));
-            e.b.select(u, None, a, one, zero)?
+            let width = result.unwrap_or(BitSize::B32);
+            let (one, zero) = (e.ci(width, 1, n), e.ci(width, 0, n));
+            e.b.select(r, None, a, one, zero)?
         }
         B2f => {
             let (one, zero) = (e.cu(1.0f32.to_bits(), n), e.cu(0, n));
             e.b.select(u, None, a, one, zero)?
         }
         I2b => {
-            let zero = e.cu(0, n);
+            let zero = e.ci(int, 0, n);
             e.b.i_not_equal(bt, None, a, zero)?
         }
+        // `OpSConvert`/`OpUConvert` change the width (the same width is no conversion, and
+        // SPIR-V has none for it); `OpSConvert` reads its operand signed.
+        I2i | U2u if result == Some(int) => a,
+        I2i => e.b.s_convert(r, None, a)?,
+        U2u => e.b.u_convert(r, None, a)?,
         UbitfieldExtract | IbitfieldExtract => bit_field(e, op, &[a, b, c], n)?,
         BitfieldInsert => bit_field(e, op, &[a, b, c, d], n)?,
         BitCount => e.b.bit_count(u, None, a)?,
@@ -269,17 +280,25 @@ fn is_nan_bits(e: &mut Emitter, bits: Word, n: u8) -> Result<Word, EmitError> {
 /// Signed remainders never reach `OpSRem`/`OpSMod`: Vulkan leaves both undefined when an
 /// operand is negative unless the device enables `maintenance8` ("Precision and Operation of
 /// SPIR-V Instructions"), so they are computed from magnitudes ([`signed_remainder`]).
-fn division(e: &mut Emitter, op: AluOp, a: Word, b: Word, n: u8) -> Result<Word, EmitError> {
+fn division(
+    e: &mut Emitter,
+    op: AluOp,
+    a: Word,
+    b: Word,
+    int: BitSize,
+    n: u8,
+) -> Result<Word, EmitError> {
     use AluOp::*;
-    let (u, bt) = (e.uvec(n), e.bvec(n));
-    let zero = e.cu(0, n);
-    let one = e.cu(1, n);
+    let (u, bt) = (e.ivec(int, n), e.bvec(n));
+    let zero = e.ci(int, 0, n);
+    let one = e.ci(int, 1, n);
     let by_zero = e.b.i_equal(bt, None, b, zero)?;
     // Only a signed quotient overflows: the remainder of `INT_MIN` by -1 comes out 0 from
     // the magnitudes (2^31 mod 1) without a special case.
+    let all_ones = int.mask();
     let bad = if op == Idiv {
-        let min = e.cu(i32::MIN as u32, n);
-        let minus_one = e.cu(u32::MAX, n);
+        let min = e.ci(int, 1 << (int.bits() - 1), n);
+        let minus_one = e.ci(int, all_ones, n);
         let a_min = e.b.i_equal(bt, None, a, min)?;
         let b_minus_one = e.b.i_equal(bt, None, b, minus_one)?;
         let overflow = e.b.logical_and(bt, None, a_min, b_minus_one)?;
@@ -289,11 +308,11 @@ fn division(e: &mut Emitter, op: AluOp, a: Word, b: Word, n: u8) -> Result<Word,
     };
     let divisor = e.b.select(u, None, bad, one, b)?;
     let (x, when_zero) = match op {
-        Udiv => (e.b.u_div(u, None, a, divisor)?, e.cu(u32::MAX, n)),
+        Udiv => (e.b.u_div(u, None, a, divisor)?, e.ci(int, all_ones, n)),
         Umod => (e.b.u_mod(u, None, a, divisor)?, a),
-        Idiv => (e.b.s_div(u, None, a, divisor)?, e.cu(u32::MAX, n)),
-        Irem => (signed_remainder(e, a, divisor, false, n)?, a),
-        _ => (signed_remainder(e, a, divisor, true, n)?, a),
+        Idiv => (e.b.s_div(u, None, a, divisor)?, e.ci(int, all_ones, n)),
+        Irem => (signed_remainder(e, a, divisor, false, int, n)?, a),
+        _ => (signed_remainder(e, a, divisor, true, int, n)?, a),
     };
     Ok(e.b.select(u, None, by_zero, when_zero, x)?)
 }
@@ -310,10 +329,11 @@ pub(crate) fn signed_remainder(
     a: Word,
     b: Word,
     floored: bool,
+    int: BitSize,
     n: u8,
 ) -> Result<Word, EmitError> {
-    let (u, bt) = (e.uvec(n), e.bvec(n));
-    let zero = e.cu(0, n);
+    let (u, bt) = (e.ivec(int, n), e.bvec(n));
+    let zero = e.ci(int, 0, n);
     let a_negative = e.b.s_less_than(bt, None, a, zero)?;
     let b_negative = e.b.s_less_than(bt, None, b, zero)?;
     let a_negated = e.b.s_negate(u, None, a)?;

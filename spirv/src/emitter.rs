@@ -18,6 +18,8 @@ enum ConstKind {
     Uint,
     Float,
     Bool,
+    /// An integer of 16 or 64 bits.
+    Sized(BitSize),
 }
 
 /// One emitted edge of the SPIR-V CFG, with the IR block whose end it leaves (what an IR
@@ -120,7 +122,7 @@ pub(crate) struct Emitter<'a> {
     /// Where the program being emitted finds its invocations and words.
     pub place: Placement,
     pub glsl: Word,
-    consts: HashMap<(ConstKind, u8, u32), Word>,
+    consts: HashMap<(ConstKind, u8, u64), Word>,
     undefs: HashMap<Word, Word>,
     /// The SPIR-V id of each emitted IR value.
     pub vals: HashMap<Value, Word>,
@@ -149,7 +151,12 @@ pub(crate) struct Emitter<'a> {
 impl<'a> Emitter<'a> {
     /// `uint` or a `uvecN`.
     pub fn uvec(&mut self, n: u8) -> Word {
-        let u = self.b.type_int(32, 0);
+        self.ivec(BitSize::B32, n)
+    }
+
+    /// An unsigned integer of `bits` (16, 32 or 64), or a vector of them.
+    pub fn ivec(&mut self, bits: BitSize, n: u8) -> Word {
+        let u = self.b.type_int(bits.bits(), 0);
         self.vector(u, n)
     }
 
@@ -177,9 +184,9 @@ impl<'a> Emitter<'a> {
     pub fn data_type(&mut self, t: Type) -> Result<Word, EmitError> {
         match t {
             Type::Data {
-                bits: BitSize::B32,
+                bits: bits @ (BitSize::B16 | BitSize::B32 | BitSize::B64),
                 comps,
-            } => Ok(self.uvec(comps)),
+            } => Ok(self.ivec(bits, comps)),
             Type::Data {
                 bits: BitSize::B1,
                 comps,
@@ -188,7 +195,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn constant(&mut self, kind: ConstKind, n: u8, bits: u32) -> Word {
+    fn constant(&mut self, kind: ConstKind, n: u8, bits: u64) -> Word {
         if let Some(&id) = self.consts.get(&(kind, n, bits)) {
             return id;
         }
@@ -198,17 +205,27 @@ impl<'a> Emitter<'a> {
                 ConstKind::Uint => self.uvec(n),
                 ConstKind::Float => self.fvec(n),
                 ConstKind::Bool => self.bvec(n),
+                ConstKind::Sized(w) => self.ivec(w, n),
             };
             self.b.constant_composite(ty, vec![scalar; n as usize])
         } else {
             match kind {
                 ConstKind::Uint => {
                     let t = self.uvec(1);
-                    self.b.constant_bit32(t, bits)
+                    self.b.constant_bit32(t, bits as u32)
                 }
                 ConstKind::Float => {
                     let t = self.fvec(1);
-                    self.b.constant_bit32(t, bits)
+                    self.b.constant_bit32(t, bits as u32)
+                }
+                ConstKind::Sized(BitSize::B64) => {
+                    let t = self.ivec(BitSize::B64, 1);
+                    self.b.constant_bit64(t, bits)
+                }
+                ConstKind::Sized(w) => {
+                    // One literal word, the high bits 0 (an unsigned type).
+                    let t = self.ivec(w, 1);
+                    self.b.constant_bit32(t, (bits & w.mask()) as u32)
                 }
                 ConstKind::Bool => {
                     let t = self.bvec(1);
@@ -226,12 +243,20 @@ impl<'a> Emitter<'a> {
 
     /// A `uint` constant splatted to `n` components.
     pub fn cu(&mut self, bits: u32, n: u8) -> Word {
-        self.constant(ConstKind::Uint, n, bits)
+        self.constant(ConstKind::Uint, n, bits.into())
+    }
+
+    /// An unsigned constant of `width` (its low bits of `x`) splatted to `n` components.
+    pub fn ci(&mut self, width: BitSize, x: u64, n: u8) -> Word {
+        match width {
+            BitSize::B32 => self.cu(x as u32, n),
+            w => self.constant(ConstKind::Sized(w), n, x & w.mask()),
+        }
     }
 
     /// A `float` constant splatted to `n` components.
     pub fn cf(&mut self, x: f32, n: u8) -> Word {
-        self.constant(ConstKind::Float, n, x.to_bits())
+        self.constant(ConstKind::Float, n, x.to_bits().into())
     }
 
     /// A constant vector of individual `uint` or `bool` components.
@@ -239,11 +264,21 @@ impl<'a> Emitter<'a> {
         let kind = match t.bits() {
             Some(BitSize::B32) => ConstKind::Uint,
             Some(BitSize::B1) => ConstKind::Bool,
-            None => return Err(EmitError::Unsupported(format!("a constant of type {t}"))),
+            Some(BitSize::B16) => ConstKind::Sized(BitSize::B16),
+            Some(BitSize::B64) | None => {
+                return Err(EmitError::Unsupported(format!("a constant of type {t}")))
+            }
         };
         let parts: Vec<Word> = bits
             .iter()
-            .map(|&v| self.constant(kind, 1, v & if kind == ConstKind::Bool { 1 } else { !0 }))
+            .map(|&v| {
+                let v = match kind {
+                    ConstKind::Bool => v & 1,
+                    ConstKind::Sized(w) => v & w.mask() as u32,
+                    _ => v,
+                };
+                self.constant(kind, 1, v.into())
+            })
             .collect();
         if parts.len() == 1 {
             return Ok(parts[0]);
@@ -324,6 +359,17 @@ impl<'a> Emitter<'a> {
     pub fn no_contraction(&mut self, r: Word) -> Word {
         self.b.decorate(r, spirv::Decoration::NoContraction, []);
         r
+    }
+
+    /// Declares the `Int16` / `Int64` capabilities for a module whose programs have 16-bit
+    /// (`b16`) or 64-bit (`b64`) integers (the device's `shaderInt16` / `shaderInt64`).
+    pub fn declare_int_widths(&mut self, (b16, b64): (bool, bool)) {
+        if b16 {
+            self.b.capability(spirv::Capability::Int16);
+        }
+        if b64 {
+            self.b.capability(spirv::Capability::Int64);
+        }
     }
 
     /// Calls a GLSL.std.450 instruction.

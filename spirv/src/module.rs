@@ -19,6 +19,7 @@ pub(crate) fn build(
     options: &EmitOptions,
 ) -> Result<Vec<u32>, EmitError> {
     let mut e = Emitter::new(program, Placement::alone(interface), options);
+    e.declare_int_widths(program.sized_ints());
     if let Some(needs) = interface.subgroups {
         crate::subgroup::declare(&mut e, needs, options.maximal_reconvergence);
         e.subgroups = Some(needs);
@@ -51,6 +52,11 @@ pub(crate) fn build_fused(
         ));
     }
     let mut e = Emitter::new(first, Placement::default(), options);
+    let (b16, b64) = programs.iter().fold((false, false), |(a, b), p| {
+        let (c, d) = p.sized_ints();
+        (a || c, b || d)
+    });
+    e.declare_int_widths((b16, b64));
     let gid = declare_interface(&mut e, interface)?;
     let uvec3 = e.uvec(3);
     let input_ptr = e.b.type_pointer(None, spirv::StorageClass::Input, uvec3);

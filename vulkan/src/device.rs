@@ -11,7 +11,7 @@
 //! here tries to recover.
 
 use crate::job::{
-    DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Subgroups, Timings,
+    DeviceInfo, FloatControls, Image, IntWidths, Job, Output, Resource, RunError, Subgroups, Timings,
 };
 use ash::vk;
 use std::ffi::CStr;
@@ -136,7 +136,12 @@ impl Device {
             .compute_full_subgroups(true);
         let mut reconvergence = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default()
             .shader_maximal_reconvergence(true);
-        let mut create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        let core = vk::PhysicalDeviceFeatures::default()
+            .shader_int16(info.ints.int16)
+            .shader_int64(info.ints.int64);
+        let mut create = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_features(&core);
         if capture {
             create = create.push_next(&mut capture_feature);
         }
@@ -1003,6 +1008,12 @@ fn device_info(
             vk::api_version_patch(v)
         ),
         ..DeviceInfo::default()
+    };
+    // SAFETY: `physical` belongs to `instance`.
+    let features = unsafe { instance.get_physical_device_features(physical) };
+    info.ints = IntWidths {
+        int16: features.shader_int16 != 0,
+        int64: features.shader_int64 != 0,
     };
     if api < vk::API_VERSION_1_2 || v < vk::API_VERSION_1_2 {
         return info;

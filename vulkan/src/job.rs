@@ -113,6 +113,30 @@ pub struct DeviceInfo {
     pub float_controls: FloatControls,
     /// What the device offers subgroup operations.
     pub subgroups: Subgroups,
+    /// Integer widths besides 32 bits the device's shaders take (`shaderInt16`,
+    /// `shaderInt64`), enabled when offered.
+    pub ints: IntWidths,
+}
+
+/// The integer widths a device offers besides 32 bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntWidths {
+    /// `shaderInt16`.
+    pub int16: bool,
+    /// `shaderInt64`.
+    pub int64: bool,
+}
+
+impl IntWidths {
+    /// Why a module of 16-bit (`int16`) and 64-bit (`int64`) integers cannot run here, if it
+    /// cannot.
+    pub fn refusal(self, int16: bool, int64: bool) -> Option<String> {
+        let missing: Vec<&str> = [(int16 && !self.int16, "shaderInt16"), (int64 && !self.int64, "shaderInt64")]
+            .into_iter()
+            .filter_map(|(m, name)| m.then_some(name))
+            .collect();
+        (!missing.is_empty()).then(|| format!("no {}", missing.join(", no ")))
+    }
 }
 
 /// A device's subgroup support, as far as a job with subgroup operations needs it.

@@ -26,7 +26,7 @@ pub mod wire;
 pub use capture::{Compiled, Executable, StatValue, Statistic};
 pub use client::{Worker, WorkerCommand, WorkerOptions};
 pub use job::{
-    crash_class, Binding, DeviceInfo, FloatControls, Image, Job, NoStack, Output, Resource,
+    crash_class, Binding, DeviceInfo, FloatControls, Image, IntWidths, Job, NoStack, Output, Resource,
     RunError, Subgroups, Timings,
 };
 pub use root::{RerunError, RootError};

@@ -7,7 +7,7 @@
 
 use crate::capture::{Compiled, Executable, StatValue, Statistic};
 use crate::job::{
-    Binding, DeviceInfo, FloatControls, Image, Job, Output, Resource, RunError, Subgroups,
+    Binding, DeviceInfo, FloatControls, Image, IntWidths, Job, Output, Resource, RunError, Subgroups,
 };
 use crate::job::{NoStack, Timings};
 use crate::root::RerunError;
@@ -176,6 +176,8 @@ impl Response {
                 }
                 e.u32(u32::from(sg.size_control));
                 e.u32(u32::from(sg.maximal_reconvergence));
+                e.u32(u32::from(info.ints.int16));
+                e.u32(u32::from(info.ints.int64));
             }
             Response::Finished(out) => {
                 e.u32(2);
@@ -254,6 +256,10 @@ impl Response {
                     operations: d.u32()?,
                     size_control: d.u32()? != 0,
                     maximal_reconvergence: d.u32()? != 0,
+                },
+                ints: IntWidths {
+                    int16: d.u32()? != 0,
+                    int64: d.u32()? != 0,
                 },
             }),
             2 => {
@@ -718,6 +724,10 @@ mod tests {
                     operations: 0x1d,
                     size_control: true,
                     maximal_reconvergence: true,
+                },
+                ints: IntWidths {
+                    int16: false,
+                    int64: true,
                 },
                 ..DeviceInfo::default()
             }),

@@ -140,7 +140,8 @@ pub(super) fn alu(l: &mut impl Out, op: AluOp, s: [Opnd; 3]) -> Opnd {
         U2f | B2f => cov(l, Conv::U32F32, a),
         F2i => cov(l, Conv::F32S32, a),
         F2u => cov(l, Conv::F32U32, a),
-        B2i => a,
+        // 32 bits to 32 (the backend refuses other widths).
+        B2i | I2i | U2u => a,
         I2b => cmp(l, CmpType::U, CmpCond::Ne, a, Opnd::Imm(0)),
         UbitfieldExtract | IbitfieldExtract | BitCount | BitfieldReverse | FindLsb | UfindMsb
         | IfindMsb | UmulHigh | ImulHigh | UaddCarry | UsubBorrow | BitfieldInsert => {

@@ -168,6 +168,8 @@ pub fn refuses(p: &ir::Program) -> Option<&'static str> {
         Some("atomics: not in the a6xx backend")
     } else if p.has_subgroup_ops() {
         Some("subgroup operations: not in the a6xx backend")
+    } else if p.sized_ints() != (false, false) {
+        Some("16- or 64-bit integers: not in the a6xx backend")
     } else {
         None
     }

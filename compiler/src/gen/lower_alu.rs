@@ -123,6 +123,8 @@ impl Lower<'_> {
             F2i => self.un(Op::Mov, D, F, a[0]),
             F2u => self.un(Op::Mov, UD, F, a[0]),
             B2i => self.bin(Op::And, UD, [a[0], Comp::Imm(1), Comp::None]),
+            // 32 bits to 32 (the backend refuses other widths).
+            I2i | U2u => self.un(Op::Mov, UD, UD, a[0]),
             B2f => self.bin(Op::And, UD, [a[0], Comp::Imm(1.0f32.to_bits()), Comp::None]),
             I2b => self.cmp(CondMod::Nz, D, [a[0], Comp::Imm(0), Comp::None]),
             UbitfieldExtract | IbitfieldExtract | BitCount | BitfieldReverse | FindLsb

@@ -179,6 +179,13 @@ pub enum CompileError {
     Invalid(String),
 }
 
+/// What this backend has no lowering for, when `p` uses it: the target skips such programs
+/// (counted by this reason) rather than report a compile error. brw's own 64- and 16-bit code
+/// runs on the `anv` target.
+pub fn refuses(p: &ir::Program) -> Option<&'static str> {
+    (p.sized_ints() != (false, false)).then_some("16- or 64-bit integers: not in the Gen backend")
+}
+
 /// Compiles `p` (after the middle end and out-of-SSA: register form, no phis) for the Gen EU.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
     if opts.grfs < 2 {

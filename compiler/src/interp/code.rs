@@ -2,7 +2,7 @@
 //! [`super::lower`]. Value operands are value ids, which are also slot indices.
 
 use super::types::Types;
-use crate::ir::{AluOp, AtomicOp, Inst, SubgroupOp};
+use crate::ir::{AluOp, AtomicOp, BitSize, Inst, SubgroupOp};
 
 /// "No block" / "no source" in the tables.
 pub const NONE: u32 = u32::MAX;
@@ -55,6 +55,16 @@ pub enum Op {
         comps: u8,
         scalar: bool,
         checked: bool,
+        dst: u32,
+        args: [u32; 4],
+    },
+    /// An ALU op on 16- or 64-bit integers ([`AluOp::eval_sized`]): `int` the width of its
+    /// integer operands, `result` its result's; operands checked (the slow path of rare ops).
+    AluSized {
+        op: AluOp,
+        int: BitSize,
+        result: BitSize,
+        comps: u8,
         dst: u32,
         args: [u32; 4],
     },

@@ -20,7 +20,7 @@ use super::code::{Code, Op, NONE};
 use super::memory::{Access, Lanes, Mask, Slot, State, ALL_LANES, LANES};
 use super::record::{Recorded, Seen};
 use super::{InterpError, RunOptions, RunStats};
-use crate::ir::{AluOp, Block, Inst, Program, Value};
+use crate::ir::{AluOp, BitSize, Block, Inst, Program, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use sim::dispatch::{Dispatch, Results};
 use sim::semantics::{texture_result, SubgroupFault, SubgroupOp, TexRequest};
@@ -650,6 +650,36 @@ impl Group<'_> {
         self.set(dst, &out);
     }
 
+    /// [`AluOp::eval_sized`] lane by lane for each of `comps` components: a 64-bit operand
+    /// or result is the slot's two words (low first), any other one word per component.
+    fn alu_sized(&mut self, op: AluOp, [int, result]: [BitSize; 2], comps: u8, dst: u32, args: [u32; 4]) {
+        let mut widths = [1u8; 3];
+        for (w, &k) in widths.iter_mut().zip(op.srcs()) {
+            *w = op.operand_bits(k, int).unwrap_or(result).words();
+        }
+        let rw = usize::from(result.words());
+        let mut out = [[0; LANES]; 4];
+        for k in 0..usize::from(comps) {
+            for l in 0..LANES {
+                let mut x = [0u64; 3];
+                for (i, &w) in widths.iter().enumerate().take(op.arity()) {
+                    let c = &self.vals[args[i] as usize].c;
+                    x[i] = if w == 2 {
+                        u64::from(c[0][l]) | u64::from(c[1][l]) << 32
+                    } else {
+                        u64::from(c[k][l])
+                    };
+                }
+                let r = op.eval_sized(int, result, x[0], x[1], x[2]);
+                out[k * rw][l] = r as u32;
+                if rw == 2 {
+                    out[k * rw + 1][l] = (r >> 32) as u32;
+                }
+            }
+        }
+        self.set(dst, &out);
+    }
+
     /// Executes the op at `pc` in the active lanes; the next pc.
     #[inline(always)]
     fn step<const STATS: bool>(&mut self, op: &Op, pc: u32) -> u32 {
@@ -714,6 +744,19 @@ impl Group<'_> {
                     self.need(d, pc);
                 }
                 self.alu(op, comps, scalar, dst, [a, b, c, d]);
+            }
+            Op::AluSized {
+                op,
+                int,
+                result,
+                comps,
+                dst,
+                args,
+            } => {
+                for &a in &args[..op.arity()] {
+                    self.need(a, pc);
+                }
+                self.alu_sized(op, [int, result], comps, dst, args);
             }
             Op::Vec {
                 comps,

@@ -27,7 +27,7 @@
 use super::code::{Code, Op, PhiEdge, PhiMove, PhiTable, TexOp, NONE};
 use super::memory::MAX_VAR_WORDS;
 use super::InterpError;
-use crate::ir::{BlockData, CfNode, Function, Inst, InstKind, Program, Type, Value};
+use crate::ir::{BitSize, BlockData, CfNode, Function, Inst, InstKind, Program, Type, Value};
 use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::EntityRef;
 use sim::semantics::TexAccess;
@@ -39,13 +39,22 @@ fn malformed(at: impl std::fmt::Display, reason: &'static str) -> InterpError {
     }
 }
 
-/// Components a value of type `ty` occupies in its slot (derefs use 3).
+/// Components (words) a value of type `ty` occupies in its slot: one per component, two for
+/// a 64-bit one, low word first (derefs use 3).
 fn slot_comps(ty: Type) -> Option<u8> {
     match ty {
-        Type::Data { comps, .. } if (1..=4).contains(&comps) => Some(comps),
+        Type::Data { comps, .. } if (1..=4).contains(&ty.words()) && comps >= 1 => {
+            Some(ty.words())
+        }
         Type::Deref => Some(3),
         _ => None,
     }
+}
+
+/// The type of `inst`'s result; `None` when it has none (or a malformed one).
+fn result_type(f: &Function, inst: Inst) -> Type {
+    let result = f.insts[inst].result.expand();
+    result.and_then(|v| f.values.get(v)).map_or(Type::None, |d| d.ty)
 }
 
 impl Code {
@@ -298,6 +307,7 @@ impl Code {
             | Op::Alu1 { dst, .. }
             | Op::Alu2 { dst, .. }
             | Op::Alu3 { dst, .. }
+            | Op::AluSized { dst, .. }
             | Op::Vec { dst, .. }
             | Op::Mov { dst, .. }
             | Op::InvocationId { dst }
@@ -485,6 +495,25 @@ impl Code {
                     k: (self.consts.len() - 1) as u32,
                 }
             }
+            InstKind::Alu { op, args } if f.sized_alu(*op, args, result_type(f, inst)).is_some() => {
+                let (int, result) = f
+                    .sized_alu(*op, args, result_type(f, inst))
+                    .expect("tested by the guard");
+                let dst = self.result(f, inst)?;
+                let comps = self.data_comps(f, Value::from_u32(dst), inst)?;
+                let mut a = [NONE; 4];
+                for k in 0..op.arity().min(4) {
+                    a[k] = self.operand(f, args[k], inst)?;
+                }
+                Op::AluSized {
+                    op: *op,
+                    int,
+                    result,
+                    comps,
+                    dst,
+                    args: a,
+                }
+            }
             InstKind::Alu { op, args } => {
                 let dst = self.result(f, inst)?;
                 let comps = slot_comps(f.ty(Value::from_u32(dst)))
@@ -528,6 +557,17 @@ impl Code {
                     },
                 }
             }
+            InstKind::Vec { args } if result_type(f, inst).bits() == Some(BitSize::B64) => {
+                // A `vec1` of a 64-bit scalar copies its two words.
+                let dst = self.result(f, inst)?;
+                Op::Mov {
+                    comps: 2,
+                    checked: true,
+                    swizzle: [0, 1, 0, 0],
+                    dst,
+                    src: self.operand(f, args[0], inst)?,
+                }
+            }
             InstKind::Vec { args } => {
                 let dst = self.result(f, inst)?;
                 let comps = self.data_comps(f, Value::from_u32(dst), inst)?;
@@ -549,10 +589,16 @@ impl Code {
                 if swizzle[..comps as usize].iter().any(|&s| s > 3) {
                     return Err(malformed(inst, "swizzle component out of range"));
                 }
+                // A 64-bit scalar's `.x` is its two words.
+                let swizzle = if comps == 2 && f.ty(Value::from_u32(dst)).bits() == Some(BitSize::B64) {
+                    [0, 1, 0, 0]
+                } else {
+                    *swizzle
+                };
                 Op::Mov {
                     comps,
                     checked: true,
-                    swizzle: *swizzle,
+                    swizzle,
                     dst,
                     src: self.operand(f, *src, inst)?,
                 }

@@ -4,13 +4,14 @@
 //! rules behind it are in `sim::semantics` (and `docs/semantics.md`). ALU ops work
 //! component-wise: every operand has the result's component count.
 
+use super::BitSize;
 use sim::semantics as sem;
 use std::fmt;
 
 /// What an operand or result of an ALU op holds.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Kind {
-    /// A 32-bit integer.
+    /// An integer: 32-bit, or of the width [`AluOp::sizing`] allows.
     Int,
     /// A 32-bit float.
     Float,
@@ -129,6 +130,21 @@ alu_ops! {
     UaddCarry "uadd_carry" (Int, Int) -> Int;
     UsubBorrow "usub_borrow" (Int, Int) -> Int;
     BitfieldInsert "bitfield_insert" (Int, Int, Int, Int) -> Int;
+    I2i "i2i" (Int) -> Int;
+    U2u "u2u" (Int) -> Int;
+}
+
+/// Which integer widths an op's integer operands and result have.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Sizing {
+    /// 32 bits only (floats, the bit ops, the wide multiplies and carries: Vulkan takes
+    /// `OpBitCount`, `OpBitField*` and GLSL's `Find*Msb`/`FindILsb` on 32-bit integers only).
+    Word,
+    /// 16, 32 or 64 bits, one width for every integer operand and an integer result.
+    Same,
+    /// A conversion: the operand's width and the result's are independent (`i2i`
+    /// sign-extends or truncates, `u2u` zero-extends or truncates, `b2i` is 0 or 1).
+    Convert,
 }
 
 impl AluOp {
@@ -140,6 +156,45 @@ impl AluOp {
     /// Looks an opcode up by its text-format name.
     pub fn from_name(name: &str) -> Option<AluOp> {
         AluOp::ALL.iter().copied().find(|op| op.name() == name)
+    }
+
+    /// Which integer widths the op takes.
+    pub fn sizing(self) -> Sizing {
+        use AluOp::*;
+        match self {
+            Iadd | Isub | Imul | Ineg | Iabs | Imin | Imax | Umin | Umax | Iand | Ior | Ixor
+            | Inot | Ishl | Ishr | Ushr | Udiv | Umod | Idiv | Irem | Imod | Ieq | Ine | Ilt
+            | Ige | Ult | Uge | I2b => Sizing::Same,
+            I2i | U2u | B2i => Sizing::Convert,
+            _ => Sizing::Word,
+        }
+    }
+
+    /// The bit size of an operand of `kind` when the op's integers are `int` bits wide (the
+    /// first integer operand's size); none for `Any` (it follows the result).
+    pub fn operand_bits(self, kind: Kind, int: BitSize) -> Option<BitSize> {
+        match kind {
+            Kind::Int if self.sizing() != Sizing::Word => Some(int),
+            Kind::Int | Kind::Float => Some(BitSize::B32),
+            Kind::Bool => Some(BitSize::B1),
+            Kind::Any => None,
+        }
+    }
+
+    /// The result's bit size when the op's integer operands are `int` bits wide and the
+    /// result is declared `declared` (what a conversion's width comes from); none for `Any`.
+    pub fn result_bits(self, int: BitSize, declared: Option<BitSize>) -> Option<BitSize> {
+        match (self.dst(), self.sizing()) {
+            (Kind::Int, Sizing::Same) => Some(int),
+            (Kind::Int, Sizing::Convert) => Some(
+                declared
+                    .filter(|b| BitSize::INTS.contains(b))
+                    .unwrap_or(BitSize::B32),
+            ),
+            (Kind::Int | Kind::Float, _) => Some(BitSize::B32),
+            (Kind::Bool, _) => Some(BitSize::B1),
+            (Kind::Any, _) => None,
+        }
     }
 
     /// Whether swapping the two operands leaves the result unchanged (bit for bit).
@@ -214,7 +269,7 @@ impl AluOp {
             Ftrunc FroundEven Ffract Fsqrt Frcp Frsq Fexp2 Flog2 Fsin Fcos Ieq Ine Ilt Ige
             Ult Uge Feq Fne Flt Fge Band Bor Bxor Bnot Bcsel I2f U2f F2i F2u B2i B2f I2b
             UbitfieldExtract IbitfieldExtract BitCount BitfieldReverse FindLsb UfindMsb
-            IfindMsb UmulHigh ImulHigh UaddCarry UsubBorrow BitfieldInsert
+            IfindMsb UmulHigh ImulHigh UaddCarry UsubBorrow BitfieldInsert I2i U2u
         )
     }
 }
@@ -313,6 +368,78 @@ fn semantics(op: AluOp, a: u32, b: u32, c: u32, d: u32) -> u32 {
         UaddCarry => u32::from(a.checked_add(b).is_none()),
         UsubBorrow => u32::from(a < b),
         BitfieldInsert => sem::bitfield_insert(a, b, c, d),
+        // 32 bits to 32 bits (other widths take `eval_sized`).
+        I2i | U2u => a,
+    }
+}
+
+impl AluOp {
+    /// One component of an op of [`Sizing::Same`] or [`Sizing::Convert`] on integers of
+    /// `int` bits into a result of `result` bits: operands are zero-extended into `u64`
+    /// (booleans 0 or 1), as is the result. The widths' rules are the 32-bit ones, scaled:
+    /// wrapping arithmetic, shift amounts modulo the width, the same answers for a zero
+    /// divisor and for `MIN / -1`; `i2i` sign-extends, `u2u` zero-extends, both truncate.
+    /// On 32 bits it is [`AluOp::eval`] (tested); other ops give 0.
+    pub fn eval_sized(self, int: BitSize, result: BitSize, a: u64, b: u64, c: u64) -> u64 {
+        sized(self, int.bits(), a, b, c) & result.mask()
+    }
+}
+
+/// [`AluOp::eval_sized`] before the result is cut to its width.
+fn sized(op: AluOp, w: u32, a: u64, b: u64, c: u64) -> u64 {
+    use AluOp::*;
+    let mask = u64::MAX >> (64 - w);
+    // The signed reading of a `w`-bit value.
+    let s = |x: u64| ((x << (64 - w)) as i64) >> (64 - w);
+    let min = 1u64 << (w - 1);
+    let shift = |x: u64| (x & u64::from(w - 1)) as u32;
+    match op {
+        Iadd => a.wrapping_add(b),
+        Isub => a.wrapping_sub(b),
+        Imul => a.wrapping_mul(b),
+        Ineg => a.wrapping_neg(),
+        Iabs => s(a).wrapping_abs() as u64,
+        Imin => s(a).min(s(b)) as u64,
+        Imax => s(a).max(s(b)) as u64,
+        Umin => a.min(b),
+        Umax => a.max(b),
+        Iand => a & b,
+        Ior => a | b,
+        Ixor => a ^ b,
+        Inot => !a,
+        Ishl => a << shift(b),
+        Ishr => (s(a) >> shift(b)) as u64,
+        Ushr => a >> shift(b),
+        Udiv => a.checked_div(b).unwrap_or(mask),
+        Umod => a.checked_rem(b).unwrap_or(a),
+        Idiv if b == 0 => mask,
+        Idiv if a == min && b == mask => min,
+        Idiv => (s(a) / s(b)) as u64,
+        Irem | Imod if b == 0 => a,
+        Irem | Imod if b == mask => 0,
+        Irem => (s(a) % s(b)) as u64,
+        Imod => {
+            // Floored: the sign of the divisor.
+            let r = s(a).rem_euclid(s(b));
+            (if s(b) < 0 && r != 0 { r + s(b) } else { r }) as u64
+        }
+        Ieq => u64::from(a == b),
+        Ine => u64::from(a != b),
+        Ilt => u64::from(s(a) < s(b)),
+        Ige => u64::from(s(a) >= s(b)),
+        Ult => u64::from(a < b),
+        Uge => u64::from(a >= b),
+        I2b => u64::from(a != 0),
+        B2i | U2u => a,
+        I2i => s(a) as u64,
+        Bcsel => {
+            if a != 0 {
+                b
+            } else {
+                c
+            }
+        }
+        _ => 0,
     }
 }
 
@@ -353,6 +480,54 @@ mod tests {
         assert_eq!(AluOp::Bcsel.eval(0, 7, 9, 0), 9);
         assert_eq!(AluOp::B2f.eval(1, 0, 0, 0), one);
         assert_eq!(AluOp::Iabs.eval(i32::MIN as u32, 0, 0, 0), i32::MIN as u32);
+    }
+
+    /// On 32 bits the sized rules are the word rules, over edge values of every kind.
+    #[test]
+    fn sized_agrees_with_eval_on_32_bits() {
+        let edges = [0u32, 1, 2, 3, 7, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_fffe, !0];
+        for &op in AluOp::ALL.iter().filter(|op| op.sizing() != Sizing::Word) {
+            let bools = |x: u32| if op.srcs()[0] == Kind::Bool { x & 1 } else { x };
+            for &a in &edges {
+                for &b in &edges {
+                    let a = bools(a);
+                    let want = op.eval(a, b, b ^ 5, 0);
+                    let got = op.eval_sized(BitSize::B32, BitSize::B32, a.into(), b.into(), (b ^ 5).into());
+                    assert_eq!(got, u64::from(want), "{op} {a:#x} {b:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sized_known_answers() {
+        use AluOp::*;
+        use BitSize::{B1, B16, B64};
+        // (op, operand width, result width, operands, result, what the case shows)
+        let cases: &[(AluOp, BitSize, BitSize, [u64; 2], u64, &str)] = &[
+            (Iadd, B64, B64, [u64::from(u32::MAX), 1], 1 << 32, "the carry reaches bit 32"),
+            (Iadd, B16, B16, [0xffff, 2], 1, "wraps at 16 bits"),
+            (Imul, B64, B64, [1 << 40, 1 << 30], 0, "wraps at 64 bits"),
+            (Ishl, B64, B64, [1, 40], 1 << 40, "a shift past bit 31"),
+            (Ishl, B16, B16, [1, 17], 2, "the amount modulo 16"),
+            (Ishr, B16, B16, [0x8000, 15], 0xffff, "sign of a 16-bit value"),
+            (Ilt, B16, B1, [0x8000, 1], 1, "0x8000 is -32768"),
+            (Ult, B64, B1, [1 << 63, 1], 0, "unsigned compare of 64 bits"),
+            (Idiv, B64, B64, [1 << 63, u64::MAX], 1 << 63, "MIN / -1 = MIN"),
+            (Udiv, B16, B16, [5, 0], 0xffff, "by zero: all ones"),
+            (Imod, B16, B16, [0xfff9, 3], 2, "-7 mod 3"),
+            (Irem, B16, B16, [0xfff9, 3], 0xffff, "-7 rem 3 = -1"),
+            (I2i, B16, B64, [0x8000, 0], 0xffff_ffff_ffff_8000, "sign-extends"),
+            (U2u, B16, B64, [0x8000, 0], 0x8000, "zero-extends"),
+            (I2i, B64, B16, [0x1_2345_6789, 0], 0x6789, "truncates"),
+            (U2u, B64, B32, [0x1_2345_6789, 0], 0x2345_6789, "truncates"),
+            (B2i, B32, B64, [1, 0], 1, "a boolean"),
+            (Iabs, B64, B64, [u64::MAX, 0], 1, "|-1|"),
+        ];
+        for &(op, int, result, [a, b], want, why) in cases {
+            let got = op.eval_sized(int, result, a, b, 0);
+            assert_eq!(got, want, "{op} {int} -> {result} {a:#x} {b:#x}: {why}");
+        }
     }
 
     #[test]

@@ -143,13 +143,24 @@ impl Builder {
     }
 
     /// The result type of `op` applied to `args`.
+    /// A conversion's result is 32-bit here; [`Builder::convert`] gives it another width.
     pub fn alu_type(&self, op: AluOp, args: &[Value]) -> Type {
         let comps = self.func.ty(args[0]).comps();
-        match op.dst() {
-            alu::Kind::Bool => Type::vec1(comps),
-            alu::Kind::Any => self.func.ty(args[1]),
-            _ => Type::vec32(comps),
+        let mut a = [Value::reserved_value(); 4];
+        a[..args.len()].copy_from_slice(args);
+        match self.func.alu_widths(op, &a, Type::None) {
+            _ if op.dst() == alu::Kind::Any => self.func.ty(args[1]),
+            (_, Some(bits)) => Type::Data { bits, comps },
+            (_, None) => Type::vec32(comps),
         }
+    }
+
+    /// `op` (`i2i`, `u2u`, `b2i`) of `src` into integers of `bits`.
+    pub fn convert(&mut self, op: AluOp, src: Value, bits: BitSize) -> Value {
+        debug_assert_eq!(op.sizing(), alu::Sizing::Convert, "{op} is no conversion");
+        let r = Value::reserved_value();
+        let ty = Type::int(bits, self.func.ty(src).comps());
+        self.ins_value(InstKind::Alu { op, args: [src, r, r, r] }, ty)
     }
 
     /// A component-wise ALU operation.

@@ -10,7 +10,8 @@
 //! * phis come first in their block; a `break` or `continue` comes last;
 //! * each block and each instruction appears in the layout at most once.
 
-use super::{Block, Inst, InstKind, Reg, Type, Value, Var, VarType};
+use super::alu::Kind;
+use super::{AluOp, BitSize, Block, Inst, InstKind, Reg, Type, Value, Var, VarType};
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::PrimaryMap;
 use sim::dispatch::Dispatch;
@@ -114,9 +115,51 @@ impl Program {
             .into_iter()
             .any(|(_, i)| self.func.insts[i].kind.is_convergent())
     }
+
+    /// The widths of 16- and 64-bit integers a placed instruction defines: 16 and 64 (what a
+    /// backend without them refuses, and a device needs `shaderInt16`/`shaderInt64` for).
+    pub fn sized_ints(&self) -> (bool, bool) {
+        let f = &self.func;
+        let (mut b16, mut b64) = (false, false);
+        for (_, i) in f.insts_in_order() {
+            if let Some(v) = f.insts[i].result.expand() {
+                match f.ty(v).bits() {
+                    Some(BitSize::B16) => b16 = true,
+                    Some(BitSize::B64) => b64 = true,
+                    _ => {}
+                }
+            }
+        }
+        (b16, b64)
+    }
 }
 
 impl Function {
+    /// The widths of an ALU instruction `op args` whose result is `result`: of its integers
+    /// (its first integer operand's, 32 without one or when that operand is not data) and of
+    /// its result ([`AluOp::result_bits`]: none for an `Any` op, whose result is its
+    /// operands'; the declared size when the result is that). Tolerates missing values.
+    pub fn alu_widths(&self, op: AluOp, args: &[Value; 4], result: Type) -> (BitSize, Option<BitSize>) {
+        let int = op
+            .srcs()
+            .iter()
+            .zip(args)
+            .find(|(k, _)| **k == Kind::Int)
+            .and_then(|(_, &v)| self.values.get(v)?.ty.bits())
+            .filter(|b| BitSize::INTS.contains(b))
+            .unwrap_or(BitSize::B32);
+        (int, op.result_bits(int, result.bits()).or(result.bits()))
+    }
+
+    /// Whether an ALU instruction works on 16- or 64-bit integers (or picks between them):
+    /// the [`AluOp::eval_sized`] ops, with their widths.
+    pub fn sized_alu(&self, op: AluOp, args: &[Value; 4], result: Type) -> Option<(BitSize, BitSize)> {
+        match self.alu_widths(op, args, result) {
+            (int, Some(bits)) if int.is_wide() || bits.is_wide() => Some((int, bits)),
+            _ => None,
+        }
+    }
+
     /// Creates an instruction (not yet placed in any block) and its result value of type
     /// `ty` (none for `Type::None`).
     pub fn make_inst(&mut self, kind: InstKind, ty: Type) -> (Inst, Option<Value>) {

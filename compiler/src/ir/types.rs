@@ -1,8 +1,9 @@
 //! Value types: NIR-style bit size and component count.
 //!
-//! As in NIR, 32-bit integers and floats share one type; the opcode says how the bits are
-//! read. Booleans are 1-bit. Deref values (pointers into local variables) have their own type
-//! and never flow into arithmetic.
+//! As in NIR, integers and floats of one width share one type; the opcode says how the bits
+//! are read. Booleans are 1-bit. 16- and 64-bit values are integers (the ops that take them
+//! are [`AluOp::sizing`](crate::ir::AluOp::sizing)'s); a 64-bit value is a scalar. Deref
+//! values (pointers into local variables) have their own type and never flow into arithmetic.
 
 use std::fmt;
 
@@ -11,14 +12,72 @@ use std::fmt;
 pub enum BitSize {
     /// A boolean, stored as 0 or 1.
     B1,
+    /// A 16-bit integer.
+    B16,
     /// A 32-bit integer or float.
     B32,
+    /// A 64-bit integer (scalars only).
+    B64,
+}
+
+impl BitSize {
+    /// The bit sizes integers come in, narrowest first.
+    pub const INTS: [BitSize; 3] = [BitSize::B16, BitSize::B32, BitSize::B64];
+
+    /// The width in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            BitSize::B1 => 1,
+            BitSize::B16 => 16,
+            BitSize::B32 => 32,
+            BitSize::B64 => 64,
+        }
+    }
+
+    /// The bit size of `bits`-bit data, if there is one.
+    pub fn from_bits(bits: u32) -> Option<BitSize> {
+        match bits {
+            1 => Some(BitSize::B1),
+            16 => Some(BitSize::B16),
+            32 => Some(BitSize::B32),
+            64 => Some(BitSize::B64),
+            _ => None,
+        }
+    }
+
+    /// Whether values of this size are integers of 16 or 64 bits: what only the width-generic
+    /// integer ops take, and what a target needs the device's `shaderInt16`/`shaderInt64` for.
+    pub fn is_wide(self) -> bool {
+        matches!(self, BitSize::B16 | BitSize::B64)
+    }
+
+    /// The 32-bit words one component occupies wherever values are stored as words (the
+    /// interpreter's slots, a constant's `bits`): 2 for 64 bits (low word first), else 1.
+    pub fn words(self) -> u8 {
+        if self == BitSize::B64 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The mask of a component's bits in its 64-bit container.
+    pub fn mask(self) -> u64 {
+        u64::MAX >> (64 - self.bits())
+    }
+}
+
+impl fmt::Display for BitSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.bits())
+    }
 }
 
 /// The type of an SSA value.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Type {
-    /// `comps` (1–4) components of `bits` each. Printed `vecN 1` or `vecN 32`.
+    /// `comps` (1–4; 1 for 64 bits) components of `bits` each. Printed `vecN B`, `B` the
+    /// bit size.
     Data {
         /// Bit size of every component.
         bits: BitSize,
@@ -42,6 +101,12 @@ impl Type {
         bits: BitSize::B32,
         comps: 1,
     };
+
+    /// An integer vector of `bits` (16, 32 or 64) and `comps` components.
+    pub fn int(bits: BitSize, comps: u8) -> Type {
+        debug_assert!((1..=4).contains(&comps), "vector of {comps} components");
+        Type::Data { bits, comps }
+    }
 
     /// A 32-bit vector of `comps` components.
     pub fn vec32(comps: u8) -> Type {
@@ -77,6 +142,20 @@ impl Type {
         }
     }
 
+    /// Whether this is data of 16 or 64 bits ([`BitSize::is_wide`]).
+    pub fn is_wide(self) -> bool {
+        self.bits().is_some_and(BitSize::is_wide)
+    }
+
+    /// The 32-bit words a value of this type occupies where values are stored as words
+    /// (components times [`BitSize::words`]); 0 for derefs and `None`.
+    pub fn words(self) -> u8 {
+        match self {
+            Type::Data { bits, comps } => comps * bits.words(),
+            _ => 0,
+        }
+    }
+
     /// The same kind of component with a different count.
     pub fn with_comps(self, comps: u8) -> Type {
         match self {
@@ -89,14 +168,7 @@ impl Type {
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Type::Data {
-                bits: BitSize::B1,
-                comps,
-            } => write!(f, "vec{comps} 1"),
-            Type::Data {
-                bits: BitSize::B32,
-                comps,
-            } => write!(f, "vec{comps} 32"),
+            Type::Data { bits, comps } => write!(f, "vec{comps} {bits}"),
             Type::Deref => f.write_str("deref"),
             Type::None => f.write_str("none"),
         }

@@ -2,7 +2,7 @@
 //!
 //! Integer and boolean identities only, plus float sign-bit ops: `iadd x, 0`, `isub x, 0`,
 //! `isub x, x`, `imul x, 1`, `imul x, 0`, `iand`/`ior`/`ixor` with `x`, `0` or `~0`, shifts
-//! by a multiple of 32 (amounts are taken modulo 32) and of 0, double `inot`/`ineg`/`bnot`/
+//! by a multiple of the width (amounts are taken modulo it) and of 0, double `inot`/`ineg`/`bnot`/
 //! `fneg`, `fabs` of `fneg`/`fabs`, `imin`/`imax`/`umin`/`umax x, x`, `band`/`bor`/`bxor`
 //! with `x`, `true`, `false`, integer compares of `x` with itself, division by 1, remainders
 //! by 1, `i2b(b2i x)`, `bcsel c, x, x`, `bcsel c, true, false`, `bcsel (bnot c), x, y`.
@@ -19,7 +19,9 @@
 //! in place (`load_const`, unused components 0).
 
 use crate::ir::edit::{resolve, Subst};
-use crate::ir::{AluOp, Function, Inst, InstKind, Type, Value};
+use super::pipeline::PassConfig;
+use crate::ir::{AluOp, BitSize, Function, Inst, InstKind, Type, Value};
+use crate::planted::{Plant, Plants};
 use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::SecondaryMap;
 
@@ -34,6 +36,12 @@ enum Step {
 
 /// Applies exact algebraic identities; returns whether anything changed.
 pub fn algebraic(func: &mut Function) -> bool {
+    algebraic_with(func, &PassConfig::default())
+}
+
+/// [`algebraic`] under a pass configuration (its planted bugs).
+pub fn algebraic_with(func: &mut Function, config: &PassConfig) -> bool {
+    let plants = config.plants;
     let mut subst = Subst::with_capacity(func.values.len());
     let mut dead: SecondaryMap<Inst, bool> = SecondaryMap::with_capacity(func.insts.len());
     let mut progress = false;
@@ -48,9 +56,15 @@ pub fn algebraic(func: &mut Function) -> bool {
             *a = resolve(&subst, *a);
         }
         func.insts[inst].kind = InstKind::Alu { op, args };
-        let Some(step) = simplify(func, op, args, func.ty(result)) else {
+        let Some(step) =
+            simplify(func, op, args, func.ty(result)).or_else(|| planted(func, op, args, func.ty(result), plants))
+        else {
             continue;
         };
+        if matches!(step, Step::Splat(_)) && func.ty(result).bits() == Some(BitSize::B64) {
+            // The IR has no 64-bit constants.
+            continue;
+        }
         progress = true;
         match step {
             Step::Replace(v) => {
@@ -96,10 +110,42 @@ fn alu1(op: AluOp, a: Value) -> InstKind {
     }
 }
 
+/// The planted bugs' wrong identities (`crate::planted`), when on.
+fn planted(func: &Function, op: AluOp, args: [Value; 4], ty: Type, plants: Plants) -> Option<Step> {
+    let [a, b, ..] = args;
+    // `x` when `v` is `conv x` from a narrower width.
+    let narrowed = |v: Value, conv: AluOp| {
+        let x = unary_of(func, v, conv)?;
+        let (from, to) = (func.ty(x).bits()?, func.ty(v).bits()?);
+        (from.bits() < to.bits()).then_some(x)
+    };
+    match op {
+        AluOp::Ilt | AluOp::Ige if plants.has(Plant::AlgebraicNarrowCompareSigned) => {
+            let (x, y) = (narrowed(a, AluOp::U2u)?, narrowed(b, AluOp::U2u)?);
+            (func.ty(x) == func.ty(y)).then(|| {
+                let r = Value::reserved_value();
+                Step::Rewrite(InstKind::Alu {
+                    op,
+                    args: [x, y, r, r],
+                })
+            })
+        }
+        AluOp::I2i if plants.has(Plant::AlgebraicDropSextPair) => {
+            // `a` is `i2i x`, a truncation of `x` to `a`'s width; the result has `x`'s type.
+            let x = unary_of(func, a, AluOp::I2i)?;
+            let narrows = func.ty(a).bits()?.bits() < func.ty(x).bits()?.bits();
+            (narrows && func.ty(x) == ty).then_some(Step::Replace(x))
+        }
+        _ => None,
+    }
+}
+
 fn simplify(func: &Function, op: AluOp, args: [Value; 4], ty: Type) -> Option<Step> {
     use AluOp::*;
     use Step::*;
     let [a, b, c, _] = args;
+    // Shift amounts are taken modulo the width.
+    let width = ty.bits().map_or(32, BitSize::bits);
     let k = |v: Value, x: u32| is_const(func, v, |bits| bits == x);
     // For commutative ops: the other operand when one is the constant `x`.
     let either = |x: u32| {
@@ -123,7 +169,7 @@ fn simplify(func: &Function, op: AluOp, args: [Value; 4], ty: Type) -> Option<St
         Ieq | Ige | Uge if a == b => Splat(1),
         Ine | Ilt | Ult if a == b => Splat(0),
         Isub if k(b, 0) => Replace(a),
-        Ishl | Ishr | Ushr if is_const(func, b, |s| s % 32 == 0) => Replace(a),
+        Ishl | Ishr | Ushr if is_const(func, b, |s| s % width == 0) => Replace(a),
         Ishl | Ishr | Ushr if k(a, 0) => Replace(a),
         Udiv | Idiv if k(b, 1) => Replace(a),
         Umod | Irem | Imod if k(b, 1) => Splat(0),

@@ -14,7 +14,7 @@
 //! a folded `bcsel` is replaced by the chosen operand, which dominates it.
 
 use crate::ir::edit::{resolve, Subst};
-use crate::ir::{Function, Inst, InstKind};
+use crate::ir::{BitSize, Function, Inst, InstKind};
 use cranelift_entity::SecondaryMap;
 
 /// Folds constant expressions; returns whether anything changed.
@@ -59,8 +59,21 @@ pub fn fold_constants(func: &mut Function) -> bool {
                     }
                     continue;
                 }
-                for (j, o) in out.iter_mut().enumerate().take(n) {
-                    *o = op.eval(ops[0][j], ops[1][j], ops[2][j], ops[3][j]);
+                let sized = func.sized_alu(*op, args, func.ty(result));
+                match sized {
+                    // A 64-bit result would be a 64-bit constant, which the IR has not.
+                    Some((_, BitSize::B64)) | Some((BitSize::B64, _)) => continue,
+                    Some((int, bits)) => {
+                        for (j, o) in out.iter_mut().enumerate().take(n) {
+                            let x = ops.map(|o| u64::from(o[j]));
+                            *o = op.eval_sized(int, bits, x[0], x[1], x[2]) as u32;
+                        }
+                    }
+                    None => {
+                        for (j, o) in out.iter_mut().enumerate().take(n) {
+                            *o = op.eval(ops[0][j], ops[1][j], ops[2][j], ops[3][j]);
+                        }
+                    }
                 }
             }
             InstKind::Mov { src, swizzle } => {

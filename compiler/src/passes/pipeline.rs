@@ -33,7 +33,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("opt_remove_phis", super::opt_remove_phis::remove_phis_with),
     ("opt_copy_prop", |f, _| super::copy_prop(f)),
     ("opt_constant_folding", |f, _| super::fold_constants(f)),
-    ("opt_algebraic", |f, _| super::algebraic(f)),
+    ("opt_algebraic", super::opt_algebraic::algebraic_with),
     ("opt_cse", super::opt_cse::cse_with),
     ("opt_dead_cf", |f, _| super::remove_dead_cf(f)),
     ("opt_dce", super::opt_dce::dce_with),

@@ -117,6 +117,10 @@ pub struct Config {
     /// (`generator::workgroup`). 2/3: about one program in six, most of them with divergent
     /// ones, where backends break most (shares measured in `docs/reach.md`).
     pub subgroup_rate: Rate,
+    /// Chance that a program has 16- and 64-bit integers (`generator::wide`): then a fifth
+    /// of its statements are chains of them. 1/8: our own backends refuse such programs, so
+    /// each point of share is a point of gen/a6xx runs lost (shares in `docs/reach.md`).
+    pub sized_int_rate: Rate,
     /// Statement weights: ALU, constant, vec/mov, uniform, buffer, output, texture, local
     /// variable, shared array. ALU-heavy, as real shaders are; every kind still shows up in
     /// most programs that can have it.
@@ -177,6 +181,7 @@ impl Config {
         workgroup_rate: (1, 4),
         atomic_rate: (1, 6),
         subgroup_rate: (2, 3),
+        sized_int_rate: (1, 8),
         alu_ops: ALL_ALU_OPS,
         weights: [40, 6, 8, 5, 6, 4, 6, 6, 8],
     };
@@ -257,6 +262,7 @@ impl Config {
             workgroup_rate: rate(self.workgroup_rate),
             atomic_rate: rate(self.atomic_rate),
             subgroup_rate: rate(self.subgroup_rate),
+            sized_int_rate: rate(self.sized_int_rate),
             alu_ops,
             weights,
         }
@@ -365,6 +371,7 @@ impl<'a> Arbitrary<'a> for Config {
             workgroup_rate: arb_rate(u, d.workgroup_rate)?,
             atomic_rate: arb_rate(u, d.atomic_rate)?,
             subgroup_rate: arb_rate(u, d.subgroup_rate)?,
+            sized_int_rate: arb_rate(u, d.sized_int_rate)?,
             alu_ops,
             weights,
         };

@@ -99,6 +99,8 @@ pub struct Gen<'c, 'u, 'b> {
     /// The subgroup operations emitted so far, for repeating one with the same operands
     /// further down (`super::workgroup`).
     pub subgroup_ops: Vec<InstKind>,
+    /// Whether statements may be chains of 16- and 64-bit integers (`Config::sized_int_rate`).
+    pub sized_ints: bool,
     /// Local variables (created first, then filled).
     pub vars: Vec<VarInfo>,
     /// Next output slot for observations (rotates over slots 1..).
@@ -185,6 +187,20 @@ impl Gen<'_, '_, '_> {
             ty,
             flavor,
             slow: op.is_transcendental(),
+        });
+        v
+    }
+
+    /// `op` (a conversion) of `v` into integers of `bits`, in scope.
+    pub fn convert(&mut self, op: AluOp, v: Value, bits: BitSize) -> Value {
+        let v = self.b.convert(op, v, bits);
+        self.budget = self.budget.saturating_sub(1);
+        let ty = self.b.func().ty(v);
+        self.pool.push(Entry {
+            v,
+            ty,
+            flavor: Flavor::Int,
+            slow: false,
         });
         v
     }

@@ -70,6 +70,9 @@ pub const ROWS: &[Row] = &[
 
 /// Emits one statement chosen by weight among the rows that apply.
 pub fn statement(g: &mut Gen) -> Result<()> {
+    if g.sized_ints && g.chance((1, 5))? {
+        return super::wide::chain(g);
+    }
     let total: u32 = ROWS
         .iter()
         .filter(|r| (r.can)(g))

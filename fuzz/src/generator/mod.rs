@@ -12,7 +12,8 @@
 //! 2. prologue — the invocation id, local variables ([`memory`]) fully initialised, and
 //!    sometimes a register-pressure block of values that stay live to the end;
 //! 3. the body ([`control`]): lists of blocks, ifs, loops; blocks are filled from the
-//!    statement table ([`data`], [`texture`], [`memory`]);
+//!    statement table ([`data`], [`texture`], [`memory`]), and in some programs with chains
+//!    of 16- and 64-bit integers ([`wide`]);
 //! 4. [`observe`] — every value still in scope folded into output slot 0.
 //!
 //! [`shape_stats`] counts the shapes aimed for; the tests hold every program to
@@ -30,6 +31,7 @@ pub mod stats;
 #[cfg(test)]
 mod tests;
 mod texture;
+mod wide;
 mod workgroup;
 
 pub use config::Config;
@@ -60,6 +62,7 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> arbitrary::Result<Program
         scratch: Vec::new(),
         shared: None,
         subgroup_ops: Vec::new(),
+        sized_ints: false,
     };
     prologue(&mut g, shape)?;
     g.budget = cfg.max_insts;
@@ -78,6 +81,7 @@ fn prologue(g: &mut Gen, shape: Option<workgroup::Shape>) -> arbitrary::Result<(
     let id = g.emit(InstKind::InvocationId, Type::I32, Flavor::Int);
     workgroup::prologue(g, shape)?;
     memory::declare(g)?;
+    g.sized_ints = g.chance(g.cfg.sized_int_rate)?;
     if g.chance(g.cfg.pressure_rate)? {
         let n = g.range(&g.cfg.pressure_values)?;
         for k in 0..n {

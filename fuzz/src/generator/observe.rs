@@ -7,13 +7,20 @@ use super::pool::Flavor;
 use arbitrary::Result;
 use compiler::ir::{AluOp, BitSize, InstKind, Type, Value};
 
-/// A 32-bit version of `v` (booleans through `b2i`).
+/// A 32-bit version of `v` (booleans through `b2i`, 16-bit integers zero-extended, a 64-bit
+/// one's halves xor-ed).
 fn as_words(g: &mut Gen, v: Value) -> Value {
-    let ty = g.b.func().ty(v);
-    if ty.bits() == Some(BitSize::B1) {
-        g.alu(AluOp::B2i, &[v])
-    } else {
-        v
+    match g.b.func().ty(v).bits() {
+        Some(BitSize::B1) => g.alu(AluOp::B2i, &[v]),
+        Some(BitSize::B16) => g.convert(AluOp::U2u, v, BitSize::B32),
+        Some(BitSize::B64) => {
+            let k = g.iconst(32);
+            let k = g.convert(AluOp::U2u, k, BitSize::B64);
+            let high = g.alu(AluOp::Ushr, &[v, k]);
+            let both = g.alu(AluOp::Ixor, &[v, high]);
+            g.convert(AluOp::U2u, both, BitSize::B32)
+        }
+        _ => v,
     }
 }
 

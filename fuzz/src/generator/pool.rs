@@ -43,8 +43,8 @@ pub struct Pool {
     marks: Vec<usize>,
 }
 
-/// Types a value can have: `vec1`–`vec4` of 1 or 32 bits, and derefs.
-const SLOTS: usize = 9;
+/// Types a value can have: `vec1`–`vec4` of 1, 16 or 32 bits, `vec1 64`, and derefs.
+const SLOTS: usize = 14;
 
 /// Where `ty`'s positions are kept.
 fn slot(ty: Type) -> usize {
@@ -53,6 +53,8 @@ fn slot(ty: Type) -> usize {
             let bits = match bits {
                 BitSize::B1 => 0,
                 BitSize::B32 => 4,
+                BitSize::B16 => 9,
+                BitSize::B64 => 13,
             };
             bits + (comps.clamp(1, 4) as usize - 1)
         }

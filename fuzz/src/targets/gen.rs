@@ -195,6 +195,9 @@ impl Target for Gen {
     /// payloads need more than `MIN_GRFS`) cannot be met by any allocator: skipped, not
     /// reported.
     fn skip(&self, case: &Case, _opts: &OracleOptions, _coverage: &Coverage) -> Option<String> {
+        if let Some(why) = compiler::gen::refuses(&case.program) {
+            return Some(why.into());
+        }
         let floor = compiler::gen::register_floor(&case.program);
         (case.config.gen_grfs < floor).then(|| {
             format!(

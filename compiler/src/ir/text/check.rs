@@ -101,10 +101,17 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
                 }
             }
             let comps = tys[0].comps();
-            let derived = match op.dst() {
-                Kind::Bool => Type::vec1(comps),
-                Kind::Any => tys.get(1).copied().unwrap_or(Type::None),
-                _ => Type::vec32(comps),
+            let int = op
+                .srcs()
+                .iter()
+                .zip(&tys)
+                .find(|(k, _)| **k == Kind::Int)
+                .and_then(|(_, t)| t.bits())
+                .filter(|b| BitSize::INTS.contains(b))
+                .unwrap_or(BitSize::B32);
+            let derived = match op.result_bits(int, ty.bits()) {
+                Some(bits) => Type::Data { bits, comps },
+                None => tys.get(1).copied().unwrap_or(Type::None),
             };
             if derived != ty {
                 return p.err(
@@ -116,11 +123,10 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
                 );
             }
             let rc = ty.comps().max(1);
-            for (i, (kind, &t)) in op.srcs().iter().zip(&tys).enumerate() {
-                let w = match kind {
-                    Kind::Int | Kind::Float => Type::vec32(rc),
-                    Kind::Bool => Type::vec1(rc),
-                    Kind::Any => ty,
+            for (i, (&kind, &t)) in op.srcs().iter().zip(&tys).enumerate() {
+                let w = match op.operand_bits(kind, int) {
+                    Some(bits) => Type::Data { bits, comps: rc },
+                    None => ty,
                 };
                 want(p, pos(i), &format!("operand {} of `{op}`", i + 1), t, w)?;
             }

@@ -642,6 +642,18 @@ impl Parser<'_> {
                 format!("type mismatch: the constant has {n} components, but it is declared {ty}"),
             );
         }
+        match ty.bits() {
+            Some(BitSize::B16) if bits.iter().any(|&b| b > 0xffff) => {
+                return self.err(ty_pos, format!("a component of this {ty} constant does not fit 16 bits"));
+            }
+            Some(BitSize::B64) => {
+                return self.err(
+                    ty_pos,
+                    "a 64-bit constant: 64-bit values are computed from 32-bit ones (`u2u`, `ishl`)",
+                );
+            }
+            _ => {}
+        }
         Ok(InstKind::Const { bits })
     }
 }

@@ -11,7 +11,7 @@
 //! no input can exhaust memory or the stack.
 
 use super::super::{
-    Block, BlockData, CfNode, Function, IfNode, Inst, LoopNode, Program, Type, Value, ValueData,
+    BitSize, Block, BlockData, CfNode, Function, IfNode, Inst, LoopNode, Program, Type, Value, ValueData,
     VarType,
 };
 use super::lex::{Tok, Token};
@@ -279,17 +279,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn data_type(&mut self) -> PResult<(Type, Pos)> {
-        let (w, pos) = self.word("a type `vecN 32` or `vecN 1`")?;
+        let (w, pos) = self.word("a type `vecN B`, B one of 1, 16, 32, 64")?;
         let Some(comps) = vec_comps(w) else {
             return self.err(pos, format!("expected a type vec1..vec4, found `{w}`"));
         };
-        let (bits, bpos) = self.word("a bit size `32` or `1`")?;
-        match bits {
-            "32" => Ok((Type::vec32(comps), pos)),
-            "1" => Ok((Type::vec1(comps), pos)),
-            _ => self.err(
+        let (bits, bpos) = self.word("a bit size: 1, 16, 32 or 64")?;
+        match bits.parse().ok().and_then(BitSize::from_bits) {
+            Some(BitSize::B64) if comps != 1 => self.err(
+                pos,
+                format!("vec{comps} 64: 64-bit values are scalars (vec1 64)"),
+            ),
+            Some(bits) => Ok((Type::Data { bits, comps }, pos)),
+            None => self.err(
                 bpos,
-                format!("expected a bit size `32` or `1`, found `{bits}`"),
+                format!("expected a bit size 1, 16, 32 or 64, found `{bits}`"),
             ),
         }
     }

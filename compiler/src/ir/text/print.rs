@@ -139,7 +139,10 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
                     };
                 }
             } else {
-                let floats: Option<Vec<String>> = words.iter().map(|&w| nice_float(w)).collect();
+                let floats: Option<Vec<String>> = words
+                    .iter()
+                    .map(|&w| nice_float(w).filter(|_| ty.bits() == Some(BitSize::B32)))
+                    .collect();
                 for (i, &w) in words.iter().enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
                     let _ = write!(s, "{sep}0x{w:08x}");

@@ -85,6 +85,9 @@ impl Verifier<'_> {
             if !(1..=4).contains(&ty.comps()) {
                 let m = format!("{reg} has type {ty}, not a data type of 1-4 components");
                 self.report(Location::Program, Rule::Declaration, m);
+            } else if ty.bits() == Some(BitSize::B64) && ty.comps() != 1 {
+                let m = format!("{reg} has type {ty}: 64-bit values are scalars");
+                self.report(Location::Program, Rule::Declaration, m);
             }
         }
     }
@@ -177,9 +180,12 @@ impl Verifier<'_> {
             }
             _ => {}
         }
-        if let Some(Type::Data { comps, .. }) = rty {
+        if let Some(Type::Data { bits, comps }) = rty {
             if !(1..=4).contains(&comps) {
                 let m = format!("result has {comps} components");
+                self.inst_err(inst, Rule::ResultType, m);
+            } else if bits == BitSize::B64 && comps != 1 {
+                let m = format!("result is vec{comps} 64: 64-bit values are scalars");
                 self.inst_err(inst, Rule::ResultType, m);
             }
         }
@@ -198,7 +204,7 @@ impl Verifier<'_> {
         let dispatch = &self.p.dispatch;
         match kind {
             InstKind::Const { bits } => self.check_const(inst, bits, rty),
-            InstKind::Alu { op, args } => self.check_alu(inst, *op, args),
+            InstKind::Alu { op, args } => self.check_alu(inst, *op, args, rty),
             InstKind::Vec { args } => self.check_vec(inst, args),
             InstKind::Mov { src, swizzle } => {
                 let (bits, sc) = self.data(inst, *src, "source")?;
@@ -467,16 +473,33 @@ impl Verifier<'_> {
             let m = format!("boolean components are not 0 or 1: {bits:08x?}");
             self.inst_err(inst, Rule::ConstBits, m);
         }
+        if size == BitSize::B16 && bits[..used].iter().any(|&b| b > 0xffff) {
+            let m = format!("16-bit components do not fit 16 bits: {bits:08x?}");
+            self.inst_err(inst, Rule::ConstBits, m);
+        }
+        if size == BitSize::B64 {
+            // A constant's components are words (what the passes fold and compare); a
+            // 64-bit one is built from 32-bit constants (`u2u`, shifts) instead.
+            let m = "a 64-bit constant: 64-bit values are computed, not loaded".to_string();
+            self.inst_err(inst, Rule::ResultType, m);
+        }
         rty
     }
 
-    fn check_alu(&mut self, inst: Inst, op: crate::ir::AluOp, args: &[Value; 4]) -> Option<Type> {
+    fn check_alu(
+        &mut self,
+        inst: Inst,
+        op: crate::ir::AluOp,
+        args: &[Value; 4],
+        rty: Option<Type>,
+    ) -> Option<Type> {
         let srcs = op.srcs();
         let n = srcs.len();
         if args[n..].iter().any(|&a| a != Value::reserved_value()) {
             let m = format!("{op} takes {n} operands; slots past them must be empty");
             self.inst_err(inst, Rule::OperandSlots, m);
         }
+        let (int, _) = self.func.alu_widths(op, args, rty.unwrap_or(Type::None));
         let mut comps0 = None;
         let mut any_ty = None;
         // Indexed: zipping the kinds, values and names cost more than the checks.
@@ -493,12 +516,7 @@ impl Verifier<'_> {
                 }
                 _ => {}
             }
-            let want = match kind {
-                Kind::Int | Kind::Float => Some(BitSize::B32),
-                Kind::Bool => Some(BitSize::B1),
-                Kind::Any => None,
-            };
-            if let Some(want) = want.filter(|&w| w != bits) {
+            if let Some(want) = op.operand_bits(kind, int).filter(|&w| w != bits) {
                 let want = Type::Data { bits: want, comps };
                 let m = format!("{what} {v} of {op} is {ty}, not {want}");
                 self.inst_err(inst, Rule::OperandType, m);
@@ -514,11 +532,10 @@ impl Verifier<'_> {
                 }
             }
         }
-        let comps = comps0?;
-        match op.dst() {
-            Kind::Int | Kind::Float => Some(Type::vec32(comps.clamp(1, 4))),
-            Kind::Bool => Some(Type::vec1(comps.clamp(1, 4))),
-            Kind::Any => any_ty,
+        let comps = comps0?.clamp(1, 4);
+        match op.result_bits(int, rty.and_then(Type::bits)) {
+            Some(bits) => Some(Type::Data { bits, comps }),
+            None => any_ty,
         }
     }
 
