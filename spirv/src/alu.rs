@@ -46,7 +46,12 @@ pub(crate) fn emit_alu(
     // gives the result's (`r`).
     let (int, result) = e.func.alu_widths(op, args, t);
     let u = e.ivec(int, n);
-    let r = e.ivec(result.filter(|b| BitSize::INTS.contains(b)).unwrap_or(BitSize::B32), n);
+    let r = e.ivec(
+        result
+            .filter(|b| BitSize::INTS.contains(b))
+            .unwrap_or(BitSize::B32),
+        n,
+    );
     let bt = e.bvec(n);
     let ft = e.fvec(n);
     Ok(match op {

@@ -11,7 +11,8 @@
 //! here tries to recover.
 
 use crate::job::{
-    DeviceInfo, FloatControls, Image, IntWidths, Job, Output, Resource, RunError, Subgroups, Timings,
+    DeviceInfo, FloatControls, Image, IntWidths, Job, Output, Resource, RunError, Subgroups,
+    Timings,
 };
 use ash::vk;
 use std::ffi::CStr;

@@ -131,10 +131,13 @@ impl IntWidths {
     /// Why a module of 16-bit (`int16`) and 64-bit (`int64`) integers cannot run here, if it
     /// cannot.
     pub fn refusal(self, int16: bool, int64: bool) -> Option<String> {
-        let missing: Vec<&str> = [(int16 && !self.int16, "shaderInt16"), (int64 && !self.int64, "shaderInt64")]
-            .into_iter()
-            .filter_map(|(m, name)| m.then_some(name))
-            .collect();
+        let missing: Vec<&str> = [
+            (int16 && !self.int16, "shaderInt16"),
+            (int64 && !self.int64, "shaderInt64"),
+        ]
+        .into_iter()
+        .filter_map(|(m, name)| m.then_some(name))
+        .collect();
         (!missing.is_empty()).then(|| format!("no {}", missing.join(", no ")))
     }
 }

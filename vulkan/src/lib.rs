@@ -26,8 +26,8 @@ pub mod wire;
 pub use capture::{Compiled, Executable, StatValue, Statistic};
 pub use client::{Worker, WorkerCommand, WorkerOptions};
 pub use job::{
-    crash_class, Binding, DeviceInfo, FloatControls, Image, IntWidths, Job, NoStack, Output, Resource,
-    RunError, Subgroups, Timings,
+    crash_class, Binding, DeviceInfo, FloatControls, Image, IntWidths, Job, NoStack, Output,
+    Resource, RunError, Subgroups, Timings,
 };
 pub use root::{RerunError, RootError};
 pub use wire::WireError;

@@ -7,7 +7,8 @@
 
 use crate::capture::{Compiled, Executable, StatValue, Statistic};
 use crate::job::{
-    Binding, DeviceInfo, FloatControls, Image, IntWidths, Job, Output, Resource, RunError, Subgroups,
+    Binding, DeviceInfo, FloatControls, Image, IntWidths, Job, Output, Resource, RunError,
+    Subgroups,
 };
 use crate::job::{NoStack, Timings};
 use crate::root::RerunError;

@@ -652,7 +652,14 @@ impl Group<'_> {
 
     /// [`AluOp::eval_sized`] lane by lane for each of `comps` components: a 64-bit operand
     /// or result is the slot's two words (low first), any other one word per component.
-    fn alu_sized(&mut self, op: AluOp, [int, result]: [BitSize; 2], comps: u8, dst: u32, args: [u32; 4]) {
+    fn alu_sized(
+        &mut self,
+        op: AluOp,
+        [int, result]: [BitSize; 2],
+        comps: u8,
+        dst: u32,
+        args: [u32; 4],
+    ) {
         let mut widths = [1u8; 3];
         for (w, &k) in widths.iter_mut().zip(op.srcs()) {
             *w = op.operand_bits(k, int).unwrap_or(result).words();

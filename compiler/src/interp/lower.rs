@@ -43,9 +43,7 @@ fn malformed(at: impl std::fmt::Display, reason: &'static str) -> InterpError {
 /// a 64-bit one, low word first (derefs use 3).
 fn slot_comps(ty: Type) -> Option<u8> {
     match ty {
-        Type::Data { comps, .. } if (1..=4).contains(&ty.words()) && comps >= 1 => {
-            Some(ty.words())
-        }
+        Type::Data { comps, .. } if (1..=4).contains(&ty.words()) && comps >= 1 => Some(ty.words()),
         Type::Deref => Some(3),
         _ => None,
     }
@@ -54,7 +52,9 @@ fn slot_comps(ty: Type) -> Option<u8> {
 /// The type of `inst`'s result; `None` when it has none (or a malformed one).
 fn result_type(f: &Function, inst: Inst) -> Type {
     let result = f.insts[inst].result.expand();
-    result.and_then(|v| f.values.get(v)).map_or(Type::None, |d| d.ty)
+    result
+        .and_then(|v| f.values.get(v))
+        .map_or(Type::None, |d| d.ty)
 }
 
 impl Code {
@@ -495,7 +495,9 @@ impl Code {
                     k: (self.consts.len() - 1) as u32,
                 }
             }
-            InstKind::Alu { op, args } if f.sized_alu(*op, args, result_type(f, inst)).is_some() => {
+            InstKind::Alu { op, args }
+                if f.sized_alu(*op, args, result_type(f, inst)).is_some() =>
+            {
                 let (int, result) = f
                     .sized_alu(*op, args, result_type(f, inst))
                     .expect("tested by the guard");
@@ -590,11 +592,12 @@ impl Code {
                     return Err(malformed(inst, "swizzle component out of range"));
                 }
                 // A 64-bit scalar's `.x` is its two words.
-                let swizzle = if comps == 2 && f.ty(Value::from_u32(dst)).bits() == Some(BitSize::B64) {
-                    [0, 1, 0, 0]
-                } else {
-                    *swizzle
-                };
+                let swizzle =
+                    if comps == 2 && f.ty(Value::from_u32(dst)).bits() == Some(BitSize::B64) {
+                        [0, 1, 0, 0]
+                    } else {
+                        *swizzle
+                    };
                 Op::Mov {
                     comps,
                     checked: true,

@@ -485,14 +485,33 @@ mod tests {
     /// On 32 bits the sized rules are the word rules, over edge values of every kind.
     #[test]
     fn sized_agrees_with_eval_on_32_bits() {
-        let edges = [0u32, 1, 2, 3, 7, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_fffe, !0];
+        let edges = [
+            0u32,
+            1,
+            2,
+            3,
+            7,
+            31,
+            32,
+            33,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_fffe,
+            !0,
+        ];
         for &op in AluOp::ALL.iter().filter(|op| op.sizing() != Sizing::Word) {
             let bools = |x: u32| if op.srcs()[0] == Kind::Bool { x & 1 } else { x };
             for &a in &edges {
                 for &b in &edges {
                     let a = bools(a);
                     let want = op.eval(a, b, b ^ 5, 0);
-                    let got = op.eval_sized(BitSize::B32, BitSize::B32, a.into(), b.into(), (b ^ 5).into());
+                    let got = op.eval_sized(
+                        BitSize::B32,
+                        BitSize::B32,
+                        a.into(),
+                        b.into(),
+                        (b ^ 5).into(),
+                    );
                     assert_eq!(got, u64::from(want), "{op} {a:#x} {b:#x}");
                 }
             }
@@ -505,19 +524,47 @@ mod tests {
         use BitSize::{B1, B16, B64};
         // (op, operand width, result width, operands, result, what the case shows)
         let cases: &[(AluOp, BitSize, BitSize, [u64; 2], u64, &str)] = &[
-            (Iadd, B64, B64, [u64::from(u32::MAX), 1], 1 << 32, "the carry reaches bit 32"),
+            (
+                Iadd,
+                B64,
+                B64,
+                [u64::from(u32::MAX), 1],
+                1 << 32,
+                "the carry reaches bit 32",
+            ),
             (Iadd, B16, B16, [0xffff, 2], 1, "wraps at 16 bits"),
             (Imul, B64, B64, [1 << 40, 1 << 30], 0, "wraps at 64 bits"),
             (Ishl, B64, B64, [1, 40], 1 << 40, "a shift past bit 31"),
             (Ishl, B16, B16, [1, 17], 2, "the amount modulo 16"),
-            (Ishr, B16, B16, [0x8000, 15], 0xffff, "sign of a 16-bit value"),
+            (
+                Ishr,
+                B16,
+                B16,
+                [0x8000, 15],
+                0xffff,
+                "sign of a 16-bit value",
+            ),
             (Ilt, B16, B1, [0x8000, 1], 1, "0x8000 is -32768"),
             (Ult, B64, B1, [1 << 63, 1], 0, "unsigned compare of 64 bits"),
-            (Idiv, B64, B64, [1 << 63, u64::MAX], 1 << 63, "MIN / -1 = MIN"),
+            (
+                Idiv,
+                B64,
+                B64,
+                [1 << 63, u64::MAX],
+                1 << 63,
+                "MIN / -1 = MIN",
+            ),
             (Udiv, B16, B16, [5, 0], 0xffff, "by zero: all ones"),
             (Imod, B16, B16, [0xfff9, 3], 2, "-7 mod 3"),
             (Irem, B16, B16, [0xfff9, 3], 0xffff, "-7 rem 3 = -1"),
-            (I2i, B16, B64, [0x8000, 0], 0xffff_ffff_ffff_8000, "sign-extends"),
+            (
+                I2i,
+                B16,
+                B64,
+                [0x8000, 0],
+                0xffff_ffff_ffff_8000,
+                "sign-extends",
+            ),
             (U2u, B16, B64, [0x8000, 0], 0x8000, "zero-extends"),
             (I2i, B64, B16, [0x1_2345_6789, 0], 0x6789, "truncates"),
             (U2u, B64, B32, [0x1_2345_6789, 0], 0x2345_6789, "truncates"),

@@ -160,7 +160,13 @@ impl Builder {
         debug_assert_eq!(op.sizing(), alu::Sizing::Convert, "{op} is no conversion");
         let r = Value::reserved_value();
         let ty = Type::int(bits, self.func.ty(src).comps());
-        self.ins_value(InstKind::Alu { op, args: [src, r, r, r] }, ty)
+        self.ins_value(
+            InstKind::Alu {
+                op,
+                args: [src, r, r, r],
+            },
+            ty,
+        )
     }
 
     /// A component-wise ALU operation.

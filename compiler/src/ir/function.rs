@@ -139,7 +139,12 @@ impl Function {
     /// (its first integer operand's, 32 without one or when that operand is not data) and of
     /// its result ([`AluOp::result_bits`]: none for an `Any` op, whose result is its
     /// operands'; the declared size when the result is that). Tolerates missing values.
-    pub fn alu_widths(&self, op: AluOp, args: &[Value; 4], result: Type) -> (BitSize, Option<BitSize>) {
+    pub fn alu_widths(
+        &self,
+        op: AluOp,
+        args: &[Value; 4],
+        result: Type,
+    ) -> (BitSize, Option<BitSize>) {
         let int = op
             .srcs()
             .iter()
@@ -153,7 +158,12 @@ impl Function {
 
     /// Whether an ALU instruction works on 16- or 64-bit integers (or picks between them):
     /// the [`AluOp::eval_sized`] ops, with their widths.
-    pub fn sized_alu(&self, op: AluOp, args: &[Value; 4], result: Type) -> Option<(BitSize, BitSize)> {
+    pub fn sized_alu(
+        &self,
+        op: AluOp,
+        args: &[Value; 4],
+        result: Type,
+    ) -> Option<(BitSize, BitSize)> {
         match self.alu_widths(op, args, result) {
             (int, Some(bits)) if int.is_wide() || bits.is_wide() => Some((int, bits)),
             _ => None,

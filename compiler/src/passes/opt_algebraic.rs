@@ -18,8 +18,8 @@
 //! only if all of its components equal the constant. Results that are constants are written
 //! in place (`load_const`, unused components 0).
 
-use crate::ir::edit::{resolve, Subst};
 use super::pipeline::PassConfig;
+use crate::ir::edit::{resolve, Subst};
 use crate::ir::{AluOp, BitSize, Function, Inst, InstKind, Type, Value};
 use crate::planted::{Plant, Plants};
 use cranelift_entity::packed_option::ReservedValue;
@@ -56,8 +56,8 @@ pub fn algebraic_with(func: &mut Function, config: &PassConfig) -> bool {
             *a = resolve(&subst, *a);
         }
         func.insts[inst].kind = InstKind::Alu { op, args };
-        let Some(step) =
-            simplify(func, op, args, func.ty(result)).or_else(|| planted(func, op, args, func.ty(result), plants))
+        let Some(step) = simplify(func, op, args, func.ty(result))
+            .or_else(|| planted(func, op, args, func.ty(result), plants))
         else {
             continue;
         };

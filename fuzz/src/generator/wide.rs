@@ -115,7 +115,11 @@ fn shift_amount(g: &mut Gen, ty: Type) -> Result<Value> {
         let k = g.u.int_in_range(0..=width - 1)?;
         let mut bits = [0u32; 4];
         bits[..usize::from(ty.comps())].fill(k);
-        g.emit(InstKind::Const { bits }, Type::vec32(ty.comps()), Flavor::Int)
+        g.emit(
+            InstKind::Const { bits },
+            Type::vec32(ty.comps()),
+            Flavor::Int,
+        )
     };
     Ok(g.convert(AluOp::U2u, w, bits))
 }
@@ -138,7 +142,11 @@ fn narrow(g: &mut Gen, x: Value, ty: Type) -> Result<()> {
             to32(g, AluOp::U2u, high);
         }
         _ => {
-            let x = if g.u.arbitrary::<bool>()? { x } else { operand(g, ty)? };
+            let x = if g.u.arbitrary::<bool>()? {
+                x
+            } else {
+                operand(g, ty)?
+            };
             let y = operand(g, ty)?;
             let op = g.pick(&[AluOp::Ult, AluOp::Ilt, AluOp::Ieq, AluOp::Ine, AluOp::Ige])?;
             let b = g.alu(op, &[x, y]);

@@ -644,7 +644,10 @@ impl Parser<'_> {
         }
         match ty.bits() {
             Some(BitSize::B16) if bits.iter().any(|&b| b > 0xffff) => {
-                return self.err(ty_pos, format!("a component of this {ty} constant does not fit 16 bits"));
+                return self.err(
+                    ty_pos,
+                    format!("a component of this {ty} constant does not fit 16 bits"),
+                );
             }
             Some(BitSize::B64) => {
                 return self.err(

@@ -11,8 +11,8 @@
 //! no input can exhaust memory or the stack.
 
 use super::super::{
-    BitSize, Block, BlockData, CfNode, Function, IfNode, Inst, LoopNode, Program, Type, Value, ValueData,
-    VarType,
+    BitSize, Block, BlockData, CfNode, Function, IfNode, Inst, LoopNode, Program, Type, Value,
+    ValueData, VarType,
 };
 use super::lex::{Tok, Token};
 use super::limits::Limits;

@@ -495,7 +495,7 @@ impl Target for Anv {
                 return Some(why);
             }
         }
-        driver::module::no_subgroups(case, "anv")
+        driver::module::not_taken_yet(case, "anv")
             .or_else(|| driver::module::emitter_refusal(case, &spirv_emit::EmitOptions::default()))
     }
 
@@ -665,7 +665,7 @@ impl Target for Anv {
 
     /// What the target skips it does not measure either: `Err` with the same reason.
     fn record(&self, case: &Case) -> Result<Vec<(String, u64)>, String> {
-        if let Some(why) = driver::module::no_subgroups(case, "anv") {
+        if let Some(why) = driver::module::not_taken_yet(case, "anv") {
             return Err(why);
         }
         stats::record(case)

@@ -273,7 +273,7 @@ impl Target for Naga {
     /// and subgroup operations: naga's IR cannot carry `MaximallyReconvergesKHR`, so its
     /// module would leave divergent ones undefined.
     fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {
-        driver::module::no_subgroups(case, "naga")
+        driver::module::not_taken_yet(case, "naga")
             .or_else(|| vulkan::Vulkan.skip(case, opts, coverage))
     }
 

@@ -38,7 +38,7 @@ use crate::targets::driver;
 use crate::targets::driver::causes::{emit_failed, of_run_error, Asks};
 use crate::targets::driver::knobs::ModuleKnobs;
 use crate::targets::driver::module::{
-    emit_options, emitter_refusal, job, source, subgroup_refusal,
+    emit_options, emitter_refusal, int_width_refusal, job, source, subgroup_refusal,
 };
 use crate::targets::driver::spirv_opt::{self, RunFailure, SpirvOptPasses};
 use crate::targets::driver::workers;
@@ -409,7 +409,9 @@ impl Target for Vulkan {
         }
         // The emitter's own refusals (what it does not map) are skips; the same check runs
         // on the program `run` will emit.
-        emitter_refusal(case, &emit_options(&info)).or_else(|| subgroup_refusal(case, &info))
+        emitter_refusal(case, &emit_options(&info))
+            .or_else(|| subgroup_refusal(case, &info))
+            .or_else(|| int_width_refusal(case, &info))
     }
 
     fn run(
