@@ -521,9 +521,10 @@ mod tests {
     #[test]
     fn sized_known_answers() {
         use AluOp::*;
-        use BitSize::{B1, B16, B64};
+        use BitSize::{B1, B16, B32, B64};
         // (op, operand width, result width, operands, result, what the case shows)
-        let cases: &[(AluOp, BitSize, BitSize, [u64; 2], u64, &str)] = &[
+        type Case = (AluOp, BitSize, BitSize, [u64; 2], u64, &'static str);
+        let cases: &[Case] = &[
             (
                 Iadd,
                 B64,
