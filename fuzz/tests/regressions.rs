@@ -53,6 +53,14 @@ fn regressions_pass_every_pipeline() {
         let name = path.display().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let case = fuzz::case::text::parse_case(&src, &name).unwrap_or_else(|e| panic!("{e}"));
+        // A file's `; expect` lines are the interpreter's answer, checked by hand.
+        let expected = compiler::ir::text::expect::parse(&src, &name).unwrap();
+        if !expected.is_empty() {
+            let results = compiler::interp::run(&case.program, &Default::default()).unwrap();
+            let slots = case.program.dispatch.outputs as usize;
+            compiler::ir::text::expect::check(&expected, &results.outputs, slots, &name)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
         let mut configs = configurations();
         if !configs.contains(&case.config) {
             configs.push(case.config);

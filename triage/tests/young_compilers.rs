@@ -255,6 +255,7 @@ fn turnip_runs_ir3s_code_for_programs_of_known_answer_and_they_agree() {
         "corpus/regressions/nested_loop_break_continue.ir",
         "corpus/regressions/trivial_backedge_phi.ir",
         "corpus/regressions/txf_constant_zero_lod.ir",
+        "corpus/regressions/sized_ints.ir",
     ] {
         for gpu in ["turnip_gpu=630", "turnip_gpu=750"] {
             for debug in ["turnip_debug=none", "turnip_debug=spillall"] {

@@ -38,6 +38,12 @@ const HALF_OK: &[&str] = &[
     "cbits.b",
 ];
 
+/// Opcodes whose result converts to a wider destination by sign extension
+/// (`ir3_output_conv_type`'s `TYPE_S32` list, ir3.h).
+const SIGN_EXTENDING: &[&str] = &[
+    "add.s", "sub.s", "min.s", "max.s", "absneg.s", "mul.s24", "mad.s24",
+];
+
 /// Opcodes whose `(sat)` the executor computes (`uadd_sat`, `usub_sat`, `iadd_sat`,
 /// `isub_sat`, `ir3_compiler_nir.c`).
 const SATURATING: &[&str] = &["add.u", "sub.u", "add.s", "sub.s"];
@@ -328,6 +334,20 @@ impl Machine<'_> {
                 Some(r) if ins.flags.sat => *o = saturate(name, x, y, r),
                 Some(r) => *o = r,
                 None => return unsupported(name),
+            }
+        }
+        if half_src && !a.dst_half && a.cond.is_none() {
+            // Half sources into a full destination: the 16-bit result, extended as ir3 says
+            // the opcode's result converts (`ir3_output_conv_type`, ir3.h: the signed adds,
+            // min/max and 24-bit multiplies sign-extend, the rest zero-extend). ir3_cf folds
+            // a `u2u32`/`i2i32` of the result into the op this way.
+            let signed = SIGN_EXTENDING.contains(&name);
+            for o in &mut out {
+                *o = if signed {
+                    *o as u16 as i16 as i32 as u32
+                } else {
+                    *o & 0xffff
+                };
             }
         }
         self.write(dst, &out, class);
