@@ -177,6 +177,9 @@ pub fn refuses(p: &ir::Program) -> Option<&'static str> {
 
 /// Compiles `p` (SSA after the middle end) for the a6xx simulator.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
+    if let Some(why) = refuses(p) {
+        return Err(CompileError::Unsupported(why.into()));
+    }
     let mut f = profile::time(Phase::Lower, || {
         lower::lower(&crate::passes::lower_bit_ops::lowered(p, opts.plants))
     })?;

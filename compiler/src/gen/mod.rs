@@ -188,6 +188,9 @@ pub fn refuses(p: &ir::Program) -> Option<&'static str> {
 
 /// Compiles `p` (after the middle end and out-of-SSA: register form, no phis) for the Gen EU.
 pub fn compile(p: &ir::Program, opts: &Options) -> Result<Compiled, CompileError> {
+    if let Some(why) = refuses(p) {
+        return Err(CompileError::Unsupported(why.into()));
+    }
     if opts.grfs < 2 {
         return Err(CompileError::BudgetTooSmall(opts.grfs));
     }

@@ -120,9 +120,15 @@ fn ty(t: Type) -> String {
 /// The subregister: in elements of the type, but in bytes on the address register (`a0.8`
 /// is its third dword) and, on Xe2, on the flag registers (`f0.2:uw` is `f0`'s second word:
 /// read off Jay's Xe2 listings, where every flag operand with a subregister is so printed).
+///
+/// A state register's subregister is not printed: 26.2.6 lists the dispatch mask, `sr0`'s
+/// third dword (brw's `brw_dmask_reg`), as `sr0<0>` (tgl, dg2).
 fn subreg(gen: Gen, file: RegFile, nr: u8, bytes: u8, t: Type) -> String {
     let address = file == RegFile::Arf && nr & 0xf0 == 0x10;
     let flag = file == RegFile::Arf && nr & 0xf0 == 0x30 && gen.is_xe2();
+    if file == RegFile::Arf && nr & 0xf0 == 0x70 {
+        return String::new();
+    }
     let shown = if address || flag {
         u32::from(bytes)
     } else {
@@ -240,7 +246,15 @@ fn src(inst: &Inst, s: &Src, position: usize) -> String {
         // Gfx12's third source has a horizontal stride only.
         format!("<{}>", r.region.hstride)
     } else {
-        region(r.region)
+        match (region(r.region), r.region.vstride) {
+            // Gfx12's first two three-source operands have a vertical and a horizontal
+            // stride and no width: what is neither contiguous nor scalar prints `<v;h>`
+            // (`-r111<4;2>:d`, the 64-bit halves brw's int64 lowering reads on lnl).
+            (shown, Some(v)) if inst.is_3src() && shown.starts_with('<') && shown != "<0>" => {
+                format!("<{v};{}>", r.region.hstride)
+            }
+            (shown, _) => shown,
+        }
     };
     format!("{}{name}{shape}{}", modifiers(r), ty(r.ty))
 }

@@ -113,22 +113,18 @@ pub fn subgroup_refusal(case: &Case, info: &DeviceInfo) -> Option<String> {
     Some(format!("subgroups: {why}"))
 }
 
-/// Why a target that does not take subgroup operations or 16- and 64-bit integers yet skips
-/// `case`, when it has them (anv: our decoder and executor do not read brw's code for them
-/// yet; naga: its IR carries no maximal reconvergence, and its integer widths are untried).
-pub fn not_taken_yet(case: &Case, target: &str) -> Option<String> {
-    let p = &case.program;
-    if p.has_subgroup_ops() {
-        Some(format!(
-            "subgroup operations: not on the {target} target yet"
-        ))
-    } else if p.sized_ints() != (false, false) {
-        Some(format!(
-            "16- or 64-bit integers: not on the {target} target yet"
-        ))
-    } else {
-        None
-    }
+/// Why a target that does not take subgroup operations yet skips `case`, when it has any.
+pub fn no_subgroups(case: &Case, target: &str) -> Option<String> {
+    case.program
+        .has_subgroup_ops()
+        .then(|| format!("subgroup operations: not on the {target} target yet"))
+}
+
+/// Why a target that does not take 16- or 64-bit integers yet skips `case` (or, for anv,
+/// does not run brw's code for it), when it has them.
+pub fn no_sized_ints(case: &Case, target: &str) -> Option<String> {
+    (case.program.sized_ints() != (false, false))
+        .then(|| format!("16- or 64-bit integers: not on the {target} target yet"))
 }
 
 /// Why the device cannot run `case`'s 16- or 64-bit integers, when the program has them and

@@ -273,7 +273,8 @@ impl Target for Naga {
     /// and subgroup operations: naga's IR cannot carry `MaximallyReconvergesKHR`, so its
     /// module would leave divergent ones undefined.
     fn skip(&self, case: &Case, opts: &OracleOptions, coverage: &Coverage) -> Option<String> {
-        driver::module::not_taken_yet(case, "naga")
+        driver::module::no_subgroups(case, "naga")
+            .or_else(|| driver::module::no_sized_ints(case, "naga"))
             .or_else(|| vulkan::Vulkan.skip(case, opts, coverage))
     }
 
