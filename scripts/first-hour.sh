@@ -36,15 +36,15 @@ awk 'length > 100 { exit 1 }' err.txt || fail "a status line is wider than 100 c
 
 echo "== a planted bug: what a finding looks like"
 expect_status 0 "$gpufuzz" fuzz --plant dce-loop-live-out --target middle --runs 300 --out planted
-shown "NEW [middle] mismatch: output slot 0 of invocation 0: expected 0x01b7ffaf, got 0x01b7ffa0"
-shown "    reproduce: gpufuzz repro planted/findings/mismatch-middle-3f995938c7944477/input.bin --plant dce-loop-live-out --target middle"
+shown "NEW [middle] mismatch: output slot 0 of invocation 0: expected 0x0000001c, got 0x0000001b"
+shown "    reproduce: gpufuzz repro planted/findings/mismatch-middle-33aade647f59db42/input.bin --plant dce-loop-live-out --target middle"
 shown "36 findings of 1 signature; figures in planted/summary.json"
 shown "      36  mismatch:middle  (new)"
 shown "next: gpufuzz triage planted"
 for f in input.bin program.ir finding.json; do
-    [ -f "planted/findings/mismatch-middle-3f995938c7944477/$f" ] || fail "no $f"
+    [ -f "planted/findings/mismatch-middle-33aade647f59db42/$f" ] || fail "no $f"
 done
-grep -q '"gpufuzz": "' planted/findings/mismatch-middle-3f995938c7944477/finding.json \
+grep -q '"gpufuzz": "' planted/findings/mismatch-middle-33aade647f59db42/finding.json \
     || fail "finding.json does not name the gpufuzz that found it"
 
 echo "== the same folder again is refused, naming the choices"

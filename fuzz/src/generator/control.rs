@@ -148,7 +148,7 @@ pub fn gen_if(g: &mut Gen) -> Result<()> {
     let n = g.range(&g.cfg.merge_phis)?;
     let mut phis = Vec::with_capacity(n as usize);
     for _ in 0..n {
-        let (ty, flavor) = g.any_ty()?;
+        let (ty, flavor) = g.phi_ty()?;
         let same = if g.chance(g.cfg.same_phi_rate)? {
             Some(g.get(ty, flavor)?)
         } else {
@@ -230,7 +230,7 @@ fn plan_carried(g: &mut Gen) -> Result<Vec<(Type, Flavor, Value, Carry)>> {
     let n = g.range(&g.cfg.carried_phis)? as usize;
     let mut out: Vec<(Type, Flavor, Value, Carry)> = Vec::with_capacity(n + 1);
     while out.len() < n {
-        let (ty, flavor) = g.any_ty()?;
+        let (ty, flavor) = g.phi_ty()?;
         let pre = g.get(ty, flavor)?;
         if out.len() + 2 <= n && g.chance(g.cfg.swap_phi_rate)? {
             let i = out.len();

@@ -320,6 +320,11 @@ impl Gen<'_, '_, '_> {
     fn make(&mut self, ty: Type, flavor: Flavor) -> Result<Value> {
         let comps = ty.comps().max(1);
         match ty.bits() {
+            Some(bits) if bits.is_wide() => {
+                let w = self.get(Type::vec32(comps), Flavor::Int)?;
+                let op = self.pick(&[AluOp::U2u, AluOp::I2i])?;
+                Ok(self.convert(op, w, bits))
+            }
             Some(BitSize::B1) => {
                 let x = self.get(Type::vec32(comps), Flavor::Int)?;
                 let y = self.get(Type::vec32(comps), Flavor::Int)?;
@@ -417,6 +422,20 @@ impl Gen<'_, '_, '_> {
             3 | 4 => (Type::vec32(c), Flavor::Float),
             _ => (Type::vec1(c), Flavor::Bool),
         })
+    }
+
+    /// The type of a merge or loop-carried phi: [`Gen::any_ty`]'s, or in a program with 16-
+    /// and 64-bit integers a quarter of the time one of theirs (`vecC 16`, `vec1 64`).
+    pub fn phi_ty(&mut self) -> Result<(Type, Flavor)> {
+        if self.sized_ints && self.chance((1, 4))? {
+            let ty = if self.u.arbitrary::<bool>()? {
+                Type::int(BitSize::B64, 1)
+            } else {
+                Type::int(BitSize::B16, self.comps()?)
+            };
+            return Ok((ty, Flavor::Int));
+        }
+        self.any_ty()
     }
 
     /// Whether any statement budget is left.

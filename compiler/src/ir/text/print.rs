@@ -143,9 +143,14 @@ pub fn print_inst(f: &Function, inst: Inst) -> String {
                     .iter()
                     .map(|&w| nice_float(w).filter(|_| ty.bits() == Some(BitSize::B32)))
                     .collect();
+                let digits = if ty.bits() == Some(BitSize::B16) {
+                    4
+                } else {
+                    8
+                };
                 for (i, &w) in words.iter().enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
-                    let _ = write!(s, "{sep}0x{w:08x}");
+                    let _ = write!(s, "{sep}0x{w:0digits$x}");
                     if let Some(fl) = &floats {
                         let _ = write!(s, " /* {} */", fl[i]);
                     }
