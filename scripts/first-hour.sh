@@ -38,8 +38,8 @@ echo "== a planted bug: what a finding looks like"
 expect_status 0 "$gpufuzz" fuzz --plant dce-loop-live-out --target middle --runs 300 --out planted
 shown "NEW [middle] mismatch: output slot 0 of invocation 0: expected 0x0000001c, got 0x0000001b"
 shown "    reproduce: gpufuzz repro planted/findings/mismatch-middle-33aade647f59db42/input.bin --plant dce-loop-live-out --target middle"
-shown "36 findings of 1 signature; figures in planted/summary.json"
-shown "      36  mismatch:middle  (new)"
+shown "37 findings of 1 signature; figures in planted/summary.json"
+shown "      37  mismatch:middle  (new)"
 shown "next: gpufuzz triage planted"
 for f in input.bin program.ir finding.json; do
     [ -f "planted/findings/mismatch-middle-33aade647f59db42/$f" ] || fail "no $f"

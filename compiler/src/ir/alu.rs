@@ -385,7 +385,10 @@ impl AluOp {
     }
 }
 
-/// [`AluOp::eval_sized`] before the result is cut to its width.
+/// [`AluOp::eval_sized`] before the result is cut to its width. On 32 bits these are
+/// [`semantics`]' rules, written again on `u64` rather than shared: the interpreter's word path
+/// inlines `semantics` on `u32` lanes for every op, and `sized_agrees_with_eval_on_32_bits`
+/// holds the two to one answer.
 fn sized(op: AluOp, w: u32, a: u64, b: u64, c: u64) -> u64 {
     use AluOp::*;
     let mask = u64::MAX >> (64 - w);

@@ -14,32 +14,17 @@
 use super::ctx::Gen;
 use super::pool::Flavor;
 use arbitrary::Result;
+use compiler::ir::alu::{Kind, Sizing};
 use compiler::ir::{AluOp, BitSize, InstKind, Type, Value};
 
-/// The width-generic ops a chain draws from (compares and `i2b` end a chain instead).
-const OPS: [AluOp; 21] = [
-    AluOp::Iadd,
-    AluOp::Iadd,
-    AluOp::Isub,
-    AluOp::Imul,
-    AluOp::Ineg,
-    AluOp::Iabs,
-    AluOp::Imin,
-    AluOp::Imax,
-    AluOp::Umin,
-    AluOp::Umax,
-    AluOp::Iand,
-    AluOp::Ior,
-    AluOp::Ixor,
-    AluOp::Inot,
-    AluOp::Ishl,
-    AluOp::Ishr,
-    AluOp::Ushr,
-    AluOp::Udiv,
-    AluOp::Umod,
-    AluOp::Idiv,
-    AluOp::Imod,
-];
+/// The width-generic ops with an integer result (`Sizing::Same`): what a chain draws from
+/// (compares and `i2b` end a chain instead).
+fn ops() -> impl Iterator<Item = AluOp> {
+    AluOp::ALL
+        .iter()
+        .copied()
+        .filter(|op| op.sizing() == Sizing::Same && op.dst() == Kind::Int)
+}
 
 /// Emits one chain (see the module comment).
 pub fn chain(g: &mut Gen) -> Result<()> {
@@ -52,7 +37,8 @@ pub fn chain(g: &mut Gen) -> Result<()> {
     let mut x = operand(g, ty)?;
     // No op at all now and then: a conversion narrowed straight back.
     for _ in 0..g.u.int_in_range(0..=4)? {
-        let op = g.pick(&OPS)?;
+        let n = ops().count();
+        let op = ops().nth(g.index(n)?).unwrap_or(AluOp::Iadd);
         x = match op.arity() {
             1 => g.alu(op, &[x]),
             _ if matches!(op, AluOp::Ishl | AluOp::Ishr | AluOp::Ushr) => {
