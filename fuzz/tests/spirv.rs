@@ -204,6 +204,12 @@ fn differs_on_device(device: &mut Device, p: &Program) -> Option<String> {
         round_to_nearest_even: fc.rounding_mode_rte,
         ..EmitOptions::default()
     };
+    if device.info().driver_info.starts_with("Mesa 22.") && p.sized_ints().1 {
+        // lavapipe 22.3.6 computes a 64-bit remainder wrongly, fixed by 25.0.7 on the same
+        // LLVM (docs/found-bugs/lavapipe-22-int64-mod.md): not judged there.
+        eprintln!("not run: 64-bit integers on Mesa 22");
+        return None;
+    }
     let m = emit(p, &options).expect("the program emits");
     if let Some(needs) = m.interface.subgroups {
         if let Some(why) = device
