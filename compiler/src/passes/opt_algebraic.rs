@@ -18,7 +18,7 @@
 //! only if all of its components equal the constant. Results that are constants are written
 //! in place (`load_const`, unused components 0).
 
-use super::pipeline::PassConfig;
+use super::config::PassConfig;
 use crate::ir::edit::{resolve, Subst};
 use crate::ir::{AluOp, BitSize, Function, Inst, InstKind, Type, Value};
 use crate::planted::{Plant, Plants};
