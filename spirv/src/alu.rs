@@ -1,8 +1,9 @@
 //! ALU ops, with the guards that make SPIR-V compute exactly what `AluOp::eval` defines.
 //!
 //! 32-bit values live as `uint`, 16- and 64-bit ones as unsigned integers of their width
-//! (signed ops read them signed, as SPIR-V's do); float ops bitcast to `float` and back. Where SPIR-V leaves a
-//! result undefined and our IR defines it, the emitted code never reaches the undefined case:
+//! (signed ops read them signed, as SPIR-V's do); float ops bitcast to `float` and back.
+//! Where SPIR-V leaves a result undefined and our IR defines it, the emitted code never
+//! reaches the undefined case:
 //!
 //! * shifts mask the amount with the width less one (31 for 32 bits);
 //! * `udiv`/`umod`/`idiv`/`irem`/`imod` divide by 1 instead of 0 (and `idiv` instead of -1

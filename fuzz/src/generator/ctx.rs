@@ -205,6 +205,13 @@ impl Gen<'_, '_, '_> {
         v
     }
 
+    /// The constant `x` as an integer of `bits` (16 or 64: `u2u` of a fresh 32-bit one, the IR
+    /// having no 64-bit constants).
+    pub fn sized_const(&mut self, x: u32, bits: BitSize) -> Value {
+        let k = self.iconst(x);
+        self.convert(AluOp::U2u, k, bits)
+    }
+
     /// The flavor recorded for `v` (Int if it is no longer in scope).
     pub fn flavor_of(&self, v: Value) -> Flavor {
         self.pool

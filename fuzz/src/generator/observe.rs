@@ -14,8 +14,7 @@ fn as_words(g: &mut Gen, v: Value) -> Value {
         Some(BitSize::B1) => g.alu(AluOp::B2i, &[v]),
         Some(BitSize::B16) => g.convert(AluOp::U2u, v, BitSize::B32),
         Some(BitSize::B64) => {
-            let k = g.iconst(32);
-            let k = g.convert(AluOp::U2u, k, BitSize::B64);
+            let k = g.sized_const(32, BitSize::B64);
             let high = g.alu(AluOp::Ushr, &[v, k]);
             let both = g.alu(AluOp::Ixor, &[v, high]);
             g.convert(AluOp::U2u, both, BitSize::B32)

@@ -66,11 +66,11 @@ fn operand(g: &mut Gen, ty: Type) -> Result<Value> {
         (0 | 1, Some(i)) => Ok(g.pool.entries()[i].v),
         (2, _) if ty.bits() == Some(BitSize::B16) => {
             const EDGES: [u32; 6] = [0, 1, 0x7fff, 0x8000, 0xffff, 0xfff9];
-            let mut bits = [0u32; 4];
-            for w in bits.iter_mut().take(usize::from(c)) {
+            let mut words = [0u32; 4];
+            for w in words.iter_mut().take(usize::from(c)) {
                 *w = g.pick(&EDGES)?;
             }
-            Ok(g.emit(InstKind::Const { bits }, ty, Flavor::Int))
+            Ok(g.emit(InstKind::Const { bits: words }, ty, Flavor::Int))
         }
         (3, _) if ty.bits() == Some(BitSize::B64) => {
             // Two words joined: the high one moves into bits 32..63.
@@ -78,8 +78,7 @@ fn operand(g: &mut Gen, ty: Type) -> Result<Value> {
             let hi = g.int()?;
             let lo = g.convert(AluOp::U2u, lo, bits);
             let hi = g.convert(AluOp::U2u, hi, bits);
-            let k = g.iconst(32);
-            let k = g.convert(AluOp::U2u, k, bits);
+            let k = g.sized_const(32, bits);
             let high = g.alu(AluOp::Ishl, &[hi, k]);
             Ok(g.alu(AluOp::Ior, &[lo, high]))
         }
@@ -99,10 +98,10 @@ fn shift_amount(g: &mut Gen, ty: Type) -> Result<Value> {
         g.get(Type::vec32(ty.comps()), Flavor::Int)?
     } else {
         let k = g.u.int_in_range(0..=width - 1)?;
-        let mut bits = [0u32; 4];
-        bits[..usize::from(ty.comps())].fill(k);
+        let mut words = [0u32; 4];
+        words[..usize::from(ty.comps())].fill(k);
         g.emit(
-            InstKind::Const { bits },
+            InstKind::Const { bits: words },
             Type::vec32(ty.comps()),
             Flavor::Int,
         )
@@ -122,8 +121,7 @@ fn narrow(g: &mut Gen, x: Value, ty: Type) -> Result<()> {
             to32(g, AluOp::I2i, x);
         }
         2 if bits == BitSize::B64 => {
-            let k = g.iconst(32);
-            let k = g.convert(AluOp::U2u, k, bits);
+            let k = g.sized_const(32, bits);
             let high = g.alu(AluOp::Ushr, &[x, k]);
             to32(g, AluOp::U2u, high);
         }
