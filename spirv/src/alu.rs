@@ -194,7 +194,16 @@ pub(crate) fn emit_alu(
         // `OpSConvert`/`OpUConvert` change the width (the same width is no conversion, and
         // SPIR-V has none for it); `OpSConvert` reads its operand signed.
         I2i | U2u if result == Some(int) => a,
-        I2i => e.b.s_convert(r, None, a)?,
+        I2i => {
+            // Through signed types: SPIRV-Tools v2026.4 folds an `OpSConvert` of an unsigned
+            // constant as a zero-extension (docs/found-bugs/spirv-opt-sconvert-unsigned-fold.md),
+            // though the opcode, not the type, gives the operation.
+            let from = e.svec(int, n);
+            let to = e.svec(result.unwrap_or(BitSize::B32), n);
+            let signed = e.b.bitcast(from, None, a)?;
+            let converted = e.b.s_convert(to, None, signed)?;
+            e.b.bitcast(r, None, converted)?
+        }
         U2u => e.b.u_convert(r, None, a)?,
         UbitfieldExtract | IbitfieldExtract => bit_field(e, op, &[a, b, c], n)?,
         BitfieldInsert => bit_field(e, op, &[a, b, c, d], n)?,

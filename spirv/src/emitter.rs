@@ -154,6 +154,13 @@ impl<'a> Emitter<'a> {
         self.ivec(BitSize::B32, n)
     }
 
+    /// A signed integer of `bits` (16, 32 or 64), or a vector of them: only where a tool reads
+    /// an operation from the type (`crate::alu`'s `i2i`).
+    pub fn svec(&mut self, bits: BitSize, n: u8) -> Word {
+        let s = self.b.type_int(bits.bits(), 1);
+        self.vector(s, n)
+    }
+
     /// An unsigned integer of `bits` (16, 32 or 64), or a vector of them.
     pub fn ivec(&mut self, bits: BitSize, n: u8) -> Word {
         let u = self.b.type_int(bits.bits(), 0);

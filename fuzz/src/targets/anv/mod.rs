@@ -518,14 +518,7 @@ impl Target for Anv {
                     .is_some_and(|v| !matches!(v, StatValue::Uint(0) | StatValue::Int(0)));
                 coverage.spills |= spilled;
                 if c.platform.executed() {
-                    // brw's 64-bit code (Q types, `<4;2>` halves) is not in our executor:
-                    // compiled and decoded, not run.
-                    match driver::module::no_sized_ints(case, "anv executor") {
-                        Some(why) => coverage.skipped.push(format!("anv: not run: {why}")),
-                        None => {
-                            judge::judge(case, optimised, program, &capture, opts, coverage)?;
-                        }
-                    }
+                    judge::judge(case, optimised, program, &capture, opts, coverage)?;
                 }
                 Ok(Results::default())
             }

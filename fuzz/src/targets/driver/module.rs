@@ -120,8 +120,8 @@ pub fn no_subgroups(case: &Case, target: &str) -> Option<String> {
         .then(|| format!("subgroup operations: not on the {target} target yet"))
 }
 
-/// Why a target that does not take 16- or 64-bit integers yet skips `case` (or, for anv,
-/// does not run brw's code for it), when it has them.
+/// Why a target that does not take 16- or 64-bit integers yet (naga) skips `case`, when it
+/// has them.
 pub fn no_sized_ints(case: &Case, target: &str) -> Option<String> {
     (case.program.sized_ints() != (false, false))
         .then(|| format!("16- or 64-bit integers: not on the {target} target yet"))

@@ -69,7 +69,11 @@ pub fn execute(r: &mut Regs, inst: &Inst, exec: u32, pred: u32) -> Result<(), St
         if writes_flag {
             let on = match compared {
                 Some(on) => on,
-                None => condition(inst.cond_modifier, num(dst.ty, bits)?, Num::Int(0))?,
+                None => {
+                    let uq = dst.ty == Type::UQ;
+                    let v = ordered(num(dst.ty, bits)?, uq);
+                    condition(inst.cond_modifier, v, ordered(Num::Int(0), uq))?
+                }
             };
             r.set_flag_bit(inst.flag, group + lane, on)?;
         }
@@ -133,16 +137,26 @@ fn lane_result(
                             b
                         }
                     }
-                    5 => min_max(a, b, true)?,
-                    4 => min_max(a, b, false)?,
+                    5 | 4 => {
+                        // Picked in the sources' order; the pick is the source itself.
+                        let uq = src_type(&inst.src[0]) == Some(Type::UQ);
+                        let (oa, ob) = (ordered(a, uq), ordered(b, uq));
+                        let picked = min_max(oa, ob, inst.cond_modifier == 5)?;
+                        if picked == oa {
+                            a
+                        } else {
+                            b
+                        }
+                    }
                     m => return unsupported(format!("sel with conditional modifier {m}")),
                 },
                 None,
-            ))
+            ));
         }
         // cmp: all ones where the comparison holds.
         16 => {
-            let on = condition(inst.cond_modifier, a, b)?;
+            let uq = src_type(&inst.src[0]) == Some(Type::UQ);
+            let on = condition(inst.cond_modifier, ordered(a, uq), ordered(b, uq))?;
             return Ok((Num::Int(if on { -1 } else { 0 }), Some(on)));
         }
         56 => return math(inst, a, b, flush).map(|v| (v, None)),
@@ -189,7 +203,7 @@ fn lane_result(
         7 => x ^ y,
         // Shifts: the count's low bits (5 for dword types, 6 for qwords); shr reads src0 as
         // unsigned and asr as signed in its own width.
-        8 => unsigned(x, bits0) >> shift(y, bits0),
+        8 => ((unsigned(x, bits0) as u64) >> shift(y, bits0)) as i64,
         9 => x.wrapping_shl(shift(y, bits0) as u32),
         12 => signed(x, bits0) >> shift(y, bits0),
         64 => x.wrapping_add(y),
@@ -323,6 +337,16 @@ fn min_max(a: Num, b: Num, min: bool) -> Result<Num, Stop> {
         (Num::Int(x), Num::Int(y)) => Num::Int(if min { x.min(y) } else { x.max(y) }),
         _ => return unsupported("sel with float and integer sources"),
     })
+}
+
+/// An integer in the order its type gives it: a `uq` of 2^63 or more reads as a negative
+/// `i64`, so `uq` values (`unsigned64`) have their top bit flipped, which makes `i64` order
+/// theirs (narrower unsigned types read as non-negative `i64`s already).
+fn ordered(v: Num, unsigned64: bool) -> Num {
+    match v {
+        Num::Int(i) if unsigned64 => Num::Int(i ^ i64::MIN),
+        v => v,
+    }
 }
 
 /// Whether `a <cond> b` holds (1 z, 2 nz, 3 g, 4 ge, 5 l, 6 le, 9 unordered). A NaN makes

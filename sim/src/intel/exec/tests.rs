@@ -965,3 +965,55 @@ fn an_unaligned_oword_block_read_of_a_surface_starts_at_a_byte_offset_and_reads_
 
 mod lsc;
 mod scoreboard;
+
+#[test]
+fn qword_shifts_compares_and_min_read_uq_unsigned() {
+    // brw's native 64-bit code on Gfx9 (its int64 programs): per lane id, `shr` of all ones
+    // by id and then by 32 (a logical shift: the high dword's top bits fill with zeros, not
+    // with the sign), `cmp.ge` of 2^63 with id as `uq` (true: 2^63 is large, not negative) and
+    // `sel.l` of the same (the min is id). Each result's low dword goes to its own surface.
+    let mut insts = ids();
+    insts.push(alu(Opcode::MOV, 8, dst(20, Type::UQ), &[reg(2, Type::UD)]));
+    insts.push(alu(
+        Opcode(8),
+        8,
+        dst(14, Type::UQ),
+        &[imm(Type::UQ, u64::MAX), reg(2, Type::UD)],
+    ));
+    insts.push(alu(
+        Opcode(8),
+        8,
+        dst(16, Type::UQ),
+        &[reg(14, Type::UQ), imm(Type::UD, 32)],
+    ));
+    insts.push(alu(Opcode::MOV, 8, dst(10, Type::UD), &[reg(16, Type::UQ)]));
+    insts.push(untyped_write(1, 1));
+    let mut cmp = alu(
+        Opcode(16),
+        8,
+        dst(22, Type::UQ),
+        &[imm(Type::UQ, 1 << 63), reg(20, Type::UQ)],
+    );
+    cmp.cond_modifier = 4;
+    insts.push(cmp);
+    insts.push(alu(Opcode::MOV, 8, dst(10, Type::UD), &[reg(22, Type::UQ)]));
+    insts.push(untyped_write(2, 1));
+    let mut min = alu(
+        Opcode(2),
+        8,
+        dst(24, Type::UQ),
+        &[imm(Type::UQ, 1 << 63), reg(20, Type::UQ)],
+    );
+    min.cond_modifier = 5;
+    insts.push(min);
+    insts.push(alu(Opcode::MOV, 8, dst(10, Type::UD), &[reg(24, Type::UQ)]));
+    insts.push(untyped_write(3, 1));
+    let m = run(insts, &[(1, vec![0; 8]), (2, vec![0; 8]), (3, vec![0; 8])]).expect("runs");
+    let ids = 0..8u32;
+    assert_eq!(
+        m.surfaces[&1],
+        ids.clone().map(|i| u32::MAX >> i).collect::<Vec<_>>()
+    );
+    assert_eq!(m.surfaces[&2], vec![u32::MAX; 8]);
+    assert_eq!(m.surfaces[&3], ids.collect::<Vec<_>>());
+}
