@@ -44,15 +44,12 @@ pub(crate) fn emit_alu(
     }
     let [a, b, c, d] = ids;
     // The integers' width: the ops of `Sizing::Same` take and give it (`u`); a conversion
-    // gives the result's (`r`).
+    // gives the result's (`to`, its type `e.ivec(to, n)`).
     let (int, result) = e.func.alu_widths(op, args, t);
+    let to = result
+        .filter(|b| BitSize::INTS.contains(b))
+        .unwrap_or(BitSize::B32);
     let u = e.ivec(int, n);
-    let r = e.ivec(
-        result
-            .filter(|b| BitSize::INTS.contains(b))
-            .unwrap_or(BitSize::B32),
-        n,
-    );
     let bt = e.bvec(n);
     let ft = e.fvec(n);
     Ok(match op {
@@ -179,8 +176,7 @@ pub(crate) fn emit_alu(
             float_to_int(e, fa, op == F2i, n)?
         }
         B2i => {
-            let width = result.unwrap_or(BitSize::B32);
-            let (one, zero) = (e.ci(width, 1, n), e.ci(width, 0, n));
+            let (r, one, zero) = (e.ivec(to, n), e.ci(to, 1, n), e.ci(to, 0, n));
             e.b.select(r, None, a, one, zero)?
         }
         B2f => {
@@ -198,13 +194,15 @@ pub(crate) fn emit_alu(
             // Through signed types: SPIRV-Tools v2026.4 folds an `OpSConvert` of an unsigned
             // constant as a zero-extension (docs/found-bugs/spirv-opt-sconvert-unsigned-fold.md),
             // though the opcode, not the type, gives the operation.
-            let from = e.svec(int, n);
-            let to = e.svec(result.unwrap_or(BitSize::B32), n);
+            let (from, signed_to, r) = (e.svec(int, n), e.svec(to, n), e.ivec(to, n));
             let signed = e.b.bitcast(from, None, a)?;
-            let converted = e.b.s_convert(to, None, signed)?;
+            let converted = e.b.s_convert(signed_to, None, signed)?;
             e.b.bitcast(r, None, converted)?
         }
-        U2u => e.b.u_convert(r, None, a)?,
+        U2u => {
+            let r = e.ivec(to, n);
+            e.b.u_convert(r, None, a)?
+        }
         UbitfieldExtract | IbitfieldExtract => bit_field(e, op, &[a, b, c], n)?,
         BitfieldInsert => bit_field(e, op, &[a, b, c, d], n)?,
         BitCount => e.b.bit_count(u, None, a)?,

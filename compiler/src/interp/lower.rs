@@ -43,7 +43,7 @@ fn malformed(at: impl std::fmt::Display, reason: &'static str) -> InterpError {
 /// a 64-bit one, low word first (derefs use 3).
 fn slot_comps(ty: Type) -> Option<u8> {
     match ty {
-        Type::Data { comps, .. } if (1..=4).contains(&ty.words()) && comps >= 1 => Some(ty.words()),
+        Type::Data { .. } if (1..=4).contains(&ty.words()) => Some(ty.words()),
         Type::Deref => Some(3),
         _ => None,
     }
@@ -495,70 +495,67 @@ impl Code {
                     k: (self.consts.len() - 1) as u32,
                 }
             }
-            InstKind::Alu { op, args }
-                if f.sized_alu(*op, args, result_type(f, inst)).is_some() =>
-            {
-                let (int, result) = f
-                    .sized_alu(*op, args, result_type(f, inst))
-                    .expect("tested by the guard");
-                let dst = self.result(f, inst)?;
-                let comps = self.data_comps(f, Value::from_u32(dst), inst)?;
-                let mut a = [NONE; 4];
-                for k in 0..op.arity().min(4) {
-                    a[k] = self.operand(f, args[k], inst)?;
-                }
-                Op::AluSized {
-                    op: *op,
-                    int,
-                    result,
-                    comps,
-                    dst,
-                    args: a,
-                }
-            }
-            InstKind::Alu { op, args } => {
-                let dst = self.result(f, inst)?;
-                let comps = slot_comps(f.ty(Value::from_u32(dst)))
-                    .ok_or_else(|| malformed(inst, "ALU result is not data"))?;
-                let mut a = [0; 4];
-                let arity = op.arity().clamp(1, 4);
-                for k in 0..arity {
-                    a[k] = self.operand(f, args[k], inst)?;
-                }
-                if arity == 3 {
-                    a[3] = a[2];
-                }
-                let (op, [a, b, c, d]) = (*op, a);
-                // Decided here so the executor's commonest write needs no look-up.
-                let scalar = comps == 1 && self.value_comps[dst as usize] == 1;
-                match arity {
-                    1 => Op::Alu1 {
-                        op,
+            InstKind::Alu { op, args } => match f.sized_alu(*op, args, result_type(f, inst)) {
+                Some((int, result)) => {
+                    let dst = self.result(f, inst)?;
+                    let comps = self.data_comps(f, Value::from_u32(dst), inst)?;
+                    let mut a = [NONE; 4];
+                    for k in 0..op.arity().min(4) {
+                        a[k] = self.operand(f, args[k], inst)?;
+                    }
+                    Op::AluSized {
+                        op: *op,
+                        int,
+                        result,
                         comps,
-                        scalar,
-                        checked: true,
                         dst,
-                        a,
-                    },
-                    2 => Op::Alu2 {
-                        op,
-                        comps,
-                        scalar,
-                        checked: true,
-                        dst,
-                        a,
-                        b,
-                    },
-                    _ => Op::Alu3 {
-                        op,
-                        comps,
-                        scalar,
-                        checked: true,
-                        dst,
-                        args: [a, b, c, d],
-                    },
+                        args: a,
+                    }
                 }
-            }
+                None => {
+                    let dst = self.result(f, inst)?;
+                    let comps = slot_comps(f.ty(Value::from_u32(dst)))
+                        .ok_or_else(|| malformed(inst, "ALU result is not data"))?;
+                    let mut a = [0; 4];
+                    let arity = op.arity().clamp(1, 4);
+                    for k in 0..arity {
+                        a[k] = self.operand(f, args[k], inst)?;
+                    }
+                    if arity == 3 {
+                        a[3] = a[2];
+                    }
+                    let (op, [a, b, c, d]) = (*op, a);
+                    // Decided here so the executor's commonest write needs no look-up.
+                    let scalar = comps == 1 && self.value_comps[dst as usize] == 1;
+                    match arity {
+                        1 => Op::Alu1 {
+                            op,
+                            comps,
+                            scalar,
+                            checked: true,
+                            dst,
+                            a,
+                        },
+                        2 => Op::Alu2 {
+                            op,
+                            comps,
+                            scalar,
+                            checked: true,
+                            dst,
+                            a,
+                            b,
+                        },
+                        _ => Op::Alu3 {
+                            op,
+                            comps,
+                            scalar,
+                            checked: true,
+                            dst,
+                            args: [a, b, c, d],
+                        },
+                    }
+                }
+            },
             InstKind::Vec { args } if result_type(f, inst).bits() == Some(BitSize::B64) => {
                 // A `vec1` of a 64-bit scalar copies its two words.
                 let dst = self.result(f, inst)?;

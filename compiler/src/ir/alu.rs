@@ -170,6 +170,18 @@ impl AluOp {
         }
     }
 
+    /// The width of the op's integers from its operands' bit sizes (in operand order; none
+    /// where an operand is not data): its first integer operand's, 32 without one.
+    pub fn int_bits(self, operands: impl IntoIterator<Item = Option<BitSize>>) -> BitSize {
+        self.srcs()
+            .iter()
+            .zip(operands)
+            .find(|(k, _)| **k == Kind::Int)
+            .and_then(|(_, b)| b)
+            .filter(|b| BitSize::INTS.contains(b))
+            .unwrap_or(BitSize::B32)
+    }
+
     /// The bit size of an operand of `kind` when the op's integers are `int` bits wide (the
     /// first integer operand's size); none for `Any` (it follows the result).
     pub fn operand_bits(self, kind: Kind, int: BitSize) -> Option<BitSize> {

@@ -10,7 +10,6 @@
 //! * phis come first in their block; a `break` or `continue` comes last;
 //! * each block and each instruction appears in the layout at most once.
 
-use super::alu::Kind;
 use super::{AluOp, BitSize, Block, Inst, InstKind, Reg, Type, Value, Var, VarType};
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::PrimaryMap;
@@ -145,14 +144,7 @@ impl Function {
         args: &[Value; 4],
         result: Type,
     ) -> (BitSize, Option<BitSize>) {
-        let int = op
-            .srcs()
-            .iter()
-            .zip(args)
-            .find(|(k, _)| **k == Kind::Int)
-            .and_then(|(_, &v)| self.values.get(v)?.ty.bits())
-            .filter(|b| BitSize::INTS.contains(b))
-            .unwrap_or(BitSize::B32);
+        let int = op.int_bits(args.iter().map(|&v| self.values.get(v)?.ty.bits()));
         (int, op.result_bits(int, result.bits()).or(result.bits()))
     }
 

@@ -8,7 +8,6 @@
 //! whether an array or struct deref fits its parent's pointee (the chain is only followed,
 //! forgivingly, to size loads and stores).
 
-use super::super::alu::Kind;
 use super::super::{BitSize, InstKind, SubgroupOp, Type, Value, VarType};
 use super::parse::{Deferred, InstInfo, PResult, Parser};
 use super::Pos;
@@ -101,14 +100,7 @@ fn check_inst(p: &Parser, info: &InstInfo) -> PResult<()> {
                 }
             }
             let comps = tys[0].comps();
-            let int = op
-                .srcs()
-                .iter()
-                .zip(&tys)
-                .find(|(k, _)| **k == Kind::Int)
-                .and_then(|(_, t)| t.bits())
-                .filter(|b| BitSize::INTS.contains(b))
-                .unwrap_or(BitSize::B32);
+            let int = op.int_bits(tys.iter().map(|t| t.bits()));
             let derived = match op.result_bits(int, ty.bits()) {
                 Some(bits) => Type::Data { bits, comps },
                 None => tys.get(1).copied().unwrap_or(Type::None),
